@@ -1,0 +1,101 @@
+import { parse } from 'csv-parse';
+import { InputError } from '../errors.js';
+import { clip } from './dlog.js';
+import { openInputFile, type InputFile } from './files.js';
+import type { RecordSink } from './records.js';
+import { parseDecimal, parseTimestamp } from './timestamp.js';
+
+const COLUMNS = ['kind', 'timestamp', 'name', 'value', 'instance'] as const;
+type Column = (typeof COLUMNS)[number];
+
+/** CSV or TSV input is chosen by the file name (after any `.gz`). */
+export function tableFormatOf(relativePath: string): ',' | '\t' | null {
+  const name = relativePath.endsWith('.gz') ? relativePath.slice(0, -3) : relativePath;
+  if (name.endsWith('.csv')) return ',';
+  if (name.endsWith('.tsv')) return '\t';
+  return null;
+}
+
+/**
+ * Records from CSV/TSV with a header row naming the columns
+ * `kind,timestamp,name,value[,instance]` in any order (SPEC §1), parsed with
+ * csv-parse. kind is E/event or S/state (or I/instance with the id in `name`);
+ * an `instance` column sets the instance of each row.
+ * Returns the number of rows that were records.
+ */
+export async function readCsv(file: InputFile, delimiter: string, sink: RecordSink, onBytes?: (n: number) => void): Promise<{ bytes: number; records: number }> {
+  const source = openInputFile(file);
+  let bytes = 0;
+  source.on('data', (chunk: Buffer) => {
+    bytes += chunk.length;
+    onBytes?.(chunk.length);
+  });
+  const parser = source.pipe(parse({ delimiter, bom: true, info: true, skip_empty_lines: true, relax_column_count: true, trim: true }));
+  source.on('error', (err) => parser.destroy(err));
+  let index: Record<Column, number> | null = null;
+  let records = 0;
+  let currentInstance: string | null = null;
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      const line = info.lines;
+      if (index === null) {
+        index = headerIndex(record, file.path, line);
+        continue;
+      }
+      const field = (c: Column): string => (index![c] >= 0 ? record[index![c]] ?? '' : '');
+      if (index.instance >= 0) {
+        const id = field('instance');
+        if (id.length === 0) throw new InputError('empty instance id', file.path, line);
+        if (id !== currentInstance) {
+          sink.instance(id);
+          currentInstance = id;
+        }
+      }
+      const kind = field('kind').toLowerCase();
+      const name = field('name');
+      if (kind === 'i' || kind === 'instance') {
+        if (name.length === 0) throw new InputError('instance row has an empty id in the name column', file.path, line);
+        sink.instance(name);
+        records++;
+        continue;
+      }
+      if (kind !== 'e' && kind !== 'event' && kind !== 's' && kind !== 'state') {
+        throw new InputError(`kind '${clip(field('kind'))}' is not E, S or I`, file.path, line);
+      }
+      const tText = field('timestamp');
+      const t = parseTimestamp(tText);
+      if (Number.isNaN(t)) throw new InputError(`timestamp '${clip(tText)}' is neither decimal seconds nor ISO-8601`, file.path, line);
+      if (name.length === 0) throw new InputError('empty name', file.path, line);
+      if (kind === 'e' || kind === 'event') {
+        sink.event(t, name);
+      } else {
+        const vText = field('value');
+        const value = parseDecimal(vText);
+        if (Number.isNaN(value)) throw new InputError(`state '${clip(name)}' has value '${clip(vText)}', not a finite decimal number`, file.path, line);
+        sink.state(t, name, value);
+      }
+      records++;
+    }
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    const e = err as { message?: string; lines?: number; code?: string };
+    if (e.code?.startsWith('Z_') || /unexpected end of file/i.test(e.message ?? '')) {
+      throw new InputError(`corrupt or truncated gzip data (${e.message})`, file.path);
+    }
+    throw new InputError(`not valid CSV: ${e.message ?? String(err)}`, file.path, e.lines);
+  } finally {
+    if (file.path !== '-') source.destroy();
+  }
+  if (index === null) throw new InputError('empty CSV file: expected a header row kind,timestamp,name,value[,instance]', file.path);
+  return { bytes, records };
+}
+
+function headerIndex(header: string[], file: string, line: number): Record<Column, number> {
+  const lower = header.map((h) => h.trim().toLowerCase());
+  const index = Object.fromEntries(COLUMNS.map((c) => [c, lower.indexOf(c)])) as Record<Column, number>;
+  const missing = (['kind', 'timestamp', 'name'] as const).filter((c) => index[c] < 0);
+  if (missing.length > 0) {
+    throw new InputError(`CSV header lacks column(s) ${missing.join(', ')}; expected kind,timestamp,name,value[,instance]`, file, line);
+  }
+  return index;
+}

@@ -1,0 +1,148 @@
+import { spawn } from 'node:child_process';
+import { InputError } from '../errors.js';
+import { readCsv, tableFormatOf } from './csv.js';
+import { clip, parseDlogLine } from './dlog.js';
+import type { InputFile } from './files.js';
+import { readLines } from './lines.js';
+import type { ClassName, LineContext, RecordSink } from './records.js';
+import type { ExecutableTranslator, LineTranslator, Translator } from './translator.js';
+
+/** A record sink that is also told where each file starts and ends. */
+export interface ClassSink extends RecordSink {
+  beginFile(file: InputFile, className: ClassName): void;
+  endFile(file: InputFile, className: ClassName): void;
+}
+
+export interface ReadOptions {
+  readonly translator?: Translator;
+  /** Make the first line that is not a record fatal. */
+  readonly strict: boolean;
+  /** Called with each chunk's size in bytes, for progress. */
+  readonly onBytes?: (n: number) => void;
+  /** How many skipped lines to keep as examples. */
+  readonly examples?: number;
+}
+
+export interface ReadStats {
+  files: number;
+  bytes: number;
+  lines: number;
+  records: number;
+  skippedLines: number;
+  skippedExamples: string[];
+}
+
+export function emptyReadStats(): ReadStats {
+  return { files: 0, bytes: 0, lines: 0, records: 0, skippedLines: 0, skippedExamples: [] };
+}
+
+/**
+ * Read every file of one class into `sink`: dlog by default, CSV/TSV by file
+ * name, or through a translator. Lines that are not records are counted (with
+ * a few examples) and never silently dropped; `strict` makes the first fatal.
+ */
+export async function readClass(files: readonly InputFile[], className: ClassName, sink: ClassSink, options: ReadOptions, stats: ReadStats = emptyReadStats()): Promise<ReadStats> {
+  const counting = countingSink(sink, stats);
+  for (const file of files) {
+    stats.files++;
+    sink.beginFile(file, className);
+    await readFile(file, className, counting, options, stats);
+    sink.endFile(file, className);
+  }
+  return stats;
+}
+
+async function readFile(file: InputFile, className: ClassName, sink: RecordSink, options: ReadOptions, stats: ReadStats): Promise<void> {
+  const translator = options.translator;
+  if (translator?.type === 'executable') return readThroughExecutable(file, translator, sink, options, stats);
+  if (translator?.type === 'lines') return readThroughLines(file, className, translator, sink, options, stats);
+  const delimiter = tableFormatOf(file.relativePath);
+  if (delimiter !== null) {
+    const r = await readCsv(file, delimiter, sink, options.onBytes);
+    stats.bytes += r.bytes;
+    return;
+  }
+  const r = await readLines(file, {
+    line: (text, lineNo) => {
+      if (parseDlogLine(text, sink, file.path, lineNo) === 'not-a-record') {
+        skip(stats, options, file.path, lineNo, `not a record: '${clip(text)}'`, 'records are I/E/S lines with TAB-separated fields; use --translator for raw logs');
+      }
+    },
+    tooLong: (lineNo, length) => skip(stats, options, file.path, lineNo, `line of ${length} characters is over the 1 MiB limit`),
+  }, options.onBytes);
+  stats.bytes += r.bytes;
+  stats.lines += r.lines;
+}
+
+async function readThroughLines(file: InputFile, className: ClassName, translator: LineTranslator, sink: RecordSink, options: ReadOptions, stats: ReadStats): Promise<void> {
+  const base = { file: file.path, relativePath: file.relativePath, className };
+  translator.beginFile?.(base, sink);
+  const ctx: { -readonly [K in keyof LineContext]: LineContext[K] } = { ...base, line: 0 };
+  const r = await readLines(file, {
+    line: (text, lineNo) => {
+      ctx.line = lineNo;
+      let mapped: boolean;
+      try {
+        mapped = translator.translateLine(text, ctx, sink);
+      } catch (err) {
+        if (err instanceof InputError) throw err;
+        throw new InputError(`translator ${translator.path} failed: ${err instanceof Error ? err.message : String(err)}`, file.path, lineNo);
+      }
+      if (!mapped) skip(stats, options, file.path, lineNo, `no translator rule matched: '${clip(text)}'`);
+    },
+    tooLong: (lineNo, length) => skip(stats, options, file.path, lineNo, `line of ${length} characters is over the 1 MiB limit`),
+  }, options.onBytes);
+  translator.endFile?.(base, sink);
+  stats.bytes += r.bytes;
+  stats.lines += r.lines;
+}
+
+/** Run the translator program on one raw file and parse its standard output as dlog. */
+async function readThroughExecutable(file: InputFile, translator: ExecutableTranslator, sink: RecordSink, options: ReadOptions, stats: ReadStats): Promise<void> {
+  const { cmd, args } = translator.command(file.path);
+  const child = spawn(cmd, args as string[], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (d: string) => { stderr = (stderr + d).slice(-2000); });
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.on('error', (err) => reject(new InputError(`cannot run translator ${translator.path}: ${err.message}`, file.path)));
+    child.on('close', (code) => resolve(code));
+  });
+  exited.catch(() => undefined);
+  const where = `${file.path} (translator ${translator.path} output)`;
+  const virtual: InputFile = { path: where, relativePath: file.relativePath, gzip: false, size: 0 };
+  try {
+    const r = await readLines(virtual, {
+      line: (text, lineNo) => {
+        if (parseDlogLine(text, sink, where, lineNo) === 'not-a-record') {
+          skip(stats, options, where, lineNo, `not a record: '${clip(text)}'`);
+        }
+      },
+      tooLong: (lineNo, length) => skip(stats, options, where, lineNo, `line of ${length} characters is over the 1 MiB limit`),
+    }, options.onBytes, child.stdout);
+    stats.bytes += r.bytes;
+    stats.lines += r.lines;
+  } catch (err) {
+    child.kill();
+    throw err;
+  }
+  const code = await exited;
+  if (code !== 0) {
+    const last = stderr.trim().split('\n').pop() ?? '';
+    throw new InputError(`translator ${translator.path} exited with code ${code}${last ? `: ${clip(last, 200)}` : ''}`, file.path);
+  }
+}
+
+function skip(stats: ReadStats, options: ReadOptions, file: string, lineNo: number, reason: string, hint?: string): void {
+  if (options.strict) throw new InputError(`${reason} (--strict)`, file, lineNo, hint);
+  stats.skippedLines++;
+  if (stats.skippedExamples.length < (options.examples ?? 5)) stats.skippedExamples.push(InputError.format(reason, file, lineNo));
+}
+
+function countingSink(sink: RecordSink, stats: ReadStats): RecordSink {
+  return {
+    instance: (id) => { stats.records++; sink.instance(id); },
+    event: (t, name) => { stats.records++; sink.event(t, name); },
+    state: (t, name, value) => { stats.records++; sink.state(t, name, value); },
+  };
+}
