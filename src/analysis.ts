@@ -1,7 +1,12 @@
-import type { AttentionGraph } from './attention/types.js';
-import type { FeatureType, HeavyTail, LogKind, MetricInfo } from './features/types.js';
+import { focusAttention } from './attention/index.js';
+import type { AttentionGraph, AttentionOptions } from './attention/types.js';
+import type { DependencyNetworkOptions } from './dependency-network/types.js';
+import type { FeatureResult } from './features/index.js';
+import type { FeatureSet, FeatureType, HeavyTail, LogKind, MetricInfo } from './features/types.js';
 import type { ClassName } from './parse/records.js';
+import { runTests } from './ttest/index.js';
 import type { Correction, RankedVariable, TestResult } from './ttest/types.js';
+import { VERSION } from './version.js';
 
 /** What reading one class produced, for the report (nothing skipped without being counted). */
 export interface ClassInputSummary {
@@ -51,4 +56,49 @@ export interface Distributions {
 
 export function distributionKey(kind: LogKind, variable: string, feature: FeatureType): string {
   return `${kind}\t${variable}\t${feature}`;
+}
+
+export interface AnalysisOptions {
+  readonly alpha: number;
+  readonly correction: Correction;
+  readonly attention: AttentionOptions;
+  readonly network: DependencyNetworkOptions;
+  /** Keep per-instance feature values for the HTML report. */
+  readonly distributions: boolean;
+}
+
+/**
+ * The method after feature creation, as one pure function:
+ * t-tests (SPEC §3) → dependency networks and attention focusing (§4–§5).
+ */
+export function analyze(
+  input: { readonly classes: Readonly<Record<ClassName, ClassInputSummary>>; readonly features: FeatureResult },
+  options: AnalysisOptions,
+): Analysis {
+  const fs = input.features.features;
+  const summary = runTests(fs, { alpha: options.alpha, correction: options.correction });
+  const graphs = focusAttention(fs, summary, { ...options.attention, ...options.network });
+  return {
+    tool: { name: 'distalyze', version: VERSION },
+    classes: input.classes,
+    metric: fs.metric,
+    heavyTail: input.features.heavyTail,
+    weighting: input.features.weighting,
+    alpha: options.alpha,
+    correction: options.correction,
+    performed: summary.performed,
+    tests: summary.tests,
+    ranking: summary.ranking,
+    graphs,
+    warnings: input.features.warnings,
+    ...(options.distributions ? { distributions: distributionsOf(fs) } : {}),
+  };
+}
+
+function distributionsOf(fs: FeatureSet): Distributions {
+  const values = new Map<string, Float64Array>();
+  for (const table of fs.tables) {
+    table.variables.forEach((variable, v) => values.set(distributionKey(table.kind, variable, table.feature), table.columns[v] as Float64Array));
+  }
+  return { instances: fs.instances.map((i) => ({ id: i.id, className: i.className })), values };
 }

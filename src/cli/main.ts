@@ -1,0 +1,170 @@
+import { Command, CommanderError, Option } from 'commander';
+import { analyze, type Analysis, type ClassInputSummary } from '../analysis.js';
+import { InputError } from '../errors.js';
+import { FeatureCollector } from '../features/collector.js';
+import { buildFeatureSet } from '../features/index.js';
+import { listInputFiles, type InputFile } from '../parse/files.js';
+import { emptyReadStats, readClass, type ReadStats } from '../parse/reader.js';
+import type { ClassName } from '../parse/records.js';
+import type { Translator } from '../parse/translator.js';
+import { renderDot } from '../report/dot.js';
+import { renderJson } from '../report/json.js';
+import { renderText } from '../report/text.js';
+import { renderTsv } from '../report/tsv.js';
+import { VERSION } from '../version.js';
+import { parseOptions, type Options, type RawOptions } from './options.js';
+import { writeOutput } from './output.js';
+import { Progress } from './progress.js';
+
+export interface Io {
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stderr: NodeJS.WritableStream;
+}
+
+/** Run the command line; returns the exit code (0 done, 1 divergence with --fail-on-divergence, 2 usage or input error). */
+export async function main(argv: readonly string[], io: Io = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+  let code = 0;
+  const program = buildProgram(io, (c) => { code = c; });
+  try {
+    await program.parseAsync(argv as string[], { from: 'user' });
+    return code;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
+      io.stderr.write(`distalyze: ${err.message.replace(/^error: /, '')}\n`);
+      if (err.code === 'commander.missingArgument') io.stderr.write(`  usage: distalyze [options] GOOD BAD (see distalyze --help)\n`);
+      return 2;
+    }
+    if (err instanceof InputError) {
+      io.stderr.write(`distalyze: ${err.message}\n`);
+      if (err.hint !== undefined) io.stderr.write(`  hint: ${err.hint}\n`);
+      return 2;
+    }
+    throw err;
+  }
+}
+
+function buildProgram(io: Io, setCode: (c: number) => void): Command {
+  const program = new Command('distalyze')
+    .description('Compare two sets of logs (good and bad) and show the divergent variables that most affect performance.')
+    .version(VERSION)
+    .argument('<good>', 'logs of acceptable performance: a directory (searched recursively), a file, or - for stdin')
+    .argument('<bad>', 'logs with the problem: a directory, a file, or -')
+    .option('--metric <name>', 'the variable that measures performance, for events and states (default: the built-in duration)')
+    .option('--event-metric <name>', 'the event variable that is the metric (e.g. Finish)')
+    .option('--state-metric <name>', 'the state variable that is the metric (e.g. runtime)')
+    .option('--weight <mode>', 'cost weights for a heavy tail: none, auto, or exp:HALF (weight ⌊2^(P/HALF)⌋)', 'none')
+    .option('--alpha <p>', 'significance level before correction', '0.05')
+    .addOption(new Option('--correction <method>', 'multiple-testing correction').choices(['bonferroni', 'holm', 'bh', 'none']).default('bonferroni'))
+    .option('--min-split <n>', 'minimum samples to split a regression-tree node (default ⌈N/3⌉ per class)')
+    .option('--split-alpha <p>', 'significance a tree split must reach (divided by the number of predictors)', '0.05')
+    .option('--dn-sample <n>', 'at most this many instances per class for dependency networks', '100000')
+    .addOption(new Option('--dn-class <class>', 'the class whose dependency networks are searched').choices(['good', 'bad', 'both']).default('bad'))
+    .option('--balance <a>', 'score = Σ T̂^(2a)·ŵ^(2(1−a)): 0.5 weighs divergence and dependency equally', '0.5')
+    .option('--top <k>', 'graphs to show per log kind', '1')
+    .option('--max-nodes <n>', 'nodes to draw per graph (besides P and the paths to it)', '10')
+    .option('--seed <n>', 'seed for sampling instances', '1')
+    .option('--limit <n>', 'ranked variables listed in the terminal report', '10')
+    .option('--translator <file>', 'translate raw logs: a rules file (.yaml/.json), a JS module, or an executable')
+    .option('--year <yyyy>', 'year for timestamps that have none (syslog)')
+    .option('--dot <file>', 'write the top graphs as Graphviz DOT (- for stdout)')
+    .option('--json <file>', 'write everything as JSON (- for stdout)')
+    .option('--tsv <file>', 'write every t-test as TSV (- for stdout)')
+    .option('--html <file>', 'write a self-contained HTML report')
+    .option('--fail-on-divergence', 'exit 1 when any feature diverges significantly (for CI gates)')
+    .option('--strict', 'stop at the first line that is not a record')
+    .option('--no-color', 'no colors in the terminal report')
+    .option('-q, --quiet', 'no progress line')
+    .option('-j, --jobs <n>', 'parallel parsing workers (default: all cores)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => {
+        // Commander's own errors are reported by main() as one line; keep help text.
+        if (!s.startsWith('error:')) io.stderr.write(s);
+      },
+    })
+    .action(async (good: string, bad: string, raw: RawOptions) => {
+      setCode(await runAnalysis(good, bad, parseOptions(raw), io));
+    });
+  return program;
+}
+
+async function runAnalysis(goodSpec: string, badSpec: string, options: Options, io: Io): Promise<number> {
+  if (goodSpec === '-' && badSpec === '-') throw new InputError('only one class can be read from standard input (-)');
+  const files: Record<ClassName, InputFile[]> = {
+    good: await listInputFiles(goodSpec, 'good'),
+    bad: await listInputFiles(badSpec, 'bad'),
+  };
+  const translator = options.translator === undefined ? undefined : await loadTranslatorOption(options.translator, options.year);
+  const all = [...files.good, ...files.bad];
+  const progress = new Progress(all.reduce((s, f) => s + f.size, 0), all.length, Progress.enabledFor(options.quiet));
+  const collector = new FeatureCollector();
+  const stats: Record<ClassName, ReadStats> = { good: emptyReadStats(), bad: emptyReadStats() };
+  for (const c of ['good', 'bad'] as const) {
+    await readClass(files[c], c, {
+      beginFile: (f, cl) => collector.beginFile(f, cl),
+      endFile: (f) => { collector.endFile(f); progress.fileDone(); },
+      instance: (id) => collector.instance(id),
+      event: (t, n) => collector.event(t, n),
+      state: (t, n, v) => collector.state(t, n, v),
+    }, {
+      ...(translator !== undefined ? { translator } : {}),
+      strict: options.strict,
+      onBytes: (n) => progress.addBytes(n),
+    }, stats[c]);
+    collector.finishClass();
+  }
+  progress.done();
+  const features = buildFeatureSet(collector, {
+    ...(options.metric !== undefined ? { metric: options.metric } : {}),
+    ...(options.eventMetric !== undefined ? { eventMetric: options.eventMetric } : {}),
+    ...(options.stateMetric !== undefined ? { stateMetric: options.stateMetric } : {}),
+    weight: options.weight,
+  });
+  const summary = (c: ClassName): ClassInputSummary => ({
+    instances: c === 'good' ? features.features.nGood : features.features.nBad,
+    files: stats[c].files,
+    bytes: stats[c].bytes,
+    records: stats[c].records,
+    skippedLines: stats[c].skippedLines,
+    skippedExamples: stats[c].skippedExamples,
+  });
+  const analysis = analyze({ classes: { good: summary('good'), bad: summary('bad') }, features }, {
+    alpha: options.alpha,
+    correction: options.correction,
+    attention: { balance: options.balance, top: options.top, maxNodes: options.maxNodes, dnClass: options.dnClass },
+    network: {
+      ...(options.minSplit !== undefined ? { minSplit: options.minSplit } : {}),
+      splitAlpha: options.splitAlpha,
+      sample: options.dnSample,
+      seed: options.seed,
+    },
+    distributions: options.html !== undefined,
+  });
+  await writeReports(analysis, options, io);
+  return options.failOnDivergence && analysis.tests.some((t) => t.significant) ? 1 : 0;
+}
+
+async function writeReports(analysis: Analysis, options: Options, io: Io): Promise<void> {
+  if (options.json !== undefined) await writeOutput(options.json, renderJson(analysis), '--json');
+  if (options.tsv !== undefined) await writeOutput(options.tsv, renderTsv(analysis), '--tsv');
+  if (options.dot !== undefined) await writeOutput(options.dot, renderDot(analysis), '--dot');
+  if (options.html !== undefined) {
+    const { renderHtml } = await import('../report/html.js');
+    await writeOutput(options.html, await renderHtml(analysis), '--html');
+  }
+  // The terminal report goes to stdout unless a machine-readable format took it.
+  const stdoutTaken = [options.json, options.tsv, options.dot].includes('-');
+  const text = renderText(analysis, { color: options.color && io.stdout.isTTY === true && !process.env.NO_COLOR, limit: options.limit });
+  if (stdoutTaken) {
+    if (!options.quiet) io.stderr.write(text);
+  } else {
+    io.stdout.write(text);
+  }
+}
+
+async function loadTranslatorOption(path: string, year: number | undefined): Promise<Translator> {
+  const { loadTranslator } = await import('../parse/translators/load.js');
+  return loadTranslator(path, year !== undefined ? { year } : {});
+}

@@ -1,0 +1,143 @@
+import { InputError } from '../errors.js';
+import type { WeightOption } from '../features/index.js';
+import type { Correction } from '../ttest/types.js';
+
+/** Option values as commander hands them over (strings, booleans). */
+export interface RawOptions {
+  metric?: string;
+  eventMetric?: string;
+  stateMetric?: string;
+  weight: string;
+  alpha: string;
+  correction: string;
+  minSplit?: string;
+  splitAlpha: string;
+  dnSample: string;
+  dnClass: string;
+  balance: string;
+  top: string;
+  maxNodes: string;
+  seed: string;
+  dot?: string;
+  json?: string;
+  tsv?: string;
+  html?: string;
+  failOnDivergence?: boolean;
+  strict?: boolean;
+  color: boolean;
+  quiet?: boolean;
+  translator?: string;
+  year?: string;
+  jobs?: string;
+  limit: string;
+}
+
+export interface Options {
+  readonly metric?: string;
+  readonly eventMetric?: string;
+  readonly stateMetric?: string;
+  readonly weight: WeightOption;
+  readonly alpha: number;
+  readonly correction: Correction;
+  readonly minSplit?: number;
+  readonly splitAlpha: number;
+  readonly dnSample: number;
+  readonly dnClass: 'good' | 'bad' | 'both';
+  readonly balance: number;
+  readonly top: number;
+  readonly maxNodes: number;
+  readonly seed: number;
+  readonly dot?: string;
+  readonly json?: string;
+  readonly tsv?: string;
+  readonly html?: string;
+  readonly failOnDivergence: boolean;
+  readonly strict: boolean;
+  readonly color: boolean;
+  readonly quiet: boolean;
+  readonly translator?: string;
+  readonly year?: number;
+  readonly jobs?: number;
+  readonly limit: number;
+}
+
+/** Validate every option, naming the option in the one-line error. */
+export function parseOptions(raw: RawOptions): Options {
+  const stdoutUsers = (['dot', 'json', 'tsv'] as const).filter((k) => raw[k] === '-');
+  if (stdoutUsers.length > 1) {
+    throw new InputError(`--${stdoutUsers[0]} - and --${stdoutUsers[1]} - both write to standard output; send one of them to a file`);
+  }
+  if (raw.html === '-') throw new InputError('--html needs a file name (the report is one self-contained file)');
+  if (raw.metric !== undefined && (raw.eventMetric !== undefined || raw.stateMetric !== undefined)) {
+    throw new InputError('--metric sets both kinds; use it alone, or --event-metric / --state-metric instead');
+  }
+  return {
+    ...(raw.metric !== undefined ? { metric: raw.metric } : {}),
+    ...(raw.eventMetric !== undefined ? { eventMetric: raw.eventMetric } : {}),
+    ...(raw.stateMetric !== undefined ? { stateMetric: raw.stateMetric } : {}),
+    weight: parseWeight(raw.weight),
+    alpha: probability('--alpha', raw.alpha),
+    correction: oneOf('--correction', raw.correction, ['bonferroni', 'holm', 'bh', 'none'] as const),
+    ...(raw.minSplit !== undefined ? { minSplit: integer('--min-split', raw.minSplit, 2) } : {}),
+    splitAlpha: probability('--split-alpha', raw.splitAlpha),
+    dnSample: integer('--dn-sample', raw.dnSample, 2),
+    dnClass: oneOf('--dn-class', raw.dnClass, ['good', 'bad', 'both'] as const),
+    balance: fraction('--balance', raw.balance),
+    top: integer('--top', raw.top, 1),
+    maxNodes: integer('--max-nodes', raw.maxNodes, 1),
+    seed: integer('--seed', raw.seed, 0),
+    ...(raw.dot !== undefined ? { dot: raw.dot } : {}),
+    ...(raw.json !== undefined ? { json: raw.json } : {}),
+    ...(raw.tsv !== undefined ? { tsv: raw.tsv } : {}),
+    ...(raw.html !== undefined ? { html: raw.html } : {}),
+    failOnDivergence: raw.failOnDivergence === true,
+    strict: raw.strict === true,
+    color: raw.color,
+    quiet: raw.quiet === true,
+    ...(raw.translator !== undefined ? { translator: raw.translator } : {}),
+    ...(raw.year !== undefined ? { year: integer('--year', raw.year, 1970) } : {}),
+    ...(raw.jobs !== undefined ? { jobs: integer('--jobs', raw.jobs, 1) } : {}),
+    limit: integer('--limit', raw.limit, 1),
+  };
+}
+
+/** `none`, `auto`, or `exp:HALF` with HALF in P's units (seconds for duration); `ms`/`us` suffixes convert. */
+export function parseWeight(text: string): WeightOption {
+  if (text === 'none') return { mode: 'none' };
+  if (text === 'auto') return { mode: 'auto' };
+  const m = /^exp:([0-9]*\.?[0-9]+(?:e[+-]?\d+)?)(ms|us|µs|s)?$/i.exec(text);
+  if (m === null) throw new InputError(`--weight ${text}: expected none, auto or exp:HALF (e.g. exp:0.15 or exp:150ms)`);
+  const scale = m[2] === undefined || m[2] === 's' ? 1 : m[2] === 'ms' ? 1e-3 : 1e-6;
+  const half = Number(m[1]) * scale;
+  if (!(half > 0)) throw new InputError(`--weight ${text}: HALF must be greater than 0`);
+  return { mode: 'exp', half };
+}
+
+function number(option: string, text: string): number {
+  const x = Number(text);
+  if (text.trim() === '' || !Number.isFinite(x)) throw new InputError(`${option} ${text}: not a number`);
+  return x;
+}
+
+function probability(option: string, text: string): number {
+  const x = number(option, text);
+  if (!(x > 0 && x < 1)) throw new InputError(`${option} ${text}: must be between 0 and 1 (exclusive)`);
+  return x;
+}
+
+function fraction(option: string, text: string): number {
+  const x = number(option, text);
+  if (!(x >= 0 && x <= 1)) throw new InputError(`${option} ${text}: must be between 0 and 1`);
+  return x;
+}
+
+function integer(option: string, text: string, min: number): number {
+  const x = number(option, text);
+  if (!Number.isInteger(x) || x < min) throw new InputError(`${option} ${text}: must be a whole number ≥ ${min}`);
+  return x;
+}
+
+function oneOf<T extends string>(option: string, text: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(text)) throw new InputError(`${option} ${text}: must be one of ${allowed.join(', ')}`);
+  return text as T;
+}

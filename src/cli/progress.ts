@@ -1,0 +1,50 @@
+import { formatBytes } from '../report/format.js';
+
+/**
+ * A one-line progress indication on stderr (files, bytes, rate, ETA), shown
+ * only on a TTY, not in CI, not with --quiet, and only once a run passes a second.
+ */
+export class Progress {
+  private bytes = 0;
+  private files = 0;
+  private readonly started = Date.now();
+  private lastDraw = 0;
+  private drawn = false;
+
+  constructor(
+    private readonly totalBytes: number,
+    private readonly totalFiles: number,
+    private readonly enabled: boolean,
+  ) {}
+
+  static enabledFor(quiet: boolean): boolean {
+    return !quiet && process.stderr.isTTY === true && !process.env.CI;
+  }
+
+  addBytes(n: number): void {
+    this.bytes += n;
+    this.maybeDraw();
+  }
+
+  fileDone(): void {
+    this.files++;
+    this.maybeDraw();
+  }
+
+  done(): void {
+    if (this.drawn) process.stderr.write('\r\x1b[K');
+  }
+
+  private maybeDraw(): void {
+    if (!this.enabled) return;
+    const now = Date.now();
+    if (now - this.started < 1000 || now - this.lastDraw < 200) return;
+    this.lastDraw = now;
+    this.drawn = true;
+    const seconds = (now - this.started) / 1000;
+    const rate = this.bytes / seconds;
+    const left = this.totalBytes > this.bytes && rate > 0 ? (this.totalBytes - this.bytes) / rate : 0;
+    const eta = this.totalBytes > 0 ? `, ETA ${left < 60 ? `${left.toFixed(0)} s` : `${(left / 60).toFixed(1)} min`}` : '';
+    process.stderr.write(`\r\x1b[Kreading: ${this.files}/${this.totalFiles} files, ${formatBytes(this.bytes)}${this.totalBytes > 0 ? ` of ${formatBytes(this.totalBytes)}` : ''}, ${formatBytes(rate)}/s${eta}`);
+  }
+}

@@ -1,0 +1,340 @@
+import type { InputFile } from '../parse/files.js';
+import type { ClassSink } from '../parse/reader.js';
+import type { ClassName } from '../parse/records.js';
+import { GrowableFloat64, GrowableInt32 } from './growable.js';
+import { medianOfSorted } from './stats.js';
+import { EVENT_FEATURE_TYPES, STATE_FEATURE_TYPES } from './types.js';
+
+const EV = Object.fromEntries(EVENT_FEATURE_TYPES.map((f, i) => [f, i])) as Record<(typeof EVENT_FEATURE_TYPES)[number], number>;
+const ST = Object.fromEntries(STATE_FEATURE_TYPES.map((f, i) => [f, i])) as Record<(typeof STATE_FEATURE_TYPES)[number], number>;
+const QUARTERS = [0.25, 0.5, 0.75] as const;
+
+/** Records not yet summarized: event variable v is coded v, state variable v is coded −1−v. */
+class RecordBuffer {
+  readonly code = new GrowableInt32();
+  readonly t = new GrowableFloat64();
+  readonly v = new GrowableFloat64();
+  /** Instance index, for the buffer of instances named by `I` records. */
+  readonly inst = new GrowableInt32();
+
+  get length(): number {
+    return this.code.length;
+  }
+
+  clear(): void {
+    this.code.clear();
+    this.t.clear();
+    this.v.clear();
+    this.inst.clear();
+  }
+}
+
+/** Interned variable names of one log kind, in order of first appearance. */
+export class VariableIndex {
+  readonly names: string[] = [];
+  private readonly ids = new Map<string, number>();
+
+  id(name: string): number {
+    let id = this.ids.get(name);
+    if (id === undefined) {
+      id = this.names.length;
+      this.ids.set(name, id);
+      this.names.push(name);
+    }
+    return id;
+  }
+
+  has(name: string): boolean {
+    return this.ids.has(name);
+  }
+
+  indexOf(name: string): number {
+    return this.ids.get(name) ?? -1;
+  }
+}
+
+/**
+ * Turns the record stream of both classes into per-instance features (SPEC §2).
+ * Each instance is summarized as soon as its input ends — at the end of its file,
+ * or for instances named by `I` records (which may span files), at the end of
+ * its class — so memory grows with the largest instance, not the input. Features
+ * land in one growable column per (variable, feature type), indexed by the order
+ * instances were summarized; `FeatureSet` construction reorders them.
+ */
+export class FeatureCollector implements ClassSink {
+  readonly events = new VariableIndex();
+  readonly states = new VariableIndex();
+  /** eventColumns[v][f]: feature f (EVENT_FEATURE_TYPES order) of event variable v per instance slot. */
+  readonly eventColumns: GrowableFloat64[][] = [];
+  readonly stateColumns: GrowableFloat64[][] = [];
+
+  readonly ids: string[] = [];
+  readonly classes: ClassName[] = [];
+  readonly durations = new GrowableFloat64();
+  readonly recordCounts: number[] = [];
+  /** Instances whose records were not in time order (accepted: they are sorted). */
+  unorderedInstances = 0;
+  /** Files that held no record at all. */
+  readonly emptyFiles: string[] = [];
+  /** Instance ids named by `I` records in both classes. */
+  readonly sharedIds: string[] = [];
+
+  // State change points per instance slot, for q*.abs once Dref is known.
+  private readonly seriesVar = new GrowableInt32();
+  private readonly seriesT = new GrowableFloat64();
+  private readonly seriesV = new GrowableFloat64();
+  private readonly seriesStart: number[] = [];
+
+  private className: ClassName = 'good';
+  private fileDefaultId = '';
+  private fileBuffer = new RecordBuffer();
+  private fileRecords = 0;
+  /** Instances named by `I` records in the current class: held until the class ends. */
+  private held = new RecordBuffer();
+  private heldIds: string[] = [];
+  private heldIndex = new Map<string, number>();
+  private idsByClass = new Map<ClassName, Set<string>>();
+  /** -1: the file's own instance; otherwise an index into heldIds. */
+  private target = -1;
+
+  beginFile(file: InputFile, className: ClassName): void {
+    if (className !== this.className) {
+      this.finishClass();
+      this.className = className;
+    }
+    this.fileDefaultId = file.relativePath;
+    this.target = -1;
+    this.fileRecords = 0;
+  }
+
+  endFile(file: InputFile): void {
+    if (this.fileBuffer.length > 0) {
+      const b = this.fileBuffer;
+      this.summarize(this.fileDefaultId, b.code.data, b.t.data, b.v.data, 0, b.length);
+      b.clear();
+    }
+    if (this.fileRecords === 0) this.emptyFiles.push(file.path);
+  }
+
+  /** Summarize the instances named by `I` records of the class being read. Call after its last file. */
+  finishClass(): void {
+    const held = this.held;
+    const n = held.length;
+    if (n > 0) {
+      // Counting sort by instance, stable: each instance's records become contiguous, in input order.
+      const k = this.heldIds.length;
+      const start = new Int32Array(k + 1);
+      const inst = held.inst.data;
+      for (let i = 0; i < n; i++) start[(inst[i] as number) + 1]++;
+      for (let j = 0; j < k; j++) start[j + 1] = (start[j + 1] as number) + (start[j] as number);
+      const fill = start.slice(0, k);
+      const code = new Int32Array(n);
+      const t = new Float64Array(n);
+      const v = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        const at = fill[inst[i] as number]++;
+        code[at] = held.code.data[i] as number;
+        t[at] = held.t.data[i] as number;
+        v[at] = held.v.data[i] as number;
+      }
+      const order = this.heldIds.map((_, j) => j).sort((a, b) => compare(this.heldIds[a] as string, this.heldIds[b] as string));
+      for (const j of order) {
+        if ((start[j + 1] as number) > (start[j] as number)) this.summarize(this.heldIds[j] as string, code, t, v, start[j] as number, start[j + 1] as number);
+      }
+    }
+    const seen = this.idsByClass.get(this.className === 'good' ? 'bad' : 'good');
+    if (seen !== undefined) for (const id of this.heldIds) if (seen.has(id)) this.sharedIds.push(id);
+    this.idsByClass.set(this.className, new Set(this.heldIds));
+    this.held = new RecordBuffer();
+    this.heldIds = [];
+    this.heldIndex = new Map();
+  }
+
+  instance(id: string): void {
+    let j = this.heldIndex.get(id);
+    if (j === undefined) {
+      j = this.heldIds.length;
+      this.heldIds.push(id);
+      this.heldIndex.set(id, j);
+    }
+    this.target = j;
+  }
+
+  event(t: number, name: string): void {
+    this.add(this.events.id(name), t, 0);
+  }
+
+  state(t: number, name: string, value: number): void {
+    this.add(-1 - this.states.id(name), t, value);
+  }
+
+  private add(code: number, t: number, v: number): void {
+    this.fileRecords++;
+    const b = this.target < 0 ? this.fileBuffer : this.held;
+    b.code.push(code);
+    b.t.push(t);
+    b.v.push(v);
+    if (this.target >= 0) b.inst.push(this.target);
+  }
+
+  /** Features of one instance from its records [from, to) (SPEC §2, Table 2.1 plus `gap`). */
+  private summarize(id: string, code: Int32Array, ts: Float64Array, vs: Float64Array, from: number, to: number): void {
+    const n = to - from;
+    const order = timeOrder(ts, from, to);
+    if (order !== null) this.unorderedInstances++;
+    const at = (i: number): number => (order === null ? from + i : (order[i] as number));
+    const t0 = ts[at(0)] as number;
+    const duration = (ts[at(n - 1)] as number) - t0;
+    const slot = this.ids.length;
+    this.ids.push(id);
+    this.classes.push(this.className);
+    this.durations.push(duration);
+    this.recordCounts.push(n);
+
+    const eventTimes = new Map<number, number[]>();
+    const eventGap = new Map<number, number>();
+    const stateSeries = new Map<number, { t: number[]; v: number[] }>();
+    let previousEvent = Number.NaN;
+    for (let i = 0; i < n; i++) {
+      const r = at(i);
+      const c = code[r] as number;
+      const tn = (ts[r] as number) - t0;
+      if (c >= 0) {
+        let times = eventTimes.get(c);
+        if (times === undefined) eventTimes.set(c, (times = []));
+        times.push(tn);
+        if (!Number.isNaN(previousEvent)) {
+          const gap = tn - previousEvent;
+          const best = eventGap.get(c);
+          if (best === undefined || gap > best) eventGap.set(c, gap);
+        }
+        previousEvent = tn;
+      } else {
+        let s = stateSeries.get(c);
+        if (s === undefined) stateSeries.set(c, (s = { t: [], v: [] }));
+        s.t.push(tn);
+        s.v.push(vs[r] as number);
+      }
+    }
+
+    for (const [e, times] of eventTimes) {
+      const cols = this.columnsOf(this.eventColumns, e, EVENT_FEATURE_TYPES.length);
+      const first = times[0] as number;
+      const mid = medianOfSorted(times);
+      const last = times[times.length - 1] as number;
+      set(cols, EV['first.abs'], slot, first);
+      set(cols, EV['median.abs'], slot, mid);
+      set(cols, EV['last.abs'], slot, last);
+      if (duration > 0) {
+        set(cols, EV['first.rel'], slot, first / duration);
+        set(cols, EV['median.rel'], slot, mid / duration);
+        set(cols, EV['last.rel'], slot, last / duration);
+      }
+      set(cols, EV.count, slot, times.length);
+      const gap = eventGap.get(e);
+      if (gap !== undefined) set(cols, EV.gap, slot, gap);
+    }
+
+    this.seriesStart.push(this.seriesVar.length);
+    for (const [c, s] of stateSeries) {
+      const v = -1 - c;
+      const cols = this.columnsOf(this.stateColumns, v, STATE_FEATURE_TYPES.length);
+      let min = Infinity;
+      let max = -Infinity;
+      let sum = 0;
+      for (const x of s.v) {
+        if (x < min) min = x;
+        if (x > max) max = x;
+        sum += x;
+      }
+      set(cols, ST.min, slot, min);
+      set(cols, ST.mean, slot, sum / s.v.length);
+      set(cols, ST.max, slot, max);
+      set(cols, ST.final, slot, s.v[s.v.length - 1] as number);
+      for (let q = 0; q < 3; q++) set(cols, ST['q1.rel'] + q, slot, valueAt(s.t, s.v, s.v.length, QUARTERS[q] * duration));
+      // Keep the change points only: the step function (last value at or before x) is unchanged.
+      let previous = Number.NaN;
+      for (let i = 0; i < s.v.length; i++) {
+        const x = s.v[i] as number;
+        if (i > 0 && x === previous) continue;
+        this.seriesVar.push(v);
+        this.seriesT.push(s.t[i] as number);
+        this.seriesV.push(x);
+        previous = x;
+      }
+    }
+  }
+
+  /**
+   * Fill `q1.abs`, `half.abs`, `q3.abs`: the value at q × Dref, where Dref is the
+   * median duration of all instances of both classes (one common clock, SPEC §2).
+   */
+  fillAbsoluteQuartiles(referenceDuration: number): void {
+    const slots = this.ids.length;
+    const end = this.seriesVar.length;
+    const varData = this.seriesVar.data;
+    const tData = this.seriesT.data;
+    const vData = this.seriesV.data;
+    for (let slot = 0; slot < slots; slot++) {
+      let i = this.seriesStart[slot] as number;
+      const stop = slot + 1 < slots ? (this.seriesStart[slot + 1] as number) : end;
+      while (i < stop) {
+        const v = varData[i] as number;
+        let j = i;
+        while (j < stop && varData[j] === v) j++;
+        const cols = this.stateColumns[v] as GrowableFloat64[];
+        const t = tData.subarray(i, j);
+        const vals = vData.subarray(i, j);
+        for (let q = 0; q < 3; q++) set(cols, ST['q1.abs'] + q, slot, valueAt(t, vals, j - i, QUARTERS[q] * referenceDuration));
+        i = j;
+      }
+    }
+  }
+
+  get instanceCount(): number {
+    return this.ids.length;
+  }
+
+  private columnsOf(all: GrowableFloat64[][], v: number, width: number): GrowableFloat64[] {
+    while (all.length <= v) all.push(Array.from({ length: width }, () => new GrowableFloat64()));
+    return all[v] as GrowableFloat64[];
+  }
+}
+
+function set(cols: GrowableFloat64[], f: number, slot: number, value: number): void {
+  (cols[f] as GrowableFloat64).set(slot, value);
+}
+
+/**
+ * The value at time x of a series in time order: the last value logged at or
+ * before x, or the first value when none is (SPEC §2).
+ */
+export function valueAt(t: ArrayLike<number>, v: ArrayLike<number>, n: number, x: number): number {
+  let lo = 0;
+  let hi = n; // first index with t > x
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((t[mid] as number) <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo === 0 ? (v[0] as number) : (v[lo - 1] as number);
+}
+
+/** null when [from, to) is already in time order; otherwise a stable time order of its indices. */
+function timeOrder(ts: Float64Array, from: number, to: number): Int32Array | null {
+  let sorted = true;
+  for (let i = from + 1; i < to; i++) {
+    if ((ts[i] as number) < (ts[i - 1] as number)) {
+      sorted = false;
+      break;
+    }
+  }
+  if (sorted) return null;
+  const idx = Array.from({ length: to - from }, (_, i) => from + i);
+  idx.sort((a, b) => (ts[a] as number) - (ts[b] as number) || a - b);
+  return Int32Array.from(idx);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,61 @@
+/** A Float64Array that grows by doubling; unset slots read as `fill`. */
+export class GrowableFloat64 {
+  data: Float64Array;
+  length = 0;
+
+  constructor(capacity = 16, readonly fill = Number.NaN) {
+    this.data = new Float64Array(capacity).fill(fill);
+  }
+
+  push(v: number): void {
+    if (this.length === this.data.length) this.grow(this.length + 1);
+    this.data[this.length++] = v;
+  }
+
+  set(i: number, v: number): void {
+    if (i >= this.data.length) this.grow(i + 1);
+    this.data[i] = v;
+    if (i >= this.length) this.length = i + 1;
+  }
+
+  /** A copy of the first n values (unset ones = fill). */
+  toArray(n = this.length): Float64Array {
+    const out = new Float64Array(n).fill(this.fill);
+    out.set(this.data.subarray(0, Math.min(n, this.data.length)));
+    return out;
+  }
+
+  clear(): void {
+    this.length = 0;
+  }
+
+  private grow(min: number): void {
+    let cap = Math.max(16, this.data.length * 2);
+    while (cap < min) cap *= 2;
+    const next = new Float64Array(cap).fill(this.fill);
+    next.set(this.data);
+    this.data = next;
+  }
+}
+
+export class GrowableInt32 {
+  data: Int32Array;
+  length = 0;
+
+  constructor(capacity = 16) {
+    this.data = new Int32Array(capacity);
+  }
+
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const next = new Int32Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = v;
+  }
+
+  clear(): void {
+    this.length = 0;
+  }
+}

@@ -1,0 +1,205 @@
+import { InputError } from '../errors.js';
+import { compareCodeUnits } from '../parse/files.js';
+import type { ClassName } from '../parse/records.js';
+import type { FeatureCollector } from './collector.js';
+import type { GrowableFloat64 } from './growable.js';
+import { detectHeavyTail, metricValues, percentile } from './metric.js';
+import { median } from './stats.js';
+import {
+  DURATION, EVENT_FEATURE_TYPES, STATE_FEATURE_TYPES,
+  type FeatureSet, type FeatureTable, type HeavyTail, type Instance, type LogKind, type MetricInfo,
+} from './types.js';
+
+export interface FeatureOptions {
+  /** --metric: P for both kinds (where the variable occurs). */
+  readonly metric?: string;
+  readonly eventMetric?: string;
+  readonly stateMetric?: string;
+  readonly weight: WeightOption;
+}
+
+export type WeightOption = { readonly mode: 'none' } | { readonly mode: 'auto' } | { readonly mode: 'exp'; readonly half: number };
+
+export interface FeatureResult {
+  readonly features: FeatureSet;
+  readonly heavyTail: HeavyTail | null;
+  readonly weighting: { readonly mode: WeightOption['mode']; readonly half: number | null; readonly applied: boolean };
+  readonly warnings: readonly string[];
+}
+
+/** Largest replication count: ⌊2^(P/HALF)⌋ explodes for P ≫ HALF. */
+export const MAX_WEIGHT = 2 ** 32;
+
+/**
+ * Build the FeatureSet (SPEC §2) from everything the collector summarized:
+ * instances ordered good-then-bad by id, one table per (kind, feature type),
+ * the performance metric P, heavy-tail detection and cost weights.
+ */
+export function buildFeatureSet(collector: FeatureCollector, options: FeatureOptions): FeatureResult {
+  const warnings: string[] = [];
+  const slotsOf = (c: ClassName): number[] =>
+    collector.ids.map((_, s) => s).filter((s) => collector.classes[s] === c)
+      .sort((a, b) => compareCodeUnits(collector.ids[a] as string, collector.ids[b] as string));
+  const goodSlots = slotsOf('good');
+  const badSlots = slotsOf('bad');
+  for (const [c, slots] of [['good', goodSlots], ['bad', badSlots]] as const) {
+    if (slots.length < 2) {
+      throw new InputError(`${c} class: ${slots.length === 0 ? 'no instances (no records in its input)' : 'only 1 instance'}; at least 2 are needed to compare`,
+        undefined, undefined, 'one file is one instance unless I records name instances');
+    }
+  }
+  const order = [...goodSlots, ...badSlots];
+  const nGood = goodSlots.length;
+  const nBad = badSlots.length;
+  const durationsBySlot = collector.durations.toArray(collector.instanceCount);
+  const referenceDuration = median(durationsBySlot);
+  collector.fillAbsoluteQuartiles(referenceDuration);
+
+  const instances: Instance[] = order.map((s) => ({
+    id: collector.ids[s] as string,
+    className: collector.classes[s] as ClassName,
+    duration: durationsBySlot[s] as number,
+    records: collector.recordCounts[s] as number,
+  }));
+  const durations = Float64Array.from(instances, (i) => i.duration);
+
+  const metric = resolveMetric(collector, options, warnings);
+  const tables: FeatureTable[] = [];
+  for (const kind of ['event', 'state'] as const) {
+    const index = kind === 'event' ? collector.events : collector.states;
+    const allColumns = kind === 'event' ? collector.eventColumns : collector.stateColumns;
+    const types = kind === 'event' ? EVENT_FEATURE_TYPES : STATE_FEATURE_TYPES;
+    const p = kind === 'event' ? metric.event : metric.state;
+    const builtIn = kind === 'event' ? metric.eventIsDuration : metric.stateIsDuration;
+    if (index.names.length === 0) continue;
+    const names = [...index.names];
+    if (builtIn && p !== null && !index.has(p)) names.push(p);
+    names.sort(compareCodeUnits);
+    types.forEach((feature, f) => {
+      const columns = names.map((name) => {
+        const v = index.indexOf(name);
+        if (v < 0) return durations.slice(); // the built-in duration: D in every feature type
+        const source = (allColumns[v] as GrowableFloat64[])[f] as GrowableFloat64;
+        const out = new Float64Array(order.length);
+        for (let i = 0; i < order.length; i++) {
+          const x = source.data[order[i] as number];
+          out[i] = x === undefined ? Number.NaN : x;
+        }
+        if (kind === 'event' && feature === 'count') for (let i = 0; i < out.length; i++) if (Number.isNaN(out[i])) out[i] = 0;
+        return out;
+      });
+      tables.push({ kind, feature, variables: names, columns });
+    });
+    reportOneClassVariables(kind, tables[tables.length - types.length] as FeatureTable, nGood, warnings);
+  }
+
+  const partial = { instances, nGood, nBad, metric, tables, referenceDuration };
+  const { values: pValues, variable, kind, feature } = metricValues(partial);
+  const heavyTail = detectHeavyTail(pValues, variable, kind, feature);
+  const weights = new Float64Array(instances.length).fill(1);
+  let half: number | null = null;
+  if (options.weight.mode === 'exp') half = options.weight.half;
+  else if (options.weight.mode === 'auto' && heavyTail.detected) half = percentile(pValues, 0.99);
+  if (half !== null && half > 0) {
+    let capped = 0;
+    for (let i = 0; i < weights.length; i++) {
+      const p = pValues[i] as number;
+      if (Number.isNaN(p)) continue;
+      const w = Math.floor(2 ** (p / half));
+      if (w > MAX_WEIGHT) capped++;
+      weights[i] = Math.min(MAX_WEIGHT, Math.max(1, w));
+    }
+    if (capped > 0) warnings.push(`${capped} instance weight(s) capped at 2^32 (P far above HALF = ${half})`);
+  }
+
+  if (collector.unorderedInstances > 0) {
+    warnings.push(`${collector.unorderedInstances} instance(s) had timestamps going backwards; their records were sorted by time`);
+  }
+  if (collector.emptyFiles.length > 0) {
+    warnings.push(`${collector.emptyFiles.length} file(s) held no records, e.g. ${collector.emptyFiles[0]}`);
+  }
+  if (collector.sharedIds.length > 0) {
+    warnings.push(`${collector.sharedIds.length} instance id(s) occur in both classes (e.g. '${collector.sharedIds[0]}'); each class keeps its own instance`);
+  }
+
+  const features: FeatureSet = { ...partial, weights };
+  return {
+    features,
+    heavyTail,
+    weighting: { mode: options.weight.mode, half: half !== null && half > 0 ? half : null, applied: half !== null && half > 0 },
+    warnings,
+  };
+}
+
+function resolveMetric(collector: FeatureCollector, options: FeatureOptions, warnings: string[]): MetricInfo {
+  const hasEvents = collector.events.names.length > 0;
+  const hasStates = collector.states.names.length > 0;
+  const named = (option: string, name: string, kinds: LogKind[]): void => {
+    const found = kinds.some((k) => (k === 'event' ? collector.events : collector.states).has(name));
+    if (!found) {
+      throw new InputError(`${option} ${name}: no ${kinds.join(' or ')} variable of that name occurs in any instance`, undefined, undefined,
+        'names are case-sensitive; `distalyze translate` shows the records a translator produces');
+    }
+  };
+  if (options.metric !== undefined) named('--metric', options.metric, ['event', 'state']);
+  if (options.eventMetric !== undefined) named('--event-metric', options.eventMetric, ['event']);
+  if (options.stateMetric !== undefined) named('--state-metric', options.stateMetric, ['state']);
+  const pick = (kind: LogKind, own: string | undefined, has: boolean): [string | null, boolean] => {
+    const index = kind === 'event' ? collector.events : collector.states;
+    const name = own ?? (options.metric !== undefined && index.has(options.metric) ? options.metric : undefined);
+    if (name !== undefined) {
+      requireInBothClasses(collector, kind, name);
+      return [name, false];
+    }
+    if (!has) return [null, false];
+    if (index.has(DURATION)) {
+      warnings.push(`the logs have a ${kind} variable named '${DURATION}'; it is used as the ${kind} metric P in place of the built-in duration`);
+      return [DURATION, false];
+    }
+    return [DURATION, true];
+  };
+  const [event, eventIsDuration] = pick('event', options.eventMetric, hasEvents);
+  const [state, stateIsDuration] = pick('state', options.stateMetric, hasStates);
+  return { event, state, eventIsDuration, stateIsDuration };
+}
+
+function requireInBothClasses(collector: FeatureCollector, kind: LogKind, name: string): void {
+  const index = kind === 'event' ? collector.events : collector.states;
+  const columns = (kind === 'event' ? collector.eventColumns : collector.stateColumns)[index.indexOf(name)];
+  // Column 0 (first.abs / min) is set exactly where the variable occurs.
+  const present = new Set<ClassName>();
+  const col = columns?.[0];
+  if (col !== undefined) {
+    for (let s = 0; s < collector.instanceCount; s++) if (!Number.isNaN(col.data[s] ?? Number.NaN)) present.add(collector.classes[s] as ClassName);
+  }
+  for (const c of ['good', 'bad'] as const) {
+    if (!present.has(c)) {
+      throw new InputError(`metric ${name} (${kind}) occurs in no instance of the ${c} class; P must be measured in both classes to compare them`);
+    }
+  }
+}
+
+/** `first` is the kind's first table (first.abs / min): set exactly where a variable occurs. */
+function reportOneClassVariables(kind: LogKind, first: FeatureTable, nGood: number, warnings: string[]): void {
+  const names = first.variables;
+  const only: Record<ClassName, string[]> = { good: [], bad: [] };
+  names.forEach((name, v) => {
+    const col = first.columns[v] as Float64Array;
+    let inGood = false;
+    let inBad = false;
+    for (let i = 0; i < col.length; i++) {
+      if (Number.isNaN(col[i])) continue;
+      if (i < nGood) inGood = true;
+      else inBad = true;
+    }
+    if (inGood && !inBad) only.good.push(name);
+    if (inBad && !inGood) only.bad.push(name);
+  });
+  for (const c of ['good', 'bad'] as const) {
+    if (only[c].length === 0) continue;
+    const shown = only[c].slice(0, 5).map((n) => `'${n}'`).join(', ');
+    const more = only[c].length > 5 ? ` and ${only[c].length - 5} more` : '';
+    warnings.push(`${only[c].length} ${kind} variable(s) occur only in the ${c} class: ${shown}${more}` +
+      (kind === 'event' ? ' (their count is tested: 0 in the other class)' : ' (untestable: no values in the other class)'));
+  }
+}

@@ -1,0 +1,59 @@
+/** Number formatting and escaping shared by the renderers. */
+
+/** A p-value as text; where p underflowed to 0, from its log10 (p = 1e-30 never prints as 0). */
+export function formatP(p: number, log10p: number): string {
+  if (log10p === -Infinity) return '0 (separated)';
+  if (Number.isNaN(p)) return 'n/a';
+  if (p >= 1e-3) return p.toFixed(p >= 0.1 ? 2 : 4);
+  if (p > 0) return p.toExponential(1);
+  const exponent = Math.floor(log10p);
+  const mantissa = 10 ** (log10p - exponent);
+  return `${mantissa.toFixed(1)}e${exponent}`;
+}
+
+/** A statistic (t, g): signed, 3 significant digits, ±∞ spelt out. */
+export function formatStat(x: number, signed = true): string {
+  if (Number.isNaN(x)) return 'n/a';
+  if (x === Infinity) return signed ? '+∞' : '∞';
+  if (x === -Infinity) return '−∞';
+  const sign = signed && x > 0 ? '+' : '';
+  const a = Math.abs(x);
+  const text = a !== 0 && (a >= 1e5 || a < 1e-3) ? x.toExponential(2) : x.toPrecision(3).replace(/\.?0+$/, (m) => (m.includes('.') ? '' : m));
+  return sign + text;
+}
+
+/** A measured value (a mean): up to 4 significant digits, no exponent for ordinary magnitudes. */
+export function formatValue(x: number): string {
+  if (Number.isNaN(x)) return 'n/a';
+  if (!Number.isFinite(x)) return x > 0 ? '∞' : '−∞';
+  const a = Math.abs(x);
+  if (a !== 0 && (a >= 1e7 || a < 1e-3)) return x.toExponential(3);
+  return String(Number(x.toPrecision(4)));
+}
+
+/** Control characters made visible, so a log's content cannot drive the terminal. */
+export function escapeTerminal(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/** A number for JSON: non-finite values as the strings "Infinity" / "-Infinity", NaN as null. */
+export function jsonNumber(x: number): number | string | null {
+  if (Number.isNaN(x)) return null;
+  if (x === Infinity) return 'Infinity';
+  if (x === -Infinity) return '-Infinity';
+  return x;
+}
+
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? word : many}`;
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let x = n / 1024;
+  let u = 0;
+  while (x >= 1024 && u < units.length - 1) { x /= 1024; u++; }
+  return `${x.toFixed(x >= 100 ? 0 : 1)} ${units[u]}`;
+}

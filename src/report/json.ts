@@ -1,0 +1,59 @@
+import type { Analysis } from '../analysis.js';
+import { jsonNumber } from './format.js';
+
+/**
+ * Everything, machine-readable, with the stable field names of SPEC §6.
+ * Non-finite numbers are written as the strings "Infinity"/"-Infinity" and
+ * missing ones as null (JSON has no literal for them).
+ */
+export function renderJson(a: Analysis): string {
+  const test = (t: Analysis['tests'][number]) => ({
+    variable: t.variable,
+    kind: t.kind,
+    feature: t.feature,
+    t: jsonNumber(t.t),
+    df: jsonNumber(t.df),
+    p: jsonNumber(t.p),
+    log10p: jsonNumber(t.log10p),
+    significant: t.significant,
+    separated: t.separated,
+    meanGood: jsonNumber(t.meanGood),
+    meanBad: jsonNumber(t.meanBad),
+    nGood: t.nGood,
+    nBad: t.nBad,
+    effectSize: jsonNumber(t.effectSize),
+  });
+  const doc = {
+    tool: a.tool,
+    classes: a.classes,
+    metric: a.metric,
+    heavyTail: a.heavyTail === null ? null : {
+      ...a.heavyTail,
+      mean: jsonNumber(a.heavyTail.mean),
+      sd: jsonNumber(a.heavyTail.sd),
+    },
+    weighting: a.weighting,
+    alpha: a.alpha,
+    correction: a.correction,
+    testsPerformed: a.performed,
+    tests: a.tests.map(test),
+    ranking: a.ranking.map((r) => ({
+      variable: r.variable,
+      kind: r.kind,
+      score: jsonNumber(r.score),
+      features: r.features.map(test),
+    })),
+    graphs: a.graphs.map((g) => ({
+      kind: g.kind,
+      feature: g.feature,
+      features: g.features,
+      class: g.className,
+      score: jsonNumber(g.score),
+      nodes: g.nodes.map((n) => ({ variable: n.variable, t: jsonNumber(n.t), significant: n.significant, metric: n.metric })),
+      edges: g.edges.map((e) => ({ from: e.from, to: e.to, weight: jsonNumber(e.weight), directed: e.directed })),
+      omitted: g.omitted,
+    })),
+    warnings: a.warnings,
+  };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}

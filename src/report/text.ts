@@ -1,0 +1,117 @@
+import { Chalk } from 'chalk';
+import type { Analysis } from '../analysis.js';
+import type { AttentionGraph } from '../attention/types.js';
+import type { TestResult } from '../ttest/types.js';
+import { escapeTerminal as esc, formatBytes, formatP, formatStat, formatValue, plural } from './format.js';
+
+export interface TextOptions {
+  readonly color: boolean;
+  /** How many ranked variables to list. */
+  readonly limit: number;
+}
+
+const CORRECTION_NAMES = { bonferroni: 'Bonferroni', holm: 'Holm', bh: 'Benjamini–Hochberg', none: 'no correction' } as const;
+
+/** The terminal report (SPEC §6): heavy tail first, then the ranking, then the graphs. */
+export function renderText(a: Analysis, options: TextOptions): string {
+  const c = new Chalk({ level: options.color ? 1 : 0 });
+  const out: string[] = [];
+  const g = a.classes.good;
+  const b = a.classes.bad;
+  out.push(c.bold(`distalyze ${a.tool.version}`));
+  out.push(`  good: ${plural(g.instances, 'instance')} from ${plural(g.files, 'file')} (${formatBytes(g.bytes)}, ${plural(g.records, 'record')})`);
+  out.push(`  bad:  ${plural(b.instances, 'instance')} from ${plural(b.files, 'file')} (${formatBytes(b.bytes)}, ${plural(b.records, 'record')})`);
+  const skipped = g.skippedLines + b.skippedLines;
+  if (skipped > 0) {
+    out.push(c.yellow(`  skipped ${plural(skipped, 'line')} that were not records (good ${g.skippedLines}, bad ${b.skippedLines}), e.g.:`));
+    for (const ex of [...g.skippedExamples, ...b.skippedExamples].slice(0, 3)) out.push(c.yellow(`    ${esc(ex)}`));
+  }
+  const metricNames = [a.metric.event !== null ? `${esc(a.metric.event)} (events)` : null, a.metric.state !== null ? `${esc(a.metric.state)} (states)` : null].filter(Boolean);
+  out.push(`  performance metric P: ${metricNames.join(', ') || 'none'}`);
+  for (const w of a.warnings) out.push(c.yellow(`  note: ${esc(w)}`));
+  out.push('');
+
+  if (a.heavyTail?.detected) {
+    const h = a.heavyTail;
+    out.push(c.red.bold(`HEAVY TAIL: ${(h.fraction * 100).toFixed(1)}% of instances have ${esc(h.variable)} outside mean ± 3σ (a normal distribution puts 0.27% there).`));
+    out.push(c.red(a.weighting.applied
+      ? `  Instances re-weighted by ⌊2^(P/${formatValue(a.weighting.half as number)})⌋ so the tail counts.`
+      : '  The slow tail may be the problem: rerun with --weight auto to give it weight.'));
+    out.push('');
+  }
+
+  const significant = a.tests.filter((t) => t.significant).length;
+  const rule = a.correction === 'bonferroni'
+    ? `α = ${a.alpha} / ${a.performed} = ${formatP(a.alpha / Math.max(1, a.performed), Math.log10(a.alpha / Math.max(1, a.performed)))}`
+    : `α = ${a.alpha}`;
+  out.push(c.bold(`Divergent variables`) + c.dim(` — ${plural(a.performed, 'test')}, ${CORRECTION_NAMES[a.correction]} ${rule}: ${significant} significant`));
+  if (a.ranking.length === 0) {
+    out.push('  No feature differs significantly between the two classes.');
+  } else {
+    const shown = a.ranking.slice(0, options.limit);
+    const width = Math.min(40, Math.max(8, ...shown.map((r) => esc(r.variable).length)));
+    shown.forEach((r, i) => {
+      const isMetric = r.variable === (r.kind === 'event' ? a.metric.event : a.metric.state);
+      const name = esc(r.variable).padEnd(width);
+      out.push(`  ${String(i + 1).padStart(2)}. ${c.bold(name)} ${r.kind.padEnd(5)} Σ|t| ${formatStat(r.score, false).padStart(7)}${isMetric ? c.dim('  (the metric P)') : ''}`);
+      for (const t of r.features.slice(0, 3)) out.push(`        ${describeTest(t, c)}`);
+      if (r.features.length > 3) out.push(c.dim(`        … and ${r.features.length - 3} more significant feature(s)`));
+    });
+    if (a.ranking.length > shown.length) out.push(c.dim(`  … ${a.ranking.length - shown.length} more in --json / --tsv`));
+  }
+  out.push('');
+
+  out.push(c.bold('Where to look') + c.dim(' — the divergent variables most connected to P (attention focusing)'));
+  if (a.graphs.length === 0) out.push('  No graphs: no log kind has a performance metric.');
+  for (const graph of a.graphs) out.push(...renderGraph(graph, a, c));
+  return `${out.join('\n')}\n`;
+}
+
+function describeTest(t: TestResult, c: InstanceType<typeof Chalk>): string {
+  return `${t.feature.padEnd(10)} t ${formatStat(t.t).padStart(7)}  p ${formatP(t.p, t.log10p).padEnd(8)}  ` +
+    `good ${formatValue(t.meanGood)} → bad ${formatValue(t.meanBad)}  ${c.dim(`g ${formatStat(t.effectSize)}`)}`;
+}
+
+function renderGraph(g: AttentionGraph, a: Analysis, c: InstanceType<typeof Chalk>): string[] {
+  const out: string[] = [];
+  const types = g.features.length > 1 ? `${g.feature} (same graph: ${g.features.filter((f) => f !== g.feature).join(', ')})` : g.feature;
+  out.push(`  ${c.bold(g.kind === 'event' ? 'Events' : 'States')}, feature ${c.bold(types)}, ${g.className} class: score ${formatStat(g.score, false)}`);
+  const metric = g.nodes.find((n) => n.metric);
+  if (g.nodes.length <= 1 || metric === undefined) {
+    out.push('    no divergent dependency found (P has no significant neighbour)');
+    return out;
+  }
+  // Draw the tree from P outward; edges are undirected for layout, arrows show happens-before.
+  const adjacent = new Map<string, { other: string; weight: number; arrow: string }[]>();
+  for (const e of g.edges) {
+    const arrowFromTo = e.directed ? '→' : '—';
+    (adjacent.get(e.from) ?? adjacent.set(e.from, []).get(e.from))!.push({ other: e.to, weight: e.weight, arrow: e.directed ? `${arrowFromTo} after` : '—' });
+    (adjacent.get(e.to) ?? adjacent.set(e.to, []).get(e.to))!.push({ other: e.from, weight: e.weight, arrow: e.directed ? '← before' : '—' });
+  }
+  const byName = new Map(g.nodes.map((n) => [n.variable, n]));
+  const label = (name: string): string => {
+    const n = byName.get(name);
+    if (n === undefined) return esc(name);
+    const t = Number.isNaN(n.t) ? '' : ` t ${formatStat(n.t)}`;
+    return n.metric ? c.cyan.bold(`${esc(name)} (P)`) + c.dim(t) : (n.significant ? c.bold(esc(name)) : esc(name)) + c.dim(t);
+  };
+  out.push(`    ${label(metric.variable)}`);
+  const seen = new Set([metric.variable]);
+  const stack: { name: string; prefix: string }[] = [{ name: metric.variable, prefix: '    ' }];
+  while (stack.length > 0) {
+    const { name, prefix } = stack.pop()!;
+    const children = (adjacent.get(name) ?? []).filter((x) => !seen.has(x.other)).sort((x, y) => y.weight - x.weight || (x.other < y.other ? -1 : 1));
+    const lines: { name: string; prefix: string }[] = [];
+    children.forEach((child, i) => {
+      seen.add(child.other);
+      const last = i === children.length - 1;
+      out.push(`${prefix}${last ? '└─' : '├─'} ${label(child.other)}  ${c.dim(`weight ${child.weight.toFixed(2)}${child.arrow === '—' ? '' : `, happens ${child.arrow.slice(2)} its parent`}`)}`);
+      lines.push({ name: child.other, prefix: `${prefix}${last ? '   ' : '│  '}` });
+    });
+    // Depth-first, in display order: push reversed.
+    for (let i = lines.length - 1; i >= 0; i--) stack.push(lines[i]!);
+  }
+  if (g.omitted > 0) out.push(c.dim(`    (${g.omitted} more node(s) left out; --max-nodes shows more)`));
+  void a;
+  return out;
+}
