@@ -99,11 +99,11 @@ export async function readLines(
 
 function readFailure(err: unknown, file: InputFile): string {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  if (file.gzip && typeof code === 'string' && code.startsWith('Z_')) {
-    return `corrupt gzip data (${(err as Error).message})`;
-  }
   if (file.gzip && err instanceof Error && /unexpected end of file/i.test(err.message)) {
     return 'truncated gzip data (unexpected end of file)';
+  }
+  if (file.gzip && typeof code === 'string' && code.startsWith('Z_')) {
+    return `corrupt gzip data (${(err as Error).message})`;
   }
   return `cannot read: ${describeFsError(err)}`;
 }

@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import { column, dlog, featuresOf } from './helpers/collect.js';
+
+// Four hand-made instances; durations 8 (A), 4 (B) | 6 (C), 10 (D), so Dref = median(4, 6, 8, 10) = 7.
+const A = dlog(
+  'E 10 Start', 'S 10 q 1', 'E 11 X', 'S 13 q 5', 'E 14 X', 'E 18 End',
+);
+const B = dlog('E 100 Start', 'S 100 q 2', 'E 104 End');
+const C = dlog('E 0 Start', 'S 0 q 3', 'E 1 X', 'E 6 End');
+const D = dlog('E 50 Start', 'S 50 q 4', 'S 55 q 8', 'E 60 End');
+
+describe('event features (SPEC §2)', () => {
+  const { features: fs } = featuresOf({ good: [A, B], bad: [C, D] });
+  // Instances are ordered good then bad, each by id: good-0 (A), good-1 (B), bad-0 (C), bad-1 (D).
+
+  it('orders instances good first, by id, with durations', () => {
+    expect(fs.instances.map((i) => [i.id, i.className, i.duration])).toEqual([
+      ['good-0.dlog', 'good', 8], ['good-1.dlog', 'good', 4], ['bad-0.dlog', 'bad', 6], ['bad-1.dlog', 'bad', 10],
+    ]);
+    expect(fs.referenceDuration).toBe(7);
+  });
+
+  it('computes first/median/last times, absolute and relative to D', () => {
+    // A: X at t' = 1 and 4 (D = 8): median of two = 2.5.
+    expect(column(fs, 'event', 'first.abs', 'X')).toEqual([1, NaN, 1, NaN]);
+    expect(column(fs, 'event', 'median.abs', 'X')).toEqual([2.5, NaN, 1, NaN]);
+    expect(column(fs, 'event', 'last.abs', 'X')).toEqual([4, NaN, 1, NaN]);
+    expect(column(fs, 'event', 'first.rel', 'X')).toEqual([1 / 8, NaN, 1 / 6, NaN]);
+    expect(column(fs, 'event', 'median.rel', 'X')).toEqual([2.5 / 8, NaN, 1 / 6, NaN]);
+    expect(column(fs, 'event', 'last.rel', 'End')).toEqual([1, 1, 1, 1]);
+  });
+
+  it('counts occurrences, 0 where the event is absent', () => {
+    expect(column(fs, 'event', 'count', 'X')).toEqual([2, 0, 1, 0]);
+  });
+
+  it('gap: the longest wait before an occurrence since the previous event of any name', () => {
+    // A: X at 1 (after Start at 0) and 4 (after X at 1) → 3; End at 8 after X at 4 → 4.
+    expect(column(fs, 'event', 'gap', 'X')).toEqual([3, NaN, 1, NaN]);
+    expect(column(fs, 'event', 'gap', 'End')).toEqual([4, 4, 5, 10]);
+    // The event that opens an instance has no gap.
+    expect(column(fs, 'event', 'gap', 'Start')).toEqual([NaN, NaN, NaN, NaN]);
+  });
+
+  it('adds the built-in duration as P, equal to D in every feature type', () => {
+    expect(fs.metric).toEqual({ event: 'duration', state: 'duration', eventIsDuration: true, stateIsDuration: true });
+    for (const f of ['first.abs', 'count', 'gap', 'last.rel'] as const) expect(column(fs, 'event', f, 'duration')).toEqual([8, 4, 6, 10]);
+    for (const f of ['min', 'q3.abs', 'half.rel'] as const) expect(column(fs, 'state', f, 'duration')).toEqual([8, 4, 6, 10]);
+  });
+});
+
+describe('state features (SPEC §2)', () => {
+  const { features: fs } = featuresOf({ good: [A, B], bad: [C, D] });
+
+  it('min, mean, max, final over the logged values', () => {
+    expect(column(fs, 'state', 'min', 'q')).toEqual([1, 2, 3, 4]);
+    expect(column(fs, 'state', 'mean', 'q')).toEqual([3, 2, 3, 6]);
+    expect(column(fs, 'state', 'max', 'q')).toEqual([5, 2, 3, 8]);
+    expect(column(fs, 'state', 'final', 'q')).toEqual([5, 2, 3, 8]);
+  });
+
+  it('q.rel: the value at q × D on the instance clock', () => {
+    // A (D = 8): q = 1 until t' = 3, then 5. At 2 → 1, at 4 → 5, at 6 → 5.
+    // D (D = 10): 4 until t' = 5, then 8. At 2.5 → 4, at 5 → 8 (at or before), at 7.5 → 8.
+    expect(column(fs, 'state', 'q1.rel', 'q')).toEqual([1, 2, 3, 4]);
+    expect(column(fs, 'state', 'half.rel', 'q')).toEqual([5, 2, 3, 8]);
+    expect(column(fs, 'state', 'q3.rel', 'q')).toEqual([5, 2, 3, 8]);
+  });
+
+  it('q.abs: the value at q × Dref (= 7) on one common clock', () => {
+    // A: at 1.75 → 1, 3.5 → 5. D: at 1.75 → 4, 3.5 → 4, 5.25 → 8.
+    expect(column(fs, 'state', 'q1.abs', 'q')).toEqual([1, 2, 3, 4]);
+    expect(column(fs, 'state', 'half.abs', 'q')).toEqual([5, 2, 3, 4]);
+    expect(column(fs, 'state', 'q3.abs', 'q')).toEqual([5, 2, 3, 8]);
+  });
+
+  it('takes the first value for times before the first logged one', () => {
+    const late = dlog('E 0 Start', 'S 6 q 9', 'S 7 q 1', 'E 8 End');
+    const { features } = featuresOf({ good: [late, late], bad: [late, late] });
+    expect(column(features, 'state', 'q1.rel', 'q')).toEqual([9, 9, 9, 9]);
+    expect(column(features, 'state', 'q3.rel', 'q')).toEqual([9, 9, 9, 9]); // 6 ≤ 6
+  });
+});
+
+describe('record order and instances', () => {
+  it('sorts an instance whose timestamps go backwards, and says so', () => {
+    const shuffled = dlog('E 14 X', 'E 18 End', 'S 13 q 5', 'E 10 Start', 'E 11 X', 'S 10 q 1');
+    const ordered = featuresOf({ good: [A, B], bad: [C, D] }).features;
+    const result = featuresOf({ good: [shuffled, B], bad: [C, D] });
+    for (const t of ordered.tables) {
+      const other = result.features.tables.find((u) => u.kind === t.kind && u.feature === t.feature)!;
+      expect(other.columns.map((c) => Array.from(c))).toEqual(t.columns.map((c) => Array.from(c)));
+    }
+    expect(result.warnings).toContain('1 instance(s) had timestamps going backwards; their records were sorted by time');
+  });
+
+  it('I records switch instances, and one instance may span files', () => {
+    const part1 = dlog('I r1', 'E 0 Start', 'I r2', 'E 5 Start', 'I r1', 'E 1 X');
+    const part2 = dlog('I r2', 'E 9 End', 'I r1', 'E 3 End');
+    const { features: fs } = featuresOf({ good: [part1, part2], bad: [C, D] });
+    expect(fs.instances.slice(0, 2).map((i) => [i.id, i.duration, i.records])).toEqual([['r1', 3, 3], ['r2', 4, 2]]);
+  });
+
+  it('reports variables seen in one class only, and tests their count', () => {
+    const withY = dlog('E 0 Start', 'E 1 Y', 'E 2 End');
+    const { features: fs, warnings } = featuresOf({ good: [A, B], bad: [withY, withY] });
+    expect(column(fs, 'event', 'count', 'Y')).toEqual([0, 0, 1, 1]);
+    expect(warnings).toContain("1 event variable(s) occur only in the bad class: 'Y' (their count is tested: 0 in the other class)");
+  });
+});
+
+describe('metric and input errors', () => {
+  it('uses a named metric instead of duration', () => {
+    const { features: fs } = featuresOf({ good: [A, B], bad: [C, D] }, { metric: 'End' });
+    expect(fs.metric).toEqual({ event: 'End', state: 'duration', eventIsDuration: false, stateIsDuration: true });
+    expect(fs.tables.find((t) => t.kind === 'event')!.variables).not.toContain('duration');
+  });
+
+  it('rejects a metric that never occurs, naming the option', () => {
+    expect(() => featuresOf({ good: [A, B], bad: [C, D] }, { metric: 'Finish' }))
+      .toThrow('--metric Finish: no event or state variable of that name occurs in any instance');
+  });
+
+  it('rejects a metric present in one class only', () => {
+    expect(() => featuresOf({ good: [A, B], bad: [D, D] }, { eventMetric: 'X' }))
+      .toThrow('metric X (event) occurs in no instance of the bad class');
+  });
+
+  it('needs at least two instances per class', () => {
+    expect(() => featuresOf({ good: [A], bad: [C, D] })).toThrow('good class: only 1 instance; at least 2 are needed to compare');
+  });
+});
+
+describe('heavy tail and weights (SPEC §2)', () => {
+  const run = (d: number) => dlog('E 0 Start', `E ${d} End`);
+  // 200 instances of duration 1, and 5 of duration 50: 2.4% outside mean ± 3σ > 1.1%.
+  const normal = Array.from({ length: 100 }, () => run(1));
+
+  it('detects a heavy tail', () => {
+    const r = featuresOf({ good: normal, bad: [...normal, ...Array.from({ length: 5 }, () => run(50))] });
+    expect(r.heavyTail?.detected).toBe(true);
+    expect(r.heavyTail?.fraction).toBeCloseTo(5 / 205, 12);
+  });
+
+  it('weights exp:HALF as ⌊2^(P/HALF)⌋, at least 1', () => {
+    const r = featuresOf({ good: [run(0.1), run(1)], bad: [run(3), run(3.5)] }, { weight: { mode: 'exp', half: 1 } });
+    expect(Array.from(r.features.weights)).toEqual([1, 2, 8, 11]);
+    expect(r.weighting).toEqual({ mode: 'exp', half: 1, applied: true });
+  });
+
+  it('auto weights only when a tail is detected', () => {
+    const r = featuresOf({ good: [run(1), run(2)], bad: [run(3), run(4)] }, { weight: { mode: 'auto' } });
+    expect(r.weighting.applied).toBe(false);
+    expect(Array.from(r.features.weights)).toEqual([1, 1, 1, 1]);
+  });
+});
