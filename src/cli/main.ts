@@ -1,9 +1,11 @@
+import { availableParallelism } from 'node:os';
 import { Command, CommanderError, Option } from 'commander';
 import { analyze, type Analysis, type ClassInputSummary } from '../analysis.js';
 import { InputError } from '../errors.js';
 import { FeatureCollector } from '../features/collector.js';
 import { buildFeatureSet } from '../features/index.js';
 import { listInputFiles, type InputFile } from '../parse/files.js';
+import { readParallel } from '../parse/parallel.js';
 import { emptyReadStats, readClass, type ReadStats } from '../parse/reader.js';
 import type { ClassName } from '../parse/records.js';
 import type { Translator } from '../parse/translator.js';
@@ -15,6 +17,9 @@ import { VERSION } from '../version.js';
 import { parseOptions, type Options, type RawOptions } from './options.js';
 import { writeOutput } from './output.js';
 import { Progress } from './progress.js';
+
+/** Below this much input, starting workers costs more than it saves. */
+const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
 
 export interface Io {
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -96,24 +101,39 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
     good: await listInputFiles(goodSpec, 'good'),
     bad: await listInputFiles(badSpec, 'bad'),
   };
-  const translator = options.translator === undefined ? undefined : await loadTranslatorOption(options.translator, options.year);
   const all = [...files.good, ...files.bad];
-  const progress = new Progress(all.reduce((s, f) => s + f.size, 0), all.length, Progress.enabledFor(options.quiet));
+  const totalBytes = all.reduce((s, f) => s + f.size, 0);
+  const progress = new Progress(totalBytes, all.length, Progress.enabledFor(options.quiet));
   const collector = new FeatureCollector();
   const stats: Record<ClassName, ReadStats> = { good: emptyReadStats(), bad: emptyReadStats() };
-  for (const c of ['good', 'bad'] as const) {
-    await readClass(files[c], c, {
-      beginFile: (f, cl) => collector.beginFile(f, cl),
-      endFile: (f) => { collector.endFile(f); progress.fileDone(); },
-      instance: (id) => collector.instance(id),
-      event: (t, n) => collector.event(t, n),
-      state: (t, n, v) => collector.state(t, n, v),
-    }, {
-      ...(translator !== undefined ? { translator } : {}),
+  const jobs = options.jobs ?? availableParallelism();
+  // Workers pay off on large inputs; an explicit --jobs always uses them.
+  const parallel = jobs > 1 && all.length > 1 && goodSpec !== '-' && badSpec !== '-' &&
+    (options.jobs !== undefined || totalBytes >= PARALLEL_MIN_BYTES);
+  if (parallel) {
+    const inputs = (['good', 'bad'] as const).flatMap((className) => files[className].map((file) => ({ file, className })));
+    await readParallel(inputs, jobs, {
+      ...(options.translator !== undefined ? { translator: options.translator } : {}),
+      ...(options.year !== undefined ? { year: options.year } : {}),
       strict: options.strict,
-      onBytes: (n) => progress.addBytes(n),
-    }, stats[c]);
+    }, collector, stats, progress);
     collector.finishClass();
+  } else {
+    const translator = options.translator === undefined ? undefined : await loadTranslatorOption(options.translator, options.year);
+    for (const c of ['good', 'bad'] as const) {
+      await readClass(files[c], c, {
+        beginFile: (f, cl) => collector.beginFile(f, cl),
+        endFile: (f) => { collector.endFile(f); progress.fileDone(); },
+        instance: (id) => collector.instance(id),
+        event: (t, n) => collector.event(t, n),
+        state: (t, n, v) => collector.state(t, n, v),
+      }, {
+        ...(translator !== undefined ? { translator } : {}),
+        strict: options.strict,
+        onBytes: (n) => progress.addBytes(n),
+      }, stats[c]);
+      collector.finishClass();
+    }
   }
   progress.done();
   const features = buildFeatureSet(collector, {

@@ -29,6 +29,35 @@ class RecordBuffer {
   }
 }
 
+/**
+ * What one file contributed, in a form that crosses a worker boundary
+ * (structured clone): its own instances already summarized, the raw records of
+ * instances named by `I` records (they may continue in other files), and the
+ * variable names its codes refer to.
+ */
+export interface FileContribution {
+  readonly className: ClassName;
+  readonly eventNames: string[];
+  readonly stateNames: string[];
+  readonly ids: string[];
+  readonly durations: Float64Array;
+  readonly recordCounts: number[];
+  /** Per local variable, per feature type: values of this file's slots (NaN = missing). */
+  readonly eventColumns: Float64Array[][];
+  readonly stateColumns: Float64Array[][];
+  readonly seriesVar: Int32Array;
+  readonly seriesT: Float64Array;
+  readonly seriesV: Float64Array;
+  readonly seriesStart: number[];
+  readonly unorderedInstances: number;
+  readonly emptyFile: string | null;
+  readonly heldIds: string[];
+  readonly heldCode: Int32Array;
+  readonly heldT: Float64Array;
+  readonly heldV: Float64Array;
+  readonly heldInst: Int32Array;
+}
+
 /** Interned variable names of one log kind, in order of first appearance. */
 export class VariableIndex {
   readonly names: string[] = [];
@@ -288,6 +317,88 @@ export class FeatureCollector implements ClassSink {
         for (let q = 0; q < 3; q++) set(cols, ST['q1.abs'] + q, slot, valueAt(t, vals, j - i, QUARTERS[q] * referenceDuration));
         i = j;
       }
+    }
+  }
+
+  /**
+   * Everything this collector holds, after reading exactly one file (and no
+   * finishClass), for `absorb` in another collector.
+   */
+  exportFile(): FileContribution {
+    const slots = this.ids.length;
+    const cut = (cols: GrowableFloat64[][]) => cols.map((byFeature) => byFeature.map((c) => c.toArray(slots)));
+    return {
+      className: this.className,
+      eventNames: [...this.events.names],
+      stateNames: [...this.states.names],
+      ids: [...this.ids],
+      durations: this.durations.toArray(slots),
+      recordCounts: [...this.recordCounts],
+      eventColumns: cut(this.eventColumns),
+      stateColumns: cut(this.stateColumns),
+      seriesVar: this.seriesVar.data.slice(0, this.seriesVar.length),
+      seriesT: this.seriesT.data.slice(0, this.seriesT.length),
+      seriesV: this.seriesV.data.slice(0, this.seriesV.length),
+      seriesStart: [...this.seriesStart],
+      unorderedInstances: this.unorderedInstances,
+      emptyFile: this.emptyFiles[0] ?? null,
+      heldIds: [...this.heldIds],
+      heldCode: this.held.code.data.slice(0, this.held.length),
+      heldT: this.held.t.data.slice(0, this.held.length),
+      heldV: this.held.v.data.slice(0, this.held.length),
+      heldInst: this.held.inst.data.slice(0, this.held.length),
+    };
+  }
+
+  /**
+   * Take in one file's contribution as if this collector had read the file
+   * itself. Contributions must be absorbed in file order for the result to be
+   * identical to reading sequentially.
+   */
+  absorb(part: FileContribution): void {
+    if (part.className !== this.className) {
+      this.finishClass();
+      this.className = part.className;
+    }
+    const eventMap = part.eventNames.map((n) => this.events.id(n));
+    const stateMap = part.stateNames.map((n) => this.states.id(n));
+    const base = this.ids.length;
+    part.ids.forEach((id, s) => {
+      this.ids.push(id);
+      this.classes.push(part.className);
+      this.durations.push(part.durations[s] as number);
+      this.recordCounts.push(part.recordCounts[s] as number);
+    });
+    const copy = (from: Float64Array[][], to: GrowableFloat64[][], map: number[], width: number) => {
+      from.forEach((byFeature, v) => {
+        const cols = this.columnsOf(to, map[v] as number, width);
+        byFeature.forEach((values, f) => {
+          for (let s = 0; s < values.length; s++) if (!Number.isNaN(values[s])) set(cols, f, base + s, values[s] as number);
+        });
+      });
+    };
+    copy(part.eventColumns, this.eventColumns, eventMap, EVENT_FEATURE_TYPES.length);
+    copy(part.stateColumns, this.stateColumns, stateMap, STATE_FEATURE_TYPES.length);
+    const seriesBase = this.seriesVar.length;
+    for (const start of part.seriesStart) this.seriesStart.push(seriesBase + start);
+    for (let i = 0; i < part.seriesVar.length; i++) {
+      this.seriesVar.push(stateMap[part.seriesVar[i] as number] as number);
+      this.seriesT.push(part.seriesT[i] as number);
+      this.seriesV.push(part.seriesV[i] as number);
+    }
+    this.unorderedInstances += part.unorderedInstances;
+    if (part.emptyFile !== null) this.emptyFiles.push(part.emptyFile);
+    const instMap = part.heldIds.map((id) => {
+      this.instance(id);
+      return this.target;
+    });
+    this.target = -1;
+    for (let i = 0; i < part.heldCode.length; i++) {
+      const c = part.heldCode[i] as number;
+      this.held.code.push(c >= 0 ? (eventMap[c] as number) : -1 - (stateMap[-1 - c] as number));
+      this.held.t.push(part.heldT[i] as number);
+      this.held.v.push(part.heldV[i] as number);
+      this.held.inst.push(instMap[part.heldInst[i] as number] as number);
     }
   }
 

@@ -1,0 +1,52 @@
+/**
+ * A parsing worker (worker_threads): reads whole files, each into a fresh
+ * FeatureCollector, and posts back the file's contribution. See parallel.ts.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { InputError } from '../errors.js';
+import { FeatureCollector } from '../features/collector.js';
+import type { InputFile } from './files.js';
+import { emptyReadStats, readClass } from './reader.js';
+import type { ClassName } from './records.js';
+import type { Translator } from './translator.js';
+import type { WorkerInit, WorkerReply } from './parallel.js';
+
+const init = workerData as WorkerInit;
+const port = parentPort!;
+let translator: Translator | undefined;
+let pendingBytes = 0;
+
+async function handle(index: number, file: InputFile, className: ClassName): Promise<WorkerReply> {
+  try {
+    if (init.translator !== undefined && translator === undefined) {
+      const { loadTranslator } = await import('./translators/load.js');
+      translator = await loadTranslator(init.translator, init.year !== undefined ? { year: init.year } : {});
+    }
+    const collector = new FeatureCollector();
+    const stats = await readClass([file], className, collector, {
+      ...(translator !== undefined ? { translator } : {}),
+      strict: init.strict,
+      onBytes: (n) => {
+        pendingBytes += n;
+        if (pendingBytes >= 1 << 20) {
+          port.postMessage({ type: 'bytes', n: pendingBytes } satisfies WorkerReply);
+          pendingBytes = 0;
+        }
+      },
+    }, emptyReadStats());
+    return { type: 'done', index, contribution: collector.exportFile(), stats };
+  } catch (err) {
+    if (err instanceof InputError) return { type: 'error', index, message: err.message, ...(err.hint !== undefined ? { hint: err.hint } : {}) };
+    return { type: 'crash', index, message: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+  }
+}
+
+port.on('message', (msg: { index: number; file: InputFile; className: ClassName }) => {
+  void handle(msg.index, msg.file, msg.className).then((reply) => {
+    if (pendingBytes > 0) {
+      port.postMessage({ type: 'bytes', n: pendingBytes } satisfies WorkerReply);
+      pendingBytes = 0;
+    }
+    port.postMessage(reply);
+  });
+});
