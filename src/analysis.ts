@@ -65,6 +65,8 @@ export interface AnalysisOptions {
   readonly network: DependencyNetworkOptions;
   /** Keep per-instance feature values for the HTML report. */
   readonly distributions: boolean;
+  /** Told how long each stage took, in milliseconds (for --timings and the benchmark). */
+  readonly onStage?: (stage: string, ms: number) => void;
 }
 
 /**
@@ -76,8 +78,14 @@ export function analyze(
   options: AnalysisOptions,
 ): Analysis {
   const fs = input.features.features;
-  const summary = runTests(fs, { alpha: options.alpha, correction: options.correction });
-  const graphs = focusAttention(fs, summary, { ...options.attention, ...options.network });
+  const timed = <T>(stage: string, f: () => T): T => {
+    const start = performance.now();
+    const result = f();
+    options.onStage?.(stage, performance.now() - start);
+    return result;
+  };
+  const summary = timed('t-tests', () => runTests(fs, { alpha: options.alpha, correction: options.correction }));
+  const graphs = timed('dependency networks + attention', () => focusAttention(fs, summary, { ...options.attention, ...options.network }));
   return {
     tool: { name: 'distalyze', version: VERSION },
     classes: input.classes,

@@ -81,6 +81,7 @@ function buildProgram(io: Io, setCode: (c: number) => void): Command {
     .option('--no-color', 'no colors in the terminal report')
     .option('-q, --quiet', 'no progress line')
     .option('-j, --jobs <n>', 'parallel parsing workers (default: all cores)')
+    .option('--timings', 'print the time of each stage and the peak memory on stderr, as JSON')
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
@@ -97,6 +98,13 @@ function buildProgram(io: Io, setCode: (c: number) => void): Command {
 
 async function runAnalysis(goodSpec: string, badSpec: string, options: Options, io: Io): Promise<number> {
   if (goodSpec === '-' && badSpec === '-') throw new InputError('only one class can be read from standard input (-)');
+  const stages: Record<string, number> = {};
+  let stageStart = performance.now();
+  const stageDone = (name: string): void => {
+    const now = performance.now();
+    stages[name] = Math.round(now - stageStart);
+    stageStart = now;
+  };
   const files: Record<ClassName, InputFile[]> = {
     good: await listInputFiles(goodSpec, 'good'),
     bad: await listInputFiles(badSpec, 'bad'),
@@ -136,12 +144,14 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
     }
   }
   progress.done();
+  stageDone('parse');
   const features = buildFeatureSet(collector, {
     ...(options.metric !== undefined ? { metric: options.metric } : {}),
     ...(options.eventMetric !== undefined ? { eventMetric: options.eventMetric } : {}),
     ...(options.stateMetric !== undefined ? { stateMetric: options.stateMetric } : {}),
     weight: options.weight,
   });
+  stageDone('features');
   const summary = (c: ClassName): ClassInputSummary => ({
     instances: c === 'good' ? features.features.nGood : features.features.nBad,
     files: stats[c].files,
@@ -161,8 +171,15 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
       seed: options.seed,
     },
     distributions: options.html !== undefined,
+    onStage: (name, ms) => { stages[name] = Math.round(ms); },
   });
+  stageStart = performance.now();
   await writeReports(analysis, options, io);
+  stageDone('reports');
+  if (options.timings) {
+    const instances = features.features.instances.length;
+    io.stderr.write(`${JSON.stringify({ stages, maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024), instances, bytes: stats.good.bytes + stats.bad.bytes, lines: stats.good.lines + stats.bad.lines, parallel })}\n`);
+  }
   return options.failOnDivergence && analysis.tests.some((t) => t.significant) ? 1 : 0;
 }
 

@@ -30,6 +30,7 @@ export interface RawOptions {
   year?: string;
   jobs?: string;
   limit: string;
+  timings?: boolean;
 }
 
 export interface Options {
@@ -59,6 +60,7 @@ export interface Options {
   readonly year?: number;
   readonly jobs?: number;
   readonly limit: number;
+  readonly timings: boolean;
 }
 
 /** Validate every option, naming the option in the one-line error. */
@@ -98,6 +100,7 @@ export function parseOptions(raw: RawOptions): Options {
     ...(raw.year !== undefined ? { year: integer('--year', raw.year, 1970) } : {}),
     ...(raw.jobs !== undefined ? { jobs: integer('--jobs', raw.jobs, 1) } : {}),
     limit: integer('--limit', raw.limit, 1),
+    timings: raw.timings === true,
   };
 }
 

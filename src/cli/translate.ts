@@ -1,0 +1,197 @@
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import type { Command } from 'commander';
+import { InputError } from '../errors.js';
+import { describeFsError, listInputFiles, type InputFile } from '../parse/files.js';
+import { emptyReadStats, readClass, type ClassSink, type ReadStats } from '../parse/reader.js';
+import type { Translator } from '../parse/translator.js';
+import { DlogDirectoryWriter, DlogStreamWriter } from '../parse/translators/dlog-writer.js';
+import { loadTranslator } from '../parse/translators/load.js';
+import type { TranslatorProblem } from '../parse/translators/rules.js';
+
+export interface TranslateOptions {
+  readonly translator: string;
+  readonly inputs: readonly string[];
+  /** A directory (one `.dlog` per instance) or `-` (one dlog stream on stdout). */
+  readonly out: string;
+  readonly strict: boolean;
+  readonly year?: number;
+}
+
+export interface TranslateIo {
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+}
+
+/** How many unmapped lines the summary quotes. */
+const EXAMPLES = 5;
+
+/**
+ * `distalyze translate --translator FILE INPUT… -o DIR|-`: run a translator
+ * over raw logs and write the records, so a user can check the translator
+ * before analysing. The summary on stderr says how many lines each rule
+ * translated and quotes lines that no rule matched. Returns the exit code:
+ * 0 done, 2 input error (printed as one line, like the main command).
+ *
+ * Instances follow the reader's rules: each file starts in the instance named
+ * by its path relative to its INPUT, so run translate once per class (good,
+ * bad) as the main command reads one class per directory.
+ */
+export async function runTranslate(opts: TranslateOptions, io: TranslateIo): Promise<number> {
+  try {
+    await translate(opts, io);
+    return 0;
+  } catch (err) {
+    if (err instanceof OutputClosed) return 0;
+    if (!(err instanceof InputError)) throw err;
+    io.stderr.write(`distalyze: ${err.message}\n`);
+    if (err.hint !== undefined) io.stderr.write(`  hint: ${err.hint}\n`);
+    return 2;
+  }
+}
+
+/** `distalyze translate`: add the subcommand to the main program (after its exitOverride/configureOutput). */
+export function registerTranslateCommand(program: Command, io: TranslateIo, setCode: (code: number) => void): Command {
+  return program
+    .command('translate')
+    .description('run a translator over raw logs and write the records (dlog), to check the translator before analysing')
+    .requiredOption('--translator <file>', 'a rules file (.yaml/.json), a JS module, or an executable')
+    .requiredOption('-o, --out <dir>', 'a directory for one .dlog per instance, or - for stdout')
+    .option('--year <yyyy>', 'year for timestamps that have none (syslog); default: the current year')
+    .option('--strict', 'stop at the first line no rule translates')
+    .argument('<inputs...>', 'raw log files or directories (searched recursively), or - for stdin')
+    .action(async (inputs: string[], raw: { translator: string; out: string; year?: string; strict?: boolean }) => {
+      let year: number | undefined;
+      if (raw.year !== undefined) {
+        if (!/^\d{4}$/.test(raw.year)) {
+          io.stderr.write(`distalyze: --year must be a year such as 2026, not '${raw.year}'\n`);
+          setCode(2);
+          return;
+        }
+        year = Number(raw.year);
+      }
+      setCode(await runTranslate({ translator: raw.translator, inputs, out: raw.out, strict: raw.strict === true, ...(year !== undefined ? { year } : {}) }, io));
+    });
+}
+
+async function translate(opts: TranslateOptions, io: TranslateIo): Promise<void> {
+  if (opts.inputs.length === 0) throw new InputError('translate needs at least one input file or directory');
+  const translator = await loadTranslator(opts.translator, opts.year !== undefined ? { year: opts.year } : {});
+  const files: InputFile[] = [];
+  for (const spec of opts.inputs) files.push(...await listInputFiles(spec, 'input'));
+
+  const toStdout = opts.out === '-';
+  let closed = false;
+  let sink: ClassSink & { flush(): void };
+  let instances: () => number;
+  if (toStdout) {
+    io.stdout.on('error', () => { closed = true; });
+    const writer = new DlogStreamWriter((text) => {
+      if (closed) throw new OutputClosed();
+      io.stdout.write(text);
+    });
+    sink = writer;
+    instances = () => writer.instances.size;
+  } else {
+    prepareOutputDirectory(opts.out, opts.inputs);
+    const writer = new DlogDirectoryWriter(opts.out);
+    sink = writer;
+    instances = () => writer.files().size;
+  }
+
+  const stats = emptyReadStats();
+  const started = process.hrtime.bigint();
+  for (const file of files) {
+    await readClass([file], 'good', sink, { translator, strict: opts.strict, examples: EXAMPLES }, stats);
+    // Between files, let a slow reader of stdout catch up.
+    if (toStdout && (io.stdout as NodeJS.WritableStream & { writableNeedDrain?: boolean }).writableNeedDrain === true && !closed) {
+      await new Promise<void>((done) => io.stdout.once('drain', done));
+    }
+  }
+  try {
+    sink.flush();
+  } catch (err) {
+    if (err instanceof OutputClosed) throw err;
+    throw new InputError(`cannot write: ${describeFsError(err)}`, opts.out);
+  }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  io.stderr.write(summary(translator, stats, instances(), toStdout ? 'stdout' : opts.out, seconds));
+}
+
+/** Thrown by the stdout writer when the reader went away (`| head`): stop quietly. */
+class OutputClosed extends InputError {
+  constructor() {
+    super('output closed');
+  }
+}
+
+/**
+ * The output directory: created if missing; if it exists it may hold only
+ * `.dlog` files (an earlier run's), which are replaced. Anything else there is
+ * an error, so a mistyped `-o` never mixes records into unrelated files.
+ */
+function prepareOutputDirectory(dir: string, inputs: readonly string[]): void {
+  const out = resolve(dir);
+  for (const input of inputs) {
+    if (input === '-') continue;
+    const rel = relative(resolve(input), out);
+    if (rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !/^[A-Za-z]:/.test(rel))) {
+      throw new InputError(`output directory ${dir} is inside input ${input}: the next run would read its own output`);
+    }
+  }
+  let entries: string[];
+  try {
+    if (!statSync(dir).isDirectory()) throw new InputError('-o: exists and is not a directory', dir);
+    entries = readdirSync(dir);
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new InputError(`-o: cannot read: ${describeFsError(err)}`, dir);
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (e) {
+      throw new InputError(`-o: cannot create directory: ${describeFsError(e)}`, dir);
+    }
+    return;
+  }
+  const foreign = entries.filter((e) => !e.endsWith('.dlog'));
+  if (foreign.length > 0) {
+    throw new InputError(`-o: directory is not empty (it holds ${foreign[0]}${foreign.length > 1 ? ` and ${foreign.length - 1} more` : ''})`, dir,
+      undefined, 'translate writes into a new directory, or one holding only .dlog files from an earlier run (they are replaced)');
+  }
+  for (const e of entries) rmSync(join(dir, e), { force: true });
+}
+
+function summary(translator: Translator, stats: ReadStats, instances: number, where: string, seconds: number): string {
+  const n = (x: number): string => x.toLocaleString('en-US');
+  const lines: string[] = [];
+  const mb = stats.bytes / 1e6;
+  const rate = seconds > 0 && mb >= 1 ? `, ${(mb / seconds).toFixed(0)} MB/s` : '';
+  const what = translator.type === 'executable' ? 'output lines of the program' : 'lines';
+  lines.push(`translated ${n(stats.files)} file${stats.files === 1 ? '' : 's'} (${formatBytes(stats.bytes)}, ${n(stats.lines)} ${what}${rate}) ` +
+    `into ${n(instances)} instance${instances === 1 ? '' : 's'}, ${n(stats.records)} records → ${where}`);
+  if (translator.type === 'lines' && translator.ruleCounts !== undefined) {
+    const counts = [...translator.ruleCounts()];
+    const width = Math.max(...counts.map(([, c]) => n(c).length), 1);
+    lines.push('lines translated per rule:');
+    for (const [label, count] of counts) lines.push(`  ${n(count).padStart(width)}  ${label}${count === 0 ? '   (never matched)' : ''}`);
+  }
+  const skipped = stats.skippedLines;
+  const none = translator.type === 'executable' ? 'were not records' : 'were not translated (no rule matched)';
+  lines.push(`${n(skipped)} ${skipped === 1 ? 'line' : 'lines'} ${none}${skipped > 0 ? ', e.g.:' : ''}`);
+  for (const e of stats.skippedExamples) lines.push(`  ${e}`);
+  const problems = (translator as { problems?: () => readonly TranslatorProblem[] }).problems?.() ?? [];
+  for (const p of problems) {
+    lines.push(`  ${n(p.count)} ${p.count === 1 ? 'line' : 'lines'} ${p.reason}, e.g.:`);
+    for (const e of p.examples) lines.push(`    ${e}`);
+  }
+  const year = (translator as { assumedYear?: number }).assumedYear;
+  if (year !== undefined) lines.push(`note: timestamps without a year were put in ${year} (the current year); pass --year for reproducible output`);
+  return `${lines.join('\n')}\n`;
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1e3) return `${bytes} B`;
+  if (bytes < 1e6) return `${(bytes / 1e3).toFixed(1)} kB`;
+  if (bytes < 1e9) return `${(bytes / 1e6).toFixed(1)} MB`;
+  return `${(bytes / 1e9).toFixed(2)} GB`;
+}
