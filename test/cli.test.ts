@@ -1,0 +1,168 @@
+import { mkdtempSync, readFileSync, existsSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES } from './helpers/synth.js';
+import { run, runBinary } from './helpers/run.js';
+
+interface JsonDoc {
+  classes: { good: { instances: number }; bad: { instances: number } };
+  metric: { event: string; state: string };
+  tests: { variable: string; kind: string; feature: string; t: number | string; df: number; p: number; log10p: number | string; significant: boolean; meanGood: number; meanBad: number; effectSize: number | string }[];
+  ranking: { variable: string; kind: string; score: number | string; features: unknown[] }[];
+  graphs: { kind: string; feature: string; features: string[]; class: string; score: number; nodes: { variable: string; t: number | string }[]; edges: { from: string; to: string; weight: number; directed: boolean }[] }[];
+}
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'distalyze-cli-'));
+
+async function analyzeJson(...args: string[]): Promise<{ doc: JsonDoc; stdout: string; stderr: string; code: number }> {
+  const r = await run(...args, '--json', '-', '--quiet');
+  return { doc: JSON.parse(r.stdout) as JsonDoc, stdout: r.stdout, stderr: r.stderr, code: r.code };
+}
+
+describe('the pipeline fixture: planted lock contention', () => {
+  it('puts the cause, not the red herrings, in the top graph of each kind', async () => {
+    const { doc, code } = await analyzeJson(FIXTURES.pipelineGood, FIXTURES.pipelineBad);
+    expect(code).toBe(0);
+    expect(doc.classes.good.instances).toBe(40);
+    expect(doc.classes.bad.instances).toBe(40);
+    const states = doc.graphs.find((g) => g.kind === 'state')!;
+    const events = doc.graphs.find((g) => g.kind === 'event')!;
+    const names = (g: JsonDoc['graphs'][number]) => g.nodes.map((n) => n.variable);
+    expect(names(states)).toContain('lock_wait_ms');
+    expect(names(states)).toContain('duration');
+    expect(names(states)).not.toContain('config_version');
+    expect(names(states)).not.toContain('heap_mb');
+    expect(names(events)).toContain('FlushEnd');
+    expect(states.score).toBeGreaterThan(0);
+  });
+
+  it('ranks the divergent variables with JSON field names of SPEC §6', async () => {
+    const { doc } = await analyzeJson(FIXTURES.pipelineGood, FIXTURES.pipelineBad);
+    const top = doc.ranking.map((r) => r.variable);
+    expect(top).toContain('lock_wait_ms');
+    expect(top).toContain('config_version');
+    const t = doc.tests.find((x) => x.variable === 'lock_wait_ms' && x.feature === 'mean')!;
+    expect(Object.keys(t)).toEqual(expect.arrayContaining(['variable', 'kind', 'feature', 't', 'df', 'p', 'log10p', 'significant', 'meanGood', 'meanBad', 'effectSize']));
+    expect(t.significant).toBe(true);
+    expect(t.t as number).toBeGreaterThan(5);
+    // config_version is 3 in every good run and 4 in every bad one: perfectly separated.
+    const cv = doc.tests.find((x) => x.variable === 'config_version' && x.feature === 'final')!;
+    expect(cv.t).toBe('Infinity');
+    expect(cv.p).toBe(0);
+  });
+
+  it('prints a readable terminal report', async () => {
+    const r = await run(FIXTURES.pipelineGood, FIXTURES.pipelineBad, '--no-color');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('good: 40 instances from 40 files');
+    expect(r.stdout).toContain('Divergent variables');
+    expect(r.stdout).toContain('lock_wait_ms');
+    expect(r.stdout).toContain('Where to look');
+    expect(r.stdout).not.toMatch(/\x1b\[/); // no color codes when not a TTY
+  });
+
+  it('is deterministic: the same input gives byte-identical JSON, DOT and TSV', async () => {
+    const dir = tmp();
+    for (const n of [1, 2]) {
+      const r = await run(FIXTURES.pipelineGood, FIXTURES.pipelineBad, '--json', join(dir, `a${n}.json`), '--dot', join(dir, `a${n}.dot`), '--tsv', join(dir, `a${n}.tsv`), '--quiet');
+      expect(r.code).toBe(0);
+    }
+    for (const ext of ['json', 'dot', 'tsv']) expect(readFileSync(join(dir, `a1.${ext}`), 'utf8')).toBe(readFileSync(join(dir, `a2.${ext}`), 'utf8'));
+  });
+
+  it('--fail-on-divergence exits 1 when something diverges', async () => {
+    expect((await run(FIXTURES.pipelineGood, FIXTURES.pipelineBad, '--fail-on-divergence', '--quiet')).code).toBe(1);
+  });
+});
+
+describe('two sets from one process', () => {
+  it('finds no divergent dependency and exits 0 even with --fail-on-divergence', async () => {
+    const r = await run(FIXTURES.nullA, FIXTURES.nullB, '--fail-on-divergence', '--json', '-', '--quiet');
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as JsonDoc;
+    expect(doc.tests.filter((t) => t.significant)).toEqual([]);
+    for (const g of doc.graphs) {
+      expect(g.score).toBe(0);
+      expect(g.nodes.map((n) => n.variable)).toEqual(['duration']);
+    }
+    const text = await run(FIXTURES.nullA, FIXTURES.nullB, '--no-color');
+    expect(text.stdout).toContain('No feature differs significantly between the two classes.');
+    expect(text.stdout).toContain('no divergent dependency found');
+  });
+});
+
+describe('many requests in one file', () => {
+  it('finds the delayed DbReply through its gap', async () => {
+    const { doc } = await analyzeJson(FIXTURES.requestsGood, FIXTURES.requestsBad);
+    expect(doc.classes.good.instances).toBe(200);
+    const gap = doc.tests.find((t) => t.variable === 'DbReply' && t.feature === 'gap')!;
+    expect(gap.significant).toBe(true);
+    const events = doc.graphs.find((g) => g.kind === 'event')!;
+    expect(events.nodes.map((n) => n.variable)).toContain('DbReply');
+  });
+});
+
+describe('errors a user can cause: one line, exit 2, no stack', () => {
+  const expectError = async (args: string[], message: string) => {
+    const r = await run(...args);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.stdout).toBe('');
+  };
+
+  it('a missing path', () => expectError(['/no/such/dir', FIXTURES.pipelineBad], "distalyze: good class: cannot read '/no/such/dir': no such file or directory"));
+  it('a missing argument', () => expectError([FIXTURES.pipelineGood], "distalyze: missing required argument 'bad'"));
+  it('an unknown option', () => expectError([FIXTURES.pipelineGood, FIXTURES.pipelineBad, '--bogus'], "distalyze: unknown option '--bogus'"));
+  it('a bad option value', () => expectError([FIXTURES.pipelineGood, FIXTURES.pipelineBad, '--alpha', '2'], 'distalyze: --alpha 2: must be between 0 and 1 (exclusive)'));
+  it('conflicting options', () => expectError([FIXTURES.pipelineGood, FIXTURES.pipelineBad, '--json', '-', '--dot', '-'], 'distalyze: --dot - and --json - both write to standard output; send one of them to a file'));
+  it('a metric that never occurs', () => expectError([FIXTURES.pipelineGood, FIXTURES.pipelineBad, '--metric', 'Finsh'], 'distalyze: --metric Finsh: no event or state variable of that name occurs in any instance'));
+  it('a class with one instance', () => expectError([join(FIXTURES.pipelineGood, 'node-001.dlog'), FIXTURES.pipelineBad], 'distalyze: good class: only 1 instance; at least 2 are needed to compare'));
+  it('a broken record, naming file and line', async () => {
+    const dir = tmp();
+    mkdirSync(join(dir, 'bad'));
+    for (const f of readdirSync(FIXTURES.pipelineBad).slice(0, 3)) writeFileSync(join(dir, 'bad', f), readFileSync(join(FIXTURES.pipelineBad, f)));
+    writeFileSync(join(dir, 'bad', 'node-002.dlog'), 'E\t1\tStart\nS\t2\tqueue_len\t12abc\n');
+    await expectError([FIXTURES.pipelineGood, join(dir, 'bad')], `distalyze: ${join(dir, 'bad', 'node-002.dlog')}:2: state 'queue_len' has value '12abc', not a finite decimal number`);
+  });
+  it('leaves no partial output file when the run fails', async () => {
+    const dir = tmp();
+    const r = await run('/no/such/dir', FIXTURES.pipelineBad, '--json', join(dir, 'out.json'));
+    expect(r.code).toBe(2);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('the built executable', () => {
+  it('parses on worker threads with output identical to --jobs 1', () => {
+    const one = runBinary([FIXTURES.pipelineGood, FIXTURES.pipelineBad, '--jobs', '1', '--json', '-', '--quiet']);
+    const two = runBinary([FIXTURES.pipelineGood, FIXTURES.pipelineBad, '--jobs', '2', '--json', '-', '--quiet']);
+    expect(one.code).toBe(0);
+    expect(two.code).toBe(0);
+    expect(two.stdout).toBe(one.stdout);
+    const req1 = runBinary([FIXTURES.requestsGood, FIXTURES.requestsBad, '--jobs', '1', '--json', '-', '--quiet']);
+    const req2 = runBinary([FIXTURES.requestsGood, FIXTURES.requestsBad, '--jobs', '2', '--json', '-', '--quiet']);
+    expect(req2.stdout).toBe(req1.stdout);
+  });
+
+  it('reads a class from stdin', () => {
+    const text = readFileSync(FIXTURES.requestsBad, 'utf8');
+    const r = runBinary([FIXTURES.requestsGood, '-', '--json', '-', '--quiet'], text);
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as JsonDoc).classes.bad.instances).toBe(200);
+  });
+
+  it('exits 2 with one line for a user error', () => {
+    const r = runBinary(['/no/such/dir', FIXTURES.pipelineBad]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("distalyze: good class: cannot read '/no/such/dir': no such file or directory\n");
+  });
+
+  it('writes DOT that Graphviz renders', () => {
+    const dir = tmp();
+    const r = runBinary([FIXTURES.pipelineGood, FIXTURES.pipelineBad, '--dot', join(dir, 'g.dot'), '--quiet']);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(dir, 'g.dot'))).toBe(true);
+  });
+});
