@@ -1,0 +1,331 @@
+import { parseIsoTimestamp } from '../timestamp.js';
+
+/**
+ * Timestamp formats a rules translator can name without code (SPEC §1):
+ * `iso8601`, `log4j`, `syslog`, `yyMMdd HHmmss`, `epoch-s|ms|us|ns`, or a custom
+ * format string such as `dd/MMM/yyyy:HH:mm:ss Z`. All times are UTC unless the
+ * text carries a zone.
+ *
+ * A format parses text at a position, without regexes or slicing on the fast
+ * path, and records where the timestamp ended (`end`) so a caller can check that
+ * a captured group was consumed whole.
+ */
+export interface TimeFormat {
+  /** The name or format string it was made from, for messages. */
+  readonly name: string;
+  /** Whether the text has no year, so the year comes from an option (syslog). */
+  readonly needsYear: boolean;
+  /** Seconds since the epoch of the timestamp starting at `start`, or NaN when the text does not fit. */
+  parse(text: string, start: number): number;
+  /** Index just after the last successfully parsed timestamp. */
+  readonly end: number;
+}
+
+export interface TimeFormatOptions {
+  /** Year for formats without one (syslog); the caller picks the default. */
+  readonly year: number;
+}
+
+/** The named formats and what they stand for, for documentation and error messages. */
+export const NAMED_TIME_FORMATS: Readonly<Record<string, string>> = {
+  iso8601: 'ISO-8601, e.g. 2026-11-20T10:00:01.123Z or 2026-11-20 10:00:01,123+01:00',
+  log4j: 'yyyy-MM-dd HH:mm:ss,SSS',
+  syslog: 'MMM d HH:mm:ss (the year from --year)',
+  'yyMMdd HHmmss': 'Hadoop 1.x style, e.g. 081109 203615',
+  'epoch-s': 'seconds since 1970, e.g. 1763632801.123',
+  'epoch-ms': 'milliseconds since 1970',
+  'epoch-us': 'microseconds since 1970',
+  'epoch-ns': 'nanoseconds since 1970',
+};
+
+const ALIASES: Readonly<Record<string, string>> = {
+  log4j: 'yyyy-MM-dd HH:mm:ss,SSS',
+  syslog: 'MMM d HH:mm:ss',
+};
+
+/**
+ * The TimeFormat for a name or custom format string. Throws an Error with a
+ * readable message when it is neither (the caller adds the translator's path).
+ */
+export function makeTimeFormat(spec: string, options: TimeFormatOptions): TimeFormat {
+  if (spec === 'iso8601' || spec === 'iso') return new IsoFormat(spec);
+  const epoch = EPOCH_DIGITS[spec];
+  if (epoch !== undefined) return new EpochFormat(spec, epoch);
+  const tokens = tokenize(ALIASES[spec] ?? spec);
+  if (!tokens.some((t) => t.kind === 'hour' || t.kind === 'hour12')) {
+    throw new Error(`unknown timestamp format '${spec}': name one of ${Object.keys(NAMED_TIME_FORMATS).join(', ')}, ` +
+      `or write a format string with at least HH (e.g. 'yyyy/MM/dd HH:mm:ss.SSS')`);
+  }
+  return new PatternFormat(spec, tokens, options.year);
+}
+
+// ---------------------------------------------------------------------------
+// ISO-8601: delegate to the record format's parser (it caches the date part).
+
+const ISO_EXTENT = /\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:[.,]\d{1,9})?)?(?:Z|[+-]\d\d(?::?\d\d)?)?/y;
+
+class IsoFormat implements TimeFormat {
+  readonly needsYear = false;
+  end = 0;
+  constructor(readonly name: string) {}
+
+  parse(text: string, start: number): number {
+    ISO_EXTENT.lastIndex = start;
+    const m = ISO_EXTENT.exec(text);
+    if (m === null) return NaN;
+    const t = parseIsoTimestamp(m[0]);
+    if (!Number.isNaN(t)) this.end = start + m[0].length;
+    return t;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Epoch numbers: integer digits with an optional fraction, scaled to seconds.
+
+/** How many digits of the unit lie below one second. */
+const EPOCH_DIGITS: Readonly<Record<string, number>> = { 'epoch-s': 0, 'epoch-ms': 3, 'epoch-us': 6, 'epoch-ns': 9 };
+
+class EpochFormat implements TimeFormat {
+  readonly needsYear = false;
+  end = 0;
+  constructor(readonly name: string, private readonly subSecondDigits: number) {}
+
+  parse(text: string, start: number): number {
+    let i = start;
+    let c = text.charCodeAt(i);
+    while (c >= 48 && c <= 57) c = text.charCodeAt(++i);
+    const intEnd = i;
+    if (intEnd === start) return NaN;
+    let fracEnd = intEnd;
+    if (c === 46 /* . */) {
+      c = text.charCodeAt(++i);
+      while (c >= 48 && c <= 57) c = text.charCodeAt(++i);
+      if (i > intEnd + 1) fracEnd = i;
+    }
+    this.end = fracEnd;
+    const scale = 10 ** this.subSecondDigits;
+    // Up to 15 digits the number is exact, and one division is correctly rounded;
+    // beyond (19-digit nanosecond counts) split off the sub-second digits first.
+    if (intEnd - start <= 15) return Number(text.slice(start, fracEnd)) / scale;
+    const split = intEnd - this.subSecondDigits;
+    return Number(text.slice(start, split)) + Number(text.slice(split, fracEnd)) / scale;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Format strings: yyyy yy MM M MMM dd d HH H hh h mm ss S… a EEE X/Z, and
+// literal text ('quoted' for letters). A space matches one or more spaces.
+
+type TokenKind = 'year4' | 'year2' | 'month' | 'monthName' | 'day' | 'hour' | 'hour12' | 'minute' | 'second'
+  | 'fraction' | 'ampm' | 'dayName' | 'zone' | 'space' | 'literal';
+
+interface Token {
+  readonly kind: TokenKind;
+  /** Digits required: exactly `min` when min === max (fixed width), else between. */
+  readonly min: number;
+  readonly max: number;
+  /** For literals: the character code to match. */
+  readonly code: number;
+}
+
+function tokenize(format: string): Token[] {
+  const tokens: Token[] = [];
+  const digits = (kind: TokenKind, min: number, max: number): Token => ({ kind, min, max, code: 0 });
+  let i = 0;
+  while (i < format.length) {
+    const ch = format[i] as string;
+    let run = 1;
+    while (format[i + run] === ch) run++;
+    switch (ch) {
+      case 'y':
+        if (run !== 2 && run !== 4) throw new Error(`format '${format}': year is yyyy or yy, not ${ch.repeat(run)}`);
+        tokens.push(run === 4 ? digits('year4', 4, 4) : digits('year2', 2, 2));
+        break;
+      case 'M':
+        if (run > 3) throw new Error(`format '${format}': month is MM, M or MMM, not ${ch.repeat(run)}`);
+        tokens.push(run === 3 ? digits('monthName', 3, 3) : digits('month', run, 2));
+        break;
+      case 'd': tokens.push(digits('day', Math.min(run, 2), 2)); break;
+      case 'H': tokens.push(digits('hour', Math.min(run, 2), 2)); break;
+      case 'h': tokens.push(digits('hour12', Math.min(run, 2), 2)); break;
+      case 'm': tokens.push(digits('minute', 2, 2)); break;
+      case 's': tokens.push(digits('second', 2, 2)); break;
+      case 'S': tokens.push(digits('fraction', 1, 9)); break;
+      case 'a': tokens.push(digits('ampm', 2, 2)); break;
+      case 'E': tokens.push(digits('dayName', 3, 9)); break;
+      case 'X': case 'Z': tokens.push(digits('zone', 1, 6)); break;
+      case ' ': tokens.push(digits('space', 1, Infinity)); break;
+      case "'": {
+        // 'text' is literal; '' is a quote, inside or outside quoted text.
+        if (format[i + 1] === "'") {
+          tokens.push({ kind: 'literal', min: 1, max: 1, code: 39 });
+          i += 2;
+          continue;
+        }
+        let k = i + 1;
+        for (;;) {
+          if (k >= format.length) throw new Error(`format '${format}': unclosed quote`);
+          if (format[k] === "'") {
+            if (format[k + 1] !== "'") break;
+            k++;
+          }
+          tokens.push({ kind: 'literal', min: 1, max: 1, code: format.charCodeAt(k) });
+          k++;
+        }
+        i = k + 1;
+        continue;
+      }
+      default:
+        for (let k = 0; k < run; k++) tokens.push({ kind: 'literal', min: 1, max: 1, code: ch.charCodeAt(0) });
+    }
+    i += run;
+  }
+  return tokens;
+}
+
+/** Month names keyed by their three lower-cased character codes (no slicing per line). */
+const MONTHS = new Map(['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
+  .map((name, i) => [(name.charCodeAt(0) << 16) | (name.charCodeAt(1) << 8) | name.charCodeAt(2), i + 1] as const));
+
+class PatternFormat implements TimeFormat {
+  readonly needsYear: boolean;
+  end = 0;
+  /** One-entry cache of the date part: logs repeat the same day millions of times. */
+  private cachedYear = -1;
+  private cachedMonth = -1;
+  private cachedDay = -1;
+  private cachedDaySeconds = 0;
+
+  constructor(readonly name: string, private readonly tokens: readonly Token[], private readonly defaultYear: number) {
+    this.needsYear = !tokens.some((t) => t.kind === 'year4' || t.kind === 'year2')
+      && tokens.some((t) => t.kind === 'month' || t.kind === 'monthName');
+  }
+
+  parse(text: string, start: number): number {
+    let year = this.defaultYear;
+    let month = 1;
+    let day = 1;
+    let hour = 0;
+    let minute = 0;
+    let second = 0;
+    let fraction = 0;
+    let pm = -1; // -1: no AM/PM marker, 0: AM, 1: PM
+    let zoneSeconds = 0;
+    let hasDate = false;
+    let i = start;
+    for (const tok of this.tokens) {
+      switch (tok.kind) {
+        case 'literal':
+          if (text.charCodeAt(i) !== tok.code) return NaN;
+          i++;
+          continue;
+        case 'space':
+          if (text.charCodeAt(i) !== 32) return NaN;
+          while (text.charCodeAt(i) === 32) i++;
+          continue;
+        case 'monthName': {
+          const m = MONTHS.get(((text.charCodeAt(i) | 32) << 16) | ((text.charCodeAt(i + 1) | 32) << 8) | (text.charCodeAt(i + 2) | 32));
+          if (m === undefined) return NaN;
+          month = m;
+          hasDate = true;
+          i += 3;
+          continue;
+        }
+        case 'dayName': {
+          const from = i;
+          let c = text.charCodeAt(i) | 32;
+          while (c >= 97 && c <= 122) c = text.charCodeAt(++i) | 32;
+          if (i - from < 3) return NaN;
+          continue;
+        }
+        case 'ampm': {
+          const a = text.charCodeAt(i) | 32;
+          if ((a !== 97 && a !== 112) || (text.charCodeAt(i + 1) | 32) !== 109) return NaN;
+          pm = a === 112 ? 1 : 0;
+          i += 2;
+          continue;
+        }
+        case 'zone': {
+          const c = text.charCodeAt(i);
+          if (c === 90 /* Z */) { i++; continue; }
+          if (c !== 43 && c !== 45) return NaN;
+          const hh = twoDigits(text, i + 1);
+          if (hh < 0) return NaN;
+          i += 3;
+          let mm = 0;
+          if (text.charCodeAt(i) === 58 /* : */ && twoDigits(text, i + 1) >= 0) { mm = twoDigits(text, i + 1); i += 3; }
+          else if (twoDigits(text, i) >= 0) { mm = twoDigits(text, i); i += 2; }
+          zoneSeconds = (c === 45 ? -1 : 1) * (hh * 3600 + mm * 60);
+          continue;
+        }
+        case 'fraction': {
+          let n = 0;
+          let scale = 1;
+          let c = text.charCodeAt(i);
+          while (c >= 48 && c <= 57 && scale < 1e9) { n = n * 10 + (c - 48); scale *= 10; c = text.charCodeAt(++i); }
+          if (scale === 1) return NaN;
+          while (c >= 48 && c <= 57) c = text.charCodeAt(++i); // digits past ns
+          fraction = n / scale;
+          continue;
+        }
+        default: {
+          // A numeric field of tok.min..tok.max digits.
+          let n = 0;
+          let k = 0;
+          let c = text.charCodeAt(i);
+          while (k < tok.max && c >= 48 && c <= 57) { n = n * 10 + (c - 48); k++; c = text.charCodeAt(++i); }
+          if (k < tok.min) return NaN;
+          switch (tok.kind) {
+            case 'year4': year = n; hasDate = true; break;
+            case 'year2': year = n < 70 ? 2000 + n : 1900 + n; hasDate = true; break;
+            case 'month': month = n; hasDate = true; break;
+            case 'day': day = n; hasDate = true; break;
+            case 'hour': case 'hour12': hour = n; break;
+            case 'minute': minute = n; break;
+            case 'second': second = n; break;
+          }
+        }
+      }
+    }
+    if (pm !== -1) {
+      if (hour < 1 || hour > 12) return NaN;
+      hour = (hour % 12) + pm * 12;
+    }
+    if (hour > 23 || minute > 59 || second > 60) return NaN;
+    const daySeconds = hasDate ? this.daySeconds(year, month, day) : 0;
+    if (Number.isNaN(daySeconds)) return NaN;
+    this.end = i;
+    return daySeconds + hour * 3600 + minute * 60 + second + fraction - zoneSeconds;
+  }
+
+  private daySeconds(year: number, month: number, day: number): number {
+    if (year === this.cachedYear && month === this.cachedMonth && day === this.cachedDay) return this.cachedDaySeconds;
+    if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return NaN;
+    this.cachedYear = year;
+    this.cachedMonth = month;
+    this.cachedDay = day;
+    this.cachedDaySeconds = daysFromCivil(year, month, day) * 86400;
+    return this.cachedDaySeconds;
+  }
+}
+
+function twoDigits(text: string, i: number): number {
+  const a = text.charCodeAt(i) - 48;
+  const b = text.charCodeAt(i + 1) - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/** Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's days_from_civil). */
+export function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { daysFromCivil, makeTimeFormat } from '../src/parse/translators/time-formats.js';
+
+// Hand-computed epoch seconds: 2026-11-20 00:00 UTC is 56 years after 1970
+// (14 leap days) plus 304 + 19 days into 2026 → 20 777 days = 1 795 132 800 s.
+const NOV_20_2026 = 1_795_132_800;
+const AT_10_00_01 = NOV_20_2026 + 10 * 3600 + 1; // 1 795 168 801
+
+const parse = (format: string, text: string, year = 2026): number => makeTimeFormat(format, { year }).parse(text, 0);
+
+describe('named timestamp formats', () => {
+  it('iso8601, with and without zone and fraction', () => {
+    expect(parse('iso8601', '2026-11-20T10:00:01Z')).toBe(AT_10_00_01);
+    expect(parse('iso8601', '2026-11-20T10:00:01.123Z')).toBeCloseTo(AT_10_00_01 + 0.123, 6);
+    expect(parse('iso8601', '2026-11-20 10:00:01,5')).toBe(AT_10_00_01 + 0.5);
+    expect(parse('iso8601', '2026-11-20T11:00:01+01:00')).toBe(AT_10_00_01);
+    expect(parse('iso8601', 'Nov 20 10:00:01')).toBeNaN();
+  });
+
+  it('log4j: yyyy-MM-dd HH:mm:ss,SSS', () => {
+    const f = makeTimeFormat('log4j', { year: 1999 });
+    expect(f.parse('2026-11-20 10:00:01,123 INFO [main] x', 0)).toBeCloseTo(AT_10_00_01 + 0.123, 6);
+    expect(f.end).toBe(23);
+    expect(f.needsYear).toBe(false);
+    expect(f.parse('1999-12-31 23:59:59,000', 0)).toBe(946_684_799);
+    expect(f.parse('2026-11-20 10:00:01', 0)).toBeNaN(); // no ,SSS
+  });
+
+  it('syslog: MMM d HH:mm:ss with the year from the option, space-padded days', () => {
+    const f = makeTimeFormat('syslog', { year: 2026 });
+    expect(f.needsYear).toBe(true);
+    expect(f.parse('Nov 20 10:00:01 host sshd[1]: x', 0)).toBe(AT_10_00_01);
+    expect(f.parse('Nov  9 23:59:58 host kernel: x', 0)).toBe(1_794_268_798);
+    expect(f.parse('nov 20 10:00:01', 0)).toBe(AT_10_00_01);
+    expect(f.parse('Nvember 20 10:00:01', 0)).toBeNaN();
+    expect(makeTimeFormat('syslog', { year: 2025 }).parse('Nov 20 10:00:01', 0)).toBe(AT_10_00_01 - 365 * 86400);
+  });
+
+  it('yyMMdd HHmmss (Hadoop 1.x): two-digit years below 70 are 20xx', () => {
+    expect(parse('yyMMdd HHmmss', '081109 203615 148 INFO dfs.DataNode')).toBe(1_226_262_975);
+    expect(parse('yyMMdd HHmmss', '991231 235959')).toBe(946_684_799);
+  });
+
+  it('epoch seconds, milliseconds, microseconds, nanoseconds', () => {
+    expect(parse('epoch-s', '1795168801')).toBe(AT_10_00_01);
+    expect(parse('epoch-s', '1795168801.25,x')).toBe(AT_10_00_01 + 0.25);
+    expect(parse('epoch-ms', '1795168801123')).toBe(1795168801.123);
+    expect(parse('epoch-ms', '1795168801250.5')).toBe(1795168801.2505);
+    expect(parse('epoch-us', '1795168801123456')).toBe(1795168801.123456);
+    // 19 digits do not fit a double exactly: seconds and nanoseconds are split first.
+    expect(parse('epoch-ns', '1795168801123456789')).toBeCloseTo(1795168801.123456789, 6);
+    expect(parse('epoch-ns', '1795168801000000000')).toBe(AT_10_00_01);
+    expect(parse('epoch-ms', 'abc')).toBeNaN();
+  });
+});
+
+describe('custom format strings', () => {
+  it('Apache access log with a zone: dd/MMM/yyyy:HH:mm:ss Z', () => {
+    expect(parse('dd/MMM/yyyy:HH:mm:ss Z', '20/Nov/2026:11:00:01 +0100')).toBe(AT_10_00_01);
+    expect(parse('dd/MMM/yyyy:HH:mm:ss Z', '20/Nov/2026:05:00:01 -05:00')).toBe(AT_10_00_01);
+    expect(parse('dd/MMM/yyyy:HH:mm:ss XXX', '20/Nov/2026:10:00:01 Z')).toBe(AT_10_00_01);
+  });
+
+  it('quoted literals and fractions of any length', () => {
+    const f = "yyyy-MM-dd'T'HH:mm:ss.SSS";
+    expect(parse(f, '2026-11-20T10:00:01.5')).toBe(AT_10_00_01 + 0.5);
+    expect(parse(f, '2026-11-20T10:00:01.123456')).toBeCloseTo(AT_10_00_01 + 0.123456, 6);
+    expect(parse("HH 'o''clock'", "10 o'clock")).toBe(36000); // no date: seconds since midnight
+  });
+
+  it('12-hour clock with AM/PM and a day name', () => {
+    expect(parse('EEE MM/dd/yyyy hh:mm:ss a', 'Fri 11/20/2026 01:00:01 PM')).toBe(1_795_179_601);
+    expect(parse('MM/dd/yyyy h:mm:ss a', '11/20/2026 12:00:01 AM')).toBe(NOV_20_2026 + 1);
+    expect(parse('MM/dd/yyyy h:mm:ss a', '11/20/2026 13:00:01 PM')).toBeNaN();
+  });
+
+  it('rejects impossible dates and times, and keeps the date cache honest', () => {
+    const f = makeTimeFormat('yyyy-MM-dd HH:mm:ss', { year: 2026 });
+    expect(f.parse('2024-02-29 00:00:00', 0)).toBe(1_709_164_800);
+    expect(f.parse('2026-02-29 00:00:00', 0)).toBeNaN();
+    expect(f.parse('2026-13-01 00:00:00', 0)).toBeNaN();
+    expect(f.parse('2026-11-20 24:00:00', 0)).toBeNaN();
+    expect(f.parse('2026-11-20 10:00:01', 0)).toBe(AT_10_00_01);
+    expect(f.parse('2026-11-21 10:00:01', 0)).toBe(AT_10_00_01 + 86400);
+    expect(f.parse('2026-11-20 10:00:01', 0)).toBe(AT_10_00_01);
+  });
+
+  it('an unknown name is an error that lists the named formats', () => {
+    expect(() => makeTimeFormat('log4', { year: 2026 })).toThrow(
+      "unknown timestamp format 'log4': name one of iso8601, log4j, syslog, yyMMdd HHmmss, epoch-s, epoch-ms, epoch-us, epoch-ns, or write a format string with at least HH (e.g. 'yyyy/MM/dd HH:mm:ss.SSS')");
+    expect(() => makeTimeFormat('yyy-MM-dd HH', { year: 2026 })).toThrow("format 'yyy-MM-dd HH': year is yyyy or yy, not yyy");
+  });
+
+  it('daysFromCivil agrees with Date.UTC', () => {
+    for (const [y, m, d] of [[1970, 1, 1], [2000, 2, 29], [2026, 11, 20], [1969, 12, 31], [2100, 3, 1]] as const) {
+      expect(daysFromCivil(y, m, d) * 86400_000).toBe(Date.UTC(y, m - 1, d));
+    }
+  });
+});
