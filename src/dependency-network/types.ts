@@ -1,5 +1,6 @@
 import type { FeatureType, LogKind } from '../features/types.js';
 import type { ClassName } from '../parse/records.js';
+import type { SplitCorrection } from './cart.js';
 
 /** An edge parent → child learned by the child's regression tree (SPEC §4). */
 export interface DependencyEdge {
@@ -20,15 +21,30 @@ export interface DependencyNetwork {
   readonly edges: readonly DependencyEdge[];
   /** Instances used to learn it (after --dn-sample). */
   readonly instances: number;
+  /** Their total weight (replication counts): N_c, the denominator of edge weights. */
+  readonly weight: number;
+  /** The minSamplesSplit the trees were grown with (weighted samples). */
   readonly minSplit: number;
 }
 
 export interface DependencyNetworkOptions {
-  /** minSamplesSplit; default ⌈N_c/3⌉. */
+  /** minSamplesSplit in weighted samples; default ⌈N_c/3⌉ (N_c = the class's total weight). */
   readonly minSplit?: number;
-  /** Split gate: F-test p < splitAlpha / (number of candidate predictors). Default 0.05. */
+  /** Split gate: F-test p < splitAlpha / (the divisor chosen by splitCorrection). Default 0.05. */
   readonly splitAlpha: number;
+  /**
+   * The gate's Bonferroni divisor: 'splits' (default) = the candidate splits
+   * examined at the node; 'predictors' = the candidate predictors (SPEC §4's
+   * wording, which lets about half of pure-noise nodes split: see cart.ts).
+   */
+  readonly splitCorrection?: SplitCorrection;
   /** At most this many instances per class (seeded sample). Default 100 000. */
   readonly sample: number;
   readonly seed: number;
 }
+
+export const DEFAULT_DEPENDENCY_NETWORK_OPTIONS: DependencyNetworkOptions = {
+  splitAlpha: 0.05,
+  sample: 100_000,
+  seed: 1,
+};

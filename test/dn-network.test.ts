@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { happensBefore, learnDependencyNetwork, selectRows } from '../src/dependency-network/index.js';
+import type { DependencyNetwork } from '../src/dependency-network/types.js';
+import { featureSet, normalStream } from './dn-fixtures.js';
+
+const options = { splitAlpha: 0.05, sample: 100_000, seed: 1 };
+const edgesInto = (dn: DependencyNetwork, child: string): Record<string, number> =>
+  Object.fromEntries(dn.edges.filter((e) => dn.variables[e.child] === child).map((e) => [dn.variables[e.parent], e.weight]));
+const named = (dn: DependencyNetwork): string[] => dn.edges.map((e) => `${dn.variables[e.parent]}->${dn.variables[e.child]}:${e.weight.toFixed(4)}`);
+
+// 12 bad instances. A = 10·B + 3·D·(1 − B): A's tree splits on B at the root (12 of 12 rows, weight 1),
+// then on D in the B = 0 half (6 of 12 rows, weight 0.5); the B = 1 half is constant.
+const B = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1];
+const D = [0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0];
+const A = B.map((b, i) => 10 * b + 3 * D[i] * (1 - b));
+const zeros = (n: number): number[] => Array<number>(n).fill(0);
+const handTable = { kind: 'state' as const, feature: 'mean' as const, columns: { A: { good: zeros(3), bad: A }, B: { good: zeros(3), bad: B }, D: { good: zeros(3), bad: D } } };
+
+describe('learnDependencyNetwork', () => {
+  it('weighs an edge by the largest share of the class at which it is split on', () => {
+    const fs = featureSet([handTable], { state: 'A' });
+    const dn = learnDependencyNetwork(fs, fs.tables[0], 'bad', options);
+    expect(dn).toMatchObject({ kind: 'state', feature: 'mean', className: 'bad', variables: ['A', 'B', 'D'], instances: 12, weight: 12, minSplit: 4 });
+    expect(edgesInto(dn, 'A')).toEqual({ B: 1, D: 0.5 });
+    // A larger m stops the tree before the 6-row node: only the stronger edge remains.
+    const strict = learnDependencyNetwork(fs, fs.tables[0], 'bad', { ...options, minSplit: 7 });
+    expect(edgesInto(strict, 'A')).toEqual({ B: 1 });
+    // Every child's edges come sorted by child, then parent.
+    const order = dn.edges.map((e) => [e.child, e.parent]);
+    expect(order).toEqual([...order].sort((x, y) => x[0] - y[0] || x[1] - y[1]));
+  });
+
+  it('replication weights give the same network as replicated instances', () => {
+    const w = [1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3];
+    const noise = normalStream(5);
+    const C = B.map(() => Math.round(noise() * 3));
+    const cols = { ...handTable.columns, C: { good: zeros(3), bad: C } };
+    const weighted = featureSet([{ ...handTable, columns: cols }], { state: 'A' }, { good: [1, 1, 1], bad: w });
+    const rep = (xs: number[]): number[] => xs.flatMap((x, i) => Array<number>(w[i]).fill(x));
+    const replicated = featureSet(
+      [{ ...handTable, columns: Object.fromEntries(Object.entries(cols).map(([k, v]) => [k, { good: v.good, bad: rep(v.bad) }])) }],
+      { state: 'A' },
+    );
+    const a = learnDependencyNetwork(weighted, weighted.tables[0], 'bad', options);
+    const b = learnDependencyNetwork(replicated, replicated.tables[0], 'bad', options);
+    expect(a.weight).toBe(24);
+    expect(a.minSplit).toBe(8);
+    expect(named(a)).toEqual(named(b));
+    expect(a.edges.length).toBeGreaterThan(0);
+  });
+
+  it('drops variables missing in the whole class and imputes the class median elsewhere', () => {
+    const fs = featureSet(
+      [{
+        kind: 'state', feature: 'max',
+        columns: {
+          P: { good: [1, 2, 3], bad: [0, 0, 0, 0, 10, 10, 10, 10] },
+          cause: { good: [1, 2, 3], bad: [1, NaN, 1, 1, 5, 5, NaN, 5] },
+          goodOnly: { good: [1, 2, 3], bad: [NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN] },
+        },
+      }],
+      { state: 'P' },
+    );
+    const dn = learnDependencyNetwork(fs, fs.tables[0], 'bad', options);
+    expect(dn.variables).toEqual(['P', 'cause']);
+    // The median of cause in bad is 3 (of 1 1 1 5 5 5): the two missing values become 3, and P's
+    // tree still splits on cause at the root (cause ≤ 3 holds P = 0 0 0 0 10, the rest P = 10).
+    expect(edgesInto(dn, 'P')).toEqual({ cause: 1 });
+    const good = learnDependencyNetwork(fs, fs.tables[0], 'good', options);
+    expect(good.variables).toEqual(['P', 'cause', 'goodOnly']);
+  });
+
+  it('learns from both classes with className both', () => {
+    const fs = featureSet([handTable], { state: 'A' });
+    const dn = learnDependencyNetwork(fs, fs.tables[0], 'both', options);
+    expect(dn.instances).toBe(15);
+    expect(dn.className).toBe('both');
+  });
+
+  it('samples at most options.sample instances per class, deterministically', () => {
+    const noise = normalStream(9);
+    const n = 400;
+    const x = Array.from({ length: n }, () => noise());
+    const y = x.map((v) => (v > 0 ? 5 : 0) + 0.1 * noise());
+    const fs = featureSet([{ kind: 'state', feature: 'mean', columns: { P: { good: y.slice(0, 10), bad: y }, x: { good: x.slice(0, 10), bad: x } } }], { state: 'P' });
+    const capped = { ...options, sample: 50 };
+    const a = learnDependencyNetwork(fs, fs.tables[0], 'bad', capped);
+    expect(a.instances).toBe(50);
+    expect(a.minSplit).toBe(17);
+    expect(learnDependencyNetwork(fs, fs.tables[0], 'bad', capped)).toEqual(a);
+    expect([...selectRows(fs, 'bad', capped)]).toEqual([...selectRows(fs, 'bad', capped)]);
+    expect([...selectRows(fs, 'bad', capped)]).not.toEqual([...selectRows(fs, 'bad', { ...capped, seed: 2 })]);
+    expect(selectRows(fs, 'both', capped).length).toBe(60);
+    expect(edgesInto(a, 'P')).toHaveProperty('x');
+    // Under the cap nothing is sampled.
+    expect([...selectRows(fs, 'good', capped)]).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it('finds no edges among independent noise variables', () => {
+    const noise = normalStream(21);
+    const cols = Object.fromEntries(['P', 'a', 'b', 'c', 'd', 'e'].map((v) => [v, { good: [0, 1, 2], bad: Array.from({ length: 40 }, () => noise()) }]));
+    const fs = featureSet([{ kind: 'state', feature: 'mean', columns: cols }], { state: 'P' });
+    expect(learnDependencyNetwork(fs, fs.tables[0], 'bad', options).edges).toEqual([]);
+  });
+});
+
+describe('happensBefore', () => {
+  const table = (feature: 'first.abs' | 'count') => ({
+    kind: 'event' as const,
+    feature,
+    columns: {
+      start: { good: [0, 0, 0], bad: [0, 0] },
+      work: { good: [1, 2, NaN], bad: [3, 1] },
+      done: { good: [2, 3, 4], bad: [4, 1] }, // equal to work in the last instance: not strict
+      late: { good: [NaN, NaN, NaN], bad: [NaN, NaN] },
+    },
+  });
+
+  it('orders a before b only when a is strictly earlier wherever both occur', () => {
+    const fs = featureSet([table('first.abs')], { event: 'done' });
+    const hb = happensBefore(fs, fs.tables[0]);
+    expect(hb.before('start', 'work')).toBe(true);
+    expect(hb.before('work', 'start')).toBe(false);
+    expect(hb.before('start', 'done')).toBe(true);
+    expect(hb.before('work', 'done')).toBe(false);
+    expect(hb.before('done', 'work')).toBe(false);
+    // No instance holds both: no order.
+    expect(hb.before('start', 'late')).toBe(false);
+    expect(hb.before('start', 'nonexistent')).toBe(false);
+    expect(hb.before('start', 'start')).toBe(false);
+  });
+
+  it('is empty for feature types that are not times', () => {
+    const fs = featureSet([table('count')], { event: 'done' });
+    expect(happensBefore(fs, fs.tables[0]).before('start', 'work')).toBe(false);
+  });
+});
