@@ -1,0 +1,149 @@
+import type { Analysis } from '../analysis.js';
+import type { AttentionGraph, AttentionNode } from '../attention/types.js';
+import type { LogKind } from '../features/types.js';
+
+/**
+ * The `--dot` output (SPEC §6): one Graphviz `digraph` with each top graph as
+ * a cluster. P is filled; a node's font size grows with |t| of its feature
+ * (10–28 pt, scaled by the largest finite |t| of its log kind, ∞ = 28);
+ * edge pen width grows with the edge weight (1–6); happens-before edges are
+ * arrows from the earlier to the later variable, the rest `dir=none`.
+ * Every string is a quoted, escaped DOT string, so any variable name from a
+ * log is safe; node ids are generated (`g0_n3`), never taken from names.
+ */
+export function renderDot(analysis: Analysis): string {
+  const maxT = largestFiniteAbsT(analysis);
+  const lines: string[] = [
+    'digraph distalyze {',
+    `  graph [${attrs({ label: 'distalyze: dependencies of the performance metric (bad vs good)', labelloc: 't', fontname: FONT, fontsize: 16, compound: 'true' })}];`,
+    `  node [${attrs({ shape: 'ellipse', fontname: FONT, color: '#555555' })}];`,
+    `  edge [${attrs({ color: '#666666', fontname: FONT, fontsize: 9 })}];`,
+  ];
+  if (analysis.graphs.length === 0) {
+    lines.push(`  note [${attrs({ shape: 'note', label: 'No dependency graphs: no log kind had a performance metric to focus on.' })}];`);
+  }
+  analysis.graphs.forEach((g, gi) => lines.push(...cluster(g, gi, maxT[g.kind])));
+  lines.push('}');
+  return `${lines.join('\n')}\n`;
+}
+
+const FONT = 'Helvetica';
+const MIN_FONT = 10;
+const MAX_FONT = 28;
+const MIN_PEN = 1;
+const MAX_PEN = 6;
+const METRIC_FILL = '#fdb863';
+const BAD_LARGER = '#b2182b';
+const GOOD_LARGER = '#2166ac';
+
+function cluster(g: AttentionGraph, gi: number, maxT: number): string[] {
+  const id = (i: number): string => `g${gi}_n${i}`;
+  const index = new Map(g.nodes.map((n, i) => [n.variable, i]));
+  const alone = g.nodes.length <= 1;
+  const heading = [
+    `${g.kind} · ${g.features.join(', ')} · class ${g.className}`,
+    alone ? 'no divergent dependency found' : `score ${formatNumber(g.score)}`,
+  ];
+  if (g.omitted > 0) heading.push(`(${g.omitted} more node${g.omitted === 1 ? '' : 's'} not shown)`);
+  const out = [
+    `  subgraph cluster_${gi} {`,
+    `    graph [${attrs({ label: heading.join('\n'), labeljust: 'l', style: 'rounded', color: '#999999' })}];`,
+  ];
+  g.nodes.forEach((n, i) => out.push(`    ${id(i)} [${attrs(nodeAttrs(n, maxT))}];`));
+  for (const e of g.edges) {
+    const from = index.get(e.from);
+    const to = index.get(e.to);
+    if (from === undefined || to === undefined) continue;
+    const edge: Record<string, string | number> = {
+      penwidth: round(MIN_PEN + (MAX_PEN - MIN_PEN) * clamp01(e.weight)),
+      label: formatNumber(e.weight, 2),
+    };
+    if (!e.directed) edge.dir = 'none';
+    out.push(`    ${id(from)} -> ${id(to)} [${attrs(edge)}];`);
+  }
+  out.push('  }');
+  return out;
+}
+
+function nodeAttrs(n: AttentionNode, maxT: number): Record<string, string | number> {
+  const a: Record<string, string | number> = {
+    label: `${n.variable}\n${Number.isNaN(n.t) ? 'untested' : `t = ${formatT(n.t)}`}`,
+    fontsize: round(MIN_FONT + (MAX_FONT - MIN_FONT) * fontScale(n.t, maxT)),
+  };
+  if (n.metric) {
+    a.style = 'filled';
+    a.fillcolor = METRIC_FILL;
+    a.shape = 'doubleoctagon';
+  } else if (n.significant) {
+    a.color = n.t > 0 ? BAD_LARGER : GOOD_LARGER;
+    a.penwidth = 2;
+  } else {
+    a.style = 'dashed';
+  }
+  return a;
+}
+
+/** |t| as a fraction of the kind's largest finite |t|: ∞ → 1, untested → 0. */
+function fontScale(t: number, maxT: number): number {
+  if (Number.isNaN(t)) return 0;
+  if (!Number.isFinite(t)) return 1;
+  return maxT > 0 ? clamp01(Math.abs(t) / maxT) : 0;
+}
+
+function largestFiniteAbsT(analysis: Analysis): Record<LogKind, number> {
+  const max: Record<LogKind, number> = { event: 0, state: 0 };
+  for (const t of analysis.tests) if (Number.isFinite(t.t)) max[t.kind] = Math.max(max[t.kind], Math.abs(t.t));
+  for (const g of analysis.graphs) {
+    for (const n of g.nodes) if (Number.isFinite(n.t)) max[g.kind] = Math.max(max[g.kind], Math.abs(n.t));
+  }
+  return max;
+}
+
+/** `key="value", …` with every value a quoted DOT string. */
+function attrs(a: Record<string, string | number>): string {
+  return Object.entries(a)
+    .map(([k, v]) => `${k}=${quote(String(v))}`)
+    .join(', ');
+}
+
+/**
+ * A DOT double-quoted string that shows `text` literally. Inside quotes DOT
+ * only treats `\"` specially, but Graphviz then reads labels as escString,
+ * where `\n`, `\l`, `\N`, `\G`… mean something: so every backslash is
+ * doubled, quotes escaped, line breaks become `\n` (a centred line break),
+ * and other control characters, which Graphviz rejects or drops, become
+ * U+FFFD. Lone surrogates (not valid UTF-8) become U+FFFD too.
+ */
+export function quote(text: string): string {
+  let out = '"';
+  for (const ch of text.replace(/\r\n?/g, '\n')) {
+    const code = ch.codePointAt(0)!;
+    if (ch === '\\') out += '\\\\';
+    else if (ch === '"') out += '\\"';
+    else if (ch === '\n') out += '\\n';
+    else if (code < 0x20 || code === 0x7f || (code >= 0x80 && code < 0xa0) || (code >= 0xd800 && code <= 0xdfff)) out += '\uFFFD';
+    else out += ch;
+  }
+  return `${out}"`;
+}
+
+function formatT(t: number): string {
+  if (t === Infinity) return '+∞';
+  if (t === -Infinity) return '−∞';
+  return formatNumber(t);
+}
+
+function formatNumber(x: number, digits = 3): string {
+  if (!Number.isFinite(x)) return String(x);
+  const a = Math.abs(x);
+  if (a !== 0 && (a >= 1e6 || a < 1e-3)) return x.toExponential(digits - 1);
+  return Number(x.toPrecision(Math.max(digits, Math.floor(Math.log10(a || 1)) + 1))).toString();
+}
+
+function clamp01(x: number): number {
+  return x > 1 ? 1 : x > 0 ? x : 0;
+}
+
+function round(x: number): number {
+  return Math.round(x * 100) / 100;
+}

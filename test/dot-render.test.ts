@@ -1,0 +1,130 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import type { Analysis } from '../src/analysis.js';
+import type { AttentionGraph } from '../src/attention/types.js';
+import { quote, renderDot } from '../src/report/dot.js';
+
+const DOT = '/usr/bin/dot';
+const HOSTILE = 'a"b\\c<script>\n';
+
+/** Renders with the real Graphviz; fails (does not skip) when it is missing or rejects the input. */
+function svgOf(dot: string): string {
+  const run = spawnSync(DOT, ['-Tsvg'], { input: dot, encoding: 'utf8' });
+  if (run.error) throw new Error(`cannot run ${DOT} (CI installs Graphviz): ${run.error.message}`);
+  expect(run.stderr, run.stderr).toBe('');
+  expect(run.status).toBe(0);
+  return run.stdout;
+}
+
+function analysis(graphs: AttentionGraph[]): Analysis {
+  const cls = { instances: 10, files: 10, bytes: 100, records: 100, skippedLines: 0, skippedExamples: [] };
+  return {
+    tool: { name: 'distalyze', version: '0.0.0' },
+    classes: { good: cls, bad: cls },
+    metric: { event: 'done', state: 'runtime', eventIsDuration: false, stateIsDuration: false },
+    heavyTail: null,
+    weighting: { mode: 'none', half: null, applied: false },
+    alpha: 0.05,
+    correction: 'bonferroni',
+    performed: 0,
+    tests: [],
+    ranking: [],
+    graphs,
+    warnings: [],
+  };
+}
+
+const eventGraph: AttentionGraph = {
+  kind: 'event', feature: 'first.abs', features: ['first.abs', 'median.abs'], className: 'bad', score: 0.8123,
+  nodes: [
+    { variable: 'done', t: 12, significant: true, metric: true },
+    { variable: HOSTILE, t: -Infinity, significant: true, metric: false },
+    { variable: 'lock_wait', t: 3, significant: true, metric: false },
+    { variable: 'between', t: 0.4, significant: false, metric: false },
+  ],
+  edges: [
+    { from: 'done', to: HOSTILE, weight: 1, directed: false },
+    { from: 'between', to: 'done', weight: 0.35, directed: true },
+    { from: 'between', to: 'lock_wait', weight: 0.5, directed: false },
+  ],
+  omitted: 2,
+};
+const stateAlone: AttentionGraph = {
+  kind: 'state', feature: 'mean', features: ['mean', 'max'], className: 'bad', score: 0,
+  nodes: [{ variable: 'runtime', t: NaN, significant: false, metric: true }], edges: [], omitted: 0,
+};
+
+describe('renderDot', () => {
+  it('renders one digraph with a cluster per graph that Graphviz accepts, hostile names included', () => {
+    const dot = renderDot(analysis([eventGraph, stateAlone]));
+    expect(dot.startsWith('digraph distalyze {')).toBe(true);
+    expect(dot.match(/subgraph cluster_\d+ \{/g)).toEqual(['subgraph cluster_0 {', 'subgraph cluster_1 {']);
+    const svg = svgOf(dot);
+    // The name arrives intact, as text: quote, backslash and markup escaped by Graphviz's XML writer.
+    expect(svg).toContain('a&quot;b\\c&lt;script&gt;');
+    expect(svg).not.toContain('<script');
+    expect(svg).toContain('event · first.abs, median.abs · class bad');
+    expect(svg).toContain('score 0.812');
+    expect(svg).toContain('no divergent dependency found');
+    expect(svg).toContain('(2 more nodes not shown)');
+  });
+
+  it('fills P, sizes fonts by |t| and pens by weight, and directs only happens-before edges', () => {
+    const dot = renderDot(analysis([eventGraph]));
+    const line = (id: string): string => dot.split('\n').find((l) => l.trimStart().startsWith(`${id} [`))!;
+    expect(line('g0_n0')).toContain('style="filled"');
+    expect(line('g0_n0')).toContain('fillcolor=');
+    // The largest finite |t| (12) gets 28 pt, ∞ too; t = 3 gets 10 + 18·3/12 = 14.5; 0.4 → 10.6.
+    expect(line('g0_n0')).toContain('fontsize="28"');
+    expect(line('g0_n1')).toContain('fontsize="28"');
+    expect(line('g0_n2')).toContain('fontsize="14.5"');
+    expect(line('g0_n3')).toContain('fontsize="10.6"');
+    const edges = dot.split('\n').filter((l) => l.includes(' -> '));
+    expect(edges).toHaveLength(3);
+    expect(edges[0]).toMatch(/g0_n0 -> g0_n1 \[penwidth="6", label="1", dir="none"\]/);
+    expect(edges[1]).toMatch(/g0_n3 -> g0_n0 \[penwidth="2.75", label="0.35"\]/);
+    expect(edges[2]).toContain('dir="none"');
+    svgOf(dot);
+  });
+
+  it('keeps node ids unique per cluster even when two graphs share variable names', () => {
+    const dot = renderDot(analysis([eventGraph, { ...eventGraph, feature: 'count', features: ['count'] }]));
+    const ids = [...dot.matchAll(/^\s+(g\d+_n\d+) \[/gm)].map((m) => m[1]);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toHaveLength(8);
+    svgOf(dot);
+  });
+
+  it('renders an empty analysis as a valid graph with a note', () => {
+    const dot = renderDot(analysis([]));
+    expect(svgOf(dot)).toContain('No dependency graphs');
+  });
+
+  it('survives every kind of awkward name', () => {
+    const names = ['\\', 'ends with backslash\\', '"', '\\"', 'tab\there', 'cr\rlf\r\n', 'nul\u0000bell\u0007', 'del\u007f', '\\N \\G \\L \\E', 'ünïcödé ✓ 日本', 'lone \ud800 surrogate', '{record|shape}', '<b>html</b>', '-> edge ;', ''];
+    const g: AttentionGraph = {
+      ...eventGraph,
+      nodes: names.map((variable, i) => ({ variable, t: i, significant: i % 2 === 0, metric: i === 0 })),
+      edges: names.slice(1).map((to, i) => ({ from: names[i], to, weight: 0.5, directed: i % 2 === 0 })),
+      omitted: 0,
+    };
+    const svg = svgOf(renderDot(analysis([g])));
+    expect(svg).toContain('ends with backslash\\');
+    expect(svg).toContain('\\N \\G \\L \\E');
+    expect(svg).toContain('ünïcödé ✓ 日本');
+    expect(svg).toContain('&lt;b&gt;html&lt;/b&gt;');
+  });
+});
+
+describe('quote', () => {
+  it('escapes quotes and backslashes, turns line breaks into \\n and control characters into U+FFFD', () => {
+    expect(quote('plain')).toBe('"plain"');
+    expect(quote('a"b')).toBe('"a\\"b"');
+    expect(quote('a\\b')).toBe('"a\\\\b"');
+    expect(quote('x\\')).toBe('"x\\\\"');
+    expect(quote('one\ntwo\r\nthree\rfour')).toBe('"one\\ntwo\\nthree\\nfour"');
+    expect(quote('\u0000\t\u001b\u007f\u0085')).toBe('"\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD"');
+    expect(quote('\ud800')).toBe('"\uFFFD"');
+    expect(quote('😀')).toBe('"😀"');
+  });
+});
