@@ -1,0 +1,261 @@
+/**
+ * The page around the data: header facts, heavy-tail banner and the verdict are
+ * written here as escaped HTML (readable before any script runs); the ranking,
+ * the tests table and the plots are built by the page's script from the blob.
+ */
+import { createHash } from 'node:crypto';
+import type { Analysis } from '../../analysis.js';
+import type { AttentionGraph } from '../../attention/types.js';
+import { LOG_KINDS, type LogKind } from '../../features/types.js';
+import { formatBytes, formatP, formatStat, formatValue, plural } from '../format.js';
+import { CLIENT_JS } from './client.js';
+import { embedJson, escapeHtml as h } from './escape.js';
+import type { PageData } from './data.js';
+import type { GraphDrawing } from './graphs.js';
+import { STYLE_CSS } from './style.js';
+
+const CORRECTION_NAMES = { bonferroni: 'Bonferroni', holm: 'Holm', bh: 'Benjamini–Hochberg', none: 'no correction' } as const;
+const KIND_TITLES: Readonly<Record<LogKind, string>> = { event: 'Events', state: 'States' };
+
+export function renderPage(a: Analysis, data: PageData, drawings: readonly GraphDrawing[]): string {
+  const testIndex = new Map(a.tests.map((t, i) => [testKey(t.kind, t.variable, t.feature), i]));
+  const v = verdictOf(a);
+  const script = CLIENT_JS;
+  const csp = [
+    "default-src 'none'",
+    `script-src 'sha256-${createHash('sha256').update(script).digest('base64')}'`,
+    "style-src 'unsafe-inline'",
+    'img-src data:',
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<title>${h(`distalyze: ${v.title}`)}</title>
+<style>${STYLE_CSS}</style>
+</head>
+<body>
+<header class="top"><div class="wrap">
+<h1>distalyze report <span class="ver">${h(a.tool.version)}</span></h1>
+${renderFacts(a)}
+</div></header>
+<main class="wrap">
+${renderBanners(a)}
+<section id="verdict">
+<h2>Verdict</h2>
+${v.html(testIndex)}
+${renderCards(a, drawings, testIndex)}
+</section>
+<section id="ranking">
+<h2>Ranking</h2>
+<p class="hint">Variables with a significant feature, by Σ|t| over those features: divergence alone, which can rank a harmless change (a version number, a bigger heap) above the cause. The verdict above also weighs how strongly each variable is tied to P. Click a variable or a feature to see its distributions.</p>
+<div id="ranking-list"><noscript><p class="empty">The ranking, the table and the plots need JavaScript.</p></noscript></div>
+</section>
+<section id="tests">
+<h2>All tests</h2>
+<p class="hint">Welch's t-test of bad against good for every feature (positive t: larger in bad). Click a column to sort, a row to see both classes' values.</p>
+<div class="toolbar">
+<input type="search" id="filter" placeholder="Filter by variable, kind or feature" aria-label="Filter tests" autocomplete="off" spellcheck="false">
+<label><input type="checkbox" id="sig-only"> significant only</label>
+<span id="count" class="muted"></span>
+</div>
+<div class="split">
+<div class="table-wrap">
+<table id="tests-table">
+<thead><tr>${TABLE_COLUMNS.map(([key, label, num]) => `<th data-key="${key}"${num ? ' class="num"' : ''} aria-sort="none"><button type="button">${label}</button></th>`).join('')}</tr></thead>
+<tbody></tbody>
+</table>
+<div id="more"></div>
+</div>
+<aside id="detail" class="detail" aria-live="polite"><p class="empty">Click a row to see the two classes' distributions of that feature side by side.</p></aside>
+</div>
+</section>
+</main>
+<footer><div class="wrap">distalyze ${h(a.tool.version)} · the Distalyzer method (NSDI 2012): t-tests find what diverges between good and bad; dependency networks and attention focusing find which of it is tied to performance. Click a graph node to see its distributions; double-click a graph for full size.</div></footer>
+<script type="application/json" id="distalyze-data">${embedJson(data)}</script>
+<script>${script}</script>
+</body>
+</html>
+`;
+}
+
+const TABLE_COLUMNS: readonly (readonly [key: string, label: string, numeric: boolean])[] = [
+  ['variable', 'Variable', false], ['kind', 'Kind', false], ['feature', 'Feature', false],
+  ['t', 't', true], ['p', 'p', true], ['meanGood', 'Mean good', true], ['meanBad', 'Mean bad', true],
+  ['g', 'Effect g', true], ['sig', 'Sig.', false],
+];
+
+function testKey(kind: LogKind, variable: string, feature: string): string {
+  return `${kind}\t${variable}\t${feature}`;
+}
+
+function renderFacts(a: Analysis): string {
+  const cls = (name: 'good' | 'bad') => {
+    const c = a.classes[name];
+    return `${plural(c.instances, 'instance')} · ${plural(c.files, 'file')} · ${formatBytes(c.bytes)} · ${plural(c.records, 'record')}`;
+  };
+  const metric = [
+    a.metric.event !== null ? `${a.metric.event} (events)` : null,
+    a.metric.state !== null ? `${a.metric.state} (states)` : null,
+  ].filter((x) => x !== null).join(', ') || 'none';
+  const significant = a.tests.filter((t) => t.significant).length;
+  const m = Math.max(1, a.performed);
+  const rule = a.correction === 'bonferroni'
+    ? `α = ${a.alpha}/${a.performed} = ${formatP(a.alpha / m, Math.log10(a.alpha / m))}`
+    : `α = ${a.alpha}`;
+  const facts: [string, string][] = [
+    ['good', cls('good')],
+    ['bad', cls('bad')],
+    ['metric P', metric],
+    ['tests', `${plural(a.performed, 'test')}, ${CORRECTION_NAMES[a.correction]} ${rule}: ${significant} significant`],
+  ];
+  if (a.weighting.applied && a.weighting.half !== null) facts.push(['weights', `⌊2^(P/${formatValue(a.weighting.half)})⌋`]);
+  return `<dl class="facts">${facts.map(([k, v]) => `<div><dt>${h(k)}</dt><dd>${h(v)}</dd></div>`).join('')}</dl>`;
+}
+
+function renderBanners(a: Analysis): string {
+  const out: string[] = [];
+  const ht = a.heavyTail;
+  if (ht?.detected) {
+    const advice = a.weighting.applied
+      ? `Instances were re-weighted by ⌊2^(P/${formatValue(a.weighting.half ?? NaN)})⌋ so the tail counts.`
+      : 'The slow tail may be the problem: rerun with --weight auto to give it weight.';
+    out.push(`<div class="banner heavy" role="alert" id="heavy-tail"><strong>Heavy tail</strong>` +
+      h(`${(ht.fraction * 100).toFixed(1)}% of instances have ${ht.variable} (${ht.kind}, ${ht.feature}) outside mean ± 3σ; a normal distribution puts 0.27% there. ${advice}`) +
+      `</div>`);
+  }
+  const notes = [...a.warnings];
+  const skipped = a.classes.good.skippedLines + a.classes.bad.skippedLines;
+  if (skipped > 0) {
+    const examples = [...a.classes.good.skippedExamples, ...a.classes.bad.skippedExamples].slice(0, 3);
+    notes.push(`skipped ${plural(skipped, 'line')} that were not records (good ${a.classes.good.skippedLines}, bad ${a.classes.bad.skippedLines})${examples.length > 0 ? `, e.g. ${examples.join(' | ')}` : ''}`);
+  }
+  if (notes.length > 0) {
+    out.push(`<div class="banner notes"><strong>Notes</strong><ul>${notes.map((n) => `<li>${h(n)}</li>`).join('')}</ul></div>`);
+  }
+  return out.join('\n');
+}
+
+/** A significant variable of a graph, found walking out from P. */
+interface Cause {
+  readonly variable: string;
+  readonly t: number;
+  readonly via: string;
+  readonly weight: number;
+  /** Happens-before relative to `via`, when the edge is directed. */
+  readonly order: 'before' | 'after' | null;
+}
+
+/**
+ * The significant non-metric nodes of a graph, nearest to P first (breadth-first
+ * over the tree), heavier edges first among siblings.
+ */
+export function causesOf(g: AttentionGraph): Cause[] {
+  const metric = g.nodes.find((n) => n.metric);
+  if (metric === undefined) return [];
+  const byName = new Map(g.nodes.map((n) => [n.variable, n]));
+  const out: Cause[] = [];
+  const seen = new Set([metric.variable]);
+  let frontier = [metric.variable];
+  while (frontier.length > 0) {
+    const next: { name: string; via: string; weight: number; order: Cause['order'] }[] = [];
+    for (const from of frontier) {
+      for (const e of g.edges) {
+        const other = e.from === from ? e.to : e.to === from ? e.from : null;
+        if (other === null || seen.has(other)) continue;
+        seen.add(other);
+        next.push({ name: other, via: from, weight: e.weight, order: e.directed ? (e.from === other ? 'before' : 'after') : null });
+      }
+    }
+    next.sort((x, y) => y.weight - x.weight || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+    for (const n of next) {
+      const node = byName.get(n.name);
+      if (node !== undefined && node.significant && !node.metric) out.push({ variable: n.name, t: node.t, via: n.via, weight: n.weight, order: n.order });
+    }
+    frontier = next.map((n) => n.name);
+  }
+  return out;
+}
+
+/** The first (best) graph of each log kind. */
+function topGraphs(a: Analysis): { graph: AttentionGraph; index: number }[] {
+  return LOG_KINDS.flatMap((kind) => {
+    const index = a.graphs.findIndex((g) => g.kind === kind);
+    return index < 0 ? [] : [{ graph: a.graphs[index]!, index }];
+  });
+}
+
+function verdictOf(a: Analysis): { title: string; html: (ix: Map<string, number>) => string } {
+  const significant = a.tests.filter((t) => t.significant);
+  const tops = topGraphs(a).map(({ graph }) => ({ graph, cause: causesOf(graph)[0] }));
+  const found = tops.filter((x) => x.cause !== undefined);
+  if (significant.length === 0) {
+    return {
+      title: 'no divergence found',
+      html: () => `<p class="headline none" id="verdict-headline">No divergence found.</p>` +
+        `<p class="hint">None of the ${plural(a.performed, 'feature')} tested differs significantly between the good and the bad logs.</p>`,
+    };
+  }
+  if (found.length === 0) {
+    const nonMetric = significant.filter((t) => t.variable !== (t.kind === 'event' ? a.metric.event : a.metric.state)).length;
+    return {
+      title: 'no divergence found near P',
+      html: () => `<p class="headline none" id="verdict-headline">No divergence found near the performance metric.</p>` +
+        `<p class="hint">${h(a.graphs.length === 0
+          ? `No graphs: no log kind has a performance metric. ${plural(significant.length, 'feature')} differ significantly; see the ranking.`
+          : `${plural(nonMetric, 'feature')} besides P differ${nonMetric === 1 ? 's' : ''} significantly, but none is connected to P in the dependency networks; see the ranking.`)}</p>`,
+    };
+  }
+  return {
+    title: `look at ${found.map((x) => x.cause!.variable).join(', ')}`,
+    html: (ix) => `<p class="headline" id="verdict-headline">Where to look: ${found.map(({ graph, cause }) =>
+      `${nameButton(graph.kind, cause!.variable, graph.feature, ix)} <span class="muted">(${h(graph.kind)}s, ${h(graph.feature)})</span>`).join(' · ')}</p>`,
+  };
+}
+
+function nameButton(kind: LogKind, variable: string, feature: string, ix: Map<string, number>): string {
+  const i = ix.get(testKey(kind, variable, feature));
+  return i === undefined
+    ? `<span class="var">${h(variable)}</span>`
+    : `<button type="button" class="var" data-test="${i}" title="show its distributions">${h(variable)}</button>`;
+}
+
+function renderCards(a: Analysis, drawings: readonly GraphDrawing[], ix: Map<string, number>): string {
+  if (a.graphs.length === 0) return '';
+  const tops = topGraphs(a);
+  const topSet = new Set(tops.map((x) => x.index));
+  const rest = a.graphs.map((graph, index) => ({ graph, index })).filter((x) => !topSet.has(x.index));
+  const card = ({ graph, index }: { graph: AttentionGraph; index: number }): string => renderCard(a, graph, index, drawings[index], ix);
+  let out = `<div class="cards">${tops.map(card).join('\n')}</div>`;
+  if (rest.length > 0) {
+    out += `\n<details class="more-graphs"><summary>${h(`${plural(rest.length, 'more graph')} (--top)`)}</summary><div class="cards">${rest.map(card).join('\n')}</div></details>`;
+  }
+  return out;
+}
+
+function renderCard(a: Analysis, g: AttentionGraph, index: number, drawing: GraphDrawing | undefined, ix: Map<string, number>): string {
+  const metric = g.nodes.find((n) => n.metric)?.variable ?? (g.kind === 'event' ? a.metric.event : a.metric.state) ?? '?';
+  const same = g.features.filter((f) => f !== g.feature);
+  const causes = causesOf(g);
+  const title = `${KIND_TITLES[g.kind]} · feature ${g.feature}${same.length > 0 ? ` (same graph: ${same.join(', ')})` : ''}`;
+  const sub = `${g.className === 'both' ? 'both classes' : `${g.className} class`} dependency network · score ${formatStat(g.score, false)} · P = ${metric}`;
+  let body: string;
+  if (causes.length === 0) {
+    body = `<p class="none">No divergence found: P has no significant neighbour.</p>`;
+  } else {
+    const items = causes.map((c) => {
+      const order = c.order === null ? '' : `, happens ${c.order} ${c.via}`;
+      return `<li>${nameButton(g.kind, c.variable, g.feature, ix)} <span class="muted">${h(`t ${formatStat(c.t)} · weight ${c.weight.toFixed(2)} to ${c.via}${order}`)}</span></li>`;
+    });
+    const omitted = g.omitted > 0 ? `<p class="note">${h(`${plural(g.omitted, 'more node')} left out (--max-nodes shows more).`)}</p>` : '';
+    const draw = drawing === undefined ? ''
+      : 'svg' in drawing ? `<div class="graph" data-graph="${index}">${drawing.svg}</div>`
+      : `<p class="graph-error">${h(`The graph could not be drawn: ${drawing.error}`)}</p>`;
+    body = `<ol>${items.join('')}</ol>${omitted}${draw}`;
+  }
+  return `<article class="card" data-kind="${g.kind}"><h3>${h(title)}</h3><p class="sub">${h(sub)}</p>${body}</article>`;
+}
