@@ -33,6 +33,7 @@ var tests = D.tests.map(function (r, i) {
     i: i, variable: D.names[r[0]], kind: KINDS[r[1]], feature: D.features[r[2]],
     t: num(r[3]), log10p: num(r[4]), meanGood: num(r[5]), meanBad: num(r[6]), g: num(r[7]), sig: r[8] === 1,
     tText: r[9], pText: r[10], mgText: r[11], mbText: r[12], gText: r[13], dist: r[14],
+    lower: D.names[r[0]].toLowerCase(),
     hay: (D.names[r[0]] + ' ' + KINDS[r[1]] + ' ' + D.features[r[2]]).toLowerCase()
   };
 });
@@ -126,7 +127,7 @@ function renderRanking() {
 
 // ---- tests table -----------------------------------------------------------
 var COLUMNS = {
-  variable: { text: true, get: function (t) { return t.variable; } },
+  variable: { text: true, get: function (t) { return t.lower; } },
   kind: { text: true, get: function (t) { return t.kind; } },
   feature: { text: true, get: function (t) { return t.feature; } },
   t: { get: function (t) { return t.t; } },
@@ -153,7 +154,7 @@ function resort() {
   var col = COLUMNS[sortKey];
   order = tests.slice().sort(function (a, b) {
     var x = col.get(a), y = col.get(b), c = 0;
-    if (col.text) { x = x.toLowerCase(); y = y.toLowerCase(); c = x < y ? -1 : x > y ? 1 : 0; }
+    if (col.text) c = x < y ? -1 : x > y ? 1 : 0;
     else if (x !== y) {
       if (isNaN(x)) return 1; if (isNaN(y)) return -1; // missing last either way
       c = x < y ? -1 : 1;
@@ -408,8 +409,12 @@ document.querySelectorAll('.graph[data-graph]').forEach(function (box) {
     node.addEventListener('click', function () { select(i, true); });
   });
 });
+// A graph wider than its card starts scrolled to the middle, where the tree's root usually is.
+function centre(box) { box.scrollLeft = Math.max(0, (box.scrollWidth - box.clientWidth) / 2); }
 document.querySelectorAll('.graph svg').forEach(function (s) {
-  s.addEventListener('dblclick', function () { s.parentNode.classList.toggle('natural'); });
+  var box = s.parentNode;
+  centre(box);
+  s.addEventListener('dblclick', function () { box.classList.toggle('natural'); centre(box); });
 });
 renderRanking();
 resort();

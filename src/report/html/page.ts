@@ -244,18 +244,34 @@ function renderCard(a: Analysis, g: AttentionGraph, index: number, drawing: Grap
   const title = `${KIND_TITLES[g.kind]} · feature ${g.feature}${same.length > 0 ? ` (same graph: ${same.join(', ')})` : ''}`;
   const sub = `${g.className === 'both' ? 'both classes' : `${g.className} class`} dependency network · score ${formatStat(g.score, false)} · P = ${metric}`;
   let body: string;
+  let wide = false;
   if (causes.length === 0) {
     body = `<p class="none">No divergence found: P has no significant neighbour.</p>`;
   } else {
-    const items = causes.map((c) => {
+    const items = causes.slice(0, MAX_LISTED).map((c) => {
       const order = c.order === null ? '' : `, happens ${c.order} ${c.via}`;
       return `<li>${nameButton(g.kind, c.variable, g.feature, ix)} <span class="muted">${h(`t ${formatStat(c.t)} · weight ${c.weight.toFixed(2)} to ${c.via}${order}`)}</span></li>`;
     });
+    if (causes.length > MAX_LISTED) items.push(`<li class="muted">${h(`and ${causes.length - MAX_LISTED} more in the graph`)}</li>`);
     const omitted = g.omitted > 0 ? `<p class="note">${h(`${plural(g.omitted, 'more node')} left out (--max-nodes shows more).`)}</p>` : '';
+    const width = drawing !== undefined && 'svg' in drawing ? naturalWidth(drawing.svg) : 0;
+    wide = g.nodes.length > WIDE_NODES || width > WIDE_PX;
     const draw = drawing === undefined ? ''
-      : 'svg' in drawing ? `<div class="graph" data-graph="${index}">${drawing.svg}</div>`
+      : 'svg' in drawing ? `<div class="graph" data-graph="${index}" style="--w: ${width}px">${drawing.svg}</div>`
       : `<p class="graph-error">${h(`The graph could not be drawn: ${drawing.error}`)}</p>`;
     body = `<ol>${items.join('')}</ol>${omitted}${draw}`;
   }
-  return `<article class="card" data-kind="${g.kind}"><h3>${h(title)}</h3><p class="sub">${h(sub)}</p>${body}</article>`;
+  return `<article class="card${wide ? ' wide' : ''}" data-kind="${g.kind}"><h3>${h(title)}</h3><p class="sub">${h(sub)}</p>${body}</article>`;
+}
+
+/** Causes listed in a card; the graph shows them all. */
+const MAX_LISTED = 8;
+/** Graphs with more nodes, or wider (CSS px), get a card of their own, the full width of the page. */
+const WIDE_NODES = 12;
+const WIDE_PX = 900;
+
+/** The drawing's natural width in CSS px (Graphviz gives points: 1pt = 4/3 px). */
+function naturalWidth(svg: string): number {
+  const m = /^<svg width="([\d.]+)pt"/.exec(svg);
+  return m === null ? 0 : Math.round((Number(m[1]) * 4) / 3);
 }

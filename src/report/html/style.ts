@@ -48,8 +48,11 @@ button.var:hover, button.var:focus-visible { color: #064a68; border-bottom-style
 .card li .muted { font-size: 12.5px; }
 .card .none { color: var(--ok); font-weight: 600; margin: 4px 0; }
 .graph { overflow: auto; border-top: 1px solid var(--soft); padding-top: 8px; text-align: center; }
-.graph svg { max-width: 100%; height: auto; }
-.graph.natural svg { max-width: none; }
+.card.wide { grid-column: 1 / -1; }
+.graph { max-height: 85vh; }
+/* Fit the card, but never shrink below 40% of natural size (scroll instead) nor grow past it. */
+.graph svg { width: 100%; max-width: var(--w, 100%); min-width: calc(var(--w, 0px) * 0.4); height: auto; }
+.graph.natural svg { width: var(--w); max-width: none; }
 .graph .node.link { cursor: pointer; }
 .graph .node.link:hover polygon, .graph .node.link:hover ellipse { stroke-width: 2.5; }
 .graph-error { color: var(--warn); font-size: 13px; }
