@@ -31,6 +31,7 @@ export function sortColumn(column: Float64Array): SortedColumn {
 
   const lo = new Uint32Array(n);
   const hi = new Uint32Array(n);
+  const histograms = new Uint32Array(8 * RADIX);
   const bits = new Float64Array(1);
   const halves = new Uint32Array(bits.buffer);
   for (let i = 0; i < n; i++) {
@@ -46,18 +47,39 @@ export function sortColumn(column: Float64Array): SortedColumn {
     }
     hi[i] = h;
     lo[i] = l;
+    // Every pass's digit histogram, in this one read (counts do not depend on order).
+    histograms[l & MASK]++;
+    histograms[RADIX + ((l >>> 8) & MASK)]++;
+    histograms[2 * RADIX + ((l >>> 16) & MASK)]++;
+    histograms[3 * RADIX + (l >>> 24)]++;
+    histograms[4 * RADIX + (h & MASK)]++;
+    histograms[5 * RADIX + ((h >>> 8) & MASK)]++;
+    histograms[6 * RADIX + ((h >>> 16) & MASK)]++;
+    histograms[7 * RADIX + (h >>> 24)]++;
   }
+  const offsets = (pass: number, first: number): Uint32Array | null => {
+    const counts = histograms.subarray(pass * RADIX, (pass + 1) * RADIX);
+    if (counts[(first >>> ((pass % 4) * 8)) & MASK] === n) return null; // every key shares this digit
+    let sum = 0;
+    for (let d = 0; d < RADIX; d++) {
+      const c = counts[d];
+      counts[d] = sum;
+      sum += c;
+    }
+    return counts;
+  };
 
   let order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   let spare = new Uint32Array(n);
-  const counts = new Uint32Array(RADIX);
 
   // Low word: the key travels with the row.
   let keys = lo;
   let spareKeys = new Uint32Array(n);
-  for (let shift = 0; shift < 32; shift += 8) {
-    if (!prefixSums(counts, keys, shift)) continue;
+  for (let pass = 0; pass < 4; pass++) {
+    const counts = offsets(pass, lo[0]);
+    if (counts === null) continue;
+    const shift = pass * 8;
     for (let i = 0; i < n; i++) {
       const key = keys[i];
       const at = counts[(key >>> shift) & MASK]++;
@@ -76,8 +98,10 @@ export function sortColumn(column: Float64Array): SortedColumn {
   spareKeys = hi; // hi is no longer needed once gathered
   const rank = inverse(order);
   for (let r = 0; r < n; r++) keys[rank[r]] = hi[r];
-  for (let shift = 0; shift < 32; shift += 8) {
-    if (!prefixSums(counts, keys, shift)) continue;
+  for (let pass = 4; pass < 8; pass++) {
+    const counts = offsets(pass, hi[0]);
+    if (counts === null) continue;
+    const shift = (pass - 4) * 8;
     for (let i = 0; i < n; i++) {
       const key = keys[i];
       const at = counts[(key >>> shift) & MASK]++;
@@ -121,24 +145,6 @@ const RADIX = 256;
 const MASK = RADIX - 1;
 /** Below this size a comparator sort is as fast and allocates less. */
 const RADIX_THRESHOLD = 512;
-
-/**
- * Turns `counts` into the start offset of each digit of `keys` at `shift`;
- * false (and nothing to do) when every key has the same digit there.
- */
-function prefixSums(counts: Uint32Array, keys: Uint32Array, shift: number): boolean {
-  const n = keys.length;
-  counts.fill(0);
-  for (let i = 0; i < n; i++) counts[(keys[i] >>> shift) & MASK]++;
-  if (counts[(keys[0] >>> shift) & MASK] === n) return false;
-  let sum = 0;
-  for (let d = 0; d < RADIX; d++) {
-    const c = counts[d];
-    counts[d] = sum;
-    sum += c;
-  }
-  return true;
-}
 
 function inverse(order: Uint32Array): Uint32Array {
   const rank = new Uint32Array(order.length);
