@@ -1,0 +1,491 @@
+#!/usr/bin/env node
+// distalyze benchmark (issue 6: fast on gigabytes, a million instances).
+//
+//   npm run build && npm run bench
+//
+// Generates large synthetic sets once (cached in bench/data/, keyed by their
+// parameters), then measures on the same files, in the same run:
+//   wc -l            the machine's floor for reading them,
+//   node line loop   the language's floor (bench/line-loop.mjs: 64 KB chunks
+//                    split into line strings, nothing else),
+//   distalyze -jN    the full analysis, --jobs 1 and --jobs 2 (BENCH_JOBS),
+// and prints every figure as a ratio against those references, beside the
+// targets of issue 6. Results go to bench/results/latest.json.
+// See bench/README.md for the environment variables and what each figure means.
+//
+// Plain Node ESM, no dependencies. Measurements assume a warm page cache
+// (each set is read once, untimed, before it is measured).
+
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { GENERATOR_VERSION, dlogJobs, log4jJobs, requestJobs } from './generate.mjs';
+
+const BENCH = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(BENCH, '..');
+const DATA = join(BENCH, 'data');
+const CLI = join(ROOT, 'bin', 'distalyze.js');
+
+// ---------------------------------------------------------------------------
+// Parameters
+
+const env = (name, fallback) => (process.env[name] !== undefined && process.env[name] !== '' ? process.env[name] : fallback);
+const num = (name, fallback) => {
+  const x = Number(env(name, fallback));
+  if (!Number.isFinite(x) || x <= 0) throw new Error(`${name}=${process.env[name]}: not a positive number`);
+  return x;
+};
+
+const P = {
+  gb: num('BENCH_GB', 1),
+  instances: Math.round(num('BENCH_INSTANCES', 1000)),
+  requests: Math.round(num('BENCH_REQUESTS', 1_000_000)),
+  log4jMB: num('BENCH_LOG4J_MB', 300),
+  log4jFiles: Math.round(num('BENCH_LOG4J_FILES', 100)),
+  seed: Math.round(num('BENCH_SEED', 1)),
+  sets: env('BENCH_SETS', 'dlog,requests,log4j').split(',').map((s) => s.trim()).filter(Boolean),
+  jobs: env('BENCH_JOBS', '1,2').split(',').map((s) => Number(s.trim())),
+  repeat: Math.round(num('BENCH_REPEAT', 1)),
+  refRepeat: Math.round(num('BENCH_REF_REPEAT', 3)),
+  timeoutS: num('BENCH_TIMEOUT_S', 1800),
+  translator: env('BENCH_LOG4J_TRANSLATOR', join(ROOT, 'examples', 'log4j', 'log4j.yaml')),
+  generateOnly: env('BENCH_GENERATE_ONLY', '') === '1',
+  out: env('BENCH_OUT', join(BENCH, 'results', 'latest.json')),
+  extraArgs: env('BENCH_ARGS', '').split(' ').filter(Boolean),
+};
+for (const s of P.sets) if (!['dlog', 'requests', 'log4j'].includes(s)) throw new Error(`BENCH_SETS: unknown set '${s}' (dlog, requests, log4j)`);
+for (const j of P.jobs) if (!(Number.isInteger(j) && j >= 1)) throw new Error(`BENCH_JOBS: '${j}' is not a whole number ≥ 1`);
+
+/** Issue 6's targets. */
+const TARGETS = {
+  dlogParseVsLoop: 0.25, // dlog parse throughput ≥ 25 % of the bare Node loop, 1 core
+  speedup2: 1.8, // "near-linear" speed-up from 1 to 2 cores (our reading: ≥ 1.8×)
+  dnSeconds: 30, // dependency networks + attention on 1 000 000 instances
+  rulesMBps: 100, // rules translator over log4j text on 2 cores
+  rssMB: 1500, // peak RSS for 5 GB / 1 000 instances (MB = 10^6 bytes)
+};
+
+const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
+
+// ---------------------------------------------------------------------------
+// Generation (cached)
+
+/** A short hash of the generators' source: editing them invalidates the cache. */
+function generatorHash() {
+  const h = createHash('sha1');
+  h.update(String(GENERATOR_VERSION));
+  for (const f of [join(BENCH, 'generate.mjs'), join(ROOT, 'fixtures', 'generate.mjs')]) h.update(readFileSync(f));
+  return h.digest('hex').slice(0, 8);
+}
+
+function setSpecs() {
+  const g = generatorHash();
+  const specs = {
+    dlog: {
+      name: 'dlog',
+      title: `dlog, ${P.instances} instances (one file each)`,
+      dir: `dlog-${P.gb}GB-${P.instances}i-s${P.seed}-${g}`,
+      jobs: (root) => dlogJobs(root, { bytes: P.gb * 1e9, instances: P.instances, seed: P.seed }),
+      args: [],
+    },
+    requests: {
+      name: 'requests',
+      title: `dlog, ${P.requests} request instances (one file per class)`,
+      dir: `requests-${P.requests}-s${P.seed}-${g}`,
+      jobs: (root) => requestJobs(root, { requests: P.requests, seed: P.seed + 100 }),
+      args: [],
+    },
+    log4j: {
+      name: 'log4j',
+      title: `log4j text, ${P.log4jFiles} files, rules translator ${relative(ROOT, P.translator)}`,
+      dir: `log4j-${P.log4jMB}MB-${P.log4jFiles}f-s${P.seed}-${g}`,
+      jobs: (root) => log4jJobs(root, { bytes: P.log4jMB * 1e6, files: P.log4jFiles, seed: P.seed + 200 }),
+      args: ['--translator', P.translator],
+    },
+  };
+  return P.sets.map((s) => specs[s]);
+}
+
+/** Runs `jobs` on a pool of worker threads (bench/generate.mjs), largest first. */
+async function runGenerators(jobs, threads) {
+  const queue = [...jobs].sort((a, b) => (b.rounds ?? b.count ?? b.cycles ?? 0) - (a.rounds ?? a.count ?? a.cycles ?? 0));
+  const results = [];
+  const workerUrl = new URL('./generate.mjs', import.meta.url);
+  await Promise.all(Array.from({ length: Math.min(threads, queue.length) }, () => new Promise((resolveWorker, reject) => {
+    const w = new Worker(workerUrl, { workerData: { benchGenerator: true } });
+    const next = () => w.postMessage(queue.length > 0 ? queue.shift() : null);
+    w.on('message', (r) => { results.push(r); next(); });
+    w.on('error', reject);
+    w.on('exit', () => resolveWorker());
+    next();
+  })));
+  return results;
+}
+
+/** The set's directory with good/ and bad/, generated unless already there. */
+async function ensureSet(spec) {
+  const dir = join(DATA, spec.dir);
+  const manifestPath = join(dir, 'manifest.json');
+  if (existsSync(manifestPath)) {
+    const m = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    log(`${spec.name}: cached ${relative(ROOT, dir)} (${fmtBytes(m.bytes)}, ${m.files.length} files)`);
+    return { dir, ...m };
+  }
+  const tmp = `${dir}.tmp-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  const t0 = performance.now();
+  const jobs = spec.jobs(tmp);
+  log(`${spec.name}: generating ${jobs.length} files in ${relative(ROOT, dir)} …`);
+  const results = await runGenerators(jobs, os.availableParallelism());
+  const ms = performance.now() - t0;
+  const byPath = new Map(results.map((r) => [r.path, r]));
+  const files = jobs.map((j) => relative(tmp, j.path));
+  const bytes = results.reduce((s, r) => s + r.bytes, 0);
+  const lines = results.reduce((s, r) => s + r.lines, 0);
+  const manifest = {
+    params: spec.dir,
+    generatedMs: Math.round(ms),
+    bytes,
+    lines,
+    files,
+    fileBytes: jobs.map((j) => byPath.get(j.path).bytes),
+  };
+  writeFileSync(join(tmp, 'manifest.json'), `${JSON.stringify(manifest)}\n`);
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(tmp, dir);
+  log(`${spec.name}: wrote ${fmtBytes(bytes)}, ${fmtCount(lines)} lines in ${(ms / 1000).toFixed(1)} s (${(bytes / 1e6 / (ms / 1000)).toFixed(0)} MB/s)`);
+  return { dir, ...manifest };
+}
+
+// ---------------------------------------------------------------------------
+// Measurements
+
+const HAS_TIME = existsSync('/usr/bin/time') && spawnSync('/usr/bin/time', ['-v', 'true']).status === 0;
+
+/**
+ * Runs a command (under /usr/bin/time -v when present); resolves with wall
+ * time, CPU time (user + system, all threads), peak RSS, the 1-minute load
+ * average before it started (other work on the machine skews wall times),
+ * exit status, stdout and stderr.
+ */
+function timed(cmd, args, { timeoutS = P.timeoutS } = {}) {
+  if (HAS_TIME) [cmd, args] = ['/usr/bin/time', ['-v', cmd, ...args]];
+  const load = os.loadavg()[0];
+  return new Promise((resolveRun, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const out = [];
+    const err = [];
+    child.stdout.on('data', (d) => out.push(d));
+    child.stderr.on('data', (d) => err.push(d));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+    }, timeoutS * 1000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const stderr = Buffer.concat(err).toString('utf8');
+      const field = (label) => {
+        const m = new RegExp(`${label}: ([\\d.]+)`).exec(stderr);
+        return m === null ? NaN : Number(m[1]);
+      };
+      const exit = field('Exit status');
+      resolveRun({
+        ms: Number(process.hrtime.bigint() - t0) / 1e6,
+        cpuMs: (field('User time \\(seconds\\)') + field('System time \\(seconds\\)')) * 1000,
+        rssMB: (field('Maximum resident set size \\(kbytes\\)') * 1024) / 1e6,
+        load,
+        code: HAS_TIME && code !== 0 && Number.isFinite(exit) ? exit : code,
+        signal,
+        timedOut,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr,
+      });
+    });
+  });
+}
+
+const best = (runs) => runs.reduce((a, b) => (b.ms < a.ms ? b : a));
+
+async function measureWc(paths) {
+  const runs = [];
+  for (let i = 0; i < P.refRepeat; i++) {
+    const r = await timed('wc', ['-l', ...paths]);
+    if (r.code !== 0) throw new Error(`wc -l failed: ${r.stderr}`);
+    const last = r.stdout.trim().split('\n').at(-1).trim();
+    runs.push({ ms: r.ms, cpuMs: r.cpuMs, load: r.load, lines: Number(last.split(/\s+/)[0]) });
+  }
+  return best(runs);
+}
+
+async function measureLoop(listFile) {
+  const runs = [];
+  for (let i = 0; i < P.refRepeat; i++) {
+    const r = await timed(process.execPath, [join(BENCH, 'line-loop.mjs'), listFile]);
+    if (r.code !== 0) throw new Error(`line loop failed: ${r.stderr}`);
+    const j = JSON.parse(r.stdout.trim());
+    runs.push({ ms: r.ms, cpuMs: r.cpuMs, load: r.load, innerMs: j.ms, lines: j.lines, bytes: j.bytes });
+  }
+  return best(runs);
+}
+
+async function measureDistalyze(set, spec, jobs) {
+  const args = [CLI, join(set.dir, 'good'), join(set.dir, 'bad'), '--quiet', '--timings', '--json', '/dev/null', '--jobs', String(jobs), ...spec.args, ...P.extraArgs];
+  const runs = [];
+  for (let i = 0; i < P.repeat; i++) {
+    log(`${spec.name}: distalyze --jobs ${jobs}${P.repeat > 1 ? ` (${i + 1}/${P.repeat})` : ''} …`);
+    const r = await timed(process.execPath, args);
+    const timingsLine = r.stderr.split('\n').find((l) => l.startsWith('{"stages"'));
+    if (r.code !== 0 || timingsLine === undefined) {
+      const why = r.timedOut ? `timed out after ${P.timeoutS} s` : `exit ${r.code ?? r.signal}`;
+      const errLines = r.stderr.split('\n').filter((l) => l.trim() && !/^\s+(Command (being timed|exited)|User time|System time|Percent|Elapsed|Average|Maximum|Major|Minor|Voluntary|Involuntary|Swaps|File system|Socket|Signals|Page size|Exit status)/.test(l));
+      const firstErr = errLines.find((l) => /^distalyze:|Error\b/.test(l)) ?? errLines[0] ?? '';
+      log(`${spec.name}: distalyze --jobs ${jobs} failed (${why}): ${firstErr}`);
+      return { ok: false, jobs, ms: r.ms, error: `${why}: ${firstErr}`.slice(0, 500) };
+    }
+    const t = JSON.parse(timingsLine);
+    runs.push({
+      ok: true,
+      jobs,
+      ms: r.ms,
+      cpuMs: r.cpuMs,
+      load: r.load,
+      stages: t.stages,
+      // /usr/bin/time's figure counts the whole process (workers included), as does --timings.
+      rssMB: Number.isFinite(r.rssMB) ? r.rssMB : (t.maxRssMB * 1048576) / 1e6,
+      timingsRssMB: (t.maxRssMB * 1048576) / 1e6,
+      instances: t.instances,
+      bytes: t.bytes,
+      lines: t.lines,
+      parallel: t.parallel,
+    });
+  }
+  return best(runs);
+}
+
+async function measureSet(spec) {
+  const set = await ensureSet(spec);
+  if (P.generateOnly) return { spec, set };
+  const paths = set.files.map((f) => join(set.dir, f));
+  const listFile = join(set.dir, 'files.txt');
+  writeFileSync(listFile, `${paths.join('\n')}\n`);
+  log(`${spec.name}: warming the page cache …`);
+  await timed('wc', ['-l', ...paths]);
+  log(`${spec.name}: wc -l, node line loop …`);
+  const wc = await measureWc(paths);
+  const loop = await measureLoop(listFile);
+  const runs = {};
+  for (const j of P.jobs) runs[`j${j}`] = await measureDistalyze(set, spec, j);
+  if (wc.lines !== set.lines) log(`${spec.name}: note: wc -l counted ${wc.lines} lines, the generator wrote ${set.lines}`);
+  for (const r of Object.values(runs)) {
+    if (r.ok && r.lines !== set.lines) log(`${spec.name}: note: distalyze --jobs ${r.jobs} read ${r.lines} lines, the generator wrote ${set.lines}`);
+  }
+  return { spec, set, wc, loop, runs };
+}
+
+// ---------------------------------------------------------------------------
+// Report
+
+function fmtBytes(b) {
+  return b >= 1e9 ? `${(b / 1e9).toFixed(2)} GB` : `${(b / 1e6).toFixed(1)} MB`;
+}
+function fmtCount(n) {
+  return n >= 1e6 ? `${(n / 1e6).toFixed(1)} M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} k` : String(n);
+}
+const fmtS = (ms) => (ms / 1000).toFixed(ms < 10_000 ? 2 : 1);
+const fmtRatio = (x) => (x >= 10 ? x.toFixed(0) : x >= 1 ? x.toFixed(1) : x.toFixed(2));
+const pct = (x) => `${(100 * x).toFixed(x < 0.1 ? 1 : 0)}%`;
+
+function table(rows) {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c] ?? '').length)));
+  return rows.map((r) => r.map((cell, c) => (c === 0 ? String(cell).padEnd(widths[c]) : String(cell).padStart(widths[c]))).join('  ').trimEnd()).join('\n');
+}
+
+/** Figures of one set: throughput and every stage, as ratios against the references. */
+function figures(m) {
+  const { set, wc, loop, runs } = m;
+  const thr = (ms) => ({ MBps: set.bytes / 1e6 / (ms / 1000), linesPerS: set.lines / (ms / 1000) });
+  const out = {
+    data: { dir: relative(ROOT, set.dir), files: set.files.length, bytes: set.bytes, lines: set.lines, generatedMs: set.generatedMs },
+    wc: { ms: Math.round(wc.ms), cpuMs: Math.round(wc.cpuMs), load: wc.load, ...thr(wc.ms) },
+    nodeLoop: { ms: Math.round(loop.ms), cpuMs: Math.round(loop.cpuMs), load: loop.load, innerMs: loop.innerMs, ...thr(loop.ms) },
+    runs: {},
+  };
+  for (const [key, r] of Object.entries(runs)) {
+    if (!r.ok) {
+      out.runs[key] = r;
+      continue;
+    }
+    const parseMs = r.stages.parse;
+    out.runs[key] = {
+      ...r,
+      ms: Math.round(r.ms),
+      ...thr(r.ms),
+      // throughput as a fraction of each floor's (= floor time / our time)
+      vsNodeLoop: loop.ms / r.ms,
+      vsWc: wc.ms / r.ms,
+      parse: { ...thr(parseMs), vsNodeLoop: loop.ms / parseMs, vsWc: wc.ms / parseMs },
+      // each stage's time in units of the bare loop's time
+      stagesVsNodeLoop: Object.fromEntries(Object.entries(r.stages).map(([k, v]) => [k, v / loop.ms])),
+    };
+  }
+  const j1 = out.runs.j1;
+  const j2 = out.runs.j2;
+  if (j1?.ok && j2?.ok) out.speedup2 = { wall: j1.ms / j2.ms, parse: j1.stages.parse / j2.stages.parse };
+  return out;
+}
+
+function printSet(m, f) {
+  const lines = [];
+  lines.push(`== ${m.spec.name}: ${m.spec.title}`);
+  lines.push(`   ${fmtBytes(f.data.bytes)}, ${fmtCount(f.data.lines)} lines, ${f.data.files} files${f.runs.j1?.instances !== undefined ? `, ${f.runs.j1.instances} instances` : ''}  (${f.data.dir})`);
+  const stageNames = [...new Set(Object.values(f.runs).flatMap((r) => (r.ok ? Object.keys(r.stages) : [])))];
+  const head = ['run', 'wall s', 'cpu s', 'load', 'MB/s', 'lines/s', 'vs wc -l', 'vs node loop', 'peak RSS MB', ...stageNames.map((s) => `${s} s (×loop)`)];
+  const rows = [head];
+  const cpu = (r) => (Number.isFinite(r.cpuMs) ? fmtS(r.cpuMs) : '');
+  const blank = stageNames.map(() => '');
+  rows.push(['wc -l', fmtS(f.wc.ms), cpu(f.wc), f.wc.load.toFixed(1), f.wc.MBps.toFixed(0), fmtCount(f.wc.linesPerS), '100%', pct(f.nodeLoop.ms / f.wc.ms), '', ...blank]);
+  rows.push(['node line loop', fmtS(f.nodeLoop.ms), cpu(f.nodeLoop), f.nodeLoop.load.toFixed(1), f.nodeLoop.MBps.toFixed(0), fmtCount(f.nodeLoop.linesPerS), pct(f.wc.ms / f.nodeLoop.ms), '100%', '', ...blank]);
+  for (const [key, r] of Object.entries(f.runs)) {
+    const label = `distalyze -j${r.jobs}`;
+    if (!r.ok) {
+      rows.push([label, fmtS(r.ms), '', '', 'failed', '', '', '', '', ...blank]);
+      continue;
+    }
+    rows.push([
+      label, fmtS(r.ms), cpu(r), r.load.toFixed(1), r.MBps.toFixed(1), fmtCount(r.linesPerS), pct(r.vsWc), pct(r.vsNodeLoop), r.rssMB.toFixed(0),
+      ...stageNames.map((s) => (r.stages[s] === undefined ? '' : `${fmtS(r.stages[s])} (${fmtRatio(r.stagesVsNodeLoop[s])}×)`)),
+    ]);
+    void key;
+  }
+  lines.push(table(rows));
+  for (const [key, r] of Object.entries(f.runs)) {
+    if (r.ok) {
+      lines.push(`   parse stage -j${r.jobs}: ${r.parse.MBps.toFixed(1)} MB/s, ${fmtCount(r.parse.linesPerS)} lines/s = ${pct(r.parse.vsNodeLoop)} of the node loop, ${pct(r.parse.vsWc)} of wc -l`);
+    } else {
+      lines.push(`   distalyze -j${r.jobs} failed: ${r.error}`);
+    }
+    void key;
+  }
+  if (f.speedup2) lines.push(`   speed-up -j2 vs -j1: ${f.speedup2.wall.toFixed(2)}× wall, ${f.speedup2.parse.toFixed(2)}× parse stage`);
+  return lines.join('\n');
+}
+
+const DN = 'dependency networks + attention';
+
+function targets(F) {
+  const rows = [];
+  const add = (name, measured, goal, ok, note = '') =>
+    rows.push({ name, measured, goal, status: measured === 'failed' ? 'no figure' : ok === null ? 'n/a' : ok ? 'met' : 'MISSED', note });
+  const d = F.dlog;
+  if (d) {
+    const j1 = d.runs.j1;
+    add('dlog parse, 1 core, vs bare node loop', j1?.ok ? pct(j1.parse.vsNodeLoop) : 'failed', `≥ ${pct(TARGETS.dlogParseVsLoop)}`,
+      j1?.ok ? j1.parse.vsNodeLoop >= TARGETS.dlogParseVsLoop : false, j1?.ok ? `whole run: ${pct(j1.vsNodeLoop)}` : '');
+    add('dlog speed-up 1 → 2 cores (parse stage)', d.speedup2 ? `${d.speedup2.parse.toFixed(2)}×` : 'failed', `≥ ${TARGETS.speedup2}× (near-linear)`,
+      d.speedup2 ? d.speedup2.parse >= TARGETS.speedup2 : false, d.speedup2 ? `whole run: ${d.speedup2.wall.toFixed(2)}×` : '');
+    const rss = Math.max(...Object.values(d.runs).filter((r) => r.ok).map((r) => r.rssMB), -Infinity);
+    const atScale = P.gb >= 5 && P.instances === 1000;
+    add(`peak RSS, 5 GB / 1000 instances`, Number.isFinite(rss) ? `${rss.toFixed(0)} MB at ${P.gb} GB` : 'failed', `< ${TARGETS.rssMB} MB`,
+      Number.isFinite(rss) ? (atScale ? rss < TARGETS.rssMB : null) : false, atScale ? '' : 'indicative only: run with BENCH_GB=5 for the target');
+  }
+  const q = F.requests;
+  if (q) {
+    const rs = Object.values(q.runs).filter((r) => r.ok && r.stages[DN] !== undefined);
+    const worst = rs.length ? Math.max(...rs.map((r) => r.stages[DN])) : NaN;
+    add(`DN + attention, ${fmtCount(P.requests)} instances`, rs.length ? `${fmtS(worst)} s` : 'failed', `< ${TARGETS.dnSeconds} s`,
+      rs.length ? worst < TARGETS.dnSeconds * 1000 && P.requests >= 1_000_000 ? true : worst < TARGETS.dnSeconds * 1000 ? null : false : false,
+      P.requests >= 1_000_000 ? 'slowest of the runs' : 'indicative only: fewer than 1 000 000 instances');
+  }
+  const l = F.log4j;
+  if (l) {
+    const j2 = l.runs.j2;
+    add('rules translator, 2 cores (parse stage)', j2?.ok ? `${j2.parse.MBps.toFixed(0)} MB/s` : 'failed', `≥ ${TARGETS.rulesMBps} MB/s`,
+      j2?.ok ? j2.parse.MBps >= TARGETS.rulesMBps : false, j2?.ok ? `whole run: ${j2.MBps.toFixed(0)} MB/s; node loop: ${l.nodeLoop.MBps.toFixed(0)} MB/s on 1 core` : '');
+  }
+  return rows;
+}
+
+function machine() {
+  const git = (args) => {
+    const r = spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' });
+    return r.status === 0 ? r.stdout.trim() : undefined;
+  };
+  const distMain = join(ROOT, 'dist', 'cli', 'main.js');
+  return {
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    cores: os.cpus().length,
+    availableParallelism: os.availableParallelism(),
+    memoryGB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    node: process.version,
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    commit: git(['rev-parse', '--short', 'HEAD']),
+    workingTreeDirty: (git(['status', '--porcelain', '--', 'src']) ?? '') !== '',
+    distBuilt: existsSync(distMain) ? statSync(distMain).mtime.toISOString() : null,
+    peakRssFrom: HAS_TIME ? '/usr/bin/time -v' : '--timings',
+  };
+}
+
+/** Warn when src/ changed after the last build: the bench measures dist/. */
+function checkBuild() {
+  const distMain = join(ROOT, 'dist', 'cli', 'main.js');
+  if (!existsSync(distMain)) {
+    log('dist/ is missing: run `npm run build` first (the bench measures the built CLI)');
+    return;
+  }
+  const built = statSync(distMain).mtimeMs;
+  const walk = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+  const newer = walk(join(ROOT, 'src')).filter((f) => statSync(f).mtimeMs > built);
+  if (newer.length > 0) log(`note: ${newer.length} file(s) in src/ changed after the last build (e.g. ${relative(ROOT, newer[0])}); run \`npm run build\` to measure them`);
+}
+
+// ---------------------------------------------------------------------------
+
+async function main() {
+  mkdirSync(DATA, { recursive: true });
+  if (!P.generateOnly) checkBuild();
+  const specs = setSpecs();
+  const measured = [];
+  for (const spec of specs) measured.push(await measureSet(spec));
+  if (P.generateOnly) return;
+
+  const M = machine();
+  const F = {};
+  const blocks = [];
+  for (const m of measured) {
+    F[m.spec.name] = figures(m);
+    blocks.push(printSet(m, F[m.spec.name]));
+  }
+  const T = targets(F);
+  const header = `distalyze bench — ${M.cpu}, ${M.cores} cores, ${M.memoryGB} GB RAM, Node ${M.node}, ${M.platform}, commit ${M.commit ?? '?'}${M.workingTreeDirty ? ' (src/ modified)' : ''}\n` +
+    `(MB = 10^6 bytes; warm page cache; best of ${P.refRepeat} for references, of ${P.repeat} for distalyze; cpu = user + system time, all threads;\n` +
+    ` load = 1-minute load average when the run started (above ${M.cores}, other work shared the cores and wall times are inflated);\n` +
+    ` "vs" = throughput as a share of the reference's; "×loop" = stage time / node loop time)`;
+  const targetTable = table([
+    ['target (issue 6)', 'measured', 'goal', 'status', ''],
+    ...T.map((t) => [t.name, t.measured, t.goal, t.status, t.note]),
+  ]);
+  const text = `${header}\n\n${blocks.join('\n\n')}\n\n${targetTable}\n`;
+  process.stdout.write(text);
+
+  const result = {
+    date: new Date().toISOString(),
+    machine: M,
+    params: { ...P, translator: relative(ROOT, P.translator), out: relative(ROOT, P.out) },
+    targets: TARGETS,
+    sets: F,
+    verdicts: T,
+    table: text,
+  };
+  mkdirSync(dirname(P.out), { recursive: true });
+  writeFileSync(P.out, `${JSON.stringify(result, null, 2)}\n`);
+  log(`results written to ${relative(ROOT, P.out)}`);
+}
+
+await main();
