@@ -74,13 +74,16 @@ describe.skipIf(!haveChromium && !inCi)('HTML report in headless Chromium', () =
     expect(o.dialogs).toEqual([]);
     expect(o.errors).toEqual([]);
     expect(o.requests).toEqual([]);
-    expect(await o.page.evaluate(() => document.querySelectorAll('script').length)).toBe(2);
+    expect(await o.page.locator('script').count()).toBe(2);
     expect(await o.page.locator('img, iframe, object, embed').count()).toBe(0);
   }
 
+  /** The text of one column (by its header's data-key) in the first `rows` rows shown. */
   async function column(page: Page, key: string, rows = 25): Promise<string[]> {
-    const index = await page.evaluate((k) => [...document.querySelectorAll('#tests-table thead th')].findIndex((th) => th.getAttribute('data-key') === k), key);
-    return page.evaluate(([i, n]) => [...document.querySelectorAll('#tests-table tbody tr')].slice(0, n).map((tr) => tr.children[i]!.textContent ?? ''), [index, rows] as const);
+    const keys = await Promise.all((await page.locator('#tests-table thead th').all()).map((th) => th.getAttribute('data-key')));
+    const nth = keys.indexOf(key) + 1;
+    expect(nth).toBeGreaterThan(0);
+    return (await page.locator(`#tests-table tbody tr td:nth-child(${nth})`).allTextContents()).slice(0, rows);
   }
 
   function parseStat(s: string): number {

@@ -58,9 +58,9 @@ function select(i, scroll) {
   else markSelected();
   renderDetail();
   if (scroll) {
+    document.getElementById('tests').scrollIntoView({ block: 'start' });
     var row = document.querySelector('#tests-table tr[data-i="' + i + '"]');
     if (row) { row.scrollIntoView({ block: 'nearest' }); row.focus({ preventScroll: true }); }
-    document.getElementById('tests').scrollIntoView({ block: 'start' });
   }
 }
 
@@ -318,8 +318,13 @@ function plot(values, boxes, useLog) {
   var margin = (hi - lo) * 0.06; lo -= margin; hi += margin;
   function y(v) { return T + (H - T - B) * (1 - (v - lo) / (hi - lo)); }
   // Axis and grid.
-  var ticks = useLog ? niceTicks(Math.floor(lo), Math.ceil(hi), Math.max(1, Math.min(6, Math.ceil(hi) - Math.floor(lo)))).filter(function (v) { return v >= lo && v <= hi && Number.isInteger(v); })
-    : niceTicks(lo, hi, 5);
+  var ticks = niceTicks(lo, hi, 5);
+  if (useLog) {
+    // Powers of ten where the range spans enough of them, else nice steps of log10.
+    var decades = niceTicks(Math.floor(lo), Math.ceil(hi), Math.max(1, Math.min(6, Math.ceil(hi) - Math.floor(lo))))
+      .filter(function (v) { return v >= lo && v <= hi && Number.isInteger(v); });
+    if (decades.length >= 2) ticks = decades;
+  }
   ticks.forEach(function (v) {
     var yy = y(v).toFixed(1);
     svg('line', { x1: L, x2: W - R, y1: yy, y2: yy, class: 'grid' }, root);
