@@ -1,6 +1,7 @@
 /** Synthetic FeatureSets with a known answer, for the attention-focusing tests. */
 import type { FeatureSet, FeatureType, LogKind } from '../src/features/types.js';
 import { featureSet, normalStream, type ClassColumns } from './dn-fixtures.js';
+import { featuresOf as collectFeatures } from './helpers/collect.js';
 
 /**
  * A planted root cause (SPEC §5's "right answer"): P = 3·cause + noise in both
@@ -40,4 +41,11 @@ export function nullCase(seed: number, n = 50): FeatureSet {
     ],
     { event: 'P', state: 'P' },
   );
+}
+
+export const ROOT_FIXTURES = new URL('../fixtures/', import.meta.url).pathname;
+
+/** The feature set of in-memory dlog texts, through the real parser and feature creation. */
+export function featuresOf(texts: { good: readonly string[]; bad: readonly string[] }): FeatureSet {
+  return collectFeatures(texts).features;
 }

@@ -130,6 +130,28 @@ describe('happensBefore', () => {
     expect(hb.before('start', 'start')).toBe(false);
   });
 
+  it('takes the built-in duration as the end of the instance: D in absolute times, 1 in relative ones', () => {
+    const columns = {
+      duration: { good: [5, 8], bad: [20] }, // seconds
+      early: { good: [0.1, 0.2], bad: [0.5] },
+      finish: { good: [5, 8], bad: [20] }, // the last record: at D, not before it
+    };
+    const abs = featureSet([{ kind: 'event', feature: 'first.abs', columns }], { event: 'duration' });
+    const withBuiltIn = (fs: typeof abs) => ({ ...fs, metric: { ...fs.metric, eventIsDuration: true } });
+    const a = happensBefore(withBuiltIn(abs), abs.tables[0]);
+    expect(a.before('early', 'duration')).toBe(true);
+    expect(a.before('finish', 'duration')).toBe(false);
+    const relColumns = { ...columns, early: { good: [0.02, 0.025], bad: [0.025] }, finish: { good: [1, 1], bad: [1] } };
+    const rel = featureSet([{ kind: 'event', feature: 'first.rel', columns: relColumns }], { event: 'duration' });
+    const r = happensBefore(withBuiltIn(rel), rel.tables[0]);
+    expect(r.before('early', 'duration')).toBe(true);
+    expect(r.before('duration', 'early')).toBe(false);
+    expect(r.before('finish', 'duration')).toBe(false);
+    // A variable the logs call duration (not the built-in) is compared as it is.
+    expect(happensBefore(rel, rel.tables[0]).before('duration', 'early')).toBe(false);
+    expect(happensBefore(rel, rel.tables[0]).before('early', 'duration')).toBe(true);
+  });
+
   it('is empty for feature types that are not times', () => {
     const fs = featureSet([table('count')], { event: 'done' });
     expect(happensBefore(fs, fs.tables[0]).before('start', 'work')).toBe(false);

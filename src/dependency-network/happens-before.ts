@@ -1,4 +1,4 @@
-import { isTimeFeature, type FeatureSet, type FeatureTable } from '../features/types.js';
+import { DURATION, isTimeFeature, type FeatureSet, type FeatureTable } from '../features/types.js';
 
 /** The happens-before relation of one event feature table (SPEC §4). */
 export interface HappensBefore {
@@ -15,11 +15,21 @@ export interface HappensBefore {
  * Happens-before is asked only about the few edges that end up in an
  * attention graph, so each pair is decided on demand (one pass over the
  * instances) and remembered, instead of all V² pairs up front.
+ *
+ * The built-in metric `duration` holds D in every feature type (SPEC §2);
+ * as a time it is the end of the instance: D in the absolute feature types,
+ * and 1 (= D/D) in the relative ones, where D itself would compare seconds
+ * with fractions.
  */
-export function happensBefore(fs: Pick<FeatureSet, 'instances'>, table: FeatureTable): HappensBefore {
+export function happensBefore(fs: Pick<FeatureSet, 'instances' | 'metric'>, table: FeatureTable): HappensBefore {
   if (!isTimeFeature(table.kind, table.feature)) return { before: () => false };
-  const index = new Map(table.variables.map((v, i) => [v, i]));
   const n = fs.instances.length;
+  let columns = table.columns;
+  const end = table.variables.indexOf(DURATION);
+  if (fs.metric.eventIsDuration && end >= 0 && table.feature.endsWith('.rel')) {
+    columns = columns.map((c, v) => (v === end ? new Float64Array(n).fill(1) : c));
+  }
+  const index = new Map(table.variables.map((v, i) => [v, i]));
   const known = new Map<string, boolean>();
   return {
     before(earlier, later) {
@@ -29,7 +39,7 @@ export function happensBefore(fs: Pick<FeatureSet, 'instances'>, table: FeatureT
       const key = `${a} ${b}`;
       let answer = known.get(key);
       if (answer === undefined) {
-        answer = strictlyBefore(table.columns[a], table.columns[b], n);
+        answer = strictlyBefore(columns[a], columns[b], n);
         known.set(key, answer);
       }
       return answer;
