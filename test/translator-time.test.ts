@@ -85,6 +85,22 @@ describe('custom format strings', () => {
     expect(f.parse('2026-11-20 10:00:01', 0)).toBe(AT_10_00_01);
   });
 
+  it('the cached prefix (same text up to the fraction) never stands in for different text', () => {
+    const f = makeTimeFormat('log4j', { year: 2026 });
+    expect(f.parse('2026-11-20 10:00:01,100 a', 0)).toBeCloseTo(AT_10_00_01 + 0.1, 6);
+    expect(f.parse('2026-11-20 10:00:01,25 b', 0)).toBe(AT_10_00_01 + 0.25); // a hit: only the fraction read
+    expect(f.end).toBe(22);
+    expect(f.parse('2026-11-20 10:00:01,x', 0)).toBeNaN();
+    expect(f.parse('2026-11-20 10:00:02,000', 0)).toBe(AT_10_00_01 + 1);
+    expect(f.parse('2026-11-21 10:00:02,000', 0)).toBe(AT_10_00_01 + 1 + 86400);
+    const s = makeTimeFormat('syslog', { year: 2026 });
+    expect(s.parse('Nov  9 23:59:58 a', 0)).toBe(1_794_268_798);
+    expect(s.parse('Nov  9 23:59:58 b', 0)).toBe(1_794_268_798);
+    expect(s.parse('Nov 19 23:59:58 c', 0)).toBe(1_794_268_798 + 10 * 86400);
+    expect(s.parse('xNov 19 23:59:58', 1)).toBe(1_794_268_798 + 10 * 86400);
+    expect(s.end).toBe(16);
+  });
+
   it('an unknown name is an error that lists the named formats', () => {
     expect(() => makeTimeFormat('log4', { year: 2026 })).toThrow(
       "unknown timestamp format 'log4': name one of iso8601, log4j, syslog, yyMMdd HHmmss, epoch-s, epoch-ms, epoch-us, epoch-ns, or write a format string with at least HH (e.g. 'yyyy/MM/dd HH:mm:ss.SSS')");

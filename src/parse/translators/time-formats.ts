@@ -183,6 +183,13 @@ function tokenize(format: string): Token[] {
   return tokens;
 }
 
+/** Token kinds as small integers; the numeric fields come first (kind <= K.second). */
+const K = {
+  year4: 0, year2: 1, month: 2, day: 3, hour: 4, minute: 5, second: 6,
+  literal: 7, space: 8, fraction: 9, monthName: 10, dayName: 11, ampm: 12, zone: 13,
+} as const;
+const KIND_CODES: Readonly<Record<TokenKind, number>> = { ...K, hour12: K.hour };
+
 /** Month names keyed by their three lower-cased character codes (no slicing per line). */
 const MONTHS = new Map(['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
   .map((name, i) => [(name.charCodeAt(0) << 16) | (name.charCodeAt(1) << 8) | name.charCodeAt(2), i + 1] as const));
@@ -196,12 +203,52 @@ class PatternFormat implements TimeFormat {
   private cachedDay = -1;
   private cachedDaySeconds = 0;
 
-  constructor(readonly name: string, private readonly tokens: readonly Token[], private readonly defaultYear: number) {
+  /**
+   * Consecutive lines mostly share their timestamp up to the fraction of a
+   * second ("2026-11-20 10:00:01,"): when the text starts with the last parsed
+   * prefix, only the fraction is read. Only for layouts where that is exact
+   * (see `prefixCacheable`).
+   */
+  private readonly cacheable: boolean;
+  private readonly hasFraction: boolean;
+  /** The cached prefix as character codes (compared in a loop: `startsWith` is far slower here). */
+  private readonly prefix = new Uint16Array(64);
+  private prefixLength = 0;
+  private prefixSeconds = 0;
+
+  /** The tokens as parallel typed arrays: the hot loop reads small integers, not objects. */
+  private readonly kinds: Uint8Array;
+  private readonly mins: Uint8Array;
+  private readonly maxs: Uint8Array;
+  private readonly codes: Uint16Array;
+
+  constructor(readonly name: string, tokens: readonly Token[], private readonly defaultYear: number) {
     this.needsYear = !tokens.some((t) => t.kind === 'year4' || t.kind === 'year2')
       && tokens.some((t) => t.kind === 'month' || t.kind === 'monthName');
+    this.kinds = Uint8Array.from(tokens, (t) => KIND_CODES[t.kind]);
+    this.mins = Uint8Array.from(tokens, (t) => t.min);
+    this.maxs = Uint8Array.from(tokens, (t) => Math.min(t.max, 255));
+    this.codes = Uint16Array.from(tokens, (t) => t.code);
+    this.hasFraction = tokens.some((t) => t.kind === 'fraction');
+    this.cacheable = prefixCacheable(tokens);
   }
 
   parse(text: string, start: number): number {
+    if (this.prefixLength > 0 && this.hasPrefix(text, start)) {
+      let i = start + this.prefixLength;
+      if (!this.hasFraction) {
+        this.end = i;
+        return this.prefixSeconds;
+      }
+      let n = 0;
+      let scale = 1;
+      let c = text.charCodeAt(i);
+      while (c >= 48 && c <= 57 && scale < 1e9) { n = n * 10 + (c - 48); scale *= 10; c = text.charCodeAt(++i); }
+      if (scale === 1) return NaN;
+      while (c >= 48 && c <= 57) c = text.charCodeAt(++i);
+      this.end = i;
+      return this.prefixSeconds + n / scale;
+    }
     let year = this.defaultYear;
     let month = 1;
     let day = 1;
@@ -212,79 +259,75 @@ class PatternFormat implements TimeFormat {
     let pm = -1; // -1: no AM/PM marker, 0: AM, 1: PM
     let zoneSeconds = 0;
     let hasDate = false;
+    let fractionStart = -1;
     let i = start;
-    for (const tok of this.tokens) {
-      switch (tok.kind) {
-        case 'literal':
-          if (text.charCodeAt(i) !== tok.code) return NaN;
-          i++;
-          continue;
-        case 'space':
-          if (text.charCodeAt(i) !== 32) return NaN;
-          while (text.charCodeAt(i) === 32) i++;
-          continue;
-        case 'monthName': {
-          const m = MONTHS.get(((text.charCodeAt(i) | 32) << 16) | ((text.charCodeAt(i + 1) | 32) << 8) | (text.charCodeAt(i + 2) | 32));
-          if (m === undefined) return NaN;
-          month = m;
-          hasDate = true;
-          i += 3;
-          continue;
+    const kinds = this.kinds;
+    const codes = this.codes;
+    const mins = this.mins;
+    const maxs = this.maxs;
+    const n = kinds.length;
+    for (let k = 0; k < n; k++) {
+      const kind = kinds[k] as number;
+      if (kind === K.literal) {
+        if (text.charCodeAt(i) !== codes[k]) return NaN;
+        i++;
+      } else if (kind <= K.second) {
+        // A numeric field of min..max digits.
+        const max = maxs[k] as number;
+        let v = 0;
+        let digits = 0;
+        let c = text.charCodeAt(i);
+        while (digits < max && c >= 48 && c <= 57) { v = v * 10 + (c - 48); digits++; c = text.charCodeAt(++i); }
+        if (digits < (mins[k] as number)) return NaN;
+        switch (kind) {
+          case K.year4: year = v; hasDate = true; break;
+          case K.year2: year = v < 70 ? 2000 + v : 1900 + v; hasDate = true; break;
+          case K.month: month = v; hasDate = true; break;
+          case K.day: day = v; hasDate = true; break;
+          case K.hour: hour = v; break;
+          case K.minute: minute = v; break;
+          default: second = v;
         }
-        case 'dayName': {
-          const from = i;
-          let c = text.charCodeAt(i) | 32;
-          while (c >= 97 && c <= 122) c = text.charCodeAt(++i) | 32;
-          if (i - from < 3) return NaN;
-          continue;
-        }
-        case 'ampm': {
-          const a = text.charCodeAt(i) | 32;
-          if ((a !== 97 && a !== 112) || (text.charCodeAt(i + 1) | 32) !== 109) return NaN;
-          pm = a === 112 ? 1 : 0;
-          i += 2;
-          continue;
-        }
-        case 'zone': {
-          const c = text.charCodeAt(i);
-          if (c === 90 /* Z */) { i++; continue; }
-          if (c !== 43 && c !== 45) return NaN;
-          const hh = twoDigits(text, i + 1);
-          if (hh < 0) return NaN;
-          i += 3;
-          let mm = 0;
-          if (text.charCodeAt(i) === 58 /* : */ && twoDigits(text, i + 1) >= 0) { mm = twoDigits(text, i + 1); i += 3; }
-          else if (twoDigits(text, i) >= 0) { mm = twoDigits(text, i); i += 2; }
-          zoneSeconds = (c === 45 ? -1 : 1) * (hh * 3600 + mm * 60);
-          continue;
-        }
-        case 'fraction': {
-          let n = 0;
-          let scale = 1;
-          let c = text.charCodeAt(i);
-          while (c >= 48 && c <= 57 && scale < 1e9) { n = n * 10 + (c - 48); scale *= 10; c = text.charCodeAt(++i); }
-          if (scale === 1) return NaN;
-          while (c >= 48 && c <= 57) c = text.charCodeAt(++i); // digits past ns
-          fraction = n / scale;
-          continue;
-        }
-        default: {
-          // A numeric field of tok.min..tok.max digits.
-          let n = 0;
-          let k = 0;
-          let c = text.charCodeAt(i);
-          while (k < tok.max && c >= 48 && c <= 57) { n = n * 10 + (c - 48); k++; c = text.charCodeAt(++i); }
-          if (k < tok.min) return NaN;
-          switch (tok.kind) {
-            case 'year4': year = n; hasDate = true; break;
-            case 'year2': year = n < 70 ? 2000 + n : 1900 + n; hasDate = true; break;
-            case 'month': month = n; hasDate = true; break;
-            case 'day': day = n; hasDate = true; break;
-            case 'hour': case 'hour12': hour = n; break;
-            case 'minute': minute = n; break;
-            case 'second': second = n; break;
-          }
-        }
+      } else if (kind === K.space) {
+        if (text.charCodeAt(i) !== 32) return NaN;
+        while (text.charCodeAt(i) === 32) i++;
+      } else if (kind === K.fraction) {
+        fractionStart = i;
+        let n = 0;
+        let scale = 1;
+        let c = text.charCodeAt(i);
+        while (c >= 48 && c <= 57 && scale < 1e9) { n = n * 10 + (c - 48); scale *= 10; c = text.charCodeAt(++i); }
+        if (scale === 1) return NaN;
+        while (c >= 48 && c <= 57) c = text.charCodeAt(++i); // digits past ns
+        fraction = n / scale;
+      } else if (kind === K.monthName) {
+        const m = MONTHS.get(((text.charCodeAt(i) | 32) << 16) | ((text.charCodeAt(i + 1) | 32) << 8) | (text.charCodeAt(i + 2) | 32));
+        if (m === undefined) return NaN;
+        month = m;
+        hasDate = true;
+        i += 3;
+      } else if (kind === K.dayName) {
+        const from = i;
+        let c = text.charCodeAt(i) | 32;
+        while (c >= 97 && c <= 122) c = text.charCodeAt(++i) | 32;
+        if (i - from < 3) return NaN;
+      } else if (kind === K.ampm) {
+        const a = text.charCodeAt(i) | 32;
+        if ((a !== 97 && a !== 112) || (text.charCodeAt(i + 1) | 32) !== 109) return NaN;
+        pm = a === 112 ? 1 : 0;
+        i += 2;
+      } else {
+        // zone: Z, ±HH, ±HHMM or ±HH:MM
+        const c = text.charCodeAt(i);
+        if (c === 90 /* Z */) { i++; continue; }
+        if (c !== 43 && c !== 45) return NaN;
+        const hh = twoDigits(text, i + 1);
+        if (hh < 0) return NaN;
+        i += 3;
+        let mm = 0;
+        if (text.charCodeAt(i) === 58 /* : */ && twoDigits(text, i + 1) >= 0) { mm = twoDigits(text, i + 1); i += 3; }
+        else if (twoDigits(text, i) >= 0) { mm = twoDigits(text, i); i += 2; }
+        zoneSeconds = (c === 45 ? -1 : 1) * (hh * 3600 + mm * 60);
       }
     }
     if (pm !== -1) {
@@ -295,7 +338,24 @@ class PatternFormat implements TimeFormat {
     const daySeconds = hasDate ? this.daySeconds(year, month, day) : 0;
     if (Number.isNaN(daySeconds)) return NaN;
     this.end = i;
-    return daySeconds + hour * 3600 + minute * 60 + second + fraction - zoneSeconds;
+    const seconds = daySeconds + hour * 3600 + minute * 60 + second - zoneSeconds;
+    if (this.cacheable) {
+      const cut = fractionStart === -1 ? i : fractionStart;
+      if (cut - start <= this.prefix.length) {
+        for (let k = start; k < cut; k++) this.prefix[k - start] = text.charCodeAt(k);
+        this.prefixLength = cut - start;
+        this.prefixSeconds = seconds;
+      }
+    }
+    return seconds + fraction;
+  }
+
+  private hasPrefix(text: string, start: number): boolean {
+    const prefix = this.prefix;
+    const n = this.prefixLength;
+    // From the end: seconds change first, the date last.
+    for (let k = n - 1; k >= 0; k--) if (text.charCodeAt(start + k) !== prefix[k]) return false;
+    return true;
   }
 
   private daySeconds(year: number, month: number, day: number): number {
@@ -307,6 +367,20 @@ class PatternFormat implements TimeFormat {
     this.cachedDaySeconds = daysFromCivil(year, month, day) * 86400;
     return this.cachedDaySeconds;
   }
+}
+
+/**
+ * Whether "same text up to the fraction ⇒ same seconds" holds for a layout: no
+ * AM/PM or zone (they would come after the cached part), the fraction (if any)
+ * last, and the token before the cut of fixed width, so a longer field in the
+ * next line cannot pass for the cached one.
+ */
+function prefixCacheable(tokens: readonly Token[]): boolean {
+  if (tokens.some((t) => t.kind === 'ampm' || t.kind === 'zone')) return false;
+  const f = tokens.findIndex((t) => t.kind === 'fraction');
+  if (f !== -1 && f !== tokens.length - 1) return false;
+  const last = tokens[f === -1 ? tokens.length - 1 : f - 1];
+  return last !== undefined && last.kind !== 'space' && last.kind !== 'dayName' && last.min === last.max;
 }
 
 function twoDigits(text: string, i: number): number {
