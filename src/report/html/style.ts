@@ -94,7 +94,6 @@ button.more:hover { border-color: var(--accent); }
 .toolbar input[type=search]:focus { outline: 2px solid var(--accent); outline-offset: -1px; }
 .toolbar label { color: var(--muted); font-size: 13px; }
 .split { display: grid; grid-template-columns: minmax(0, 1fr) 420px; gap: 18px; align-items: start; }
-@media (max-width: 1100px) { .split { grid-template-columns: 1fr; } }
 .table-wrap { max-height: 72vh; overflow: auto; border: 1px solid var(--line); border-radius: 6px; }
 .table-wrap thead th { position: sticky; top: 0; z-index: 1; }
 .table-wrap th button { all: unset; cursor: pointer; display: inline-flex; gap: 3px; align-items: center; }
@@ -112,7 +111,7 @@ button.more:hover { border-color: var(--accent); }
 .stats .good dd { color: var(--good); }
 .stats .bad dd { color: var(--bad); }
 .plot-tools { text-align: right; font-size: 12.5px; color: var(--muted); min-height: 18px; }
-svg.plot { width: 100%; height: auto; display: block; font-family: var(--sans); }
+svg.plot { width: 100%; max-width: 520px; height: auto; display: block; margin: 0 auto; font-family: var(--sans); }
 svg.plot .grid { stroke: #edf0f2; }
 svg.plot .axis { stroke: #9aa4ae; }
 svg.plot .tick { font: 11px var(--mono); fill: var(--muted); }
@@ -128,5 +127,7 @@ svg.plot .pt { fill-opacity: 0.55; stroke: #fff; stroke-width: 0.6; }
 svg.plot .good .pt { fill: var(--good); }
 svg.plot .bad .pt { fill: var(--bad); }
 svg.plot .pt:hover { fill-opacity: 1; stroke: var(--fg); stroke-width: 1.2; }
+/* Narrow windows: the plot goes under the table. */
+@media (max-width: 1100px) { .split { grid-template-columns: 1fr; } .detail { position: static; } }
 footer { border-top: 1px solid var(--line); margin-top: 24px; padding: 12px 0 24px; color: var(--faint); font-size: 12px; }
 `;
