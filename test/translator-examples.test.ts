@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runTranslate } from '../src/cli/translate.js';
+import { Command } from 'commander';
+import { registerTranslateCommand, runTranslate } from '../src/cli/translate.js';
 import { listInputFiles } from '../src/parse/files.js';
 import { readClass, type ClassSink, type ReadStats } from '../src/parse/reader.js';
 import type { Translator } from '../src/parse/translator.js';
@@ -220,6 +221,22 @@ describe('distalyze translate', () => {
     expect(await runTranslate({ translator: 'examples/log4j/log4j.yaml', inputs: [`${RAW}/log4j/bad`], out, strict: false }, { stdout: new Capture(), stderr: new Capture() })).toBe(0);
     expect(readdirSync(out).sort()).toEqual(['rs-1.log.dlog', 'rs-2.log.dlog', 'rs-3.log.dlog', 'rs-4.log.dlog']);
     expect(readFileSync(join(out, 'rs-1.log.dlog'), 'utf8').split('\n')[0]).toBe('I\trs-1.log');
+  });
+});
+
+describe('registerTranslateCommand', () => {
+  it('adds `translate` to a commander program', async () => {
+    const stdout = new Capture();
+    const stderr = new Capture();
+    let code = -1;
+    const program = new Command('distalyze').exitOverride().argument('[good]').action(() => undefined);
+    registerTranslateCommand(program, { stdout, stderr }, (c) => { code = c; });
+    await program.parseAsync(['translate', '--translator', 'examples/syslog/syslog.yaml', '--year', '2026', '-o', '-', `${RAW}/syslog/good`], { from: 'user' });
+    expect(code).toBe(0);
+    expect(stdout.text.split('\n').slice(0, 2)).toEqual(['I\tweb-1', 'S\t1794268681\tlink_mbps\t1000']);
+    await program.parseAsync(['translate', '--translator', 'examples/syslog/syslog.yaml', '--year', '26', '-o', '-', `${RAW}/syslog/good`], { from: 'user' });
+    expect(code).toBe(2);
+    expect(stderr.text).toContain("distalyze: --year must be a year such as 2026, not '26'\n");
   });
 });
 

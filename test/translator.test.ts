@@ -293,3 +293,12 @@ describe('literal prefilter', () => {
     expect(requiredLiteral('[abc]+x{2,3}yz')).toBe('yz');
   });
 });
+
+describe('user regexes', () => {
+  it('accept Python named groups, a leading (?i), and Unicode classes', async () => {
+    const yaml = "timestamp: epoch-s\nrules:\n  - { match: '(?i)user (?P<who>\\p{L}+) LOGGED in', event: 'login_${who}' }\n";
+    const dir = scratch({ 't.yaml': yaml, 'logs/a.log': '1 User Zoë logged IN\n2 user bob logged out\n' });
+    const { records } = await translate(await loadTranslator(join(dir, 't.yaml')), join(dir, 'logs'));
+    expect(records).toEqual({ 'a.log': ['E 1 login_Zoë'] });
+  });
+});

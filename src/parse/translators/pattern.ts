@@ -20,6 +20,8 @@ export interface UserRegex {
 /**
  * Compile a regex written by a user. Accepts two habits from Perl and Python:
  * `(?P<name>…)` groups and a leading `(?i)` for case-insensitive matching.
+ * Unicode mode (the `u` flag) is on only when the regex needs it (`\p{…}`,
+ * `\u{…}`): it is stricter about escapes that users copy from other dialects.
  * Throws an Error (message: why it is bad) that the caller places.
  */
 export function compileUserRegex(source: string): UserRegex {
@@ -29,6 +31,7 @@ export function compileUserRegex(source: string): UserRegex {
     flags = 'i';
     text = text.slice(4);
   }
+  if (/\\[pPu]\{/.test(text)) flags += 'u';
   let re: RegExp;
   try {
     re = new RegExp(text, flags);
@@ -40,7 +43,7 @@ export function compileUserRegex(source: string): UserRegex {
   const count = (new RegExp(`${text}|`, flags).exec('') as RegExpExecArray).length - 1;
   const names = new Set<string>();
   for (const m of text.matchAll(/\(\?<([A-Za-z_$][\w$]*)>/g)) names.add(m[1] as string);
-  return { re, names, count, literal: flags === '' ? requiredLiteral(text) : '' };
+  return { re, names, count, literal: flags.includes('i') ? '' : requiredLiteral(text) };
 }
 
 /**
