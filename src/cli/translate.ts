@@ -168,12 +168,12 @@ function summary(translator: Translator, stats: ReadStats, instances: number, wh
   const rate = seconds > 0 && mb >= 1 ? `, ${(mb / seconds).toFixed(0)} MB/s` : '';
   const what = translator.type === 'executable' ? 'output lines of the program' : 'lines';
   lines.push(`translated ${n(stats.files)} file${stats.files === 1 ? '' : 's'} (${formatBytes(stats.bytes)}, ${n(stats.lines)} ${what}${rate}) ` +
-    `into ${n(instances)} instance${instances === 1 ? '' : 's'}, ${n(stats.records)} records → ${where}`);
+    `into ${n(instances)} instance${instances === 1 ? '' : 's'}, ${n(stats.records)} record${stats.records === 1 ? '' : 's'} → ${where}`);
   if (translator.type === 'lines' && translator.ruleCounts !== undefined) {
     const counts = [...translator.ruleCounts()];
     const width = Math.max(...counts.map(([, c]) => n(c).length), 1);
     lines.push('lines translated per rule:');
-    for (const [label, count] of counts) lines.push(`  ${n(count).padStart(width)}  ${label}${count === 0 ? '   (never matched)' : ''}`);
+    for (const [label, count] of counts) lines.push(`  ${n(count).padStart(width)}  ${label}${count === 0 ? '   (nothing)' : ''}`);
   }
   const skipped = stats.skippedLines;
   const none = translator.type === 'executable' ? 'were not records' : 'were not translated (no rule matched)';
@@ -181,8 +181,8 @@ function summary(translator: Translator, stats: ReadStats, instances: number, wh
   for (const e of stats.skippedExamples) lines.push(`  ${e}`);
   const problems = (translator as { problems?: () => readonly TranslatorProblem[] }).problems?.() ?? [];
   for (const p of problems) {
-    lines.push(`  ${n(p.count)} ${p.count === 1 ? 'line' : 'lines'} ${p.reason}, e.g.:`);
-    for (const e of p.examples) lines.push(`    ${e}`);
+    lines.push(`${n(p.count)} ${p.count === 1 ? 'line' : 'lines'} ${p.reason}, e.g.:`);
+    for (const e of p.examples) lines.push(`  ${e}`);
   }
   const year = (translator as { assumedYear?: number }).assumedYear;
   if (year !== undefined) lines.push(`note: timestamps without a year were put in ${year} (the current year); pass --year for reproducible output`);
