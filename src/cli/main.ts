@@ -15,6 +15,7 @@ import { renderText } from '../report/text.js';
 import { renderTsv } from '../report/tsv.js';
 import { VERSION } from '../version.js';
 import { parseOptions, type Options, type RawOptions } from './options.js';
+import { registerTranslateCommand } from './translate.js';
 import { writeOutput } from './output.js';
 import { Progress } from './progress.js';
 
@@ -93,6 +94,7 @@ function buildProgram(io: Io, setCode: (c: number) => void): Command {
     .action(async (good: string, bad: string, raw: RawOptions) => {
       setCode(await runAnalysis(good, bad, parseOptions(raw), io));
     });
+  registerTranslateCommand(program, io, setCode);
   return program;
 }
 

@@ -65,10 +65,10 @@ async function readFile(file: InputFile, className: ClassName, sink: RecordSink,
   const r = await readLines(file, {
     line: (text, lineNo) => {
       if (parseDlogLine(text, sink, file.path, lineNo) === 'not-a-record') {
-        skip(stats, options, file.path, lineNo, `not a record: '${clip(text)}'`, 'records are I/E/S lines with TAB-separated fields; use --translator for raw logs');
+        skip(stats, options, file.path, lineNo, () => `not a record: '${clip(text)}'`, 'records are I/E/S lines with TAB-separated fields; use --translator for raw logs');
       }
     },
-    tooLong: (lineNo, length) => skip(stats, options, file.path, lineNo, `line of ${length} characters is over the 1 MiB limit`),
+    tooLong: (lineNo, length) => skip(stats, options, file.path, lineNo, () => `line of ${length} characters is over the 1 MiB limit`),
   }, options.onBytes);
   stats.bytes += r.bytes;
   stats.lines += r.lines;
@@ -88,9 +88,9 @@ async function readThroughLines(file: InputFile, className: ClassName, translato
         if (err instanceof InputError) throw err;
         throw new InputError(`translator ${translator.path} failed: ${err instanceof Error ? err.message : String(err)}`, file.path, lineNo);
       }
-      if (!mapped) skip(stats, options, file.path, lineNo, `no translator rule matched: '${clip(text)}'`);
+      if (!mapped) skip(stats, options, file.path, lineNo, () => `no translator rule matched: '${clip(text)}'`);
     },
-    tooLong: (lineNo, length) => skip(stats, options, file.path, lineNo, `line of ${length} characters is over the 1 MiB limit`),
+    tooLong: (lineNo, length) => skip(stats, options, file.path, lineNo, () => `line of ${length} characters is over the 1 MiB limit`),
   }, options.onBytes);
   translator.endFile?.(base, sink);
   stats.bytes += r.bytes;
@@ -100,7 +100,12 @@ async function readThroughLines(file: InputFile, className: ClassName, translato
 /** Run the translator program on one raw file and parse its standard output as dlog. */
 async function readThroughExecutable(file: InputFile, translator: ExecutableTranslator, sink: RecordSink, options: ReadOptions, stats: ReadStats): Promise<void> {
   const { cmd, args } = translator.command(file.path);
-  const child = spawn(cmd, args as string[], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // With `-` the program reads the raw log from its standard input.
+  const child = spawn(cmd, args as string[], { stdio: [file.path === '-' ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+  if (file.path === '-' && child.stdin !== null) {
+    child.stdin.on('error', () => undefined); // the program may exit without reading everything
+    process.stdin.pipe(child.stdin);
+  }
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (d: string) => { stderr = (stderr + d).slice(-2000); });
@@ -115,10 +120,10 @@ async function readThroughExecutable(file: InputFile, translator: ExecutableTran
     const r = await readLines(virtual, {
       line: (text, lineNo) => {
         if (parseDlogLine(text, sink, where, lineNo) === 'not-a-record') {
-          skip(stats, options, where, lineNo, `not a record: '${clip(text)}'`);
+          skip(stats, options, where, lineNo, () => `not a record: '${clip(text)}'`);
         }
       },
-      tooLong: (lineNo, length) => skip(stats, options, where, lineNo, `line of ${length} characters is over the 1 MiB limit`),
+      tooLong: (lineNo, length) => skip(stats, options, where, lineNo, () => `line of ${length} characters is over the 1 MiB limit`),
     }, options.onBytes, child.stdout);
     stats.bytes += r.bytes;
     stats.lines += r.lines;
@@ -133,10 +138,15 @@ async function readThroughExecutable(file: InputFile, translator: ExecutableTran
   }
 }
 
-function skip(stats: ReadStats, options: ReadOptions, file: string, lineNo: number, reason: string, hint?: string): void {
-  if (options.strict) throw new InputError(`${reason} (--strict)`, file, lineNo, hint);
+/**
+ * Count a line that yielded no record. `reason` is a function so the message
+ * is built only when it is shown: on a translator's log most lines may be
+ * skipped, and formatting each one costs half the throughput.
+ */
+function skip(stats: ReadStats, options: ReadOptions, file: string, lineNo: number, reason: () => string, hint?: string): void {
+  if (options.strict) throw new InputError(`${reason()} (--strict)`, file, lineNo, hint);
   stats.skippedLines++;
-  if (stats.skippedExamples.length < (options.examples ?? 5)) stats.skippedExamples.push(InputError.format(reason, file, lineNo));
+  if (stats.skippedExamples.length < (options.examples ?? 5)) stats.skippedExamples.push(InputError.format(reason(), file, lineNo));
 }
 
 function countingSink(sink: RecordSink, stats: ReadStats): RecordSink {
