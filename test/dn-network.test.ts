@@ -70,6 +70,11 @@ describe('learnDependencyNetwork', () => {
     expect(good.variables).toEqual(['P', 'cause', 'goodOnly']);
   });
 
+  it('learns nothing from an empty class', () => {
+    const fs = featureSet([{ kind: 'state', feature: 'mean', columns: { P: { good: [1, 2, 3], bad: [] }, x: { good: [1, 2, 3], bad: [] } } }], { state: 'P' });
+    expect(learnDependencyNetwork(fs, fs.tables[0], 'bad', options)).toMatchObject({ variables: [], edges: [], instances: 0, weight: 0 });
+  });
+
   it('learns from both classes with className both', () => {
     const fs = featureSet([handTable], { state: 'A' });
     const dn = learnDependencyNetwork(fs, fs.tables[0], 'both', options);

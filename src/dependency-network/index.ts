@@ -1,13 +1,13 @@
 import { classRange, type FeatureSet, type FeatureTable } from '../features/types.js';
 import type { ClassName } from '../parse/records.js';
-import { trainRegressionTree } from './cart.js';
+import { trainRegressionTree, TreeWorkspace } from './cart.js';
 import { weightedMedian } from './median.js';
 import { mulberry32, sampleWithoutReplacement } from './prng.js';
 import { sortColumn } from './sort-order.js';
 import type { DependencyEdge, DependencyNetwork, DependencyNetworkOptions } from './types.js';
 
 export { happensBefore, type HappensBefore } from './happens-before.js';
-export { DEFAULT_SPLIT_CORRECTION, predictRow, trainRegressionTree, type RegressionTree, type RegressionTreeOptions, type SplitCorrection, type TreeNode } from './cart.js';
+export { DEFAULT_SPLIT_CORRECTION, predictRow, trainRegressionTree, TreeWorkspace, type RegressionTree, type RegressionTreeOptions, type SplitCorrection, type TreeNode } from './cart.js';
 export { DEFAULT_DEPENDENCY_NETWORK_OPTIONS } from './types.js';
 export type { DependencyEdge, DependencyNetwork, DependencyNetworkOptions } from './types.js';
 
@@ -44,9 +44,13 @@ export function learnDependencyNetwork(
     const source = table.columns[v];
     const column = new Float64Array(m);
     for (let i = 0; i < m; i++) column[i] = source[rows[i]];
-    const median = weightedMedian(column, weights);
-    if (Number.isNaN(median)) return; // missing in every row of the class
-    for (let i = 0; i < m; i++) if (Number.isNaN(column[i])) column[i] = median;
+    let missing = 0;
+    for (let i = 0; i < m; i++) if (Number.isNaN(column[i])) missing++;
+    if (missing > 0 || m === 0) {
+      const median = weightedMedian(column, weights);
+      if (Number.isNaN(median)) return; // missing in every row of the class
+      for (let i = 0; i < m; i++) if (Number.isNaN(column[i])) column[i] = median;
+    }
     variables.push(variable);
     columns.push(column);
   });
@@ -54,6 +58,7 @@ export function learnDependencyNetwork(
   const minSplit = options.minSplit ?? Math.ceil(total / 3);
   const sorted = columns.map((c) => sortColumn(c));
   const edges: DependencyEdge[] = [];
+  const workspace = new TreeWorkspace(m);
   for (let child = 0; child < columns.length; child++) {
     const others = columns.map((_, j) => j).filter((j) => j !== child);
     const tree = trainRegressionTree(
@@ -65,6 +70,7 @@ export function learnDependencyNetwork(
         ...(options.splitCorrection ? { splitCorrection: options.splitCorrection } : {}),
         weights: unweighted ? undefined : weights,
         sorted: others.map((j) => sorted[j]),
+        workspace,
       },
     );
     const strongest = new Map<number, number>();

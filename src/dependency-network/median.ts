@@ -1,3 +1,5 @@
+import { sortColumn } from './sort-order.js';
+
 /**
  * The median of `values` where each value counts `weights[i]` times (integer
  * replication counts), NaN values and zero weights skipped: the median of the
@@ -7,24 +9,28 @@
  * NaN when nothing is left.
  */
 export function weightedMedian(values: Float64Array, weights?: Float64Array): number {
-  const kept: number[] = [];
-  for (let i = 0; i < values.length; i++) {
-    if (!Number.isNaN(values[i]) && (weights === undefined || weights[i] > 0)) kept.push(i);
-  }
-  if (kept.length === 0) return NaN;
-  kept.sort((a, b) => values[a] - values[b] || a - b);
-  const weightOf = (i: number): number => (weights === undefined ? 1 : weights[i]);
+  let kept = 0;
+  for (let i = 0; i < values.length; i++) if (!Number.isNaN(values[i]) && (weights === undefined || weights[i] > 0)) kept++;
+  if (kept === 0) return NaN;
+  const xs = new Float64Array(kept);
+  const ws = new Float64Array(kept);
   let total = 0;
-  for (const i of kept) total += weightOf(i);
-  return (at(Math.floor((total - 1) / 2)) + at(Math.floor(total / 2))) / 2;
-
-  /** The value at 0-based position p of the expanded list. */
-  function at(p: number): number {
-    let cumulative = 0;
-    for (const i of kept) {
-      cumulative += weightOf(i);
-      if (cumulative > p) return values[i];
-    }
-    return values[kept[kept.length - 1]];
+  for (let i = 0, k = 0; i < values.length; i++) {
+    if (Number.isNaN(values[i]) || (weights !== undefined && !(weights[i] > 0))) continue;
+    xs[k] = values[i];
+    ws[k] = weights === undefined ? 1 : weights[i];
+    total += ws[k];
+    k++;
   }
+  const { order, values: sorted } = sortColumn(xs);
+  const lower = Math.floor((total - 1) / 2);
+  const upper = Math.floor(total / 2);
+  let cumulative = 0;
+  let low = NaN;
+  for (let i = 0; i < kept; i++) {
+    cumulative += ws[order[i]];
+    if (Number.isNaN(low) && cumulative > lower) low = sorted[i];
+    if (cumulative > upper) return (low + sorted[i]) / 2;
+  }
+  return (low + sorted[kept - 1]) / 2;
 }
