@@ -42,7 +42,7 @@ function cluster(g: AttentionGraph, gi: number, maxT: number): string[] {
   const alone = g.nodes.length <= 1;
   const heading = [
     `${g.kind} · ${g.features.join(', ')} · class ${g.className}`,
-    alone ? 'no divergent dependency found' : `score ${formatNumber(g.score)}`,
+    alone ? 'score 0 · no divergent dependency found' : `score ${formatNumber(g.score)}`,
   ];
   if (g.omitted > 0) heading.push(`(${g.omitted} more node${g.omitted === 1 ? '' : 's'} not shown)`);
   const out = [
