@@ -92,7 +92,7 @@ export type TreeNode = TreeLeaf | TreeSplit;
 export interface RegressionTree {
   /** nodes[0] is the root; children always come after their parent. */
   readonly nodes: readonly TreeNode[];
-  /** Predictors that could be split on (not constant): the gate's Bonferroni divisor. */
+  /** Predictors that could be split on (not constant over the rows): the gate's divisor under 'predictors'. */
   readonly candidates: number;
 }
 
