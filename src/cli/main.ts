@@ -63,7 +63,8 @@ function buildProgram(io: Io, setCode: (c: number) => void): Command {
     .option('--alpha <p>', 'significance level before correction', '0.05')
     .addOption(new Option('--correction <method>', 'multiple-testing correction').choices(['bonferroni', 'holm', 'bh', 'none']).default('bonferroni'))
     .option('--min-split <n>', 'minimum samples to split a regression-tree node (default ⌈N/3⌉ per class)')
-    .option('--split-alpha <p>', 'significance a tree split must reach (divided by the number of predictors)', '0.05')
+    .option('--split-alpha <p>', 'significance a tree split must reach (divided per --split-correction)', '0.05')
+    .addOption(new Option('--split-correction <divisor>', 'what --split-alpha is divided by: the candidate splits at the node, or the predictors (SPEC §4 as written)').choices(['splits', 'predictors']).default('splits'))
     .option('--dn-sample <n>', 'at most this many instances per class for dependency networks', '100000')
     .addOption(new Option('--dn-class <class>', 'the class whose dependency networks are searched').choices(['good', 'bad', 'both']).default('bad'))
     .option('--balance <a>', 'score = Σ T̂^(2a)·ŵ^(2(1−a)): 0.5 weighs divergence and dependency equally', '0.5')
@@ -169,6 +170,7 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
     network: {
       ...(options.minSplit !== undefined ? { minSplit: options.minSplit } : {}),
       splitAlpha: options.splitAlpha,
+      splitCorrection: options.splitCorrection,
       sample: options.dnSample,
       seed: options.seed,
     },
@@ -186,9 +188,9 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
 }
 
 async function writeReports(analysis: Analysis, options: Options, io: Io): Promise<void> {
-  if (options.json !== undefined) await writeOutput(options.json, renderJson(analysis), '--json');
-  if (options.tsv !== undefined) await writeOutput(options.tsv, renderTsv(analysis), '--tsv');
-  if (options.dot !== undefined) await writeOutput(options.dot, renderDot(analysis), '--dot');
+  if (options.json !== undefined) await writeOutput(options.json, renderJson(analysis), '--json', io.stdout);
+  if (options.tsv !== undefined) await writeOutput(options.tsv, renderTsv(analysis), '--tsv', io.stdout);
+  if (options.dot !== undefined) await writeOutput(options.dot, renderDot(analysis), '--dot', io.stdout);
   if (options.html !== undefined) {
     const { renderHtml } = await import('../report/html.js');
     await writeOutput(options.html, await renderHtml(analysis), '--html');

@@ -12,6 +12,7 @@ export interface RawOptions {
   correction: string;
   minSplit?: string;
   splitAlpha: string;
+  splitCorrection: string;
   dnSample: string;
   dnClass: string;
   balance: string;
@@ -42,6 +43,7 @@ export interface Options {
   readonly correction: Correction;
   readonly minSplit?: number;
   readonly splitAlpha: number;
+  readonly splitCorrection: 'splits' | 'predictors';
   readonly dnSample: number;
   readonly dnClass: 'good' | 'bad' | 'both';
   readonly balance: number;
@@ -82,6 +84,7 @@ export function parseOptions(raw: RawOptions): Options {
     correction: oneOf('--correction', raw.correction, ['bonferroni', 'holm', 'bh', 'none'] as const),
     ...(raw.minSplit !== undefined ? { minSplit: integer('--min-split', raw.minSplit, 2) } : {}),
     splitAlpha: probability('--split-alpha', raw.splitAlpha),
+    splitCorrection: oneOf('--split-correction', raw.splitCorrection, ['splits', 'predictors'] as const),
     dnSample: integer('--dn-sample', raw.dnSample, 2),
     dnClass: oneOf('--dn-class', raw.dnClass, ['good', 'bad', 'both'] as const),
     balance: fraction('--balance', raw.balance),

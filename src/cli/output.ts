@@ -8,9 +8,9 @@ import { describeFsError } from '../parse/files.js';
  * Write an output file atomically: a temporary file beside it, then a rename,
  * so a failure never leaves a half-written report. `-` writes to stdout.
  */
-export async function writeOutput(path: string, content: string, option: string): Promise<void> {
+export async function writeOutput(path: string, content: string, option: string, stdout: NodeJS.WritableStream = process.stdout): Promise<void> {
   if (path === '-') {
-    await new Promise<void>((resolve, reject) => process.stdout.write(content, (err) => (err ? reject(err) : resolve())));
+    await new Promise<void>((resolve, reject) => stdout.write(content, (err) => (err ? reject(err) : resolve())));
     return;
   }
   const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);

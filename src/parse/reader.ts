@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { InputError } from '../errors.js';
 import { readCsv, tableFormatOf } from './csv.js';
 import { clip, parseDlogLine } from './dlog.js';
@@ -107,8 +108,10 @@ async function readThroughExecutable(file: InputFile, translator: ExecutableTran
     process.stdin.pipe(child.stdin);
   }
   let stderr = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (d: string) => { stderr = (stderr + d).slice(-2000); });
+  const stdout = child.stdout as Readable;
+  const stderrStream = child.stderr as Readable;
+  stderrStream.setEncoding('utf8');
+  stderrStream.on('data', (d: string) => { stderr = (stderr + d).slice(-2000); });
   const exited = new Promise<number | null>((resolve, reject) => {
     child.on('error', (err) => reject(new InputError(`cannot run translator ${translator.path}: ${err.message}`, file.path)));
     child.on('close', (code) => resolve(code));
@@ -124,7 +127,7 @@ async function readThroughExecutable(file: InputFile, translator: ExecutableTran
         }
       },
       tooLong: (lineNo, length) => skip(stats, options, where, lineNo, () => `line of ${length} characters is over the 1 MiB limit`),
-    }, options.onBytes, child.stdout);
+    }, options.onBytes, stdout);
     stats.bytes += r.bytes;
     stats.lines += r.lines;
   } catch (err) {
