@@ -101,6 +101,12 @@ describe('record order and instances', () => {
     expect(fs.instances.slice(0, 2).map((i) => [i.id, i.duration, i.records])).toEqual([['r1', 3, 3], ['r2', 4, 2]]);
   });
 
+  it('keeps an id named in both classes as two instances, and says so', () => {
+    const r = featuresOf({ good: [dlog('I r1', 'E 0 Start', 'E 1 End'), dlog('I r2', 'E 0 Start', 'E 2 End')], bad: [dlog('I r1', 'E 0 Start', 'E 5 End'), C] });
+    expect(r.features.instances.map((i) => `${i.className}:${i.id}`)).toEqual(['good:r1', 'good:r2', 'bad:bad-1.dlog', 'bad:r1']);
+    expect(r.warnings).toContain("1 instance id(s) occur in both classes (e.g. 'r1'); each class keeps its own instance");
+  });
+
   it('reports variables seen in one class only, and tests their count', () => {
     const withY = dlog('E 0 Start', 'E 1 Y', 'E 2 End');
     const { features: fs, warnings } = featuresOf({ good: [A, B], bad: [withY, withY] });

@@ -173,7 +173,10 @@ export class FeatureCollector implements ClassSink {
     }
     const seen = this.idsByClass.get(this.className === 'good' ? 'bad' : 'good');
     if (seen !== undefined) for (const id of this.heldIds) if (seen.has(id)) this.sharedIds.push(id);
-    this.idsByClass.set(this.className, new Set(this.heldIds));
+    // finishClass may run twice for a class (explicitly, then on the next class's first file): add, never replace.
+    const own = this.idsByClass.get(this.className) ?? new Set<string>();
+    for (const id of this.heldIds) own.add(id);
+    this.idsByClass.set(this.className, own);
     this.held = new RecordBuffer();
     this.heldIds = [];
     this.heldIndex = new Map();
