@@ -40,24 +40,28 @@ export function renderText(a: Analysis, options: TextOptions): string {
     out.push('');
   }
 
+  out.push(...renderMetric(a, c));
   const significant = a.tests.filter((t) => t.significant).length;
   const rule = a.correction === 'bonferroni'
     ? `α = ${a.alpha} / ${a.performed} = ${formatP(a.alpha / Math.max(1, a.performed), Math.log10(a.alpha / Math.max(1, a.performed)))}`
     : `α = ${a.alpha}`;
   out.push(c.bold(`Divergent variables`) + c.dim(` — ${plural(a.performed, 'test')}, ${CORRECTION_NAMES[a.correction]} ${rule}: ${significant} significant`));
-  if (a.ranking.length === 0) {
-    out.push('  No feature differs significantly between the two classes.');
+  // P is shown above as the headline; the list is of candidate causes.
+  const candidates = a.ranking.filter((r) => !isMetric(a, r.kind, r.variable));
+  if (candidates.length === 0) {
+    out.push(a.ranking.length === 0
+      ? '  No feature differs significantly between the two classes.'
+      : '  Only the metric P itself differs significantly; no other feature does.');
   } else {
-    const shown = a.ranking.slice(0, options.limit);
+    const shown = candidates.slice(0, options.limit);
     const width = Math.min(40, Math.max(8, ...shown.map((r) => esc(r.variable).length)));
     shown.forEach((r, i) => {
-      const isMetric = r.variable === (r.kind === 'event' ? a.metric.event : a.metric.state);
       const name = esc(r.variable).padEnd(width);
-      out.push(`  ${String(i + 1).padStart(2)}. ${c.bold(name)} ${r.kind.padEnd(5)} Σ|t| ${formatStat(r.score, false).padStart(7)}${isMetric ? c.dim('  (the metric P)') : ''}`);
+      out.push(`  ${String(i + 1).padStart(2)}. ${c.bold(name)} ${r.kind.padEnd(5)} Σ|t| ${formatStat(r.score, false).padStart(7)}`);
       for (const t of r.features.slice(0, 3)) out.push(`        ${describeTest(t, c)}`);
       if (r.features.length > 3) out.push(c.dim(`        … and ${r.features.length - 3} more significant feature(s)`));
     });
-    if (a.ranking.length > shown.length) out.push(c.dim(`  … ${a.ranking.length - shown.length} more in --json / --tsv`));
+    if (candidates.length > shown.length) out.push(c.dim(`  … ${candidates.length - shown.length} more (--limit, or --json / --tsv)`));
   }
   out.push('');
 
@@ -67,6 +71,36 @@ export function renderText(a: Analysis, options: TextOptions): string {
   return `${out.join('\n')}\n`;
 }
 
+function isMetric(a: Analysis, kind: 'event' | 'state', variable: string): boolean {
+  return variable === (kind === 'event' ? a.metric.event : a.metric.state);
+}
+
+/**
+ * The headline: how P differs between the classes, from its strongest test per
+ * kind (for the built-in duration every feature type holds D, so one line does).
+ */
+function renderMetric(a: Analysis, c: InstanceType<typeof Chalk>): string[] {
+  const lines: string[] = [];
+  const seen = new Set<string>();
+  for (const kind of ['event', 'state'] as const) {
+    const name = kind === 'event' ? a.metric.event : a.metric.state;
+    if (name === null) continue;
+    const tests = a.tests.filter((t) => t.kind === kind && t.variable === name);
+    if (tests.length === 0) continue;
+    const best = tests.reduce((x, y) => (Math.abs(y.t) > Math.abs(x.t) ? y : x));
+    const key = `${name}\t${best.meanGood}\t${best.meanBad}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const verdict = !best.significant ? c.green('no significant difference')
+      : best.t > 0 ? c.red('larger in bad') : c.yellow('smaller in bad');
+    const what = tests.length > 1 && new Set(tests.map((t) => t.meanBad)).size > 1 ? `${esc(name)} ${best.feature} (${kind})` : esc(name);
+    lines.push(`${c.bold('Performance metric')} ${what}: good ${formatValue(best.meanGood)} → bad ${formatValue(best.meanBad)}, ` +
+      `t ${formatStat(best.t)}, p ${formatP(best.p, best.log10p)} — ${verdict}`);
+  }
+  if (lines.length > 0) lines.push('');
+  return lines;
+}
+
 function describeTest(t: TestResult, c: InstanceType<typeof Chalk>): string {
   return `${t.feature.padEnd(10)} t ${formatStat(t.t).padStart(7)}  p ${formatP(t.p, t.log10p).padEnd(8)}  ` +
     `good ${formatValue(t.meanGood)} → bad ${formatValue(t.meanBad)}  ${c.dim(`g ${formatStat(t.effectSize)}`)}`;
@@ -74,13 +108,13 @@ function describeTest(t: TestResult, c: InstanceType<typeof Chalk>): string {
 
 function renderGraph(g: AttentionGraph, a: Analysis, c: InstanceType<typeof Chalk>): string[] {
   const out: string[] = [];
-  const types = g.features.length > 1 ? `${g.feature} (same graph: ${g.features.filter((f) => f !== g.feature).join(', ')})` : g.feature;
-  out.push(`  ${c.bold(g.kind === 'event' ? 'Events' : 'States')}, feature ${c.bold(types)}, ${g.className} class: score ${formatStat(g.score, false)}`);
   const metric = g.nodes.find((n) => n.metric);
   if (g.nodes.length <= 1 || metric === undefined) {
-    out.push('    no divergent dependency found (P has no significant neighbour)');
+    out.push(`  ${c.bold(g.kind === 'event' ? 'Events' : 'States')}: no divergent dependency found (P has no significant neighbour, ${g.className} class)`);
     return out;
   }
+  const types = g.features.length > 1 ? `${g.feature} (same graph: ${g.features.filter((f) => f !== g.feature).join(', ')})` : g.feature;
+  out.push(`  ${c.bold(g.kind === 'event' ? 'Events' : 'States')}, feature ${c.bold(types)}, ${g.className} class: score ${formatStat(g.score, false)}`);
   // Draw the tree from P outward; edges are undirected for layout, arrows show happens-before.
   const adjacent = new Map<string, { other: string; weight: number; arrow: string }[]>();
   for (const e of g.edges) {
