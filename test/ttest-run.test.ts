@@ -1,0 +1,110 @@
+import { describe, it, expect } from 'vitest';
+import { runTests } from '../src/ttest/index.js';
+import { welchTest } from '../src/ttest/welch.js';
+import type { FeatureSet, FeatureTable, Instance } from '../src/features/types.js';
+
+/** 4 good instances, then 5 bad ones. */
+function featureSet(tables: FeatureTable[], weights = new Float64Array(9).fill(1)): FeatureSet {
+  const instances: Instance[] = Array.from({ length: 9 }, (_, i) => ({
+    id: `i${i}`, className: i < 4 ? 'good' : 'bad', duration: 1, records: 1,
+  }));
+  return {
+    instances, nGood: 4, nBad: 5, weights,
+    metric: { event: 'duration', state: null, eventIsDuration: true, stateIsDuration: false },
+    tables, referenceDuration: 1,
+  };
+}
+
+const col = (xs: number[]) => Float64Array.from(xs);
+
+const tables: FeatureTable[] = [
+  {
+    kind: 'event', feature: 'first.abs', variables: ['duration', 'Read', 'Write'],
+    columns: [
+      col([1.0, 1.1, 0.9, 1.0, 3.0, 3.2, 2.9, 3.1, 3.0]), // strongly divergent
+      col([5, 5, 5, 5, 6, 6, 6, 6, 6]), // perfectly separated
+      col([2, NaN, NaN, NaN, 2, 3, 4, 5, 6]), // untestable: 1 good value
+    ],
+  },
+  {
+    kind: 'event', feature: 'count', variables: ['duration', 'Read', 'Write'],
+    columns: [
+      col([1, 1, 1, 1, 1, 1, 1, 1, 1]), // t = 0, p = 1
+      col([3, 4, 3, 5, 4, 3, 5, 4, 4]), // no difference to speak of
+      col([1, 2, 1, 2, 9, 8, 9, 7, 8]),
+    ],
+  },
+  {
+    kind: 'state', feature: 'mean', variables: ['queue'],
+    columns: [col([10, 12, 11, 13, 10, 12, 11, 12, 13])],
+  },
+];
+
+describe('runTests', () => {
+  const fs = featureSet(tables);
+  const summary = runTests(fs, { alpha: 0.05, correction: 'bonferroni' });
+
+  it('tests every column in table then variable order, skipping untestable ones', () => {
+    expect(summary.tests.map((t) => `${t.kind}/${t.feature}/${t.variable}`)).toEqual([
+      'event/first.abs/duration', 'event/first.abs/Read',
+      'event/count/duration', 'event/count/Read', 'event/count/Write',
+      'state/mean/queue',
+    ]);
+    expect(summary.performed).toBe(6);
+    expect(summary.untestable).toBe(1);
+    expect(summary.alpha).toBe(0.05);
+    expect(summary.correction).toBe('bonferroni');
+  });
+
+  it('splits classes with classRange and passes weights through', () => {
+    const first = summary.tests[0]!;
+    const direct = welchTest(tables[0]!.columns[0]!.subarray(0, 4), tables[0]!.columns[0]!.subarray(4, 9))!;
+    expect(first).toMatchObject({ ...direct, variable: 'duration', kind: 'event', feature: 'first.abs' });
+    const weights = col([1, 2, 1, 1, 3, 1, 1, 1, 2]);
+    const weighted = runTests(featureSet(tables, weights), { alpha: 0.05, correction: 'bonferroni' });
+    expect(weighted.tests[0]!.nGood).toBe(5);
+    expect(weighted.tests[0]!.nBad).toBe(8);
+  });
+
+  it('marks significance over m = performed tests, and separation', () => {
+    const flags = Object.fromEntries(summary.tests.map((t) => [`${t.feature}/${t.variable}`, [t.significant, t.separated]]));
+    expect(flags).toEqual({
+      'first.abs/duration': [true, false],
+      'first.abs/Read': [true, true],
+      'count/duration': [false, false],
+      'count/Read': [false, false],
+      'count/Write': [true, false],
+      'mean/queue': [false, false],
+    });
+    for (const t of summary.tests.filter((x) => x.significant && !x.separated)) expect(t.p).toBeLessThan(0.05 / 6);
+  });
+
+  it('fills maxFiniteAbsT per kind and ranks variables', () => {
+    const eventTs = summary.tests.filter((t) => t.kind === 'event' && Number.isFinite(t.t)).map((t) => Math.abs(t.t));
+    expect(summary.maxFiniteAbsT.event).toBe(Math.max(...eventTs));
+    expect(summary.maxFiniteAbsT.state).toBe(Math.abs(summary.tests[5]!.t));
+    const duration = Math.abs(summary.tests[0]!.t);
+    const write = Math.abs(summary.tests[4]!.t);
+    expect(summary.ranking.map((r) => [r.kind, r.variable, r.score])).toEqual(
+      [
+        ['event', 'Read', 2 * summary.maxFiniteAbsT.event],
+        ['event', 'duration', duration],
+        ['event', 'Write', write],
+      ].sort((a, b) => (b[2] as number) - (a[2] as number)),
+    );
+  });
+
+  it('is pure and deterministic', () => {
+    const copy = tables.map((t) => ({ ...t, columns: t.columns.map((c) => c.slice()) }));
+    const again = runTests(featureSet(copy), { alpha: 0.05, correction: 'bonferroni' });
+    expect(again).toEqual(summary);
+    expect(copy.map((t) => t.columns.map((c) => [...c]))).toEqual(tables.map((t) => t.columns.map((c) => [...c])));
+  });
+
+  it('uses the chosen correction', () => {
+    const none = runTests(fs, { alpha: 0.05, correction: 'none' });
+    expect(none.tests.filter((t) => t.significant).length).toBeGreaterThanOrEqual(summary.tests.filter((t) => t.significant).length);
+    const empty = runTests(featureSet([]), { alpha: 0.05, correction: 'holm' });
+    expect(empty).toMatchObject({ tests: [], ranking: [], performed: 0, untestable: 0, maxFiniteAbsT: { event: 0, state: 0 } });
+  });
+});
