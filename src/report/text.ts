@@ -10,6 +10,9 @@ export interface TextOptions {
   readonly limit: number;
 }
 
+/** Below this many instances in the searched class, dependency networks rarely find anything. */
+const FEW_INSTANCES = 15;
+
 const CORRECTION_NAMES = { bonferroni: 'Bonferroni', holm: 'Holm', bh: 'Benjamini–Hochberg', none: 'no correction' } as const;
 
 /** The terminal report (SPEC §6): heavy tail first, then the ranking, then the graphs. */
@@ -111,6 +114,10 @@ function renderGraph(g: AttentionGraph, a: Analysis, c: InstanceType<typeof Chal
   const metric = g.nodes.find((n) => n.metric);
   if (g.nodes.length <= 1 || metric === undefined) {
     out.push(`  ${c.bold(g.kind === 'event' ? 'Events' : 'States')}: no divergent dependency found (P has no significant neighbour, ${g.className} class)`);
+    const n = g.className === 'both' ? a.classes.good.instances + a.classes.bad.instances : a.classes[g.className].instances;
+    if (n < FEW_INSTANCES && a.tests.some((t) => t.significant && t.kind === g.kind)) {
+      out.push(c.yellow(`    with ${n} instances a regression-tree split can hardly be significant: rely on the ranking above, or compare more instances`));
+    }
     return out;
   }
   const types = g.features.length > 1 ? `${g.feature} (same graph: ${g.features.filter((f) => f !== g.feature).join(', ')})` : g.feature;
@@ -146,6 +153,5 @@ function renderGraph(g: AttentionGraph, a: Analysis, c: InstanceType<typeof Chal
     for (let i = lines.length - 1; i >= 0; i--) stack.push(lines[i]!);
   }
   if (g.omitted > 0) out.push(c.dim(`    (${g.omitted} more node(s) left out; --max-nodes shows more)`));
-  void a;
   return out;
 }
