@@ -1,0 +1,493 @@
+/**
+ * Issue 7: robust on bad input, hostile names and huge lines.
+ *
+ * A matrix of broken inputs through the real CLI (in-process `run`, and the
+ * built executable for what needs a real process: exit codes, stack traces,
+ * file permissions, a closed stdout). Every failure a user can cause must end
+ * in exactly the one-line error asserted here (plus an optional hint line),
+ * exit 2, and leave no output file behind; every accepted oddity must be
+ * counted or noted in the report. `npm run build` before running this file.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CONTROL_IN_FILES, HOSTILE_NAMES, INSTANCES, NOBODY, RAW_CONTROL, corruptGzip, gzip, makeSandbox, replaceLine, runBinaryAs,
+  truncatedGzip, validInstance, withBom, withCrlf, withLongLine, type Sandbox,
+} from './helpers/broken-inputs.js';
+import { run, runBinary, type RunResult } from './helpers/run.js';
+import { FIXTURES } from './helpers/synth.js';
+
+interface JsonTest { variable: string; kind: string; feature: string; t: number | string | null; nGood: number; nBad: number; meanGood: number | null; meanBad: number | null }
+interface JsonDoc {
+  classes: Record<'good' | 'bad', { instances: number; skippedLines: number; skippedExamples: string[] }>;
+  tests: JsonTest[];
+  graphs: { kind: string; nodes: { variable: string }[]; edges: { from: string; to: string }[] }[];
+  warnings: string[];
+}
+
+let sb: Sandbox;
+beforeAll(() => { sb = makeSandbox(); });
+afterAll(() => sb.cleanup());
+
+/** The error path: exactly `stderr`, exit 2, nothing on stdout, nothing in out/. */
+async function expectError(args: string[], stderr: string): Promise<RunResult> {
+  const r = await run(...sb.outputArgs(), ...args);
+  expect(r.stderr).toBe(stderr);
+  expect(r.code).toBe(2);
+  expect(r.stdout).toBe('');
+  expect(sb.outputs()).toEqual([]);
+  return r;
+}
+
+/** The accepted path: exit 0, the JSON report (written to out/, then removed) and the terminal report. */
+async function accepted(args: string[]): Promise<{ doc: JsonDoc; text: string }> {
+  const json = sb.path('out', 'accepted.json');
+  const r = await run(...args, '--json', json);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  const doc = JSON.parse(readFileSync(json, 'utf8')) as JsonDoc;
+  execFileSync('rm', ['-f', json]);
+  return { doc, text: r.stdout };
+}
+
+const noteLines = (text: string): string[] => text.split('\n').filter((l) => l.startsWith('  note: ')).map((l) => l.slice(8));
+
+/** The t-tests of a report, without what depends on the input bytes. */
+const testsOf = (doc: JsonDoc): JsonTest[] => doc.tests;
+
+describe('paths', () => {
+  it('a missing good path', async () => {
+    const p = sb.path('no-such-dir');
+    await expectError([p, sb.bad], `distalyze: good class: cannot read '${p}': no such file or directory\n`);
+  });
+
+  it('a missing bad path', async () => {
+    const p = sb.path('no-such-file.dlog');
+    await expectError([sb.good, p], `distalyze: bad class: cannot read '${p}': no such file or directory\n`);
+  });
+
+  it('a directory with no files', async () => {
+    const d = sb.path('empty-dir');
+    mkdirSync(d);
+    await expectError([d, sb.bad], `distalyze: good class: directory '${d}' holds no log files (hidden files are skipped)\n`);
+  });
+
+  it('a directory with only hidden files', async () => {
+    const d = sb.classWith('hidden-only', 'good', {});
+    for (const f of readdirSync(d)) execFileSync('mv', [join(d, f), join(d, `.${f}`)]);
+    await expectError([sb.good, d], `distalyze: bad class: directory '${d}' holds no log files (hidden files are skipped)\n`);
+  });
+
+  it('both classes from standard input', async () => {
+    await expectError(['-', '-'], 'distalyze: only one class can be read from standard input (-)\n');
+  });
+
+  describe('a file nobody may read (chmod 000)', () => {
+    // Root reads a chmod-000 file anyway, so as root the executable is run as
+    // `nobody`: the error must be the one an ordinary user sees.
+    const asUser = (args: string[]): RunResult | null =>
+      process.getuid?.() === 0 ? runBinaryAs(NOBODY, args) : runBinary(args);
+
+    it('an unreadable file', (ctx) => {
+      const d = sb.classWith('unreadable-file', 'good', {});
+      const f = join(d, 'run-2.dlog');
+      chmodSync(f, 0);
+      const r = asUser([d, sb.bad, '--json', sb.path('out', 'r.json')]);
+      if (r === null) return ctx.skip('running as root, and cannot run as nobody to see EACCES');
+      expect(r.stderr).toBe(`distalyze: ${f}: cannot read: permission denied\n`);
+      expect(r.code).toBe(2);
+      expect(sb.outputs()).toEqual([]);
+    });
+  });
+});
+
+describe('classes', () => {
+  it('a class with 1 instance', async () => {
+    await expectError([join(sb.good, 'run-1.dlog'), sb.bad],
+      'distalyze: good class: only 1 instance; at least 2 are needed to compare\n  hint: one file is one instance unless I records name instances\n');
+  });
+
+  it('a class whose files hold no records', async () => {
+    const d = sb.path('no-records');
+    sb.write('no-records/a.dlog', '');
+    sb.write('no-records/b.dlog', '# only a comment\n\n   \n');
+    await expectError([sb.good, d],
+      'distalyze: bad class: no instances (no records in its input); at least 2 are needed to compare\n  hint: one file is one instance unless I records name instances\n');
+  });
+
+  it('an empty file among good ones: counted in a note', async () => {
+    const d = sb.classWith('with-empty', 'good', { 'run-0.dlog': '' });
+    const { doc, text } = await accepted([d, sb.bad]);
+    expect(doc.classes.good.instances).toBe(INSTANCES);
+    expect(noteLines(text)).toContain(`1 file(s) held no records, e.g. ${join(d, 'run-0.dlog')}`);
+  });
+
+  it('a file with only comments: counted in a note', async () => {
+    const d = sb.classWith('with-comments', 'bad', { 'run-9.dlog': '# translated by hand\n#\n\n' });
+    const { doc, text } = await accepted([sb.good, d]);
+    expect(doc.classes.bad.instances).toBe(INSTANCES);
+    expect(noteLines(text)).toContain(`1 file(s) held no records, e.g. ${join(d, 'run-9.dlog')}`);
+  });
+
+  it('instance ids shared by both classes: a note, each class keeps its own', async () => {
+    const both = (bad: boolean): string => [1, 2, 3].map((i) => `I\treq-${i}\n${validInstance(i, bad)}`).join('');
+    const good = sb.write('shared-ids/good.dlog', both(false));
+    const bad = sb.write('shared-ids/bad.dlog', both(true));
+    const { doc, text } = await accepted([good, bad]);
+    expect(doc.classes.good.instances).toBe(3);
+    expect(doc.classes.bad.instances).toBe(3);
+    expect(noteLines(text)).toContain("3 instance id(s) occur in both classes (e.g. 'req-1'); each class keeps its own instance");
+  });
+
+  it('variables in one class only: noted, and their count is tested', async () => {
+    const extra = (i: number): string => `${validInstance(i, true)}E\t${1000 + 10 * i + 0.5}\tRetry\nS\t${1000 + 10 * i + 0.5}\tretries\t${i}\n`;
+    const d = sb.classWith('one-class-vars', 'bad', Object.fromEntries([1, 2, 3, 4].map((i) => [`run-${i}.dlog`, extra(i)])));
+    const { doc, text } = await accepted([sb.good, d]);
+    expect(noteLines(text)).toEqual(expect.arrayContaining([
+      "1 event variable(s) occur only in the bad class: 'Retry' (their count is tested: 0 in the other class)",
+      "1 state variable(s) occur only in the bad class: 'retries' (untestable: no values in the other class)",
+    ]));
+    const retry = doc.tests.filter((t) => t.variable === 'Retry');
+    expect(retry.map((t) => t.feature)).toEqual(['count']);
+    expect(retry[0]).toMatchObject({ nGood: INSTANCES, nBad: INSTANCES, meanGood: 0, meanBad: 1 });
+    expect(doc.tests.filter((t) => t.variable === 'retries')).toEqual([]);
+  });
+
+  it('a metric present in one class only', async () => {
+    const d = sb.classWith('metric-one-class', 'bad', Object.fromEntries([1, 2, 3, 4].map((i) => [`run-${i}.dlog`, `${validInstance(i, true)}E\t${1000 + 10 * i + 3}\tFinish\n`])));
+    await expectError([sb.good, d, '--event-metric', 'Finish'],
+      'distalyze: metric Finish (event) occurs in no instance of the good class; P must be measured in both classes to compare them\n');
+    await expectError([sb.good, d, '--metric', 'Finish'],
+      'distalyze: metric Finish (event) occurs in no instance of the good class; P must be measured in both classes to compare them\n');
+  });
+
+  it('a metric present in no class', async () => {
+    await expectError([sb.good, sb.bad, '--state-metric', 'Queue'],
+      'distalyze: --state-metric Queue: no state variable of that name occurs in any instance\n  hint: names are case-sensitive; `distalyze translate` shows the records a translator produces\n');
+  });
+});
+
+describe('file contents', () => {
+  const broken = (rel: string, text: string | Uint8Array, name = 'run-3.dlog'): { dir: string; file: string } => {
+    const dir = sb.classWith(rel, 'bad', { [name]: text });
+    return { dir, file: join(dir, name) };
+  };
+
+
+
+  it('a truncated .gz file', async () => {
+    const { dir, file } = broken('truncated-gz', truncatedGzip(validInstance(3, true)), 'run-3.dlog.gz');
+    await expectError([sb.good, dir], `distalyze: ${file}: truncated gzip data (unexpected end of file)\n`);
+  });
+
+  it('a corrupt .gz file', async () => {
+    const { dir, file } = broken('corrupt-gz', corruptGzip(validInstance(3, true)), 'run-3.dlog.gz');
+    await expectError([sb.good, dir], `distalyze: ${file}: corrupt gzip data (invalid block type)\n`);
+  });
+
+  it('a .gz file that is not gzip at all', async () => {
+    const { dir, file } = broken('not-gz', validInstance(3, true), 'run-3.dlog.gz');
+    await expectError([sb.good, dir], `distalyze: ${file}: corrupt gzip data (incorrect header check)\n`);
+  });
+
+  it('a valid .gz file is read like the plain one', async () => {
+    const { dir } = broken('valid-gz', gzip(validInstance(3, true)), 'run-3.dlog');
+    execFileSync('mv', [join(dir, 'run-3.dlog'), join(dir, 'run-3.dlog.gz')]);
+    const plain = await accepted([sb.good, sb.bad]);
+    const gz = await accepted([sb.good, dir]);
+    expect(testsOf(gz.doc).length).toBeGreaterThan(0);
+    expect(testsOf(gz.doc)).toEqual(testsOf(plain.doc));
+  });
+
+  it('a UTF-8 BOM is accepted: the same analysis', async () => {
+    const { dir } = broken('bom', withBom(validInstance(3, true)));
+    const plain = await accepted([sb.good, sb.bad]);
+    const bom = await accepted([sb.good, dir]);
+    expect(bom.doc.classes.bad.skippedLines).toBe(0);
+    expect(testsOf(bom.doc)).toEqual(testsOf(plain.doc));
+  });
+
+  it('CRLF line ends are accepted: the same analysis', async () => {
+    const d = sb.classWith('crlf', 'bad', Object.fromEntries([1, 2, 3, 4].map((i) => [`run-${i}.dlog`, withCrlf(validInstance(i, true))])));
+    const plain = await accepted([sb.good, sb.bad]);
+    const crlf = await accepted([sb.good, d]);
+    expect(crlf.doc.classes.bad.skippedLines).toBe(0);
+    expect(testsOf(crlf.doc)).toEqual(testsOf(plain.doc));
+  });
+
+  it('a line over 1 MiB is skipped and counted, not held', async () => {
+    const length = 1024 * 1024 + 100;
+    const { dir, file } = broken('long-line', withLongLine(validInstance(3, true), length));
+    const plain = await accepted([sb.good, sb.bad]);
+    const long = await accepted([sb.good, dir]);
+    expect(long.doc.classes.bad.skippedLines).toBe(1);
+    expect(long.doc.classes.bad.skippedExamples).toEqual([`${file}:3: line of ${length} characters is over the 1 MiB limit`]);
+    expect(long.text).toContain('  skipped 1 line');
+    expect(long.text).toContain(`    ${file}:3: line of ${length} characters is over the 1 MiB limit\n`);
+    expect(testsOf(long.doc)).toEqual(testsOf(plain.doc));
+  });
+
+  it('a line over 1 MiB without a final newline is counted too', async () => {
+    const length = 2 * 1024 * 1024;
+    const { dir, file } = broken('long-last-line', `${validInstance(3, true)}${'y'.repeat(length)}`);
+    const long = await accepted([sb.good, dir]);
+    expect(long.doc.classes.bad.skippedExamples).toEqual([`${file}:9: line of ${length} characters is over the 1 MiB limit`]);
+  });
+
+  it('--strict: a line over 1 MiB is an error', async () => {
+    const length = 1024 * 1024 + 1;
+    const { dir, file } = broken('long-line-strict', withLongLine(validInstance(3, true), length));
+    await expectError([sb.good, dir, '--strict'], `distalyze: ${file}:3: line of ${length} characters is over the 1 MiB limit (--strict)\n`);
+  });
+
+  it('a line that is no record is counted and shown', async () => {
+    const { dir, file } = broken('not-a-record', replaceLine(validInstance(3, true), 3, 'hello world'));
+    const r = await accepted([sb.good, dir]);
+    expect(r.doc.classes.bad.skippedLines).toBe(1);
+    expect(r.doc.classes.bad.skippedExamples).toEqual([`${file}:3: not a record: 'hello world'`]);
+    expect(r.text).toContain(`    ${file}:3: not a record: 'hello world'\n`);
+  });
+
+  it('--strict: a line that is no record is an error', async () => {
+    const { dir, file } = broken('not-a-record-strict', replaceLine(validInstance(3, true), 3, 'hello world'));
+    await expectError([sb.good, dir, '--strict'],
+      `distalyze: ${file}:3: not a record: 'hello world' (--strict)\n  hint: records are I/E/S lines with TAB-separated fields; use --translator for raw logs\n`);
+  });
+
+  it('a timestamp in an unknown format', async () => {
+    const { dir, file } = broken('bad-timestamp', replaceLine(validInstance(3, true), 4, 'E\t20/11/2026 10:00:01\tWork'));
+    await expectError([sb.good, dir],
+      `distalyze: ${file}:4: timestamp '20/11/2026 10:00:01' is neither decimal seconds nor ISO-8601\n  hint: e.g. 1763632801.25 or 2026-11-20T10:00:01.250Z\n`);
+  });
+
+  it('an impossible ISO-8601 date', async () => {
+    const { dir, file } = broken('bad-date', replaceLine(validInstance(3, true), 4, 'E\t2026-02-30T10:00:01Z\tWork'));
+    await expectError([sb.good, dir],
+      `distalyze: ${file}:4: timestamp '2026-02-30T10:00:01Z' is neither decimal seconds nor ISO-8601\n  hint: e.g. 1763632801.25 or 2026-11-20T10:00:01.250Z\n`);
+  });
+
+  for (const value of ['NaN', 'inf', '-Infinity', '12abc', '0x1f', '', ' 12', '1e999']) {
+    it(`a state value '${value}'`, async () => {
+      const { dir, file } = broken(`value-${Buffer.from(value).toString('hex')}`, replaceLine(validInstance(3, true), 6, `S\t1030.5\tqueue\t${value}`));
+      await expectError([sb.good, dir], `distalyze: ${file}:6: state 'queue' has value '${value}', not a finite decimal number\n`);
+    });
+  }
+
+  it('an event without a name', async () => {
+    const { dir, file } = broken('no-name', replaceLine(validInstance(3, true), 3, 'E\t1030.5'));
+    await expectError([sb.good, dir], `distalyze: ${file}:3: event record needs a timestamp and a name: E<TAB>t<TAB>name\n`);
+  });
+
+  it('timestamps going backwards are accepted: sorted, with a note', async () => {
+    const lines = validInstance(3, true).trimEnd().split('\n');
+    const shuffled = [lines[0], ...lines.slice(1).reverse()].join('\n');
+    const { dir } = broken('backwards', `${shuffled}\n`);
+    const plain = await accepted([sb.good, sb.bad]);
+    const back = await accepted([sb.good, dir]);
+    expect(noteLines(back.text)).toContain('1 instance(s) had timestamps going backwards; their records were sorted by time');
+    expect(testsOf(back.doc)).toEqual(testsOf(plain.doc));
+  });
+
+  it('a CSV file without the required columns', async () => {
+    const { dir, file } = broken('csv-header', 'time,what\n1,Start\n', 'run-3.csv');
+    await expectError([sb.good, dir], `distalyze: ${file}:1: CSV header lacks column(s) kind, timestamp, name; expected kind,timestamp,name,value[,instance]\n`);
+  });
+
+  it('a CSV row with an unclosed quote', async () => {
+    const { dir, file } = broken('csv-quote', 'kind,timestamp,name,value\nE,1,Start,\nE,2,"End,\n', 'run-3.csv');
+    await expectError([sb.good, dir], `distalyze: ${file}:3: not valid CSV: Quote Not Closed: the parsing is finished with an opening quote at line 3\n`);
+  });
+});
+
+describe('options', () => {
+  it('an unknown option', async () => {
+    await expectError([sb.good, sb.bad, '--bogus'], "distalyze: unknown option '--bogus'\n");
+  });
+
+  it('an option without its value', async () => {
+    await expectError([sb.good, sb.bad, '--alpha'], "distalyze: option '--alpha <p>' argument missing\n");
+  });
+
+  it('--json - and --dot - both on stdout', async () => {
+    const r = await run(sb.good, sb.bad, '--json', '-', '--dot', '-');
+    expect(r).toEqual({ code: 2, stdout: '', stderr: 'distalyze: --dot - and --json - both write to standard output; send one of them to a file\n' });
+  });
+
+  it('--metric with --event-metric', async () => {
+    await expectError([sb.good, sb.bad, '--metric', 'End', '--event-metric', 'End'],
+      'distalyze: --metric sets both kinds; use it alone, or --event-metric / --state-metric instead\n');
+  });
+
+  it('--html -', async () => {
+    const r = await run(sb.good, sb.bad, '--html', '-');
+    expect(r).toEqual({ code: 2, stdout: '', stderr: 'distalyze: --html needs a file name (the report is one self-contained file)\n' });
+  });
+
+  it('a value out of range', async () => {
+    await expectError([sb.good, sb.bad, '--jobs', '0'], 'distalyze: --jobs 0: must be a whole number ≥ 1\n');
+  });
+});
+
+describe('output paths', () => {
+  it('an output path that is a directory', async () => {
+    const r = await run(sb.good, sb.bad, '--json', sb.out);
+    expect(r.stderr).toBe(`distalyze: --json ${sb.out}: cannot write: is a directory\n`);
+    expect(r.code).toBe(2);
+    expect(sb.outputs()).toEqual([]);
+  });
+
+  it('an output path in a missing directory', async () => {
+    const p = sb.path('no-such-dir', 'r.html');
+    const r = await run(sb.good, sb.bad, '--html', p);
+    expect(r.stderr).toBe(`distalyze: --html ${p}: cannot write: no such file or directory\n`);
+    expect(r.code).toBe(2);
+    expect(existsSync(sb.path('no-such-dir'))).toBe(false);
+  });
+});
+
+describe('the built executable: exit code, one line, no stack trace', () => {
+  const expectBinaryError = (args: string[], stderr: string): void => {
+    const r = runBinary([...args, ...sb.outputArgs()]);
+    expect(r.stderr).toBe(stderr);
+    expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+    expect(r.code).toBe(2);
+    expect(sb.outputs()).toEqual([]);
+  };
+
+  it('a missing path', () => {
+    const p = sb.path('nowhere');
+    expectBinaryError([sb.good, p], `distalyze: bad class: cannot read '${p}': no such file or directory\n`);
+  });
+
+
+  it('a truncated .gz on worker threads', () => {
+    const d = sb.classWith('truncated-jobs', 'good', { 'run-2.dlog.gz': truncatedGzip(validInstance(2, false)) });
+    expectBinaryError([d, sb.bad, '--jobs', '2'], `distalyze: ${join(d, 'run-2.dlog.gz')}: truncated gzip data (unexpected end of file)\n`);
+  });
+
+  it('--strict on worker threads', () => {
+    const d = sb.classWith('strict-jobs', 'good', { 'run-4.dlog': 'E\t1\tStart\nStart at 1\n' });
+    expectBinaryError([d, sb.bad, '--jobs', '2', '--strict'],
+      `distalyze: ${join(d, 'run-4.dlog')}:2: not a record: 'Start at 1' (--strict)\n  hint: records are I/E/S lines with TAB-separated fields; use --translator for raw logs\n`);
+  });
+
+  it('a bad state value', () => {
+    const d = sb.classWith('nan-binary', 'good', { 'run-4.dlog': 'E\t1\tStart\nS\t2\tqueue\tNaN\n' });
+    expectBinaryError([d, sb.bad], `distalyze: ${join(d, 'run-4.dlog')}:2: state 'queue' has value 'NaN', not a finite decimal number\n`);
+  });
+
+  it('an unknown option', () => {
+    expectBinaryError([sb.good, sb.bad, '--bogus'], "distalyze: unknown option '--bogus'\n");
+  });
+});
+
+describe('hostile names', () => {
+  // The pipeline fixture with two variables of its top graphs renamed, so the
+  // names reach every output: the ranking, the tests and the graphs.
+  const EVENT = `Compact ${HOSTILE_NAMES.esc} ${HOSTILE_NAMES.script}`;
+  const STATE = `lock ${HOSTILE_NAMES.tab} ${HOSTILE_NAMES.c1} ${HOSTILE_NAMES.quotes}`;
+  let dirs: { good: string; bad: string };
+  let text: RunResult;
+  let docText: string;
+  let page: string | undefined;
+  const htmlPage = async (): Promise<string> => {
+    if (page === undefined) {
+      const html = sb.path('hostile', 'r.html');
+      const r = await run(dirs.good, dirs.bad, '--html', html);
+      expect(r.code).toBe(0);
+      page = readFileSync(html, 'utf8');
+    }
+    return page;
+  };
+
+  beforeAll(async () => {
+    const rename = (from: string, to: string): string => {
+      for (const f of readdirSync(from)) {
+        const t = readFileSync(join(from, f), 'utf8').replaceAll('\tCompaction', `\t${EVENT}`).replaceAll('\tlock_wait_ms\t', `\t${STATE}\t`);
+        sb.write(`${to}/${f}`, t);
+      }
+      return sb.path(to);
+    };
+    dirs = { good: rename(FIXTURES.pipelineGood, 'hostile/good'), bad: rename(FIXTURES.pipelineBad, 'hostile/bad') };
+    text = await run(dirs.good, dirs.bad, '--json', sb.path('hostile', 'r.json'), '--tsv', sb.path('hostile', 'r.tsv'), '--dot', sb.path('hostile', 'r.dot'));
+    expect(text.stderr).toBe('');
+    expect(text.code).toBe(0);
+    docText = readFileSync(sb.path('hostile', 'r.json'), 'utf8');
+  });
+
+  it('JSON: the names round-trip exactly, in tests and graphs', () => {
+    const doc = JSON.parse(docText) as JsonDoc;
+    const names = new Set(doc.tests.map((t) => t.variable));
+    expect(names).toContain(EVENT);
+    expect(names).toContain(STATE);
+    const inGraphs = doc.graphs.flatMap((g) => g.nodes.map((n) => n.variable));
+    expect(inGraphs).toContain(EVENT);
+    expect(inGraphs).toContain(STATE);
+    expect(docText).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/); // JSON.stringify escapes C0; C1 and U+2028 are valid JSON
+  });
+
+  it('TSV: every row has 14 columns and the names unescape back', () => {
+    const rows = readFileSync(sb.path('hostile', 'r.tsv'), 'utf8').trimEnd().split('\n').map((l) => l.split('\t'));
+    expect(new Set(rows.map((r) => r.length))).toEqual(new Set([14]));
+    const unescape = (s: string): string => s.replace(/\\(.)/g, (_, c: string) => (c === 't' ? '\t' : c === 'n' ? '\n' : c === 'r' ? '\r' : c));
+    const names = new Set(rows.slice(1).map((r) => unescape(r[0] as string)));
+    expect(names).toContain(EVENT);
+    expect(names).toContain(STATE);
+  });
+
+  it('DOT: labels are escaped and Graphviz renders it', () => {
+    const dot = readFileSync(sb.path('hostile', 'r.dot'), 'utf8');
+    expect(dot).not.toMatch(CONTROL_IN_FILES);
+    expect(dot).toContain('label="Compact Esc\uFFFD[31mred\uFFFDbell\\ncr <script>alert(1)</script>\\nt = ');
+    expect(dot).toContain('label="lock Tab\uFFFDhere Csi\uFFFD2J\uFFFDnext\u2028line quo\\"te\\\\n \\\\l {x} -> y; }\\nt = ');
+    let svg: string;
+    try {
+      svg = execFileSync('dot', ['-Tsvg', sb.path('hostile', 'r.dot')], { encoding: 'utf8' });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return; // no Graphviz here; cli.test.ts insists on it
+      throw err;
+    }
+    expect(svg).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+
+  it('the terminal report has no raw control characters from the logs', () => {
+    expect(text.stdout).not.toMatch(RAW_CONTROL);
+    expect(text.stdout).toContain('Compact Esc\\x1b[31mred\\x07bell\\x0dcr <script>alert(1)</script>');
+    expect(text.stdout).toContain('lock Tab\\x09here Csi\\x9b2J\\x85next\\x2028line');
+  });
+
+  it('HTML: no markup from a name survives', async () => {
+    const page = await htmlPage();
+    expect(page).not.toContain('<script>alert(1)');
+    expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+
+  // src/report/html/escape.ts (not this issue's files) passes C0/C1 control
+  // characters of names into the page's text: not markup, but invalid HTML.
+  // This test flips to failing when that is fixed; then make it a plain `it`.
+  it.fails('HTML: no raw control characters from names (known defect)', async () => {
+    expect(await htmlPage()).not.toMatch(CONTROL_IN_FILES);
+  });
+
+
+  it('a name with a newline (CSV quoting) is escaped everywhere', async () => {
+    const csv = (bad: boolean, i: number): string => {
+      const rows = ['kind,timestamp,name,value', `E,${10 * i},Start,`, `E,${10 * i + 0.5},"two\nlines",`, `S,${10 * i + 0.5},"q\r\nx",${bad ? 9 + (i % 3) : 3 + (i % 3)}`, `E,${10 * i + (bad ? 2 : 1) + 0.1 * (i % 3)},End,`];
+      return `${rows.join('\n')}\n`;
+    };
+    for (let i = 1; i <= 4; i++) {
+      sb.write(`newline/good/r${i}.csv`, csv(false, i));
+      sb.write(`newline/bad/r${i}.csv`, csv(true, i));
+    }
+    const r = await run(sb.path('newline/good'), sb.path('newline/bad'), '--tsv', sb.path('newline', 'r.tsv'), '--dot', sb.path('newline', 'r.dot'));
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(RAW_CONTROL);
+    expect(r.stdout).toContain('two\\x0alines');
+    const tsv = readFileSync(sb.path('newline', 'r.tsv'), 'utf8');
+    expect(tsv).toContain('two\\nlines\tevent\t');
+    expect(tsv).toContain('q\\r\\nx\tstate\t');
+    expect(new Set(tsv.trimEnd().split('\n').map((l) => l.split('\t').length))).toEqual(new Set([14]));
+  });
+});
