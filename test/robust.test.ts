@@ -177,6 +177,24 @@ describe('file contents', () => {
 
 
 
+  it('binary data (a NUL byte)', async () => {
+    const { dir, file } = broken('binary', 'E\t1\tStart\n\u0000\u0001\u0002\u0003');
+    await expectError([sb.good, dir], `distalyze: ${file}:2: binary data (a NUL byte near byte 10); not a text log\n  hint: if it is compressed, name it *.gz\n`);
+  });
+
+  it('binary data inside a .gz file', async () => {
+    const { dir, file } = broken('binary-gz', gzip('E\t1\tStart\nE\t2\tEnd\u0000\n'), 'run-3.dlog.gz');
+    await expectError([sb.good, dir], `distalyze: ${file}:2: binary data (a NUL byte near byte 17); not a text log\n`);
+  });
+
+  it('binary data far into a file names the line it is on, across 64 KB chunks', async () => {
+    const records = Array.from({ length: 9999 }, (_, i) => `E\t${1000 + i / 1000}\tWork`).join('\n');
+    const text = `${records}\nE\t1010\tEnd\u0000\n`;
+    const { dir, file } = broken('binary-far', text);
+    const at = Buffer.byteLength(text) - 2;
+    await expectError([sb.good, dir], `distalyze: ${file}:10000: binary data (a NUL byte near byte ${at}); not a text log\n  hint: if it is compressed, name it *.gz\n`);
+  });
+
   it('a truncated .gz file', async () => {
     const { dir, file } = broken('truncated-gz', truncatedGzip(validInstance(3, true)), 'run-3.dlog.gz');
     await expectError([sb.good, dir], `distalyze: ${file}: truncated gzip data (unexpected end of file)\n`);
@@ -359,6 +377,13 @@ describe('the built executable: exit code, one line, no stack trace', () => {
   it('a missing path', () => {
     const p = sb.path('nowhere');
     expectBinaryError([sb.good, p], `distalyze: bad class: cannot read '${p}': no such file or directory\n`);
+  });
+
+
+  it('binary input on worker threads (--jobs 2)', () => {
+    const d = sb.classWith('binary-jobs', 'good', { 'run-2.dlog': 'E\t1\tStart\nE\t2\t\u0000\n' });
+    expectBinaryError([d, sb.bad, '--jobs', '2'],
+      `distalyze: ${join(d, 'run-2.dlog')}:2: binary data (a NUL byte near byte 14); not a text log\n  hint: if it is compressed, name it *.gz\n`);
   });
 
 

@@ -42,7 +42,10 @@ export async function readLines(
       onBytes?.(chunk.length);
       const nul = chunk.indexOf(0);
       if (nul !== -1) {
-        throw new InputError(`binary data (a NUL byte near byte ${bytes - chunk.length + nul}); not a text log`, file.path, lineNo + 1,
+        // The line the NUL is on: lines finished before this chunk, plus the newlines in it before the NUL.
+        let line = lineNo + 1;
+        for (let i = chunk.indexOf(10); i !== -1 && i < nul; i = chunk.indexOf(10, i + 1)) line++;
+        throw new InputError(`binary data (a NUL byte near byte ${bytes - chunk.length + nul}); not a text log`, file.path, line,
           file.gzip ? undefined : 'if it is compressed, name it *.gz');
       }
       let text = decoder.write(chunk);
