@@ -11,11 +11,13 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  CONTROL_IN_FILES, HOSTILE_NAMES, INSTANCES, NOBODY, RAW_CONTROL, corruptGzip, gzip, makeSandbox, replaceLine, runBinaryAs,
-  truncatedGzip, validInstance, withBom, withCrlf, withLongLine, type Sandbox,
+  CONTROL_IN_FILES, HOSTILE_NAMES, INSTANCES, NOBODY, RAW_CONTROL, corruptGzip, gzip, makeSandbox, replaceLine, runBinaryAs, runBinaryIntoHead,
+  runBinaryStdoutClosed, truncatedGzip, validInstance, withBom, withCrlf, withLongLine, type Sandbox,
 } from './helpers/broken-inputs.js';
+import { main } from '../src/cli/main.js';
 import { run, runBinary, type RunResult } from './helpers/run.js';
 import { FIXTURES } from './helpers/synth.js';
 
@@ -405,6 +407,71 @@ describe('the built executable: exit code, one line, no stack trace', () => {
 
   it('an unknown option', () => {
     expectBinaryError([sb.good, sb.bad, '--bogus'], "distalyze: unknown option '--bogus'\n");
+  });
+});
+
+describe('stdout closed early: no stack trace', () => {
+  // The pipeline fixture: its JSON (~150 KB) is more than a pipe holds.
+  const big = [FIXTURES.pipelineGood, FIXTURES.pipelineBad];
+  const noCrash = (r: RunResult): void => {
+    expect(r.stderr).not.toMatch(/internal error|EPIPE|Unhandled|\n\s+at /);
+    expect(r.code).toBe(0);
+  };
+
+  it('--json - with stdout closed before the first write', async () => {
+    const r = await runBinaryStdoutClosed([...big, '--json', '-', '--quiet']);
+    noCrash(r);
+    expect(r.stderr).toBe('');
+  });
+
+  it('--tsv -: the terminal report still reaches stderr', async () => {
+    const r = await runBinaryStdoutClosed([...big, '--tsv', '-']);
+    noCrash(r);
+    expect(r.stderr).toMatch(/^distalyze \S+\n {2}good: 40 instances/);
+  });
+
+  it('the terminal report with stdout closed', async () => {
+    const r = await runBinaryStdoutClosed(big);
+    noCrash(r);
+    expect(r.stderr).toBe('');
+  });
+
+  it('distalyze --json - | head -1', () => {
+    const r = runBinaryIntoHead([...big, '--json', '-', '--quiet']);
+    noCrash(r);
+    expect(r.stdout).toBe('{\n');
+  });
+
+  it('distalyze --dot - 2>&1 | head -1 (stderr closed too)', () => {
+    const r = runBinaryIntoHead([...big, '--dot', '-'], 1, true);
+    noCrash(r);
+    expect(r.stdout).toMatch(/^(digraph distalyze \{|distalyze \S+)\n$/);
+  });
+
+  const failingStdout = (code: string): Writable => new Writable({
+    write(_chunk, _enc, done) { done(Object.assign(new Error(`write ${code}`), { code })); },
+  });
+
+  it('in-process: EPIPE on stdout ends the run quietly', async () => {
+    const stderr = new PassThrough();
+    let text = '';
+    stderr.on('data', (d: Buffer) => { text += String(d); });
+    expect(await main([sb.good, sb.bad, '--json', '-'], { stdout: failingStdout('EPIPE'), stderr })).toBe(0);
+    expect(text).toMatch(/^distalyze /);
+  });
+
+  it('in-process: any other failure to write stdout is one line, exit 2', async () => {
+    const stderr = new PassThrough();
+    let text = '';
+    stderr.on('data', (d: Buffer) => { text += String(d); });
+    expect(await main([sb.good, sb.bad], { stdout: failingStdout('ENOSPC'), stderr })).toBe(2);
+    expect(text).toBe('distalyze: cannot write to standard output: write ENOSPC\n');
+  });
+
+  it('a user error with stderr closed still exits 2', () => {
+    const r = runBinaryIntoHead(['/no/such/dir', FIXTURES.pipelineBad], 0, true);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(2);
   });
 });
 

@@ -16,7 +16,7 @@ import { renderTsv } from '../report/tsv.js';
 import { VERSION } from '../version.js';
 import { parseOptions, type Options, type RawOptions } from './options.js';
 import { registerTranslateCommand } from './translate.js';
-import { writeOutput } from './output.js';
+import { guardStream, writeOutput, writeStream } from './output.js';
 import { Progress } from './progress.js';
 
 /** Below this much input, starting workers costs more than it saves. */
@@ -30,6 +30,9 @@ export interface Io {
 /** Run the command line; returns the exit code (0 done, 1 divergence with --fail-on-divergence, 2 usage or input error). */
 export async function main(argv: readonly string[], io: Io = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
   let code = 0;
+  // A reader that closes stdout or stderr early (`| head -1`) must not crash the process.
+  guardStream(io.stdout);
+  guardStream(io.stderr);
   const program = buildProgram(io, (c) => { code = c; });
   try {
     await program.parseAsync(argv as string[], { from: 'user' });
@@ -199,9 +202,9 @@ async function writeReports(analysis: Analysis, options: Options, io: Io): Promi
   const stdoutTaken = [options.json, options.tsv, options.dot].includes('-');
   const text = renderText(analysis, { color: options.color && io.stdout.isTTY === true && !process.env.NO_COLOR, limit: options.limit });
   if (stdoutTaken) {
-    if (!options.quiet) io.stderr.write(text);
+    if (!options.quiet) await writeStream(io.stderr, text, 'standard error');
   } else {
-    io.stdout.write(text);
+    await writeStream(io.stdout, text);
   }
 }
 
