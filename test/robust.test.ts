@@ -350,6 +350,33 @@ describe('options', () => {
   });
 });
 
+describe('errors quoting names from the logs stay one line', () => {
+  it('a file name with a newline and an escape sequence', async () => {
+    const dir = sb.classWith('odd-file-name', 'bad', { 'a\nb\u001b[2J.dlog': 'E\t1\tStart\nE\tsoon\tEnd\n' });
+    await expectError([sb.good, dir],
+      `distalyze: ${dir}/a\\x0ab\\x1b[2J.dlog:2: timestamp 'soon' is neither decimal seconds nor ISO-8601\n  hint: e.g. 1763632801.25 or 2026-11-20T10:00:01.250Z\n`);
+  });
+
+  it('a huge state name with control characters is clipped and escaped', async () => {
+    const name = `\u001b]0;owned\u0007${'q'.repeat(100_000)}`;
+    const { dir, file } = ((): { dir: string; file: string } => {
+      const d = sb.classWith('huge-name', 'bad', { 'run-2.dlog': `E\t1\tStart\nS\t2\t${name}\tlots\n` });
+      return { dir: d, file: join(d, 'run-2.dlog') };
+    })();
+    await expectError([sb.good, dir],
+      `distalyze: ${file}:2: state '\\x1b]0;owned\\x07${'q'.repeat(50)}…' has value 'lots', not a finite decimal number\n`);
+  });
+
+  it("commander's suggestion becomes a hint line", async () => {
+    await expectError([sb.good, sb.bad, '--jsn', 'x'], "distalyze: unknown option '--jsn'\n  hint: Did you mean --json?\n");
+  });
+
+  it('too many arguments: one line and the usage', async () => {
+    await expectError([sb.good, sb.bad, sb.bad],
+      'distalyze: too many arguments. Expected 2 arguments but got 3.\n  usage: distalyze [options] GOOD BAD (see distalyze --help)\n');
+  });
+});
+
 describe('output paths', () => {
   it('an output path that is a directory', async () => {
     const r = await run(sb.good, sb.bad, '--json', sb.out);

@@ -16,7 +16,7 @@ import { renderTsv } from '../report/tsv.js';
 import { VERSION } from '../version.js';
 import { parseOptions, type Options, type RawOptions } from './options.js';
 import { registerTranslateCommand } from './translate.js';
-import { guardStream, writeOutput, writeStream } from './output.js';
+import { formatUserError, guardStream, writeOutput, writeStream } from './output.js';
 import { Progress } from './progress.js';
 
 /** Below this much input, starting workers costs more than it saves. */
@@ -40,13 +40,17 @@ export async function main(argv: readonly string[], io: Io = { stdout: process.s
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
-      io.stderr.write(`distalyze: ${err.message.replace(/^error: /, '')}\n`);
-      if (err.code === 'commander.missingArgument') io.stderr.write(`  usage: distalyze [options] GOOD BAD (see distalyze --help)\n`);
+      // Commander adds a suggestion on a second line: "(Did you mean --json?)".
+      const [first = '', ...rest] = err.message.replace(/^error: /, '').split('\n');
+      const suggestion = rest.join(' ').trim().replace(/^\((.*)\)$/, '$1');
+      io.stderr.write(formatUserError(first, suggestion === '' ? undefined : suggestion));
+      if (err.code === 'commander.missingArgument' || err.code === 'commander.excessArguments') {
+        io.stderr.write(`  usage: distalyze [options] GOOD BAD (see distalyze --help)\n`);
+      }
       return 2;
     }
     if (err instanceof InputError) {
-      io.stderr.write(`distalyze: ${err.message}\n`);
-      if (err.hint !== undefined) io.stderr.write(`  hint: ${err.hint}\n`);
+      io.stderr.write(formatUserError(err.message, err.hint));
       return 2;
     }
     throw err;

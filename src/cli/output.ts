@@ -3,6 +3,7 @@ import { rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { InputError } from '../errors.js';
 import { describeFsError } from '../parse/files.js';
+import { escapeTerminal } from '../report/format.js';
 
 /**
  * Write an output file atomically: a temporary file beside it, then a rename,
@@ -47,4 +48,14 @@ export function guardStream(stream: NodeJS.WritableStream): void {
   if (guarded.has(stream)) return;
   guarded.add(stream);
   stream.on('error', () => undefined);
+}
+
+/**
+ * A user error as the CLI prints it: `distalyze: MESSAGE` and an optional
+ * `  hint: …` line. File names, ids and values quoted in a message come from
+ * the user's files, so control characters (a newline, an escape sequence) are
+ * made visible: the error stays one line and cannot drive the terminal.
+ */
+export function formatUserError(message: string, hint?: string): string {
+  return `distalyze: ${escapeTerminal(message)}\n${hint === undefined ? '' : `  hint: ${escapeTerminal(hint)}\n`}`;
 }

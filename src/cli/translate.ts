@@ -8,6 +8,7 @@ import type { Translator } from '../parse/translator.js';
 import { DlogDirectoryWriter, DlogStreamWriter } from '../parse/translators/dlog-writer.js';
 import { loadTranslator } from '../parse/translators/load.js';
 import type { TranslatorProblem } from '../parse/translators/rules.js';
+import { formatUserError } from './output.js';
 
 export interface TranslateOptions {
   readonly translator: string;
@@ -44,8 +45,7 @@ export async function runTranslate(opts: TranslateOptions, io: TranslateIo): Pro
   } catch (err) {
     if (err instanceof OutputClosed) return 0;
     if (!(err instanceof InputError)) throw err;
-    io.stderr.write(`distalyze: ${err.message}\n`);
-    if (err.hint !== undefined) io.stderr.write(`  hint: ${err.hint}\n`);
+    io.stderr.write(formatUserError(err.message, err.hint));
     return 2;
   }
 }

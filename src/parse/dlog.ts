@@ -34,7 +34,7 @@ export function parseDlogLine(line: string, sink: RecordSink, file: string, line
     const valueText = line.slice(t3 + 1);
     const value = parseDecimal(valueText);
     if (Number.isNaN(value)) {
-      throw new InputError(`state '${name}' has value '${clip(valueText)}', not a finite decimal number`, file, lineNo);
+      throw new InputError(`state '${clip(name)}' has value '${clip(valueText)}', not a finite decimal number`, file, lineNo);
     }
     sink.state(t, name, value);
     return 'record';
