@@ -9,7 +9,7 @@
  * counted or noted in the report. `npm run build` before running this file.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,6 +86,39 @@ describe('paths', () => {
     await expectError(['-', '-'], 'distalyze: only one class can be read from standard input (-)\n');
   });
 
+  it('a symbolic link cycle', async () => {
+    const d = sb.classWith('cycle', 'good', {});
+    symlinkSync('.', join(d, 'again'));
+    await expectError([d, sb.bad],
+      `distalyze: good class: '${d}/again' leads back to '${d}' (a symbolic link cycle)\n  hint: remove the link, or point distalyze at a directory without it\n`);
+  });
+
+  it('a symbolic link cycle through a parent', async () => {
+    const d = sb.classWith('cycle-up/logs', 'good', {});
+    mkdirSync(sb.path('cycle-up/logs/sub'));
+    symlinkSync('../..', sb.path('cycle-up/logs/sub/up'));
+    await expectError([d, sb.bad],
+      `distalyze: good class: '${d}/sub/up/logs' leads back to '${d}' (a symbolic link cycle)\n  hint: remove the link, or point distalyze at a directory without it\n`);
+  });
+
+  it('a symbolic link to another directory is followed', async () => {
+    const d = sb.classWith('linked', 'good', {});
+    symlinkSync(sb.bad, join(d, 'more'));
+    const { doc } = await accepted([d, sb.bad]);
+    expect(doc.classes.good.instances).toBe(2 * INSTANCES);
+  });
+
+  it('a dangling symbolic link', async () => {
+    const d = sb.classWith('dangling', 'bad', {});
+    symlinkSync(sb.path('gone.dlog'), join(d, 'stale.dlog'));
+    await expectError([sb.good, d], `distalyze: bad class: cannot read '${d}/stale.dlog': a symbolic link to a missing file\n`);
+  });
+
+  it('a path through a file', async () => {
+    const p = join(sb.good, 'run-1.dlog', 'x');
+    await expectError([p, sb.bad], `distalyze: good class: cannot read '${p}': a part of the path is not a directory\n`);
+  });
+
   describe('a file nobody may read (chmod 000)', () => {
     // Root reads a chmod-000 file anyway, so as root the executable is run as
     // `nobody`: the error must be the one an ordinary user sees.
@@ -99,6 +132,17 @@ describe('paths', () => {
       const r = asUser([d, sb.bad, '--json', sb.path('out', 'r.json')]);
       if (r === null) return ctx.skip('running as root, and cannot run as nobody to see EACCES');
       expect(r.stderr).toBe(`distalyze: ${f}: cannot read: permission denied\n`);
+      expect(r.code).toBe(2);
+      expect(sb.outputs()).toEqual([]);
+    });
+
+    it('an unreadable directory', (ctx) => {
+      const d = sb.classWith('unreadable-dir', 'bad', {});
+      mkdirSync(join(d, 'sub'));
+      chmodSync(join(d, 'sub'), 0);
+      const r = asUser([sb.good, d, '--json', sb.path('out', 'r.json')]);
+      if (r === null) return ctx.skip('running as root, and cannot run as nobody to see EACCES');
+      expect(r.stderr).toBe(`distalyze: bad class: cannot read directory '${d}/sub': permission denied\n`);
       expect(r.code).toBe(2);
       expect(sb.outputs()).toEqual([]);
     });
@@ -492,7 +536,7 @@ describe('stdout closed early: no stack trace', () => {
     let text = '';
     stderr.on('data', (d: Buffer) => { text += String(d); });
     expect(await main([sb.good, sb.bad], { stdout: failingStdout('ENOSPC'), stderr })).toBe(2);
-    expect(text).toBe('distalyze: cannot write to standard output: write ENOSPC\n');
+    expect(text).toBe('distalyze: cannot write to standard output: no space left on device\n');
   });
 
   it('a user error with stderr closed still exits 2', () => {

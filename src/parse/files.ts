@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
@@ -34,26 +34,28 @@ export async function listInputFiles(spec: string, label: string): Promise<Input
   }
   if (!info.isDirectory()) throw new InputError(`${label} class: '${spec}' is neither a file nor a directory`);
   const files: InputFile[] = [];
-  await walk(spec, spec, files);
+  await walk(spec, `${info.dev}:${info.ino}`, files, label);
   if (files.length === 0) {
     throw new InputError(`${label} class: directory '${spec}' holds no log files (hidden files are skipped)`);
   }
   return files;
 }
 
-async function walk(root: string, dir: string, out: InputFile[]): Promise<void> {
-  // Iterative: deep trees must not overflow the stack.
-  const pending: string[] = [dir];
+async function walk(root: string, rootId: string, out: InputFile[], label: string): Promise<void> {
+  // Iterative: deep trees must not overflow the stack. Each directory carries
+  // its ancestors (device:inode → path), so a symbolic link back up the tree
+  // is reported instead of being followed until the path is too long.
+  const pending: { dir: string; ancestors: Map<string, string> }[] = [{ dir: root, ancestors: new Map([[rootId, root]]) }];
   while (pending.length > 0) {
-    const current = pending.pop() as string;
+    const { dir: current, ancestors } = pending.pop()!;
     let names: string[];
     try {
       names = await readdir(current);
     } catch (err) {
-      throw new InputError(`cannot read directory '${current}': ${describeFsError(err)}`);
+      throw new InputError(`${label} class: cannot read directory '${current}': ${describeFsError(err)}`);
     }
     names.sort(compareCodeUnits);
-    const subdirs: string[] = [];
+    const subdirs: { dir: string; ancestors: Map<string, string> }[] = [];
     for (const name of names) {
       if (name.startsWith('.')) continue;
       const path = join(current, name);
@@ -61,14 +63,22 @@ async function walk(root: string, dir: string, out: InputFile[]): Promise<void> 
       try {
         info = await stat(path);
       } catch (err) {
-        throw new InputError(`cannot read '${path}': ${describeFsError(err)}`);
+        const dangling = (err as NodeJS.ErrnoException).code === 'ENOENT' && (await lstat(path).catch(() => null))?.isSymbolicLink() === true;
+        throw new InputError(`${label} class: cannot read '${path}': ${dangling ? 'a symbolic link to a missing file' : describeFsError(err)}`);
       }
-      if (info.isDirectory()) subdirs.push(path);
-      else if (info.isFile()) {
+      if (info.isDirectory()) {
+        const id = `${info.dev}:${info.ino}`;
+        const loop = ancestors.get(id);
+        if (loop !== undefined) {
+          throw new InputError(`${label} class: '${path}' leads back to '${loop}' (a symbolic link cycle)`, undefined, undefined,
+            'remove the link, or point distalyze at a directory without it');
+        }
+        subdirs.push({ dir: path, ancestors: new Map(ancestors).set(id, path) });
+      } else if (info.isFile()) {
         out.push({ path, relativePath: relative(root, path).split(sep).join('/'), gzip: name.endsWith('.gz'), size: info.size });
       }
     }
-    for (let i = subdirs.length - 1; i >= 0; i--) pending.push(subdirs[i] as string);
+    for (let i = subdirs.length - 1; i >= 0; i--) pending.push(subdirs[i]!);
   }
   out.sort((a, b) => compareCodeUnits(a.relativePath, b.relativePath));
 }
@@ -84,6 +94,12 @@ export function describeFsError(err: unknown): string {
     case 'ENOENT': return 'no such file or directory';
     case 'EACCES': case 'EPERM': return 'permission denied';
     case 'EISDIR': return 'is a directory';
+    case 'ENOTDIR': return 'a part of the path is not a directory';
+    case 'ELOOP': return 'too many levels of symbolic links';
+    case 'ENAMETOOLONG': return 'file name too long';
+    case 'ENOSPC': return 'no space left on device';
+    case 'EROFS': return 'read-only file system';
+    case 'EMFILE': case 'ENFILE': return 'too many open files';
     default: return err instanceof Error ? err.message : String(err);
   }
 }
