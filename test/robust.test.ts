@@ -18,6 +18,7 @@ import {
   runBinaryStdoutClosed, truncatedGzip, validInstance, withBom, withCrlf, withLongLine, type Sandbox,
 } from './helpers/broken-inputs.js';
 import { main } from '../src/cli/main.js';
+import { StagedOutputs } from '../src/cli/output.js';
 import { run, runBinary, type RunResult } from './helpers/run.js';
 import { FIXTURES } from './helpers/synth.js';
 
@@ -422,8 +423,8 @@ describe('errors quoting names from the logs stay one line', () => {
 });
 
 describe('output paths', () => {
-  it('an output path that is a directory', async () => {
-    const r = await run(sb.good, sb.bad, '--json', sb.out);
+  it('an output path that is a directory: checked before the input is read', async () => {
+    const r = await run(sb.path('not-read-yet'), sb.bad, '--tsv', sb.path('out', 'r.tsv'), '--json', sb.out);
     expect(r.stderr).toBe(`distalyze: --json ${sb.out}: cannot write: is a directory\n`);
     expect(r.code).toBe(2);
     expect(sb.outputs()).toEqual([]);
@@ -431,10 +432,65 @@ describe('output paths', () => {
 
   it('an output path in a missing directory', async () => {
     const p = sb.path('no-such-dir', 'r.html');
-    const r = await run(sb.good, sb.bad, '--html', p);
+    const r = await run(sb.good, sb.bad, '--json', sb.path('out', 'r.json'), '--html', p);
     expect(r.stderr).toBe(`distalyze: --html ${p}: cannot write: no such file or directory\n`);
     expect(r.code).toBe(2);
     expect(existsSync(sb.path('no-such-dir'))).toBe(false);
+    expect(sb.outputs()).toEqual([]);
+  });
+
+  it('an output path through a file', async () => {
+    const p = join(sb.good, 'run-1.dlog', 'r.dot');
+    await expectError([sb.good, sb.bad, '--dot', p], `distalyze: --dot ${p}: cannot write: a part of the path is not a directory\n`);
+  });
+
+  it('two reports to the same file', async () => {
+    const p = sb.path('out', 'same');
+    await expectError([sb.good, sb.bad, '--json', p, '--tsv', `${sb.out}/./same`],
+      `distalyze: --json and --tsv both write to '${p}'; give each report its own file\n`);
+  });
+
+  it('an output directory nobody may write to', (ctx) => {
+    const ro = sb.path('read-only');
+    mkdirSync(ro, { mode: 0o555 });
+    chmodSync(ro, 0o555);
+    const args = [sb.good, sb.bad, '--json', sb.path('out', 'r.json'), '--html', join(ro, 'r.html')];
+    const r = process.getuid?.() === 0 ? runBinaryAs(NOBODY, args) : runBinary(args);
+    if (r === null) return ctx.skip('running as root, and cannot run as nobody to see EACCES');
+    expect(r.stderr).toBe(`distalyze: --html ${join(ro, 'r.html')}: cannot write: permission denied\n`);
+    expect(r.code).toBe(2);
+    expect(sb.outputs()).toEqual([]);
+  });
+
+  it('reports are written all or nothing: a failed one removes the others', async () => {
+    const dir = sb.path('staged');
+    mkdirSync(dir);
+    const files = new StagedOutputs();
+    await files.stage(join(dir, 'a.json'), '{}', '--json');
+    await files.stage(join(dir, 'b.tsv'), 'x', '--tsv');
+    await expect(files.stage(join(dir, 'missing', 'c.dot'), 'digraph {}', '--dot'))
+      .rejects.toThrow(`--dot ${join(dir, 'missing', 'c.dot')}: cannot write: no such file or directory`);
+    expect(readdirSync(dir)).toHaveLength(2); // the two temporary files, not yet in place
+    expect(readdirSync(dir).every((f) => /^\.(a\.json|b\.tsv)\.[0-9a-f]{8}\.tmp$/.test(f))).toBe(true);
+    await files.discard();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('reports are renamed into place only on commit', async () => {
+    const dir = sb.path('committed');
+    mkdirSync(dir);
+    const files = new StagedOutputs();
+    await files.stage(join(dir, 'a.json'), '{}', '--json');
+    await files.commit();
+    await files.discard();
+    expect(readdirSync(dir)).toEqual(['a.json']);
+  });
+
+  it('a successful run writes every report and no temporary file', async () => {
+    const r = await run(sb.good, sb.bad, ...sb.outputArgs());
+    expect(r.code).toBe(0);
+    expect(sb.outputs()).toEqual(['r.dot', 'r.html', 'r.json', 'r.tsv']);
+    for (const f of sb.outputs()) execFileSync('rm', [sb.path('out', f)]);
   });
 });
 

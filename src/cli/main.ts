@@ -16,7 +16,7 @@ import { renderTsv } from '../report/tsv.js';
 import { VERSION } from '../version.js';
 import { parseOptions, type Options, type RawOptions } from './options.js';
 import { registerTranslateCommand } from './translate.js';
-import { formatUserError, guardStream, writeOutput, writeStream } from './output.js';
+import { checkOutputPath, formatUserError, guardStream, StagedOutputs, writeStream } from './output.js';
 import { Progress } from './progress.js';
 
 /** Below this much input, starting workers costs more than it saves. */
@@ -108,6 +108,9 @@ function buildProgram(io: Io, setCode: (c: number) => void): Command {
 
 async function runAnalysis(goodSpec: string, badSpec: string, options: Options, io: Io): Promise<number> {
   if (goodSpec === '-' && badSpec === '-') throw new InputError('only one class can be read from standard input (-)');
+  for (const [option, path] of [['--json', options.json], ['--tsv', options.tsv], ['--dot', options.dot], ['--html', options.html]] as const) {
+    if (path !== undefined) await checkOutputPath(path, option);
+  }
   const stages: Record<string, number> = {};
   let stageStart = performance.now();
   const stageDone = (name: string): void => {
@@ -195,17 +198,29 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
 }
 
 async function writeReports(analysis: Analysis, options: Options, io: Io): Promise<void> {
-  if (options.json !== undefined) await writeOutput(options.json, renderJson(analysis), '--json', io.stdout);
-  if (options.tsv !== undefined) await writeOutput(options.tsv, renderTsv(analysis), '--tsv', io.stdout);
-  if (options.dot !== undefined) await writeOutput(options.dot, renderDot(analysis), '--dot', io.stdout);
-  if (options.html !== undefined) {
-    const { renderHtml } = await import('../report/html.js');
-    await writeOutput(options.html, await renderHtml(analysis), '--html');
+  // Files all or nothing (StagedOutputs); the one report on stdout after them.
+  const files = new StagedOutputs();
+  let toStdout: string | undefined;
+  const reports: [string, string | undefined, () => string | Promise<string>][] = [
+    ['--json', options.json, () => renderJson(analysis)],
+    ['--tsv', options.tsv, () => renderTsv(analysis)],
+    ['--dot', options.dot, () => renderDot(analysis)],
+    ['--html', options.html, async () => (await import('../report/html.js')).renderHtml(analysis)],
+  ];
+  try {
+    for (const [option, path, render] of reports) {
+      if (path === undefined) continue;
+      if (path === '-') toStdout = await render();
+      else await files.stage(path, await render(), option);
+    }
+    await files.commit();
+  } finally {
+    await files.discard();
   }
+  if (toStdout !== undefined) await writeStream(io.stdout, toStdout);
   // The terminal report goes to stdout unless a machine-readable format took it.
-  const stdoutTaken = [options.json, options.tsv, options.dot].includes('-');
   const text = renderText(analysis, { color: options.color && io.stdout.isTTY === true && !process.env.NO_COLOR, limit: options.limit });
-  if (stdoutTaken) {
+  if (toStdout !== undefined) {
     if (!options.quiet) await writeStream(io.stderr, text, 'standard error');
   } else {
     await writeStream(io.stdout, text);

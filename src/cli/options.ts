@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { InputError } from '../errors.js';
 import type { WeightOption } from '../features/index.js';
 import type { Correction } from '../ttest/types.js';
@@ -72,6 +73,13 @@ export function parseOptions(raw: RawOptions): Options {
     throw new InputError(`--${stdoutUsers[0]} - and --${stdoutUsers[1]} - both write to standard output; send one of them to a file`);
   }
   if (raw.html === '-') throw new InputError('--html needs a file name (the report is one self-contained file)');
+  const files = (['json', 'tsv', 'dot', 'html'] as const).filter((k) => raw[k] !== undefined && raw[k] !== '-');
+  for (let i = 0; i < files.length; i++) {
+    for (let j = i + 1; j < files.length; j++) {
+      const [a, b] = [files[i]!, files[j]!];
+      if (resolve(raw[a]!) === resolve(raw[b]!)) throw new InputError(`--${a} and --${b} both write to '${raw[a]}'; give each report its own file`);
+    }
+  }
   if (raw.metric !== undefined && (raw.eventMetric !== undefined || raw.stateMetric !== undefined)) {
     throw new InputError('--metric sets both kinds; use it alone, or --event-metric / --state-metric instead');
   }

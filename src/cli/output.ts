@@ -1,24 +1,63 @@
 import { randomBytes } from 'node:crypto';
-import { rename, unlink, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { InputError } from '../errors.js';
 import { describeFsError } from '../parse/files.js';
 import { escapeTerminal } from '../report/format.js';
 
 /**
- * Write an output file atomically: a temporary file beside it, then a rename,
- * so a failure never leaves a half-written report. `-` writes to stdout.
+ * The report files of one run, written all or nothing: each is rendered and
+ * written to a temporary file beside its destination (`stage`), and only when
+ * every one of them is written are they renamed into place (`commit`). A run
+ * that fails on the third file leaves neither it nor the first two behind:
+ * `discard` (call it in a `finally`) removes whatever was not committed.
  */
-export async function writeOutput(path: string, content: string, option: string, stdout: NodeJS.WritableStream = process.stdout): Promise<void> {
-  if (path === '-') return writeStream(stdout, content, 'standard output');
-  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);
-  try {
-    await writeFile(tmp, content);
-    await rename(tmp, path);
-  } catch (err) {
-    await unlink(tmp).catch(() => undefined);
-    throw new InputError(`${option} ${path}: cannot write: ${describeFsError(err)}`);
+export class StagedOutputs {
+  private staged: { readonly tmp: string; readonly path: string; readonly option: string }[] = [];
+
+  async stage(path: string, content: string, option: string): Promise<void> {
+    const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);
+    try {
+      await writeFile(tmp, content);
+    } catch (err) {
+      await unlink(tmp).catch(() => undefined);
+      throw new InputError(`${option} ${path}: cannot write: ${describeFsError(err)}`);
+    }
+    this.staged.push({ tmp, path, option });
   }
+
+  async commit(): Promise<void> {
+    while (this.staged.length > 0) {
+      const { tmp, path, option } = this.staged[0]!;
+      try {
+        await rename(tmp, path);
+      } catch (err) {
+        throw new InputError(`${option} ${path}: cannot write: ${describeFsError(err)}`);
+      }
+      this.staged.shift();
+    }
+  }
+
+  async discard(): Promise<void> {
+    const left = this.staged;
+    this.staged = [];
+    await Promise.all(left.map((s) => unlink(s.tmp).catch(() => undefined)));
+  }
+}
+
+/**
+ * Check an output path before the analysis starts, so a typo costs seconds,
+ * not a whole run: its directory must exist and the path must not be one.
+ */
+export async function checkOutputPath(path: string, option: string): Promise<void> {
+  if (path === '-') return;
+  const fail = (why: string): never => { throw new InputError(`${option} ${path}: cannot write: ${why}`); };
+  const target = await stat(path).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? null : fail(describeFsError(err))));
+  if (target?.isDirectory() === true) fail('is a directory');
+  const dir = await stat(dirname(path)).catch((err: unknown) => fail(describeFsError(err)));
+  if (!dir.isDirectory()) fail('a part of the path is not a directory');
+  await access(dirname(path), constants.W_OK).catch((err: unknown) => fail(describeFsError(err)));
 }
 
 /**

@@ -68,7 +68,8 @@ export function makeSandbox(prefix = 'distalyze-robust-'): Sandbox {
     Object.fromEntries(Array.from({ length: INSTANCES }, (_, i) => [`run-${i + 1}.dlog`, validInstance(i + 1, bad)]));
   for (const [name, text] of Object.entries(files(false))) write(`good/${name}`, text);
   for (const [name, text] of Object.entries(files(true))) write(`bad/${name}`, text);
-  mkdirSync(path('out'), { mode: 0o755 });
+  mkdirSync(path('out'));
+  chmodSync(path('out'), 0o777); // writable by the unprivileged user too
   return {
     root,
     good: path('good'),
