@@ -2,6 +2,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseDlogLine } from '../src/parse/dlog.js';
 import { listInputFiles } from '../src/parse/files.js';
@@ -67,7 +68,25 @@ describe('timestamps (SPEC §1)', () => {
   it('parseDecimal accepts plain decimals only', () => {
     expect(parseDecimal('.5')).toBe(0.5);
     expect(parseDecimal('+7')).toBe(7);
-    for (const bad of ['inf', '-inf', 'NaN', '12abc', '1e', '.', '-', '1e999']) expect(parseDecimal(bad), bad).toBeNaN();
+    expect(parseDecimal('0e5')).toBe(0);
+    expect(parseDecimal('1.')).toBe(1);
+    expect(parseDecimal('-0.25e-2')).toBe(-0.0025);
+    expect(parseDecimal('007')).toBe(7);
+    for (const bad of ['inf', '-inf', 'NaN', 'Infinity', '-Infinity', '12abc', '1e', '.', '-', '+', '1e999', '0x10', '0X1F', '0b1', '0o7', '-0x10', '+0b1',
+      ' 1', '1 ', '\t1', '1\n', '1_000', '1,5', '', 'e5', '١']) {
+      expect(parseDecimal(bad), JSON.stringify(bad)).toBeNaN();
+    }
+  });
+});
+
+describe('parseDecimal agrees with Number() to the last bit', () => {
+  it('on decimal renderings of arbitrary doubles and on long digit strings', () => {
+    const simple = /^[-+]?\d*\.?\d+$|^[-+]?\d+\.$/;
+    fc.assert(fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (x) => {
+      for (const s of [String(x), x.toFixed(6), x.toPrecision(12)]) if (simple.test(s)) expect(parseDecimal(s)).toBe(Number(s));
+    }), { numRuns: 5000 });
+    // Epoch timestamps with µs..ns: 16–26 significant digits, across the 2^53 fast-path boundary.
+    fc.assert(fc.property(fc.stringMatching(/^-?\d{1,17}\.\d{0,9}$/), (s) => { expect(parseDecimal(s)).toBe(Number(s)); }), { numRuns: 5000 });
   });
 });
 

@@ -10,33 +10,77 @@ export function parseTimestamp(text: string): number {
 }
 
 /**
- * A plain decimal number (`12`, `-3.5`, `1.2e-3`, `.5`): no hex, no `Infinity`,
- * no surrounding spaces, nothing after it. Returns NaN otherwise.
- * Number() alone accepts '', ' 1', '0x1f' and 'Infinity'; this does not.
+ * A plain decimal number (`12`, `-3.5`, `1.2e-3`, `.5`): no hex/binary/octal,
+ * no `Infinity`, no surrounding spaces, nothing after it. Returns NaN otherwise.
+ * Number() does the parsing; it also accepts '', ' 1', '0x1f' and 'Infinity',
+ * so the first and last characters are checked (a digit or sign first, a digit
+ * or '.' last, and no letter right after a leading 0). This is the hot path of
+ * every record: no per-character loop.
  */
 export function parseDecimal(text: string): number {
   const len = text.length;
   if (len === 0 || len > 64) return NaN;
-  let i = 0;
-  let c = text.charCodeAt(0);
-  if (c === 43 /* + */ || c === 45 /* - */) c = text.charCodeAt(++i);
-  let digits = 0;
-  while (c >= 48 && c <= 57) { digits++; c = text.charCodeAt(++i); }
-  if (c === 46 /* . */) {
-    c = text.charCodeAt(++i);
-    while (c >= 48 && c <= 57) { digits++; c = text.charCodeAt(++i); }
+  const fast = fastDecimal(text, len);
+  if (fast === fast) return fast; // not NaN
+
+  const first = text.charCodeAt(0);
+  if (!(isDigit(first) || first === 45 /* - */ || first === 43 /* + */ || first === 46 /* . */)) return NaN;
+  const last = text.charCodeAt(len - 1);
+  if (!(isDigit(last) || last === 46)) return NaN;
+  if (len > 1) {
+    const z = first === 48 ? 1 : (first === 45 || first === 43) && text.charCodeAt(1) === 48 ? 2 : 0;
+    if (z > 0 && z < len && isLetter(text.charCodeAt(z)) && !isExponent(text.charCodeAt(z))) return NaN;
   }
-  if (digits === 0) return NaN;
-  if (c === 101 || c === 69 /* e E */) {
-    c = text.charCodeAt(++i);
-    if (c === 43 || c === 45) c = text.charCodeAt(++i);
-    let exp = 0;
-    while (c >= 48 && c <= 57) { exp++; c = text.charCodeAt(++i); }
-    if (exp === 0) return NaN;
-  }
-  if (i !== len) return NaN;
   const v = Number(text);
   return Number.isFinite(v) ? v : NaN;
+}
+
+const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+
+/**
+ * Clinger's fast path: `[-+]digits[.digits]` whose digits form an integer M
+ * below 2^53 with at most 22 after the point. M and 10^k are exact doubles, so
+ * M / 10^k is correctly rounded — the same double Number() returns. NaN means
+ * "not this simple shape": the caller falls back to Number().
+ */
+function fastDecimal(text: string, len: number): number {
+  let i = 0;
+  let c = text.charCodeAt(0);
+  let negative = false;
+  if (c === 45 || c === 43) {
+    negative = c === 45;
+    i = 1;
+  }
+  let mantissa = 0;
+  let digits = 0;
+  let fraction = -1; // digits after the point; -1 until a point is seen
+  for (; i < len; i++) {
+    c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      mantissa = mantissa * 10 + (c - 48);
+      digits++;
+      if (fraction >= 0) fraction++;
+    } else if (c === 46 && fraction < 0) {
+      fraction = 0;
+    } else {
+      return NaN;
+    }
+  }
+  if (digits === 0 || mantissa > 9007199254740991 || fraction > 22) return NaN;
+  const v = fraction > 0 ? mantissa / (POW10[fraction] as number) : mantissa;
+  return negative ? -v : v;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+function isLetter(c: number): boolean {
+  return (c | 32) >= 97 && (c | 32) <= 122;
+}
+
+function isExponent(c: number): boolean {
+  return (c | 32) === 101;
 }
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
