@@ -2,7 +2,8 @@ import type { InputFile } from '../parse/files.js';
 import type { ClassSink } from '../parse/reader.js';
 import type { ClassName } from '../parse/records.js';
 import { GrowableFloat64, GrowableInt32 } from './growable.js';
-import { medianOfSorted } from './stats.js';
+import { InputError } from '../errors.js';
+import { finiteMean, medianOfSorted } from './stats.js';
 import { EVENT_FEATURE_TYPES, STATE_FEATURE_TYPES } from './types.js';
 
 const EV = Object.fromEntries(EVENT_FEATURE_TYPES.map((f, i) => [f, i])) as Record<(typeof EVENT_FEATURE_TYPES)[number], number>;
@@ -147,25 +148,11 @@ export class FeatureCollector implements ClassSink {
 
   /** Summarize the instances named by `I` records of the class being read. Call after its last file. */
   finishClass(): void {
-    const held = this.held;
-    const n = held.length;
+    const n = this.held.length;
     if (n > 0) {
-      // Counting sort by instance, stable: each instance's records become contiguous, in input order.
       const k = this.heldIds.length;
       const start = new Int32Array(k + 1);
-      const inst = held.inst.data;
-      for (let i = 0; i < n; i++) start[(inst[i] as number) + 1]++;
-      for (let j = 0; j < k; j++) start[j + 1] = (start[j + 1] as number) + (start[j] as number);
-      const fill = start.slice(0, k);
-      const code = new Int32Array(n);
-      const t = new Float64Array(n);
-      const v = new Float64Array(n);
-      for (let i = 0; i < n; i++) {
-        const at = fill[inst[i] as number]++;
-        code[at] = held.code.data[i] as number;
-        t[at] = held.t.data[i] as number;
-        v[at] = held.v.data[i] as number;
-      }
+      const { code, t, v } = this.groupHeldByInstance(start);
       const order = this.heldIds.map((_, j) => j).sort((a, b) => compare(this.heldIds[a] as string, this.heldIds[b] as string));
       for (const j of order) {
         if ((start[j + 1] as number) > (start[j] as number)) this.summarize(this.heldIds[j] as string, code, t, v, start[j] as number, start[j + 1] as number);
@@ -180,6 +167,33 @@ export class FeatureCollector implements ClassSink {
     this.held = new RecordBuffer();
     this.heldIds = [];
     this.heldIndex = new Map();
+  }
+
+  /**
+   * Counting sort of the held records by instance, stable: each instance's
+   * records become contiguous, in input order. Fills `start` (k + 1 offsets)
+   * and frees the held buffer before returning, so the records exist twice only
+   * while being copied.
+   */
+  private groupHeldByInstance(start: Int32Array): { code: Int32Array; t: Float64Array; v: Float64Array } {
+    const held = this.held;
+    const n = held.length;
+    const k = this.heldIds.length;
+    const inst = held.inst.data;
+    for (let i = 0; i < n; i++) start[(inst[i] as number) + 1]++;
+    for (let j = 0; j < k; j++) start[j + 1] = (start[j + 1] as number) + (start[j] as number);
+    const fill = start.slice(0, k);
+    const code = new Int32Array(n);
+    const t = new Float64Array(n);
+    const v = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const at = fill[inst[i] as number]++;
+      code[at] = held.code.data[i] as number;
+      t[at] = held.t.data[i] as number;
+      v[at] = held.v.data[i] as number;
+    }
+    this.held = new RecordBuffer();
+    return { code, t, v };
   }
 
   instance(id: string): void {
@@ -217,6 +231,11 @@ export class FeatureCollector implements ClassSink {
     const at = (i: number): number => (order === null ? from + i : (order[i] as number));
     const t0 = ts[at(0)] as number;
     const duration = (ts[at(n - 1)] as number) - t0;
+    if (!Number.isFinite(duration)) {
+      // Every timestamp is finite, but their span is not: no time within this instance can be computed.
+      throw new InputError(`${this.className} class, instance '${id}': its timestamps span from ${t0} to ${ts[at(n - 1)]}, more than the largest number`,
+        undefined, undefined, 'timestamps are seconds (epoch or since start)');
+    }
     const slot = this.ids.length;
     this.ids.push(id);
     this.classes.push(this.className);
@@ -280,7 +299,7 @@ export class FeatureCollector implements ClassSink {
         sum += x;
       }
       set(cols, ST.min, slot, min);
-      set(cols, ST.mean, slot, sum / s.v.length);
+      set(cols, ST.mean, slot, finiteMean(s.v, sum));
       set(cols, ST.max, slot, max);
       set(cols, ST.final, slot, s.v[s.v.length - 1] as number);
       for (let q = 0; q < 3; q++) set(cols, ST['q1.rel'] + q, slot, valueAt(s.t, s.v, s.v.length, QUARTERS[q] * duration));

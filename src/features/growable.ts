@@ -29,6 +29,12 @@ export class GrowableFloat64 {
     this.length = 0;
   }
 
+  /** Drop the storage (reads as `fill` afterwards). */
+  release(): void {
+    this.data = new Float64Array(0);
+    this.length = 0;
+  }
+
   private grow(min: number): void {
     let cap = Math.max(16, this.data.length * 2);
     while (cap < min) cap *= 2;

@@ -85,6 +85,9 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
           const x = source.data[order[i] as number];
           out[i] = x === undefined ? Number.NaN : x;
         }
+        // The collector's copy is not read again: free it now, so a million
+        // instances do not hold every column twice.
+        source.release();
         if (kind === 'event' && feature === 'count') for (let i = 0; i < out.length; i++) if (Number.isNaN(out[i])) out[i] = 0;
         return out;
       });
