@@ -156,6 +156,70 @@ describe('the parsers throw nothing but InputError on arbitrary input', () => {
   });
 });
 
+describe('valid records with extreme numbers', () => {
+  // Timestamps and values far beyond any real log (up to ±1e100, down to
+  // 5e-324): every record is valid, so the run must succeed, never crash.
+  const big = (max: number): fc.Arbitrary<string> => fc.oneof(
+    fc.integer({ min: 0, max: 100 }).map(String),
+    fc.constantFrom('0', '5e-324', '-5e-324', '1e-300', '1e15', '-1e15', `${max}`, `-${max}`),
+    fc.double({ noNaN: true, noDefaultInfinity: true, min: -max, max }).map((x) => String(x)),
+  );
+  const instance = (max: number): fc.Arbitrary<string> => fc.array(fc.oneof(
+    fc.tuple(big(max), fc.constantFrom(...EVENT_NAMES)).map(([t, n]) => `E\t${t}\t${n}`),
+    fc.tuple(big(max), fc.constantFrom(...STATE_NAMES), big(max)).map(([t, n, v]) => `S\t${t}\t${n}\t${v}`),
+  ), { minLength: 1, maxLength: 8 }).map((lines) => lines.join('\n'));
+
+  const analyse = async (good: string[], bad: string[]): Promise<{ code: number; err: string }> => {
+    const root = mkdtempSync(join(dir, 'extreme-'));
+    for (const [c, texts] of [['good', good], ['bad', bad]] as const) {
+      mkdirSync(join(root, c));
+      texts.forEach((t, i) => writeFileSync(join(root, c, `i${i}.dlog`), t));
+    }
+    const stderr = new PassThrough();
+    let err = '';
+    stderr.on('data', (d: Buffer) => { err += String(d); });
+    const code = await main([join(root, 'good'), join(root, 'bad'), '--json', join(root, 'r.json'), '--dot', join(root, 'r.dot')],
+      { stdout: new PassThrough().resume(), stderr });
+    rmSync(root, { recursive: true, force: true });
+    return { code, err };
+  };
+
+  it('up to ±1e100: the whole CLI succeeds', async () => {
+    const cls = fc.array(instance(1e100), { minLength: 2, maxLength: 4 });
+    await fc.assert(fc.asyncProperty(cls, cls, async (good, bad) => {
+      expect(await analyse(good, bad)).toEqual({ code: 0, err: '' });
+    }), { numRuns: 60 });
+  });
+
+  it('timestamps spanning more than the largest double: a user error naming the instance', async () => {
+    expect(await analyse(['E\t-1e308\tStart\nE\t1e308\tEnd', 'E\t0\tStart'], ['E\t0\tStart', 'E\t1\tStart'])).toEqual({
+      code: 2,
+      err: "distalyze: good class, instance 'i0.dlog': its timestamps span from -1e+308 to 1e+308, more than the largest number\n  hint: timestamps are seconds (epoch or since start)\n",
+    });
+  });
+
+  it('features stay finite where sums overflow: a mean and a median of values near 1.8e308', () => {
+    // Times relative to the first record (a state at 0): Start at 1.2e308 and 1.6e308, q twice v.
+    const texts = (v: string): string[] => [0, 1].map(() => `S\t0\tq\t${v}\nS\t1\tq\t${v}\nE\t1.2e308\tStart\nE\t1.6e308\tStart`);
+    const fs = buildFeatureSet(collectTexts({ good: texts('1e308'), bad: texts('1.7e308') }), { weight: { mode: 'none' } }).features;
+    const col = (kind: string, feature: string, name: string): number[] => {
+      const t = fs.tables.find((x) => x.kind === kind && x.feature === feature)!;
+      return Array.from(t.columns[t.variables.indexOf(name)]!);
+    };
+    expect(col('state', 'mean', 'q')).toEqual([1e308, 1e308, 1.7e308, 1.7e308]);
+    for (const x of col('event', 'median.abs', 'Start')) expect(x / 1.4e308).toBeCloseTo(1, 12);
+    expect(fs.referenceDuration).toBe(1.6e308);
+  });
+
+  // dependency-network/median.ts (not this issue's files) averages the two
+  // middle values as (a + b) / 2, which overflows to Infinity for values near
+  // ±1.8e308; the tree learner then throws "target row … is not finite" (an
+  // internal error, exit 3). Flips to failing when fixed: then make it `it`.
+  it.fails('near ±1.8e308 (DBL_MAX sentinels): the tree learner does not crash (known defect)', async () => {
+    expect(await analyse(['S\t0\tqueue\t0', 'S\t0\tqueue\t0'], ['E\t0\tStart\nE\t1e308\tStart', 'S\t0\tqueue\t0'])).toEqual({ code: 0, err: '' });
+  });
+});
+
 // --- (b) record order within an instance -------------------------------------
 
 describe('features do not depend on the order of records within an instance (distinct timestamps)', () => {
