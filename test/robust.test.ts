@@ -360,6 +360,16 @@ describe('file contents', () => {
     await expectError([sb.good, dir], `distalyze: ${file}:1: CSV header lacks column(s) kind, timestamp, name; expected kind,timestamp,name,value[,instance]\n`);
   });
 
+  it('binary data in a CSV file', async () => {
+    const { dir, file } = broken('csv-binary', 'kind,timestamp,name,value\nE,1,Start,\nE,2,En\u0000d,\n', 'run-3.csv');
+    await expectError([sb.good, dir], `distalyze: ${file}:3: binary data (a NUL byte near byte 43); not a text table\n  hint: if it is compressed, name it *.gz\n`);
+  });
+
+  it('binary data in a gzipped TSV file', async () => {
+    const { dir, file } = broken('tsv-binary', gzip('kind\ttimestamp\tname\tvalue\nE\t1\tSt\u0000art\t\n'), 'run-3.tsv.gz');
+    await expectError([sb.good, dir], `distalyze: ${file}:2: binary data (a NUL byte near byte 32); not a text table\n`);
+  });
+
   it('a CSV row with an unclosed quote', async () => {
     const { dir, file } = broken('csv-quote', 'kind,timestamp,name,value\nE,1,Start,\nE,2,"End,\n', 'run-3.csv');
     await expectError([sb.good, dir], `distalyze: ${file}:3: not valid CSV: Quote Not Closed: the parsing is finished with an opening quote at line 3\n`);

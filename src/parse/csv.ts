@@ -25,12 +25,26 @@ export function tableFormatOf(relativePath: string): ',' | '\t' | null {
  */
 export async function readCsv(file: InputFile, delimiter: string, sink: RecordSink, onBytes?: (n: number) => void): Promise<{ bytes: number; records: number }> {
   const source = openInputFile(file);
+  const parser = parse({ delimiter, bom: true, info: true, skip_empty_lines: true, relax_column_count: true, trim: true });
   let bytes = 0;
+  let newlines = 0;
   source.on('data', (chunk: Buffer) => {
     bytes += chunk.length;
     onBytes?.(chunk.length);
+    // Binary input is an error, as for dlog (readLines), not a table of odd names.
+    const nul = chunk.indexOf(0);
+    let line = newlines + 1;
+    for (let i = chunk.indexOf(10); i !== -1 && (nul === -1 || i < nul); i = chunk.indexOf(10, i + 1)) line++;
+    if (nul === -1) {
+      newlines = line - 1;
+      return;
+    }
+    parser.destroy(new InputError(`binary data (a NUL byte near byte ${bytes - chunk.length + nul}); not a text table`, file.path, line,
+      file.gzip ? undefined : 'if it is compressed, name it *.gz'));
+    source.unpipe(parser);
+    source.pause();
   });
-  const parser = source.pipe(parse({ delimiter, bom: true, info: true, skip_empty_lines: true, relax_column_count: true, trim: true }));
+  source.pipe(parser);
   source.on('error', (err) => parser.destroy(err));
   let index: Record<Column, number> | null = null;
   let records = 0;
