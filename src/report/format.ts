@@ -31,10 +31,18 @@ export function formatValue(x: number): string {
   return String(Number(x.toPrecision(4)));
 }
 
-/** Control characters made visible, so a log's content cannot drive the terminal. */
+/**
+ * Control characters made visible, so a log's content cannot drive the
+ * terminal: C0, DEL and C1 as `\x1b`, line and paragraph separators and the
+ * bidirectional embeddings, overrides and isolates (which reorder what is
+ * shown around them, "Trojan Source") as `\u202e`.
+ */
 export function escapeTerminal(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
 }
 
 /** A number for JSON: non-finite values as the strings "Infinity" / "-Infinity", NaN as null. */

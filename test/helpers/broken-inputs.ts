@@ -131,11 +131,15 @@ export const HOSTILE_NAMES = {
   c1: 'Csi\u009b2J\u0085next\u2028line',
   script: '<script>alert(1)</script>',
   quotes: 'quo"te\\n \\l {x} -> y; }',
+  bidi: 'bidi \u202eevil\u202c \u2066iso\u2069',
 } as const;
 
-/** Characters that must never reach a terminal from a log: C0 but LF, DEL, C1, and U+2028/9 (line breaks to some terminals). */
+/**
+ * Characters that must never reach a terminal from a log: C0 but LF, DEL, C1,
+ * U+2028/9 (line breaks to some terminals) and the bidirectional overrides.
+ */
 // eslint-disable-next-line no-control-regex
-export const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/;
+export const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 /** Control characters that an output file's own syntax never needs (C0 but TAB and LF, DEL, C1). */
 // eslint-disable-next-line no-control-regex
