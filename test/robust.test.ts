@@ -312,7 +312,14 @@ describe('file contents', () => {
     const r = await accepted([sb.good, dir]);
     expect(r.doc.classes.bad.skippedLines).toBe(1);
     expect(r.doc.classes.bad.skippedExamples).toEqual([`${file}:3: not a record: 'hello world'`]);
-    expect(r.text).toContain(`    ${file}:3: not a record: 'hello world'\n`);
+    expect(r.text).toContain(`  skipped 1 line that was not a record (good 0, bad 1), e.g.:\n    ${file}:3: not a record: 'hello world'\n`);
+  });
+
+  it('several skipped lines: counted per class, the first few shown', async () => {
+    const bad = sb.classWith('not-records-bad', 'bad', { 'run-3.dlog': `${validInstance(3, true)}junk 1\njunk 2\n` });
+    const good = sb.classWith('not-records-good', 'good', { 'run-1.dlog': `junk 0\n${validInstance(1, false)}` });
+    const r = await accepted([good, bad]);
+    expect(r.text).toContain(`  skipped 3 lines that were not records (good 1, bad 2), e.g.:\n    ${good}/run-1.dlog:1: not a record: 'junk 0'\n    ${bad}/run-3.dlog:9: not a record: 'junk 1'\n    ${bad}/run-3.dlog:10: not a record: 'junk 2'\n`);
   });
 
   it('--strict: a line that is no record is an error', async () => {

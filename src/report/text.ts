@@ -26,7 +26,7 @@ export function renderText(a: Analysis, options: TextOptions): string {
   out.push(`  bad:  ${plural(b.instances, 'instance')} from ${plural(b.files, 'file')} (${formatBytes(b.bytes)}, ${plural(b.records, 'record')})`);
   const skipped = g.skippedLines + b.skippedLines;
   if (skipped > 0) {
-    out.push(c.yellow(`  skipped ${plural(skipped, 'line')} that were not records (good ${g.skippedLines}, bad ${b.skippedLines}), e.g.:`));
+    out.push(c.yellow(`  skipped ${plural(skipped, 'line')} that ${skipped === 1 ? 'was not a record' : 'were not records'} (good ${g.skippedLines}, bad ${b.skippedLines}), e.g.:`));
     for (const ex of [...g.skippedExamples, ...b.skippedExamples].slice(0, 3)) out.push(c.yellow(`    ${esc(ex)}`));
   }
   const metricNames = [a.metric.event !== null ? `${esc(a.metric.event)} (events)` : null, a.metric.state !== null ? `${esc(a.metric.state)} (states)` : null].filter(Boolean);
