@@ -377,6 +377,11 @@ describe('file contents', () => {
     await expectError([sb.good, dir], `distalyze: ${file}:2: binary data (a NUL byte near byte 32); not a text table\n`);
   });
 
+  it('a CSV record over 1 MiB (an unclosed quote early in a big file) is an error, not held', async () => {
+    const { dir, file } = broken('csv-huge', `kind,timestamp,name,value\nE,1,"Start,\n${'E,2,End,\n'.repeat(200_000)}`, 'run-3.csv');
+    await expectError([sb.good, dir], `distalyze: ${file}:116510: a CSV record grows over the 1 MiB limit by this line\n  hint: an unclosed quote (") makes the rest of the file one field\n`);
+  });
+
   it('a CSV row with an unclosed quote', async () => {
     const { dir, file } = broken('csv-quote', 'kind,timestamp,name,value\nE,1,Start,\nE,2,"End,\n', 'run-3.csv');
     await expectError([sb.good, dir], `distalyze: ${file}:3: not valid CSV: Quote Not Closed: the parsing is finished with an opening quote at line 3\n`);

@@ -2,6 +2,7 @@ import { parse } from 'csv-parse';
 import { InputError } from '../errors.js';
 import { clip } from './dlog.js';
 import { openInputFile, type InputFile } from './files.js';
+import { MAX_LINE_LENGTH } from './lines.js';
 import type { RecordSink } from './records.js';
 import { parseDecimal, parseTimestamp } from './timestamp.js';
 
@@ -25,7 +26,8 @@ export function tableFormatOf(relativePath: string): ',' | '\t' | null {
  */
 export async function readCsv(file: InputFile, delimiter: string, sink: RecordSink, onBytes?: (n: number) => void): Promise<{ bytes: number; records: number }> {
   const source = openInputFile(file);
-  const parser = parse({ delimiter, bom: true, info: true, skip_empty_lines: true, relax_column_count: true, trim: true });
+  // max_record_size: one record (an unclosed quote runs to the end of the file) must not exhaust memory.
+  const parser = parse({ delimiter, bom: true, info: true, skip_empty_lines: true, relax_column_count: true, trim: true, max_record_size: MAX_LINE_LENGTH });
   let bytes = 0;
   let newlines = 0;
   source.on('data', (chunk: Buffer) => {
@@ -93,6 +95,9 @@ export async function readCsv(file: InputFile, delimiter: string, sink: RecordSi
   } catch (err) {
     if (err instanceof InputError) throw err;
     const e = err as { message?: string; lines?: number; code?: string };
+    if (e.code === 'CSV_MAX_RECORD_SIZE') {
+      throw new InputError('a CSV record grows over the 1 MiB limit by this line', file.path, e.lines, 'an unclosed quote (\") makes the rest of the file one field');
+    }
     if (e.code?.startsWith('Z_') || /unexpected end of file/i.test(e.message ?? '')) {
       throw new InputError(`corrupt or truncated gzip data (${e.message})`, file.path);
     }
