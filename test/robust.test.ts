@@ -9,7 +9,7 @@
  * counted or noted in the report. `npm run build` before running this file.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { chmodSync, createReadStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ import {
 } from './helpers/broken-inputs.js';
 import { main } from '../src/cli/main.js';
 import { StagedOutputs } from '../src/cli/output.js';
-import { run, runBinary, type RunResult } from './helpers/run.js';
+import { ROOT, run, runBinary, type RunResult } from './helpers/run.js';
 import { FIXTURES } from './helpers/synth.js';
 
 interface JsonTest { variable: string; kind: string; feature: string; t: number | string | null; nGood: number; nBad: number; meanGood: number | null; meanBad: number | null }
@@ -482,6 +482,43 @@ describe('output paths', () => {
     expect(r.stderr).toBe(`distalyze: --html ${join(ro, 'r.html')}: cannot write: permission denied\n`);
     expect(r.code).toBe(2);
     expect(sb.outputs()).toEqual([]);
+  });
+
+  it('a symbolic link as the destination is written through and stays a link', async () => {
+    const real = sb.path('link-target', 'real.json');
+    sb.write('link-target/real.json', 'old');
+    const link = sb.path('out', 'link.json');
+    symlinkSync(real, link);
+    const r = await run(sb.good, sb.bad, '--json', link);
+    expect(r.code).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect((JSON.parse(readFileSync(real, 'utf8')) as JsonDoc).classes.good.instances).toBe(INSTANCES);
+    expect(readdirSync(sb.path('link-target'))).toEqual(['real.json']);
+    execFileSync('rm', [link]);
+  });
+
+  it('a FIFO as the destination is written directly', async () => {
+    const fifo = sb.path('report.fifo');
+    execFileSync('mkfifo', [fifo]);
+    let received = '';
+    const reader = new Promise<void>((resolveRead, reject) => {
+      const stream = createReadStream(fifo, 'utf8');
+      stream.on('data', (d) => { received += String(d); });
+      stream.on('end', resolveRead);
+      stream.on('error', reject);
+    });
+    const r = await run(sb.good, sb.bad, '--tsv', fifo);
+    await reader;
+    expect(r.code).toBe(0);
+    expect(received.split('\n')[0]).toBe('variable\tkind\tfeature\tt\tdf\tp\tlog10p\tsignificant\tseparated\tmeanGood\tmeanBad\tnGood\tnBad\teffectSize');
+    expect(statSync(fifo).isFIFO()).toBe(true);
+  });
+
+  it("bash process substitution: --json >(wc -c)", () => {
+    const script = `"${process.execPath}" "${ROOT}/bin/distalyze.js" "${sb.good}" "${sb.bad}" -q --json >(wc -c > "${sb.path('wc.txt')}"); echo "exit=$?"`;
+    const out = execFileSync('bash', ['-c', `${script}; wait $!`], { encoding: 'utf8' }); // $!: the >(…) process
+    expect(out).toContain('exit=0');
+    expect(Number(readFileSync(sb.path('wc.txt'), 'utf8'))).toBeGreaterThan(1000);
   });
 
   it('reports are written all or nothing: a failed one removes the others', async () => {

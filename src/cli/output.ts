@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { access, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { InputError } from '../errors.js';
 import { describeFsError } from '../parse/files.js';
@@ -12,36 +12,57 @@ import { escapeTerminal } from '../report/format.js';
  * every one of them is written are they renamed into place (`commit`). A run
  * that fails on the third file leaves neither it nor the first two behind:
  * `discard` (call it in a `finally`) removes whatever was not committed.
+ * A symbolic link is written through (the temporary file goes beside the file
+ * it points to, and the link stays). A destination that is no regular file —
+ * a FIFO, `/dev/stdout`, bash's `>(jq .)` — cannot be renamed over: it is
+ * written directly, at commit.
  */
 export class StagedOutputs {
-  private staged: { readonly tmp: string; readonly path: string; readonly option: string }[] = [];
+  private staged: { readonly tmp: string; readonly path: string; readonly target: string; readonly option: string }[] = [];
+  private direct: { readonly path: string; readonly content: string; readonly option: string }[] = [];
 
   async stage(path: string, content: string, option: string): Promise<void> {
-    const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);
+    const fail = (err: unknown): never => { throw new InputError(`${option} ${path}: cannot write: ${describeFsError(err)}`); };
+    const existing = await stat(path).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? null : fail(err)));
+    if (existing !== null && !existing.isFile()) {
+      if (existing.isDirectory()) fail({ code: 'EISDIR' });
+      this.direct.push({ path, content, option });
+      return;
+    }
+    const target = existing === null ? path : await realpath(path).catch(fail);
+    const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
     try {
       await writeFile(tmp, content);
     } catch (err) {
       await unlink(tmp).catch(() => undefined);
-      throw new InputError(`${option} ${path}: cannot write: ${describeFsError(err)}`);
+      fail(err);
     }
-    this.staged.push({ tmp, path, option });
+    this.staged.push({ tmp, path, target, option });
   }
 
   async commit(): Promise<void> {
     while (this.staged.length > 0) {
-      const { tmp, path, option } = this.staged[0]!;
+      const { tmp, path, target, option } = this.staged[0]!;
       try {
-        await rename(tmp, path);
+        await rename(tmp, target);
       } catch (err) {
         throw new InputError(`${option} ${path}: cannot write: ${describeFsError(err)}`);
       }
       this.staged.shift();
+    }
+    for (const { path, content, option } of this.direct.splice(0)) {
+      try {
+        await writeFile(path, content);
+      } catch (err) {
+        throw new InputError(`${option} ${path}: cannot write: ${describeFsError(err)}`);
+      }
     }
   }
 
   async discard(): Promise<void> {
     const left = this.staged;
     this.staged = [];
+    this.direct = [];
     await Promise.all(left.map((s) => unlink(s.tmp).catch(() => undefined)));
   }
 }
@@ -55,9 +76,16 @@ export async function checkOutputPath(path: string, option: string): Promise<voi
   const fail = (why: string): never => { throw new InputError(`${option} ${path}: cannot write: ${why}`); };
   const target = await stat(path).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? null : fail(describeFsError(err))));
   if (target?.isDirectory() === true) fail('is a directory');
-  const dir = await stat(dirname(path)).catch((err: unknown) => fail(describeFsError(err)));
+  if (target !== null && !target.isFile()) {
+    // A FIFO or a device (/dev/stdout, >(…)): written directly, so only it must be writable.
+    await access(path, constants.W_OK).catch((err: unknown) => fail(describeFsError(err)));
+    return;
+  }
+  // The temporary file goes beside the file a symbolic link points to.
+  const dirPath = dirname(target === null ? path : await realpath(path).catch((err: unknown) => fail(describeFsError(err))));
+  const dir = await stat(dirPath).catch((err: unknown) => fail(describeFsError(err)));
   if (!dir.isDirectory()) fail('a part of the path is not a directory');
-  await access(dirname(path), constants.W_OK).catch((err: unknown) => fail(describeFsError(err)));
+  await access(dirPath, constants.W_OK).catch((err: unknown) => fail(describeFsError(err)));
 }
 
 /**
