@@ -22,6 +22,7 @@ import { parseDlogLine } from '../src/parse/dlog.js';
 import type { InputFile } from '../src/parse/files.js';
 import { readClass } from '../src/parse/reader.js';
 import type { RecordSink } from '../src/parse/records.js';
+import { parseTimestamp } from '../src/parse/timestamp.js';
 import { HOSTILE_NAMES, validInstance } from './helpers/broken-inputs.js';
 import { collectTexts } from './helpers/collect.js';
 import { run, runBinary } from './helpers/run.js';
@@ -109,6 +110,25 @@ describe('the parsers throw nothing but InputError on arbitrary input', () => {
       }
       expect(['record', 'ignored', 'not-a-record']).toContain(kind);
     }), { numRuns: 3000 });
+  });
+
+  it('parseIsoTimestamp agrees with Date.parse on every valid date-time, years 0000–9999', () => {
+    const two = (n: number): string => String(n).padStart(2, '0');
+    const dateTime = fc.record({
+      y: fc.integer({ min: 0, max: 9999 }), mo: fc.integer({ min: 1, max: 12 }), d: fc.integer({ min: 1, max: 31 }),
+      h: fc.integer({ min: 0, max: 23 }), mi: fc.integer({ min: 0, max: 59 }), s: fc.integer({ min: 0, max: 59 }), ms: fc.integer({ min: 0, max: 999 }),
+      zone: fc.constantFrom('Z', '+01:00', '-05:30', '+0930'),
+    });
+    fc.assert(fc.property(dateTime, ({ y, mo, d, h, mi, s, ms, zone }) => {
+      const text = `${String(y).padStart(4, '0')}-${two(mo)}-${two(d)}T${two(h)}:${two(mi)}:${two(s)}.${String(ms).padStart(3, '0')}${zone}`;
+      const expected = Date.parse(text.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+      const parsed = parseTimestamp(text);
+      // Date.parse rolls 2026-02-31 over; the parser refuses it.
+      const day = new Date(0);
+      day.setUTCFullYear(y, mo - 1, d);
+      if (day.getUTCDate() !== d) expect(parsed).toBeNaN();
+      else expect(Math.abs(parsed - expected / 1000)).toBeLessThan(1e-4); // a few ulps of 2.5e11 s
+    }), { numRuns: 2000 });
   });
 
   const file = (name: string, content: Uint8Array): InputFile => {

@@ -102,8 +102,10 @@ export function parseIsoTimestamp(text: string): number {
     const month = Number(mo);
     const date = Number(d);
     if (month < 1 || month > 12 || date < 1 || date > 31) return NaN;
-    const ms = Date.UTC(Number(y), month - 1, date);
-    if (new Date(ms).getUTCDate() !== date) return NaN; // 2026-02-31
+    // Not Date.UTC: it reads years 0–99 as 1900–1999.
+    const at = new Date(0);
+    const ms = at.setUTCFullYear(Number(y), month - 1, date);
+    if (at.getUTCDate() !== date) return NaN; // 2026-02-31
     dayEpoch = ms / 1000;
     cachedDay = day;
     cachedDayEpoch = dayEpoch;
