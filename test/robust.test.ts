@@ -594,6 +594,20 @@ describe('the built executable: exit code, one line, no stack trace', () => {
   it('an unknown option', () => {
     expectBinaryError([sb.good, sb.bad, '--bogus'], "distalyze: unknown option '--bogus'\n");
   });
+
+  it('binary data on standard input', () => {
+    const r = runBinary(['-', sb.bad, ...sb.outputArgs()], 'E\t1\tStart\nE\t2\u0000\n');
+    expect(r.stderr).toBe('distalyze: -:2: binary data (a NUL byte near byte 13); not a text log\n  hint: if it is compressed, name it *.gz\n');
+    expect(r.code).toBe(2);
+    expect(sb.outputs()).toEqual([]);
+  });
+
+  it('empty standard input', () => {
+    const r = runBinary([sb.good, '-', ...sb.outputArgs()], '');
+    expect(r.stderr).toBe('distalyze: bad class: no instances (no records in its input); at least 2 are needed to compare\n  hint: one file is one instance unless I records name instances\n');
+    expect(r.code).toBe(2);
+    expect(sb.outputs()).toEqual([]);
+  });
 });
 
 describe('stdout closed early: no stack trace', () => {
