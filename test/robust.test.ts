@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, createReadStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
   CONTROL_IN_FILES, HOSTILE_NAMES, INSTANCES, NOBODY, RAW_CONTROL, corruptGzip, gzip, makeSandbox, replaceLine, runBinaryAs, runBinaryIntoHead,
   runBinaryStdoutClosed, truncatedGzip, validInstance, withBom, withCrlf, withLongLine, type Sandbox,
@@ -130,6 +130,7 @@ describe('paths', () => {
       const d = sb.classWith('unreadable-file', 'good', {});
       const f = join(d, 'run-2.dlog');
       chmodSync(f, 0);
+      onTestFinished(() => chmodSync(f, 0o644));
       const r = asUser([d, sb.bad, '--json', sb.path('out', 'r.json')]);
       if (r === null) return ctx.skip('running as root, and cannot run as nobody to see EACCES');
       expect(r.stderr).toBe(`distalyze: ${f}: cannot read: permission denied\n`);
@@ -141,6 +142,7 @@ describe('paths', () => {
       const d = sb.classWith('unreadable-dir', 'bad', {});
       mkdirSync(join(d, 'sub'));
       chmodSync(join(d, 'sub'), 0);
+      onTestFinished(() => chmodSync(join(d, 'sub'), 0o755)); // so that cleanup can remove it
       const r = asUser([sb.good, d, '--json', sb.path('out', 'r.json')]);
       if (r === null) return ctx.skip('running as root, and cannot run as nobody to see EACCES');
       expect(r.stderr).toBe(`distalyze: bad class: cannot read directory '${d}/sub': permission denied\n`);
