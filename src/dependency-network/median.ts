@@ -1,3 +1,4 @@
+import { midpoint } from '../features/stats.js';
 import { sortColumn } from './sort-order.js';
 
 /**
@@ -30,7 +31,7 @@ export function weightedMedian(values: Float64Array, weights?: Float64Array): nu
   for (let i = 0; i < kept; i++) {
     cumulative += ws[order[i]];
     if (Number.isNaN(low) && cumulative > lower) low = sorted[i];
-    if (cumulative > upper) return (low + sorted[i]) / 2;
+    if (cumulative > upper) return midpoint(low, sorted[i] as number);
   }
-  return (low + sorted[kept - 1]) / 2;
+  return midpoint(low, sorted[kept - 1] as number);
 }
