@@ -100,15 +100,14 @@ describe.skipIf(!haveChromium && !inCi)('HTML report in headless Chromium', () =
   }
 
   it('shows the pipeline fixture\'s verdict and planted cause; sorts, filters, plots; a hostile name stays text', async () => {
-    const { main } = await import('../../src/cli/main.js');
+    const { run } = await import('../helpers/run.js');
     const good = join(work, 'good');
     const bad = join(work, 'bad');
     copyWithHostileVariable(join(ROOT, 'fixtures/pipeline/good'), good, 1);
     copyWithHostileVariable(join(ROOT, 'fixtures/pipeline/bad'), bad, 2);
     const out = join(work, 'pipeline.html');
-    const sink = { text: '', write(s: string) { this.text += s; return true; } };
-    const code = await main([good, bad, '--html', out, '--quiet', '--no-color'], { stdout: sink as never, stderr: sink as never });
-    expect(code, sink.text).toBe(0);
+    const r = await run(good, bad, '--html', out, '--quiet', '--no-color');
+    expect(r.code, r.stderr).toBe(0);
     console.log(`pipeline report: ${out}, ${statSync(out).size.toLocaleString('en-US')} bytes`);
 
     const o = await open(out);
