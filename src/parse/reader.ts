@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { InputError } from '../errors.js';
 import { readCsv, tableFormatOf } from './csv.js';
 import { clip, parseDlogLine } from './dlog.js';
+import { readDlogFast } from './dlog-fast.js';
 import type { InputFile } from './files.js';
 import { readLines } from './lines.js';
 import type { ClassName, LineContext, RecordSink } from './records.js';
@@ -63,14 +64,8 @@ async function readFile(file: InputFile, className: ClassName, sink: RecordSink,
     stats.bytes += r.bytes;
     return;
   }
-  const r = await readLines(file, {
-    line: (text, lineNo) => {
-      if (parseDlogLine(text, sink, file.path, lineNo) === 'not-a-record') {
-        skip(stats, options, file.path, lineNo, () => `not a record: '${clip(text)}'`, 'records are I/E/S lines with TAB-separated fields; use --translator for raw logs');
-      }
-    },
-    tooLong: (lineNo, length) => skip(stats, options, file.path, lineNo, () => `line of ${length} characters is over the 1 MiB limit`),
-  }, options.onBytes);
+  // dlog straight from the bytes: the same records, errors and skipped lines as readLines + parseDlogLine.
+  const r = await readDlogFast(file, sink, (lineNo, reason, hint) => skip(stats, options, file.path, lineNo, reason, hint), options.onBytes);
   stats.bytes += r.bytes;
   stats.lines += r.lines;
 }

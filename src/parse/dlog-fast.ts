@@ -1,0 +1,446 @@
+import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { InputError } from '../errors.js';
+import { clip, parseDlogLine } from './dlog.js';
+import { describeFsError, openInputFile, type InputFile } from './files.js';
+import { MAX_LINE_LENGTH } from './lines.js';
+import type { RecordSink } from './records.js';
+import { parseDecimal, parseTimestamp } from './timestamp.js';
+
+/** A line that yielded no record: its number, why (built only when shown), and a hint. */
+export type SkipHandler = (lineNo: number, reason: () => string, hint?: string) => void;
+
+export const NOT_A_RECORD_HINT = 'records are I/E/S lines with TAB-separated fields; use --translator for raw logs';
+
+/**
+ * Read a dlog file (SPEC §1) straight from its Buffer chunks: the same records,
+ * errors and skipped lines as `readLines` + `parseDlogLine`, without making a
+ * string of every line. Records of the usual shape — ASCII, decimal timestamp
+ * and value that Clinger's fast path takes — are parsed from the bytes; only
+ * names and instance ids become strings, and repeated names come from a cache.
+ * Anything else (ISO timestamps, exponents, non-ASCII, broken or non-record
+ * lines, over-long lines, lines across chunks with non-ASCII bytes) is decoded
+ * exactly as the string path decodes it and handed to `parseDlogLine`, so
+ * messages and results are identical by construction.
+ */
+export async function readDlogFast(
+  file: InputFile,
+  sink: RecordSink,
+  onSkip: SkipHandler,
+  onBytes?: (n: number) => void,
+  stream: Readable = openInputFile(file),
+): Promise<{ bytes: number; lines: number }> {
+  const parser = new DlogBufferParser(sink, onSkip, file.path);
+  let bytes = 0;
+  let first = true;
+  try {
+    for await (const data of stream as AsyncIterable<Uint8Array>) {
+      const chunk = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+      bytes += chunk.length;
+      onBytes?.(chunk.length);
+      const nul = chunk.indexOf(0);
+      if (nul !== -1) {
+        // As readLines: lines finished before this chunk, plus the newlines in it before the NUL.
+        let line = parser.lineNo + 1;
+        for (let i = chunk.indexOf(10); i !== -1 && i < nul; i = chunk.indexOf(10, i + 1)) line++;
+        throw new InputError(`binary data (a NUL byte near byte ${bytes - chunk.length + nul}); not a text log`, file.path, line,
+          file.gzip ? undefined : 'if it is compressed, name it *.gz');
+      }
+      let start = 0;
+      if (first) {
+        // readLines strips U+FEFF from the first chunk's text: only when that chunk holds the whole BOM.
+        if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) start = 3;
+        first = false;
+      }
+      parser.chunk(chunk, start);
+    }
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    throw new InputError(readFailure(err, file), file.path);
+  } finally {
+    if (file.path !== '-') stream.destroy();
+  }
+  parser.end();
+  return { bytes, lines: parser.lineNo };
+}
+
+const NL = 10;
+const TAB = 9;
+const CR = 13;
+const MAX_SAFE = 9007199254740991;
+const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+const NEWLINE = Buffer.from([NL]);
+/** A line across chunks up to this many bytes, all ASCII, is joined and parsed from bytes; longer ones are decoded. */
+const JOIN_LIMIT = 4096;
+
+/**
+ * Names by their bytes: a hash of them (computed while scanning the line)
+ * picks a slot holding the last name seen there, its bytes and its string. A
+ * hit returns the same string object, so the collector's Map lookup finds its
+ * hash already computed and compares by identity: no string is made for a
+ * repeated name.
+ */
+const CACHE_SLOTS = 1024;
+const CACHE_WIDTH = 64;
+const cacheNames: string[] = new Array<string>(CACHE_SLOTS).fill('');
+const cacheLengths = new Int32Array(CACHE_SLOTS);
+const cacheBytes = new Uint8Array(CACHE_SLOTS * CACHE_WIDTH);
+
+/** The hash of the scans in `timed`: h = h * 31 + byte, in 32 bits. */
+function hashBytes(b: Buffer, s: number, e: number): number {
+  let h = 0;
+  for (let i = s; i < e; i++) h = (h * 31 + (b[i] as number)) | 0;
+  return h;
+}
+
+function cachedName(b: Buffer, s: number, e: number, h: number): string {
+  const len = e - s;
+  if (len > CACHE_WIDTH) return latin1(b, s, e);
+  const slot = (h ^ (h >>> 10) ^ (h >>> 20)) & (CACHE_SLOTS - 1);
+  let k = slot * CACHE_WIDTH;
+  if (cacheLengths[slot] === len) {
+    let i = s;
+    while (i < e && cacheBytes[k] === b[i]) {
+      i++;
+      k++;
+    }
+    if (i === e) return cacheNames[slot] as string;
+    k = slot * CACHE_WIDTH;
+  }
+  const name = latin1(b, s, e);
+  cacheNames[slot] = name;
+  cacheLengths[slot] = len;
+  for (let i = s; i < e; i++) cacheBytes[k++] = b[i] as number;
+  return name;
+}
+
+/**
+ * Bytes below 0x80 as a string: Buffer#latin1Slice, which toString('latin1')
+ * calls after its encoding switch (undocumented, so checked once).
+ */
+const latin1: (b: Buffer, s: number, e: number) => string =
+  typeof (Buffer.prototype as unknown as { latin1Slice?: unknown }).latin1Slice === 'function'
+    ? (b, s, e) => (b as unknown as { latin1Slice(start: number, end: number): string }).latin1Slice(s, e)
+    : (b, s, e) => b.toString('latin1', s, e);
+
+/**
+ * The line state of one file. `line(b, s)` parses the line at `s` of a buffer
+ * known to hold a '\n' at or after `s` (so every scan stops there without a
+ * bounds check) and returns the index of that '\n'. The bytes after a chunk's
+ * last '\n' are carried to the next chunk, as pieces, mirroring readLines'
+ * string carry — including its rule for over-long lines, counted in characters.
+ */
+class DlogBufferParser {
+  lineNo = 0;
+  /** Bytes of the unfinished line, one piece per chunk (copies: a stream may reuse its buffers). */
+  private pieces: Buffer[] = [];
+  private carryBytes = 0;
+  private carryHigh = false;
+  /** Fed the pieces once they pass MAX_LINE_LENGTH bytes, to count their characters as readLines does. */
+  private carryDecoder: StringDecoder | null = null;
+  private carryChars = 0;
+  /** Inside a line over the limit: its characters so far, and the decoder that counts the rest. */
+  private skipping = false;
+  private skippedLength = 0;
+
+  constructor(
+    private readonly sink: RecordSink,
+    private readonly onSkip: SkipHandler,
+    private readonly file: string,
+  ) {}
+
+  chunk(b: Buffer, start: number): void {
+    const len = b.length;
+    if (this.skipping || this.pieces.length > 0) {
+      const nl = b.indexOf(NL, start);
+      if (nl === -1) {
+        this.extendCarry(b, start, len);
+        return;
+      }
+      this.finishCarry(b, start, nl);
+      start = nl + 1;
+    }
+    const last = b.lastIndexOf(NL);
+    let pos = start;
+    while (pos <= last) pos = this.line(b, pos) + 1;
+    if (pos < len) this.extendCarry(b, pos, len);
+  }
+
+  end(): void {
+    if (this.skipping) {
+      const lineNo = ++this.lineNo;
+      const length = this.skippedLength + (this.carryDecoder as StringDecoder).end().length;
+      this.resetCarry();
+      this.tooLong(lineNo, length);
+      return;
+    }
+    if (this.carryBytes === 0) {
+      this.resetCarry();
+      return;
+    }
+    if (!this.carryHigh && this.carryBytes <= JOIN_LIMIT) {
+      const joined = Buffer.concat([...this.pieces, NEWLINE]);
+      this.resetCarry();
+      this.line(joined, 0);
+      return;
+    }
+    const decoder = new StringDecoder('utf8');
+    let text = '';
+    for (const piece of this.pieces) text += decoder.write(piece);
+    text += decoder.end();
+    this.resetCarry();
+    this.text(stripCr(text), ++this.lineNo);
+  }
+
+  private extendCarry(b: Buffer, s: number, e: number): void {
+    if (this.skipping) {
+      this.skippedLength += (this.carryDecoder as StringDecoder).write(b.subarray(s, e)).length;
+      return;
+    }
+    const piece = Buffer.from(b.subarray(s, e));
+    this.pieces.push(piece);
+    this.carryBytes += piece.length;
+    if (!this.carryHigh && this.carryBytes <= JOIN_LIMIT) {
+      for (let i = 0; i < piece.length; i++) {
+        if ((piece[i] as number) >= 0x80) {
+          this.carryHigh = true;
+          break;
+        }
+      }
+    }
+    // readLines gives up on a line once its carried text passes the limit; a character is at most
+    // one byte, so below the limit in bytes it cannot be over it in characters.
+    if (this.carryBytes > MAX_LINE_LENGTH) {
+      if (this.carryDecoder === null) {
+        this.carryDecoder = new StringDecoder('utf8');
+        for (const p of this.pieces) this.carryChars += this.carryDecoder.write(p).length;
+      } else {
+        this.carryChars += this.carryDecoder.write(piece).length;
+      }
+      if (this.carryChars > MAX_LINE_LENGTH) {
+        this.skipping = true;
+        this.skippedLength = this.carryChars;
+        this.pieces = [];
+        this.carryBytes = 0;
+        this.carryChars = 0;
+      }
+    }
+  }
+
+  /** The carried line ends at `nl` of chunk `b`. */
+  private finishCarry(b: Buffer, s: number, nl: number): void {
+    if (this.skipping) {
+      const lineNo = ++this.lineNo;
+      // With the '\n', so that an unfinished sequence before it is flushed as readLines' decoder does.
+      const length = this.skippedLength + (this.carryDecoder as StringDecoder).write(b.subarray(s, nl + 1)).length - 1;
+      this.resetCarry();
+      this.tooLong(lineNo, length);
+      return;
+    }
+    let high = this.carryHigh;
+    const total = this.carryBytes + nl - s;
+    if (!high && total <= JOIN_LIMIT) {
+      for (let i = s; i < nl; i++) {
+        if ((b[i] as number) >= 0x80) {
+          high = true;
+          break;
+        }
+      }
+    }
+    if (!high && total <= JOIN_LIMIT) {
+      const joined = Buffer.concat([...this.pieces, b.subarray(s, nl + 1)]);
+      this.resetCarry();
+      this.line(joined, 0);
+      return;
+    }
+    // Replay the pieces through a fresh decoder (a line starts with none pending): the same text as readLines'.
+    const decoder = new StringDecoder('utf8');
+    let text = '';
+    for (const piece of this.pieces) text += decoder.write(piece);
+    text += decoder.write(b.subarray(s, nl + 1));
+    this.resetCarry();
+    this.text(stripCr(text.slice(0, -1)), ++this.lineNo);
+  }
+
+  private resetCarry(): void {
+    this.pieces = [];
+    this.carryBytes = 0;
+    this.carryHigh = false;
+    this.carryDecoder = null;
+    this.carryChars = 0;
+    this.skipping = false;
+    this.skippedLength = 0;
+  }
+
+  /** One line starting at `s`; there is a '\n' at or after `s`. Returns its index. */
+  private line(b: Buffer, s: number): number {
+    const lineNo = ++this.lineNo;
+    const tag = b[s] as number;
+    if (tag === NL) return s; // blank
+    if (b[s + 1] === TAB) {
+      if (tag === 83 /* S */ || tag === 69 /* E */) return this.timed(b, s, tag === 83, lineNo);
+      if (tag === 73 /* I */) return this.instance(b, s, lineNo);
+    } else if (tag === 35 /* # */) {
+      const nl = b.indexOf(NL, s + 1);
+      return nl - s > MAX_LINE_LENGTH ? this.generic(b, s, nl, lineNo) : nl;
+    } else if (tag === CR && b[s + 1] === NL) {
+      return s + 1; // blank, CRLF
+    }
+    return this.generic(b, s, b.indexOf(NL, s), lineNo);
+  }
+
+  private timed(b: Buffer, s: number, isState: boolean, lineNo: number): number {
+    // The timestamp, parsed while looking for the TAB after it (timestamp.ts's fastDecimal on bytes).
+    let i = s + 2;
+    let c = b[i] as number;
+    let negative = false;
+    if (c === 45 || c === 43) {
+      negative = c === 45;
+      c = b[++i] as number;
+    }
+    const from = i;
+    let mantissa = 0;
+    let dot = -1;
+    for (;;) {
+      const d = c - 48;
+      if (d >= 0 && d <= 9) mantissa = mantissa * 10 + d;
+      else if (c === 46 && dot < 0) dot = i;
+      else break;
+      c = b[++i] as number;
+    }
+    let t: number;
+    let t2 = i;
+    const fraction = dot < 0 ? 0 : i - dot - 1;
+    if (c === TAB && i - from > (dot < 0 ? 0 : 1) && mantissa <= MAX_SAFE && fraction <= 22 && i - s - 2 <= 64) {
+      t = fraction > 0 ? mantissa / (POW10[fraction] as number) : mantissa;
+      if (negative) t = -t;
+    } else {
+      // Not the simple shape (ISO-8601, an exponent, many digits…): the field as text, if it is ASCII.
+      let high = 0;
+      while (c !== TAB && c !== NL) {
+        high |= c;
+        c = b[++i] as number;
+      }
+      if (c !== TAB || high >= 0x80) return this.generic(b, s, b.indexOf(NL, i), lineNo);
+      t2 = i;
+      t = parseTimestamp(latin1(b, s + 2, t2));
+      if (Number.isNaN(t)) return this.generic(b, s, b.indexOf(NL, i), lineNo);
+    }
+    // The name: an event's runs to the end of the line, a state's to its last TAB.
+    let j = t2 + 1;
+    let high = 0;
+    let h = 0;
+    c = b[j] as number;
+    if (!isState) {
+      while (c !== NL) {
+        high |= c;
+        h = (h * 31 + c) | 0;
+        c = b[++j] as number;
+      }
+      let e = j;
+      if (b[j - 1] === CR) {
+        e--;
+        h = hashBytes(b, t2 + 1, e);
+      }
+      if (e === t2 + 1 || e - s > MAX_LINE_LENGTH) return this.generic(b, s, j, lineNo); // empty name, or too long
+      this.sink.event(t, high < 0x80 ? cachedName(b, t2 + 1, e, h) : b.toString('utf8', t2 + 1, e));
+      return j;
+    }
+    while (c !== TAB && c !== NL) {
+      high |= c;
+      h = (h * 31 + c) | 0;
+      c = b[++j] as number;
+    }
+    const t3 = j;
+    // An empty name or no value field: an error for parseDlogLine to word (unless more TABs follow).
+    if (c === NL || t3 === t2 + 1) return this.generic(b, s, b.indexOf(NL, j), lineNo);
+    // The value, parsed the same way; it must run to the end of the line (another TAB: the name holds TABs).
+    i = t3 + 1;
+    c = b[i] as number;
+    negative = false;
+    if (c === 45 || c === 43) {
+      negative = c === 45;
+      c = b[++i] as number;
+    }
+    const vFrom = i;
+    mantissa = 0;
+    dot = -1;
+    for (;;) {
+      const d = c - 48;
+      if (d >= 0 && d <= 9) mantissa = mantissa * 10 + d;
+      else if (c === 46 && dot < 0) dot = i;
+      else break;
+      c = b[++i] as number;
+    }
+    let value: number;
+    let nl = i;
+    const vFraction = dot < 0 ? 0 : i - dot - 1;
+    if ((c === NL || (c === CR && b[i + 1] === NL)) && i - vFrom > (dot < 0 ? 0 : 1) && mantissa <= MAX_SAFE && vFraction <= 22 && i - t3 - 1 <= 64) {
+      value = vFraction > 0 ? mantissa / (POW10[vFraction] as number) : mantissa;
+      if (negative) value = -value;
+      if (c === CR) nl++;
+    } else {
+      let rest = 0;
+      while (c !== NL && c !== TAB) {
+        rest |= c;
+        c = b[++i] as number;
+      }
+      if (c === TAB || rest >= 0x80) return this.generic(b, s, b.indexOf(NL, i), lineNo);
+      nl = i;
+      value = parseDecimal(latin1(b, t3 + 1, b[i - 1] === CR ? i - 1 : i));
+      if (Number.isNaN(value)) return this.generic(b, s, nl, lineNo);
+    }
+    if (nl - s > MAX_LINE_LENGTH) return this.generic(b, s, nl, lineNo);
+    this.sink.state(t, high < 0x80 ? cachedName(b, t2 + 1, t3, h) : b.toString('utf8', t2 + 1, t3), value);
+    return nl;
+  }
+
+  private instance(b: Buffer, s: number, lineNo: number): number {
+    let j = s + 2;
+    let high = 0;
+    let c = b[j] as number;
+    while (c !== NL) {
+      high |= c;
+      c = b[++j] as number;
+    }
+    let e = j;
+    if (b[e - 1] === CR) e--;
+    if (e === s + 2 || e - s > MAX_LINE_LENGTH) return this.generic(b, s, j, lineNo);
+    this.sink.instance(high < 0x80 ? latin1(b, s + 2, e) : b.toString('utf8', s + 2, e));
+    return j;
+  }
+
+  /** Any line, the string path's way: decoded (as readLines would), then parseDlogLine. */
+  private generic(b: Buffer, s: number, nl: number, lineNo: number): number {
+    this.text(stripCr(b.toString('utf8', s, nl)), lineNo);
+    return nl;
+  }
+
+  private text(line: string, lineNo: number): void {
+    if (line.length > MAX_LINE_LENGTH) {
+      this.tooLong(lineNo, line.length);
+    } else if (parseDlogLine(line, this.sink, this.file, lineNo) === 'not-a-record') {
+      this.onSkip(lineNo, () => `not a record: '${clip(line)}'`, NOT_A_RECORD_HINT);
+    }
+  }
+
+  private tooLong(lineNo: number, length: number): void {
+    this.onSkip(lineNo, () => `line of ${length} characters is over the 1 MiB limit`);
+  }
+}
+
+function stripCr(line: string): string {
+  return line.charCodeAt(line.length - 1) === CR ? line.slice(0, -1) : line;
+}
+
+/** readLines' message for a stream that failed (its own is not exported). */
+function readFailure(err: unknown, file: InputFile): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (file.gzip && err instanceof Error && /unexpected end of file/i.test(err.message)) {
+    return 'truncated gzip data (unexpected end of file)';
+  }
+  if (file.gzip && typeof code === 'string' && code.startsWith('Z_')) {
+    return `corrupt gzip data (${(err as Error).message})`;
+  }
+  return `cannot read: ${describeFsError(err)}`;
+}

@@ -1,0 +1,347 @@
+/**
+ * The byte-level dlog reader (src/parse/dlog-fast.ts) against the string path
+ * it replaces in reader.ts (readLines + parseDlogLine): the same sink calls,
+ * the same skipped lines (number, reason, hint), the same error (message,
+ * line, hint), the same byte and line counts — for inputs built from a grammar
+ * of dlog lines, valid and broken, cut into chunks at random.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../src/errors.js';
+import { clip, parseDlogLine } from '../src/parse/dlog.js';
+import { readDlogFast } from '../src/parse/dlog-fast.js';
+import { openInputFile, type InputFile } from '../src/parse/files.js';
+import { readLines } from '../src/parse/lines.js';
+import { emptyReadStats, readClass, type ClassSink } from '../src/parse/reader.js';
+import type { RecordSink } from '../src/parse/records.js';
+import { parseDecimal, parseTimestamp } from '../src/parse/timestamp.js';
+
+interface Outcome {
+  calls: string[];
+  skips: [number, string, string | undefined][];
+  bytes: number;
+  result: { bytes: number; lines: number } | null;
+  error: { type: string; message: string; line?: number; hint?: string } | null;
+}
+
+/** Numbers as text that tells every double apart, -0 included. */
+function num(x: number): string {
+  return Object.is(x, -0) ? '-0' : String(x);
+}
+
+function recording(calls: string[]): RecordSink {
+  return {
+    instance: (id) => { calls.push(`I ${JSON.stringify(id)}`); },
+    event: (t, name) => { calls.push(`E ${num(t)} ${JSON.stringify(name)}`); },
+    state: (t, name, value) => { calls.push(`S ${num(t)} ${JSON.stringify(name)} ${num(value)}`); },
+  };
+}
+
+/** The bytes as a stream of the given pieces (sizes used in turn; 0 = an empty chunk). */
+function chunked(bytes: Buffer, sizes: readonly number[]): Readable {
+  const pieces: Buffer[] = [];
+  let at = 0;
+  for (let k = 0; at < bytes.length; k++) {
+    const n = sizes.length === 0 ? bytes.length : (sizes[k % sizes.length] as number);
+    if (n === 0 && k > 4 * sizes.length) break; // all zero sizes: guard
+    pieces.push(Buffer.from(bytes.subarray(at, at + n)));
+    at += n;
+  }
+  if (at < bytes.length) pieces.push(Buffer.from(bytes.subarray(at)));
+  return Readable.from(pieces);
+}
+
+const FILE: InputFile = { path: 'x.dlog', relativePath: 'x.dlog', gzip: false, size: 0 };
+
+function caught(err: unknown): Outcome['error'] {
+  if (err instanceof InputError) return { type: 'InputError', message: err.message, line: err.line, hint: err.hint };
+  return { type: 'other', message: String(err) };
+}
+
+/** `strict`: the first skipped line throws, as reader.ts's skip does under --strict. */
+function skipper(skips: Outcome['skips'], strict: boolean) {
+  return (lineNo: number, reason: () => string, hint?: string) => {
+    if (strict) throw new InputError(`${reason()} (--strict)`, FILE.path, lineNo, hint);
+    skips.push([lineNo, reason(), hint]);
+  };
+}
+
+/** reader.ts's dlog branch before the byte reader. */
+async function viaStrings(stream: Readable, strict = false, file = FILE): Promise<Outcome> {
+  const out: Outcome = { calls: [], skips: [], bytes: 0, result: null, error: null };
+  const sink = recording(out.calls);
+  const skip = skipper(out.skips, strict);
+  try {
+    out.result = await readLines(file, {
+      line: (text, lineNo) => {
+        if (parseDlogLine(text, sink, file.path, lineNo) === 'not-a-record') {
+          skip(lineNo, () => `not a record: '${clip(text)}'`, 'records are I/E/S lines with TAB-separated fields; use --translator for raw logs');
+        }
+      },
+      tooLong: (lineNo, length) => skip(lineNo, () => `line of ${length} characters is over the 1 MiB limit`),
+    }, (n) => { out.bytes += n; }, stream);
+  } catch (err) {
+    out.error = caught(err);
+  }
+  return out;
+}
+
+async function viaBytes(stream: Readable, strict = false, file = FILE): Promise<Outcome> {
+  const out: Outcome = { calls: [], skips: [], bytes: 0, result: null, error: null };
+  try {
+    out.result = await readDlogFast(file, recording(out.calls), skipper(out.skips, strict), (n) => { out.bytes += n; }, stream);
+  } catch (err) {
+    out.error = caught(err);
+  }
+  return out;
+}
+
+async function same(bytes: Buffer, sizes: readonly number[], strict = false): Promise<Outcome> {
+  const expected = await viaStrings(chunked(bytes, sizes), strict);
+  const actual = await viaBytes(chunked(bytes, sizes), strict);
+  expect(actual).toEqual(expected);
+  return actual;
+}
+
+// --- A grammar of dlog lines, as bytes ------------------------------------------
+
+const b = (s: string) => Buffer.from(s, 'utf8');
+const pick = <T>(...xs: T[]) => fc.constantFrom(...xs);
+
+/** Bytes that are not valid UTF-8 on their own: lone continuation, truncated sequences, surrogates, overlongs. */
+const badUtf8 = pick(
+  Buffer.from([0x80]), Buffer.from([0xbf, 0x41]), Buffer.from([0xc3]), Buffer.from([0xe2, 0x82]),
+  Buffer.from([0xf0, 0x9f, 0x98]), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xc0, 0xaf]), Buffer.from([0xff]),
+  Buffer.from([0xf4, 0x90, 0x80, 0x80]), Buffer.from([0xef, 0xbb, 0xbf]),
+);
+
+const nameChar = fc.oneof(
+  { weight: 12, arbitrary: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz_ABCXYZ0123456789'.split('')).map(b) },
+  { weight: 2, arbitrary: pick(' ', '.', '-', '#', ':', '/', '"', "'", '\\').map(b) },
+  { weight: 1, arbitrary: pick('é', 'ü', '日本', '😀', '\u00a0', '\u2028', '\ufeff', '\ufffd').map(b) },
+  { weight: 1, arbitrary: pick('\t', '\r', '\x01', '\x7f').map(b) },
+  { weight: 1, arbitrary: badUtf8 },
+);
+const name = fc.array(nameChar, { minLength: 0, maxLength: 12 }).map((xs) => Buffer.concat(xs));
+/** Names that repeat (and collide in any cache): a small vocabulary plus fresh ones. */
+const vocabulary = pick('FlushBegin', 'FlushEnd', 'queue_len', 'cpu_pct', 'a', 'b', 'ab', 'ba', 'x y', 'lock wait ms', 'é', 'Ab', 'bA');
+const someName = fc.oneof({ weight: 3, arbitrary: vocabulary.map(b) }, { weight: 2, arbitrary: name });
+
+const digits = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'0123456789'.split('')), minLength: min, maxLength: max });
+const sign = pick('', '', '', '-', '+');
+const decimal = fc.oneof(
+  { weight: 6, arbitrary: fc.tuple(sign, digits(1, 12), pick('', '.'), digits(0, 8)).map(([s, i, p, f]) => `${s}${i}${p}${p ? f : ''}`) },
+  { weight: 2, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }).map(String) },
+  { weight: 1, arbitrary: fc.tuple(sign, digits(14, 24), pick('', '.'), digits(0, 24)).map(([s, i, p, f]) => `${s}${i}${p}${f}`) },
+  { weight: 1, arbitrary: fc.tuple(digits(0, 70), pick('.'), digits(0, 30)).map(([i, p, f]) => `${i}${p}${f}`) },
+  // Small mantissas in long fields: leading zeros (past 64 characters), or more than 22 digits after the point.
+  { weight: 2, arbitrary: fc.tuple(sign, fc.integer({ min: 0, max: 75 }), digits(0, 3), pick('', '.'), fc.integer({ min: 0, max: 30 }), digits(0, 3))
+    .map(([s, z, i, p, zf, f]) => `${s}${'0'.repeat(z)}${i}${p}${p ? '0'.repeat(zf) + f : ''}`) },
+  { weight: 1, arbitrary: pick('.5', '5.', '-.5', '0', '-0', '+0', '00012', '1e3', '1E-3', '2.5e+10', '1e400', '-1e-400', '0x1f', '0b1', '1_000', 'Infinity', '-Infinity', 'NaN', '', '.', '-', '+', '1..2', '1.2.3', ' 1', '1 ', '١٢', '１', '12a', '9007199254740993', '9007199254740991', '0.1234567890123456789012345') },
+);
+const iso = fc.oneof(
+  pick('2026-11-20T10:00:01.123Z', '2026-11-20 10:00:01,123', '2026-11-20T10:00:01', '2026-11-20T11:00:01+01:00', '2026-11-20T05:00:01-0500',
+    '2026-02-31T00:00:00Z', '2026-11-20T25:00:00Z', '2026-11-20T10:00', '2026-11-20', '2026-11-20T10:00:01.123456789Z', '2026-13-01T00:00:00'),
+  fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }).map((d) => d.toISOString()),
+);
+const field = fc.oneof({ weight: 8, arbitrary: decimal.map(b) }, { weight: 2, arbitrary: iso.map(b) }, { weight: 1, arbitrary: name });
+const tab = b('\t');
+
+const line: fc.Arbitrary<Buffer> = fc.oneof(
+  { weight: 8, arbitrary: fc.tuple(field, someName).map(([t, n]) => Buffer.concat([b('E\t'), t, tab, n])) },
+  { weight: 8, arbitrary: fc.tuple(field, someName, field).map(([t, n, v]) => Buffer.concat([b('S\t'), t, tab, n, tab, v])) },
+  { weight: 3, arbitrary: someName.map((n) => Buffer.concat([b('I\t'), n])) },
+  { weight: 2, arbitrary: name.map((n) => Buffer.concat([b('#'), n])) },
+  { weight: 2, arbitrary: pick('', ' ', '  \t ', '\t', '\r', '\u00a0', '\u2028', '\ufeff').map(b) },
+  { weight: 2, arbitrary: pick('E', 'S', 'I', 'E\t', 'S\t', 'I\t', 'E\t1', 'S\t1\tx', 'S\t1\t\t5', 'S\t\tx\t5', 'E\t1\t', 'S\t1\tx\t', 'X\t1\ty', 'e\t1\ty', ' E\t1\ty', 'E \t1\ty', 'S\t1\t\tx\t5', 'S\t1\tx\t\t5').map(b) },
+  { weight: 2, arbitrary: fc.tuple(pick('E\t', 'S\t', 'I\t', '', '#'), fc.uint8Array({ maxLength: 20 })).map(([p, u]) => Buffer.concat([b(p), Buffer.from(u).map((x) => (x === 0 ? 1 : x))])) },
+  { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 20 }).map((s) => b(s.replace(/\0/g, ' '))) },
+  { weight: 1, arbitrary: pick(b('E\t1\tnul\0here'), b('\0'), Buffer.concat([b('S\t1\t'), Buffer.from([0]), b('\t2')])) },
+);
+const terminator = pick('\n', '\n', '\n', '\n', '\r\n', '\r\n', '\r\r\n', '\n\r');
+
+const document = fc.record({
+  bom: fc.oneof({ weight: 5, arbitrary: fc.constant(Buffer.alloc(0)) }, { weight: 1, arbitrary: fc.constant(Buffer.from([0xef, 0xbb, 0xbf])) }),
+  lines: fc.array(fc.tuple(line, terminator), { maxLength: 25 }),
+  last: fc.option(line, { nil: undefined }),
+}).map(({ bom, lines, last }) => Buffer.concat([bom, ...lines.flatMap(([l, t]) => [l, b(t)]), last ?? Buffer.alloc(0)]));
+
+/**
+ * Documents whose records are all valid (fields filtered by the parsers the
+ * string path uses), with comments, blank lines and non-records among them: read
+ * to the end, so every line is compared, where one broken record would stop it.
+ */
+const validName = someName.filter((n) => n.length > 0 && !n.equals(b('\r')));
+const validTime = field.filter((f) => !Number.isNaN(parseTimestamp(f.toString('utf8'))));
+const validValue = decimal.filter((v) => !Number.isNaN(parseDecimal(v))).map(b);
+const validLine: fc.Arbitrary<Buffer> = fc.oneof(
+  { weight: 8, arbitrary: fc.tuple(validTime, validName).map(([t, n]) => Buffer.concat([b('E\t'), t, tab, n])) },
+  { weight: 8, arbitrary: fc.tuple(validTime, validName, validValue).map(([t, n, v]) => Buffer.concat([b('S\t'), t, tab, n, tab, v])) },
+  { weight: 2, arbitrary: validName.map((n) => Buffer.concat([b('I\t'), n])) },
+  { weight: 1, arbitrary: name.map((n) => Buffer.concat([b('#'), n])) },
+  { weight: 1, arbitrary: pick('', ' ', '  \t ', '\t', '\r', '\u00a0').map(b) },
+  { weight: 1, arbitrary: fc.tuple(pick('x', 'E', 'S ', 'I', 'é', '\t'), name).map(([p, n]) => Buffer.concat([b(p), n])).filter((l) => !/^[EIS]\t/.test(l.toString('latin1'))) },
+);
+const validDocument = fc.record({
+  bom: fc.oneof({ weight: 5, arbitrary: fc.constant(Buffer.alloc(0)) }, { weight: 1, arbitrary: fc.constant(Buffer.from([0xef, 0xbb, 0xbf])) }),
+  lines: fc.array(fc.tuple(validLine, pick('\n', '\n', '\n', '\r\n')), { minLength: 5, maxLength: 40 }),
+  last: fc.option(validLine, { nil: undefined }),
+}).map(({ bom, lines, last }) => Buffer.concat([bom, ...lines.flatMap(([l, t]) => [l, b(t)]), last ?? Buffer.alloc(0)]));
+
+const chunkSizes = fc.oneof(
+  fc.array(fc.integer({ min: 1, max: 16 }), { minLength: 1, maxLength: 8 }),
+  fc.array(fc.integer({ min: 0, max: 64 }), { minLength: 1, maxLength: 8 }),
+  fc.constant([]), // one chunk
+);
+
+describe('byte-level dlog reader ≡ readLines + parseDlogLine', () => {
+  it('same records, skips, errors and counts on arbitrary dlog-like input in arbitrary chunks', async () => {
+    await fc.assert(fc.asyncProperty(document, chunkSizes, fc.boolean(), async (bytes, sizes, strict) => {
+      await same(bytes, sizes, strict);
+    }), { numRuns: Number(process.env.DLOG_FAST_RUNS ?? 1500) });
+  });
+
+  it('same records and skips on documents of valid records, read to the end', async () => {
+    let records = 0;
+    await fc.assert(fc.asyncProperty(validDocument, chunkSizes, async (bytes, sizes) => {
+      const out = await same(bytes, sizes);
+      expect(out.error).toBeNull();
+      records += out.calls.length;
+    }), { numRuns: Number(process.env.DLOG_FAST_RUNS ?? 1500) });
+    expect(records).toBeGreaterThan(7_500);
+  });
+
+  it('same on arbitrary bytes', async () => {
+    await fc.assert(fc.asyncProperty(fc.uint8Array({ maxLength: 300 }), chunkSizes, async (u, sizes) => {
+      await same(Buffer.from(u), sizes);
+    }), { numRuns: 500 });
+  });
+
+  it('a document split at every byte, and at every pair of bytes', async () => {
+    const text = Buffer.concat([
+      b('I\tnode 7\nE\t12.5\tFlush Begin\r\nS\t13\tq\t-4.25\nS\t2026-11-20T10:00:01.123Z\tq é\t1e3\r\n'),
+      b('E\t1\t日本😀\n# comment\n\n  \r\nnot a record\nS\t1\tx\t'), Buffer.from([0xe2, 0x82]), b('\nE\t1\tab'), Buffer.from([0xc3]), b('\r\nE\t3\tlast'),
+    ]);
+    for (let p = 0; p <= text.length; p++) await same(text, [p, text.length]);
+    const small = b('S\t1.5\tné\t2\r\nE\t-3\tab\nI\tz');
+    for (let p = 1; p < small.length; p++) {
+      for (let q = 1; p + q < small.length; q++) await same(small, [p, q, small.length]);
+    }
+  });
+
+  it('every record shape split at every byte position', async () => {
+    for (const rec of ['E\t1763596805.280171\tFlushBegin\n', 'S\t1763596805.280171\tlock_wait_ms\t11.5\r\n', 'I\trun-0001\n', 'S\t1\tname\t5', 'E\t1e3\tx\r']) {
+      const bytes = b(`E\t0\tbefore\n${rec}`);
+      for (let p = 0; p <= bytes.length; p++) {
+        const out = await same(bytes, [p, bytes.length]);
+        expect(out.error).toBeNull();
+        expect(out.calls.length).toBe(2);
+      }
+    }
+  });
+
+  it('CRLF split between \\r and \\n', async () => {
+    const bytes = b('E\t1\ta\r\nS\t2\tb\t3\r\n');
+    const out = await same(bytes, [6, 100]);
+    expect(out.calls).toEqual(['E 1 "a"', 'S 2 "b" 3']);
+    await same(bytes, [15, 100]);
+    await same(b('\r\n\r\n'), [1, 1, 1, 1]);
+  });
+
+  it('a NUL byte: binary data, on the right line, in any chunking', async () => {
+    const bytes = b('E\t1\ta\nE\t2\tb\n\nE\t3\tc\0d\nE\t4\te\n');
+    for (const sizes of [[], [1], [7], [12], [13], [14], [3, 20]]) {
+      const out = await same(bytes, sizes);
+      expect(out.error).toEqual({ type: 'InputError', message: 'x.dlog:4: binary data (a NUL byte near byte 18); not a text log', line: 4, hint: 'if it is compressed, name it *.gz' });
+    }
+  });
+
+  it('a BOM is stripped from the first chunk (split, it is not: as readLines)', async () => {
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), b('E\t1\ta\n')]);
+    expect((await same(bytes, [])).calls).toEqual(['E 1 "a"']);
+    expect((await same(bytes, [2, 100])).skips.length).toBe(1);
+    await same(bytes, [3, 100]);
+    await same(bytes, [1, 1, 1, 1]);
+  });
+
+  it('chunks that are Uint8Arrays, not Buffers', async () => {
+    const bytes = b('E\t1\tab\nS\t2\tné\t3\r\nI\tx');
+    const pieces = () => Readable.from([bytes.subarray(0, 5), bytes.subarray(5, 13), bytes.subarray(13)].map((p) => new Uint8Array(p)));
+    const out = await viaBytes(pieces());
+    expect(out).toEqual(await viaStrings(pieces()));
+    expect(out.calls).toEqual(['E 1 "ab"', 'S 2 "né" 3', 'I "x"']);
+  });
+
+  it('the final line without a newline', async () => {
+    expect((await same(b('E\t1\ta\nS\t2\tb\t3'), [])).calls).toEqual(['E 1 "a"', 'S 2 "b" 3']);
+    expect((await same(b('E\t1\ta\nS\t2\tb\t3\r'), [4])).calls).toEqual(['E 1 "a"', 'S 2 "b" 3']);
+    expect((await same(b('E\t1\ta\nS\t2\tb\t'), [4])).error?.message).toBe("x.dlog:2: state 'b' has value '', not a finite decimal number");
+    await same(Buffer.concat([b('E\t1\ta'), Buffer.from([0xe2, 0x82])]), [6]);
+  });
+
+  it('over-long lines are skipped with their length in characters', async () => {
+    const long = 1024 * 1024 + 5;
+    const ascii = Buffer.concat([b('E\t1\ta\nE\t2\t'), Buffer.alloc(long, 'x'), b('\r\nE\t3\tc\n')]);
+    for (const sizes of [[], [65536], [1000, 65536], [7]]) {
+      const out = await same(ascii, sizes);
+      expect(out.calls).toEqual(['E 1 "a"', 'E 3 "c"']);
+      expect(out.skips.map((s) => s[0])).toEqual([2]);
+      expect(out.skips[0]?.[1]).toMatch(/^line of 104858[0-9] characters is over the 1 MiB limit$/);
+    }
+    // Two-byte characters: 1.2 MB but 600 000 characters is not over the limit; 1.1 M characters is.
+    const under = Buffer.concat([b('E\t1\t'), Buffer.from('é'.repeat(600_000)), b('\n')]);
+    for (const sizes of [[], [65535], [65536]]) expect((await same(under, sizes)).calls.length).toBe(1);
+    const over = Buffer.concat([b('S\t1\t'), Buffer.from('é'.repeat(1_100_000)), b('\t1\r\nI\tx')]);
+    for (const sizes of [[], [65535], [65536], [3, 100_001]]) {
+      const out = await same(over, sizes);
+      expect(out.skips[0]?.[0]).toBe(1);
+      expect(out.calls).toEqual(['I "x"']);
+    }
+    // Given up on at a chunk's end, it ends in a later chunk after an unfinished UTF-8 sequence (counted as U+FFFD).
+    const cut = Buffer.concat([b('E\t1\t'), Buffer.alloc(long, 'x'), Buffer.from([0xe2, 0x82]), b('\nE\t2\tb\n')]);
+    for (const sizes of [[65536], [long + 4, 100], [long + 5, 100], [long + 6, 100]]) {
+      expect((await same(cut, sizes)).skips[0]?.[1]).toBe(`line of ${long + 5} characters is over the 1 MiB limit`);
+    }
+    // A long line that ends the file, and one inside a single chunk bigger than the limit.
+    await same(Buffer.concat([b('E\t1\ta\n'), Buffer.alloc(long, 'y')]), [65536]);
+    await same(Buffer.concat([b('E\t1\ta\n#'), Buffer.alloc(long, 'y'), b('\nS\t1\t'), Buffer.alloc(long, 'z'), b('\t2\n')]), []);
+    await same(Buffer.concat([b('E\t1\ta\n#'), Buffer.alloc(1024 * 1024 - 2, 'y'), b('\r\n')]), [65536]);
+  });
+
+  it('repeated names come back equal, and colliding names stay distinct', async () => {
+    const names = ['ab', 'ba', 'aab', 'abb', 'a b', 'a\tb', 'x'.repeat(64), 'x'.repeat(65), 'y'.repeat(64), 'queue_len', 'queue_lem',
+      ...Array.from({ length: 40 }, (_, i) => `Writer_${i}_run`)];
+    const text = Array.from({ length: 200 }, (_, i) => `S\t${i}\t${names[i % names.length]}\t${i}\nE\t${i}\t${names[(i * 7) % names.length]}\n`).join('');
+    const out = await same(b(text), [333]);
+    expect(out.calls.length).toBe(400);
+    expect(out.calls.filter((c) => c.includes('Writer_')).length).toBeGreaterThan(200);
+  });
+
+  it('through readClass: a gzip file, and a truncated one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'distalyze-dlog-fast-'));
+    try {
+      const body = Buffer.from(Array.from({ length: 5000 }, (_, i) => `S\t${i}.25\tq\t${i % 7}\nE\t${i}\té${i % 3}\n`).join(''));
+      writeFileSync(join(dir, 'a.dlog.gz'), gzipSync(body));
+      writeFileSync(join(dir, 'b.dlog.gz'), gzipSync(body).subarray(0, 2000));
+      const file = (n: string): InputFile => ({ path: join(dir, n), relativePath: n, gzip: true, size: 0 });
+      const calls: string[] = [];
+      const sink: ClassSink = { ...recording(calls), beginFile: () => undefined, endFile: () => undefined };
+      const stats = await readClass([file('a.dlog.gz')], 'good', sink, { strict: true }, emptyReadStats());
+      expect(stats.records).toBe(10_000);
+      expect(stats.lines).toBe(10_000);
+      expect(calls).toEqual((await viaStrings(Readable.from([body]))).calls);
+      // A truncated file: the same message either way.
+      const expected = await viaStrings(openInputFile(file('b.dlog.gz')), false, file('b.dlog.gz'));
+      const actual = await viaBytes(openInputFile(file('b.dlog.gz')), false, file('b.dlog.gz'));
+      expect(actual).toEqual(expected);
+      expect(actual.error?.message).toMatch(/truncated gzip data/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
