@@ -330,6 +330,8 @@ function figures(m) {
       // throughput as a fraction of each floor's (= floor time / our time)
       vsNodeLoop: loop.ms / r.ms,
       vsWc: wc.ms / r.ms,
+      // the same by CPU time (user + system): less sensitive to other work on the machine
+      vsNodeLoopCpu: loop.cpuMs / r.cpuMs,
       parse: { ...thr(parseMs), vsNodeLoop: loop.ms / parseMs, vsWc: wc.ms / parseMs },
       // each stage's time in units of the bare loop's time
       stagesVsNodeLoop: Object.fromEntries(Object.entries(r.stages).map(([k, v]) => [k, v / loop.ms])),
@@ -337,43 +339,51 @@ function figures(m) {
   }
   const j1 = out.runs.j1;
   const j2 = out.runs.j2;
-  if (j1?.ok && j2?.ok) out.speedup2 = { wall: j1.ms / j2.ms, parse: j1.stages.parse / j2.stages.parse };
+  if (j1?.ok && j2?.ok) out.speedup2 = { wall: j1.ms / j2.ms, parse: j1.stages.parse / j2.stages.parse, cpuRatio: j2.cpuMs / j1.cpuMs };
   return out;
 }
+
+const SHORT_STAGE = { 'dependency networks + attention': 'DN+attention' };
 
 function printSet(m, f) {
   const lines = [];
   lines.push(`== ${m.spec.name}: ${m.spec.title}`);
   lines.push(`   ${fmtBytes(f.data.bytes)}, ${fmtCount(f.data.lines)} lines, ${f.data.files} files${f.runs.j1?.instances !== undefined ? `, ${f.runs.j1.instances} instances` : ''}  (${f.data.dir})`);
-  const stageNames = [...new Set(Object.values(f.runs).flatMap((r) => (r.ok ? Object.keys(r.stages) : [])))];
-  const head = ['run', 'wall s', 'cpu s', 'load', 'MB/s', 'lines/s', 'vs wc -l', 'vs node loop', 'peak RSS MB', ...stageNames.map((s) => `${s} s (×loop)`)];
-  const rows = [head];
+  const runs = Object.values(f.runs);
   const cpu = (r) => (Number.isFinite(r.cpuMs) ? fmtS(r.cpuMs) : '');
-  const blank = stageNames.map(() => '');
-  rows.push(['wc -l', fmtS(f.wc.ms), cpu(f.wc), f.wc.load.toFixed(1), f.wc.MBps.toFixed(0), fmtCount(f.wc.linesPerS), '100%', pct(f.nodeLoop.ms / f.wc.ms), '', ...blank]);
-  rows.push(['node line loop', fmtS(f.nodeLoop.ms), cpu(f.nodeLoop), f.nodeLoop.load.toFixed(1), f.nodeLoop.MBps.toFixed(0), fmtCount(f.nodeLoop.linesPerS), pct(f.wc.ms / f.nodeLoop.ms), '100%', '', ...blank]);
-  for (const [key, r] of Object.entries(f.runs)) {
+  const cores = (r) => (Number.isFinite(r.cpuMs) ? (r.cpuMs / r.ms).toFixed(2) : '');
+  // Throughput: the whole process against the two floors.
+  const cpuPct = (x) => (Number.isFinite(x) ? pct(x) : '');
+  const rows = [['run', 'wall s', 'cpu s', 'cores', 'load', 'MB/s', 'lines/s', 'vs wc -l', 'vs node loop', 'by cpu', 'peak RSS MB']];
+  rows.push(['wc -l', fmtS(f.wc.ms), cpu(f.wc), cores(f.wc), f.wc.load.toFixed(1), f.wc.MBps.toFixed(0), fmtCount(f.wc.linesPerS), '100%', pct(f.nodeLoop.ms / f.wc.ms), cpuPct(f.nodeLoop.cpuMs / f.wc.cpuMs), '']);
+  rows.push(['node line loop', fmtS(f.nodeLoop.ms), cpu(f.nodeLoop), cores(f.nodeLoop), f.nodeLoop.load.toFixed(1), f.nodeLoop.MBps.toFixed(0), fmtCount(f.nodeLoop.linesPerS), pct(f.wc.ms / f.nodeLoop.ms), '100%', '100%', '']);
+  for (const r of runs) {
     const label = `distalyze -j${r.jobs}`;
-    if (!r.ok) {
-      rows.push([label, fmtS(r.ms), '', '', 'failed', '', '', '', '', ...blank]);
-      continue;
-    }
-    rows.push([
-      label, fmtS(r.ms), cpu(r), r.load.toFixed(1), r.MBps.toFixed(1), fmtCount(r.linesPerS), pct(r.vsWc), pct(r.vsNodeLoop), r.rssMB.toFixed(0),
-      ...stageNames.map((s) => (r.stages[s] === undefined ? '' : `${fmtS(r.stages[s])} (${fmtRatio(r.stagesVsNodeLoop[s])}×)`)),
-    ]);
-    void key;
+    if (!r.ok) rows.push([label, fmtS(r.ms), '', '', '', 'failed', '', '', '', '', '']);
+    else rows.push([label, fmtS(r.ms), cpu(r), cores(r), r.load.toFixed(1), r.MBps.toFixed(1), fmtCount(r.linesPerS), pct(r.vsWc), pct(r.vsNodeLoop), cpuPct(r.vsNodeLoopCpu), r.rssMB.toFixed(0)]);
   }
   lines.push(table(rows));
-  for (const [key, r] of Object.entries(f.runs)) {
+  // Stages: seconds, and in units of the node loop's time.
+  const ok = runs.filter((r) => r.ok);
+  if (ok.length > 0) {
+    const stageNames = [...new Set(ok.flatMap((r) => Object.keys(r.stages)))];
+    const srows = [['stage s (× node loop time)', ...stageNames.map((s) => SHORT_STAGE[s] ?? s)]];
+    for (const r of ok) {
+      srows.push([`distalyze -j${r.jobs}`, ...stageNames.map((s) => (r.stages[s] === undefined ? '' : `${fmtS(r.stages[s])} (${fmtRatio(r.stagesVsNodeLoop[s])}×)`))]);
+    }
+    lines.push(table(srows));
+  }
+  for (const r of runs) {
     if (r.ok) {
       lines.push(`   parse stage -j${r.jobs}: ${r.parse.MBps.toFixed(1)} MB/s, ${fmtCount(r.parse.linesPerS)} lines/s = ${pct(r.parse.vsNodeLoop)} of the node loop, ${pct(r.parse.vsWc)} of wc -l`);
     } else {
       lines.push(`   distalyze -j${r.jobs} failed: ${r.error}`);
     }
-    void key;
   }
-  if (f.speedup2) lines.push(`   speed-up -j2 vs -j1: ${f.speedup2.wall.toFixed(2)}× wall, ${f.speedup2.parse.toFixed(2)}× parse stage`);
+  if (f.speedup2) {
+    lines.push(`   speed-up -j2 vs -j1: ${f.speedup2.wall.toFixed(2)}× wall, ${f.speedup2.parse.toFixed(2)}× parse stage` +
+      (Number.isFinite(f.speedup2.cpuRatio) ? `; cpu time -j2/-j1 ${f.speedup2.cpuRatio.toFixed(2)} (the work added by going parallel)` : ''));
+  }
   return lines.join('\n');
 }
 
@@ -387,9 +397,10 @@ function targets(F) {
   if (d) {
     const j1 = d.runs.j1;
     add('dlog parse, 1 core, vs bare node loop', j1?.ok ? pct(j1.parse.vsNodeLoop) : 'failed', `≥ ${pct(TARGETS.dlogParseVsLoop)}`,
-      j1?.ok ? j1.parse.vsNodeLoop >= TARGETS.dlogParseVsLoop : false, j1?.ok ? `whole run: ${pct(j1.vsNodeLoop)}` : '');
+      j1?.ok ? j1.parse.vsNodeLoop >= TARGETS.dlogParseVsLoop : false, j1?.ok ? `whole run: ${pct(j1.vsNodeLoop)}; by cpu time: ${pct(j1.vsNodeLoopCpu)}` : '');
     add('dlog speed-up 1 → 2 cores (parse stage)', d.speedup2 ? `${d.speedup2.parse.toFixed(2)}×` : 'failed', `≥ ${TARGETS.speedup2}× (near-linear)`,
-      d.speedup2 ? d.speedup2.parse >= TARGETS.speedup2 : false, d.speedup2 ? `whole run: ${d.speedup2.wall.toFixed(2)}×` : '');
+      d.speedup2 ? d.speedup2.parse >= TARGETS.speedup2 : false,
+      d.speedup2 ? `whole run: ${d.speedup2.wall.toFixed(2)}×${SCALING ? `; the machine itself: ${SCALING.strings.scaling.toFixed(2)}× on string parsing` : ''}` : '');
     const rss = Math.max(...Object.values(d.runs).filter((r) => r.ok).map((r) => r.rssMB), -Infinity);
     const atScale = P.gb >= 5 && P.instances === 1000;
     add(`peak RSS, 5 GB / 1000 instances`, Number.isFinite(rss) ? `${rss.toFixed(0)} MB at ${P.gb} GB` : 'failed', `< ${TARGETS.rssMB} MB`,
@@ -406,8 +417,10 @@ function targets(F) {
   const l = F.log4j;
   if (l) {
     const j2 = l.runs.j2;
+    const j1 = l.runs.j1;
     add('rules translator, 2 cores (parse stage)', j2?.ok ? `${j2.parse.MBps.toFixed(0)} MB/s` : 'failed', `≥ ${TARGETS.rulesMBps} MB/s`,
-      j2?.ok ? j2.parse.MBps >= TARGETS.rulesMBps : false, j2?.ok ? `whole run: ${j2.MBps.toFixed(0)} MB/s; node loop: ${l.nodeLoop.MBps.toFixed(0)} MB/s on 1 core` : '');
+      j2?.ok ? j2.parse.MBps >= TARGETS.rulesMBps : false,
+      j2?.ok ? `whole run: ${j2.MBps.toFixed(0)} MB/s${j1?.ok ? `; 1 core: ${j1.parse.MBps.toFixed(0)} MB/s` : ''}; node loop: ${l.nodeLoop.MBps.toFixed(0)} MB/s on 1 core` : '');
   }
   return rows;
 }
@@ -447,15 +460,25 @@ function checkBuild() {
 
 // ---------------------------------------------------------------------------
 
+const LOAD_AT_START = os.loadavg();
+/** bench/machine-check.mjs: how this machine scales 1 → 2 threads by itself. */
+let SCALING = null;
+
 async function main() {
   mkdirSync(DATA, { recursive: true });
   if (!P.generateOnly) checkBuild();
   const specs = setSpecs();
+  if (!P.generateOnly && env('BENCH_MACHINE_CHECK', '1') !== '0') {
+    log('machine check: 1 vs 2 threads (compute, memory, strings) …');
+    const r = await timed(process.execPath, [join(BENCH, 'machine-check.mjs')]);
+    if (r.code === 0) SCALING = JSON.parse(r.stdout.trim());
+    else log(`machine check failed: ${r.stderr.split('\n')[0]}`);
+  }
   const measured = [];
   for (const spec of specs) measured.push(await measureSet(spec));
   if (P.generateOnly) return;
 
-  const M = machine();
+  const M = { ...machine(), loadAtStart: LOAD_AT_START, loadAtEnd: os.loadavg(), scaling: SCALING };
   const F = {};
   const blocks = [];
   for (const m of measured) {
@@ -463,15 +486,17 @@ async function main() {
     blocks.push(printSet(m, F[m.spec.name]));
   }
   const T = targets(F);
+  const scalingLine = SCALING === null ? '' :
+    `machine's own 1 → 2 thread scaling (bench/machine-check.mjs; 2.00 = perfect): compute ${SCALING.compute.scaling.toFixed(2)}×, memory streaming ${SCALING.memory.scaling.toFixed(2)}×, string parsing ${SCALING.strings.scaling.toFixed(2)}×\n`;
   const header = `distalyze bench — ${M.cpu}, ${M.cores} cores, ${M.memoryGB} GB RAM, Node ${M.node}, ${M.platform}, commit ${M.commit ?? '?'}${M.workingTreeDirty ? ' (src/ modified)' : ''}\n` +
-    `(MB = 10^6 bytes; warm page cache; best of ${P.refRepeat} for references, of ${P.repeat} for distalyze; cpu = user + system time, all threads;\n` +
+    `(MB = 10^6 bytes; warm page cache; best of ${P.refRepeat} for references, of ${P.repeat} for distalyze; cpu = user + system time, all threads; cores = cpu / wall;\n` +
     ` load = 1-minute load average when the run started (above ${M.cores}, other work shared the cores and wall times are inflated);\n` +
-    ` "vs" = throughput as a share of the reference's; "×loop" = stage time / node loop time)`;
+    ` "vs" = throughput as a share of the reference's; "by cpu" = the same share by cpu time (node loop cpu / this cpu); "×loop" = stage time / node loop time)`;
   const targetTable = table([
     ['target (issue 6)', 'measured', 'goal', 'status', ''],
     ...T.map((t) => [t.name, t.measured, t.goal, t.status, t.note]),
   ]);
-  const text = `${header}\n\n${blocks.join('\n\n')}\n\n${targetTable}\n`;
+  const text = `${header}\n${scalingLine}\n${blocks.join('\n\n')}\n\n${targetTable}\n`;
   process.stdout.write(text);
 
   const result = {

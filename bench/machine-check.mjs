@@ -1,0 +1,71 @@
+// How well does this machine itself run two threads at once?
+//
+//   node bench/machine-check.mjs          prints one JSON line
+//
+// The same fixed amount of work per thread, on 1 and then 2 worker threads
+// (best of 3 each); scaling = 2 × time(1 thread) / time(2 threads), so 2.0 is
+// perfect and 1.0 means the second core added nothing:
+//   compute  integer arithmetic in registers (no memory traffic)
+//   memory   summing a 256 MB Float64Array (memory bandwidth)
+//   strings  slicing lines out of a string and parsing numbers (what a log
+//            parser does: short-lived allocations, young-generation GC)
+// On a shared or virtualised machine the second and third often scale far
+// worse than the first; distalyze's parse stage cannot scale better than them.
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+
+function work(kind) {
+  if (kind === 'compute') {
+    let x = 0;
+    for (let i = 0; i < 2e8; i++) x = (x * 1103515245 + 12345) | 0;
+    return x;
+  }
+  if (kind === 'memory') {
+    const a = new Float64Array(32 << 20).fill(1);
+    let s = 0;
+    for (let r = 0; r < 4; r++) for (let i = 0; i < a.length; i++) s += a[i];
+    return s;
+  }
+  const text = 'S\t1763600000.123456\tlock_wait_ms\t1234.5\n'.repeat(4000);
+  let n = 0;
+  for (let r = 0; r < 300; r++) {
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', start);
+      if (nl < 0) break;
+      const line = text.slice(start, nl);
+      const t2 = line.indexOf('\t', 2);
+      const t3 = line.lastIndexOf('\t');
+      n += Number(line.slice(2, t2)) + Number(line.slice(t3 + 1)) + line.slice(t2 + 1, t3).length;
+      start = nl + 1;
+    }
+  }
+  return n;
+}
+
+async function timeThreads(kind, threads) {
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: threads }, () => new Promise((resolve, reject) => {
+    const w = new Worker(new URL(import.meta.url), { workerData: kind });
+    w.on('message', resolve);
+    w.on('error', reject);
+  })));
+  return performance.now() - t0;
+}
+
+if (isMainThread) {
+  const out = {};
+  for (const kind of ['compute', 'memory', 'strings']) {
+    const one = [];
+    const two = [];
+    for (let r = 0; r < 3; r++) {
+      one.push(await timeThreads(kind, 1));
+      two.push(await timeThreads(kind, 2));
+    }
+    const t1 = Math.min(...one);
+    const t2 = Math.min(...two);
+    out[kind] = { oneThreadMs: Math.round(t1), twoThreadsMs: Math.round(t2), scaling: Math.round((200 * t1) / t2) / 100 };
+  }
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+} else {
+  parentPort.postMessage(work(workerData));
+}
