@@ -63,6 +63,8 @@ export async function readParallel(
           busy--;
           results.set(reply.index, reply);
           if (reply.type !== 'done' && (failure === null || reply.index < (failure as { index: number }).index)) failure = reply;
+          // Hand out the next file before absorbing, so the worker never waits for the main thread.
+          if (dispatch(w)) busy++;
           // Absorb whatever is now contiguous, in file order.
           while (failure === null && results.has(absorbed)) {
             const r = results.get(absorbed) as Extract<WorkerReply, { type: 'done' }>;
@@ -72,12 +74,12 @@ export async function readParallel(
             progress.fileDone();
             absorbed++;
           }
-          if (dispatch(w)) busy++;
           if (busy === 0) resolve();
         });
         w.on('error', reject);
-        if (dispatch(w)) busy++;
       }
+      // Two files in flight per worker: one being parsed, one queued behind it.
+      for (let round = 0; round < 2; round++) for (const w of workers) if (dispatch(w)) busy++;
       if (busy === 0) resolve();
     });
   } finally {

@@ -41,8 +41,10 @@ async function handle(index: number, file: InputFile, className: ClassName): Pro
   }
 }
 
+// Files are parsed one after another, in the order they were handed out.
+let queue: Promise<void> = Promise.resolve();
 port.on('message', (msg: { index: number; file: InputFile; className: ClassName }) => {
-  void handle(msg.index, msg.file, msg.className).then((reply) => {
+  queue = queue.then(() => handle(msg.index, msg.file, msg.className)).then((reply) => {
     if (pendingBytes > 0) {
       port.postMessage({ type: 'bytes', n: pendingBytes } satisfies WorkerReply);
       pendingBytes = 0;
