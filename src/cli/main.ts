@@ -4,6 +4,7 @@ import { analyze, type Analysis, type ClassInputSummary } from '../analysis.js';
 import { InputError } from '../errors.js';
 import { FeatureCollector } from '../features/collector.js';
 import { buildFeatureSet } from '../features/index.js';
+import { AbsoluteQuartilePass, referenceDurationOf } from '../features/quartile-pass.js';
 import { listInputFiles, type InputFile } from '../parse/files.js';
 import { readParallel } from '../parse/parallel.js';
 import { emptyReadStats, readClass, type ReadStats } from '../parse/reader.js';
@@ -21,6 +22,8 @@ import { Progress } from './progress.js';
 
 /** Below this much input, starting workers costs more than it saves. */
 const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
+/** Above this much input, state change points are not held in memory: see AbsoluteQuartilePass. */
+const SERIES_IN_MEMORY_MAX_BYTES = 1024 * 1024 * 1024;
 
 export interface Io {
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -91,6 +94,7 @@ function buildProgram(io: Io, setCode: (c: number) => void): Command {
     .option('-q, --quiet', 'no progress line')
     .option('-j, --jobs <n>', 'parallel parsing workers (default: all cores)')
     .option('--timings', 'print the time of each stage and the peak memory on stderr, as JSON')
+    .addOption(new Option('--two-pass', 'read the input twice instead of holding state series (automatic above 1 GiB)').hideHelp())
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
@@ -125,8 +129,18 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
   const all = [...files.good, ...files.bad];
   const totalBytes = all.reduce((s, f) => s + f.size, 0);
   const progress = new Progress(totalBytes, all.length, Progress.enabledFor(options.quiet));
-  const collector = new FeatureCollector();
+  // Holding every state change point until Dref is known costs memory in
+  // proportion to the input; above a size (and when the input can be read
+  // again) q*.abs come from a second, streaming pass instead.
+  const rereadable = goodSpec !== '-' && badSpec !== '-';
+  const keepSeries = !(rereadable && (options.twoPass || totalBytes > SERIES_IN_MEMORY_MAX_BYTES));
+  const collector = new FeatureCollector(keepSeries);
   const stats: Record<ClassName, ReadStats> = { good: emptyReadStats(), bad: emptyReadStats() };
+  let loaded: Translator | undefined;
+  const translatorOnce = async (): Promise<Translator | undefined> => {
+    if (options.translator !== undefined && loaded === undefined) loaded = await loadTranslatorOption(options.translator, options.year);
+    return loaded;
+  };
   const jobs = options.jobs ?? availableParallelism();
   // Workers pay off on large inputs; an explicit --jobs always uses them.
   const parallel = jobs > 1 && all.length > 1 && goodSpec !== '-' && badSpec !== '-' &&
@@ -140,7 +154,7 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
     }, collector, stats, progress);
     collector.finishClass();
   } else {
-    const translator = options.translator === undefined ? undefined : await loadTranslatorOption(options.translator, options.year);
+    const translator = await translatorOnce();
     for (const c of ['good', 'bad'] as const) {
       await readClass(files[c], c, {
         beginFile: (f, cl) => collector.beginFile(f, cl),
@@ -155,6 +169,14 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
       }, stats[c]);
       collector.finishClass();
     }
+  }
+  if (!keepSeries && collector.states.names.length > 0) {
+    const pass = new AbsoluteQuartilePass(collector, referenceDurationOf(collector));
+    const translator = await translatorOnce();
+    for (const c of ['good', 'bad'] as const) {
+      await readClass(files[c], c, pass, { ...(translator !== undefined ? { translator } : {}), strict: options.strict }, emptyReadStats());
+    }
+    pass.finish();
   }
   progress.done();
   stageDone('parse');

@@ -33,6 +33,7 @@ export interface RawOptions {
   jobs?: string;
   limit: string;
   timings?: boolean;
+  twoPass?: boolean;
 }
 
 export interface Options {
@@ -64,6 +65,7 @@ export interface Options {
   readonly jobs?: number;
   readonly limit: number;
   readonly timings: boolean;
+  readonly twoPass: boolean;
 }
 
 /** Validate every option, naming the option in the one-line error. */
@@ -112,6 +114,7 @@ export function parseOptions(raw: RawOptions): Options {
     ...(raw.jobs !== undefined ? { jobs: integer('--jobs', raw.jobs, 1) } : {}),
     limit: integer('--limit', raw.limit, 1),
     timings: raw.timings === true,
+    twoPass: raw.twoPass === true,
   };
 }
 

@@ -42,6 +42,7 @@ export interface FileContribution {
   readonly stateNames: string[];
   readonly ids: string[];
   readonly durations: Float64Array;
+  readonly starts: Float64Array;
   readonly recordCounts: number[];
   /** Per local variable, per feature type: values of this file's slots (NaN = missing). */
   readonly eventColumns: Float64Array[][];
@@ -101,6 +102,8 @@ export class FeatureCollector implements ClassSink {
   readonly ids: string[] = [];
   readonly classes: ClassName[] = [];
   readonly durations = new GrowableFloat64();
+  /** Each instance's first timestamp t0, for a second pass over the input (see AbsoluteQuartilePass). */
+  readonly starts = new GrowableFloat64();
   readonly recordCounts: number[] = [];
   /** Instances whose records were not in time order (accepted: they are sorted). */
   unorderedInstances = 0;
@@ -126,6 +129,13 @@ export class FeatureCollector implements ClassSink {
   private idsByClass = new Map<ClassName, Set<string>>();
   /** -1: the file's own instance; otherwise an index into heldIds. */
   private target = -1;
+
+  /**
+   * keepSeries: hold every state variable's change points until Dref is known
+   * (memory grows with the input's state records). Without it, `q*.abs` are
+   * left missing here and filled by a second pass over the input.
+   */
+  constructor(readonly keepSeries = true) {}
 
   beginFile(file: InputFile, className: ClassName): void {
     if (className !== this.className) {
@@ -240,6 +250,7 @@ export class FeatureCollector implements ClassSink {
     this.ids.push(id);
     this.classes.push(this.className);
     this.durations.push(duration);
+    this.starts.push(t0);
     this.recordCounts.push(n);
 
     const eventTimes = new Map<number, number[]>();
@@ -303,6 +314,7 @@ export class FeatureCollector implements ClassSink {
       set(cols, ST.max, slot, max);
       set(cols, ST.final, slot, s.v[s.v.length - 1] as number);
       for (let q = 0; q < 3; q++) set(cols, ST['q1.rel'] + q, slot, valueAt(s.t, s.v, s.v.length, QUARTERS[q] * duration));
+      if (!this.keepSeries) continue;
       // Keep the change points only: the step function (last value at or before x) is unchanged.
       let previous = Number.NaN;
       for (let i = 0; i < s.v.length; i++) {
@@ -355,6 +367,7 @@ export class FeatureCollector implements ClassSink {
       stateNames: [...this.states.names],
       ids: [...this.ids],
       durations: this.durations.toArray(slots),
+      starts: this.starts.toArray(slots),
       recordCounts: [...this.recordCounts],
       eventColumns: cut(this.eventColumns),
       stateColumns: cut(this.stateColumns),
@@ -389,6 +402,7 @@ export class FeatureCollector implements ClassSink {
       this.ids.push(id);
       this.classes.push(part.className);
       this.durations.push(part.durations[s] as number);
+      this.starts.push(part.starts[s] as number);
       this.recordCounts.push(part.recordCounts[s] as number);
     });
     const copy = (from: Float64Array[][], to: GrowableFloat64[][], map: number[], width: number) => {
@@ -403,7 +417,7 @@ export class FeatureCollector implements ClassSink {
     copy(part.stateColumns, this.stateColumns, stateMap, STATE_FEATURE_TYPES.length);
     const seriesBase = this.seriesVar.length;
     for (const start of part.seriesStart) this.seriesStart.push(seriesBase + start);
-    for (let i = 0; i < part.seriesVar.length; i++) {
+    for (let i = 0; this.keepSeries && i < part.seriesVar.length; i++) {
       this.seriesVar.push(stateMap[part.seriesVar[i] as number] as number);
       this.seriesT.push(part.seriesT[i] as number);
       this.seriesV.push(part.seriesV[i] as number);

@@ -4,7 +4,7 @@ import type { ClassName } from '../parse/records.js';
 import type { FeatureCollector } from './collector.js';
 import type { GrowableFloat64 } from './growable.js';
 import { detectHeavyTail, metricValues, percentile } from './metric.js';
-import { median } from './stats.js';
+import { referenceDurationOf } from './quartile-pass.js';
 import {
   DURATION, EVENT_FEATURE_TYPES, STATE_FEATURE_TYPES,
   type FeatureSet, type FeatureTable, type HeavyTail, type Instance, type LogKind, type MetricInfo,
@@ -52,8 +52,9 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
   const nGood = goodSlots.length;
   const nBad = badSlots.length;
   const durationsBySlot = collector.durations.toArray(collector.instanceCount);
-  const referenceDuration = median(durationsBySlot);
-  collector.fillAbsoluteQuartiles(referenceDuration);
+  const referenceDuration = referenceDurationOf(collector);
+  // Without the change points in memory, an AbsoluteQuartilePass has filled q*.abs already.
+  if (collector.keepSeries) collector.fillAbsoluteQuartiles(referenceDuration);
 
   const instances: Instance[] = order.map((s) => ({
     id: collector.ids[s] as string,
