@@ -143,8 +143,10 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
   };
   const jobs = options.jobs ?? availableParallelism();
   // Workers pay off on large inputs; an explicit --jobs always uses them.
+  // Automatically only with at least two files per worker: a few huge files of
+  // `I`-named instances (requests) cost more to ship back than to parse here.
   const parallel = jobs > 1 && all.length > 1 && goodSpec !== '-' && badSpec !== '-' &&
-    (options.jobs !== undefined || totalBytes >= PARALLEL_MIN_BYTES);
+    (options.jobs !== undefined || (totalBytes >= PARALLEL_MIN_BYTES && all.length >= 2 * jobs));
   if (parallel) {
     const inputs = (['good', 'bad'] as const).flatMap((className) => files[className].map((file) => ({ file, className })));
     await readParallel(inputs, jobs, {
