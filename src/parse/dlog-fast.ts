@@ -2,8 +2,8 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../errors.js';
 import { clip, parseDlogLine } from './dlog.js';
-import { describeFsError, openInputFile, type InputFile } from './files.js';
-import { MAX_LINE_LENGTH } from './lines.js';
+import { openInputFile, type InputFile } from './files.js';
+import { MAX_LINE_LENGTH, readFailure } from './lines.js';
 import type { RecordSink } from './records.js';
 import { parseDecimal, parseTimestamp } from './timestamp.js';
 
@@ -431,16 +431,4 @@ class DlogBufferParser {
 
 function stripCr(line: string): string {
   return line.charCodeAt(line.length - 1) === CR ? line.slice(0, -1) : line;
-}
-
-/** readLines' message for a stream that failed (its own is not exported). */
-function readFailure(err: unknown, file: InputFile): string {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  if (file.gzip && err instanceof Error && /unexpected end of file/i.test(err.message)) {
-    return 'truncated gzip data (unexpected end of file)';
-  }
-  if (file.gzip && typeof code === 'string' && code.startsWith('Z_')) {
-    return `corrupt gzip data (${(err as Error).message})`;
-  }
-  return `cannot read: ${describeFsError(err)}`;
 }

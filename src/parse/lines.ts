@@ -100,7 +100,8 @@ export async function readLines(
   return { bytes, lines: lineNo };
 }
 
-function readFailure(err: unknown, file: InputFile): string {
+/** The message for a stream that failed: truncated or corrupt gzip, or a file-system error. */
+export function readFailure(err: unknown, file: InputFile): string {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   if (file.gzip && err instanceof Error && /unexpected end of file/i.test(err.message)) {
     return 'truncated gzip data (unexpected end of file)';
