@@ -95,6 +95,8 @@ function buildProgram(io: Io, setCode: (c: number) => void): Command {
     .option('-j, --jobs <n>', 'parallel parsing workers (default: all cores)')
     .option('--timings', 'print the time of each stage and the peak memory on stderr, as JSON')
     .addOption(new Option('--two-pass', 'read the input twice instead of holding state series (automatic above 1 GiB)').hideHelp())
+    // `translate` has its own --translator: options after a subcommand's name are the subcommand's.
+    .enablePositionalOptions()
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
