@@ -6,28 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { Command } from 'commander';
 import { registerTranslateCommand, runTranslate } from '../src/cli/translate.js';
 import { listInputFiles } from '../src/parse/files.js';
-import { readClass, type ClassSink, type ReadStats } from '../src/parse/reader.js';
 import type { Translator } from '../src/parse/translator.js';
 import { FileNames } from '../src/parse/translators/dlog-writer.js';
 import { loadTranslator } from '../src/parse/translators/load.js';
+import { recordsByInstance } from './helpers/records.js';
 
 const RAW = 'fixtures/raw';
 
 /** Records per instance (`E t name`, `S t name value`), following the reader's instance rules. */
-async function records(input: string, translator?: Translator): Promise<{ byInstance: Record<string, string[]>; stats: ReadStats }> {
-  const byInstance: Record<string, string[]> = {};
-  let current = '';
-  const push = (r: string): void => { (byInstance[current] ??= []).push(r); };
-  const sink: ClassSink = {
-    beginFile: (file) => { current = file.relativePath; },
-    endFile: () => undefined,
-    instance: (id) => { current = id; },
-    event: (t, name) => push(`E ${t} ${name}`),
-    state: (t, name, value) => push(`S ${t} ${name} ${value}`),
-  };
-  const stats = await readClass(await listInputFiles(input, 'good'), 'good', sink, { ...(translator ? { translator } : {}), strict: false });
-  return { byInstance, stats };
-}
+const records = (input: string, translator?: Translator) => recordsByInstance(input, translator !== undefined ? { translator } : {});
 
 const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 /** Values of state `name` over all instances. */

@@ -5,10 +5,11 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/errors.js';
 import { listInputFiles } from '../src/parse/files.js';
-import { readClass, type ClassSink, type ReadStats } from '../src/parse/reader.js';
+import type { ReadStats } from '../src/parse/reader.js';
 import type { Translator } from '../src/parse/translator.js';
 import { loadTranslator } from '../src/parse/translators/load.js';
 import { requiredLiteral } from '../src/parse/translators/pattern.js';
+import { recordsByInstance } from './helpers/records.js';
 import type { RulesTranslator } from '../src/parse/translators/rules.js';
 
 const T = 'fixtures/raw/translators';
@@ -16,18 +17,8 @@ const AT_10_00_01 = 1_795_168_801; // 2026-11-20 10:00:01 UTC
 
 /** Records per instance, as `E t name` / `S t name value`, following the reader's instance rules. */
 async function translate(translator: Translator, input: string, strict = false): Promise<{ records: Record<string, string[]>; stats: ReadStats }> {
-  const records: Record<string, string[]> = {};
-  let current = '';
-  const push = (r: string): void => { (records[current] ??= []).push(r); };
-  const sink: ClassSink = {
-    beginFile: (file) => { current = file.relativePath; },
-    endFile: () => undefined,
-    instance: (id) => { current = id; },
-    event: (t, name) => push(`E ${t} ${name}`),
-    state: (t, name, value) => push(`S ${t} ${name} ${value}`),
-  };
-  const stats = await readClass(await listInputFiles(input, 'good'), 'good', sink, { translator, strict, examples: 3 });
-  return { records, stats };
+  const { byInstance, stats } = await recordsByInstance(input, { translator, strict, examples: 3 });
+  return { records: byInstance, stats };
 }
 
 /** A scratch directory with the given files. */
