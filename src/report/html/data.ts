@@ -3,6 +3,7 @@
  * (arrays, names interned) so 5 000 tests stay a few hundred KB, and per-test
  * distributions within a fixed budget of values.
  */
+import { VariableIndex } from '../../features/collector.js';
 import { distributionKey, type Analysis, type Distributions } from '../../analysis.js';
 import type { LogKind } from '../../features/types.js';
 import type { ClassName } from '../../parse/records.js';
@@ -53,8 +54,8 @@ export interface PageData {
 }
 
 export function buildPageData(a: Analysis, budget: DataBudget = DEFAULT_BUDGET): PageData {
-  const names = new Interner();
-  const features = new Interner();
+  const names = new VariableIndex();
+  const features = new VariableIndex();
   const kindCode = (k: LogKind): 0 | 1 => (k === 'event' ? 0 : 1);
   const sample = a.distributions === undefined ? null : chooseSample(a.distributions, a.tests.length, budget);
   const dists: DistRow[] = [];
@@ -83,8 +84,8 @@ export function buildPageData(a: Analysis, budget: DataBudget = DEFAULT_BUDGET):
   const graphs = a.graphs.map((g) => ({ kind: kindCode(g.kind), feature: features.id(g.feature), nodes: g.nodes.map((n) => names.id(n.variable)) }));
   const ids = sample === null ? [] : [...sample.good, ...sample.bad].map((i) => (a.distributions as Distributions).instances[i]!.id);
   return {
-    names: names.list,
-    features: features.list,
+    names: names.names,
+    features: features.names,
     metric: { event: a.metric.event, state: a.metric.state },
     tests,
     ranking,
@@ -97,20 +98,6 @@ export function buildPageData(a: Analysis, budget: DataBudget = DEFAULT_BUDGET):
     dists,
     graphs,
   };
-}
-
-class Interner {
-  readonly list: string[] = [];
-  private readonly index = new Map<string, number>();
-  id(s: string): number {
-    let i = this.index.get(s);
-    if (i === undefined) {
-      i = this.list.length;
-      this.list.push(s);
-      this.index.set(s, i);
-    }
-    return i;
-  }
 }
 
 interface Sample {
