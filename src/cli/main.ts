@@ -155,6 +155,7 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
       ...(options.translator !== undefined ? { translator: options.translator } : {}),
       ...(options.year !== undefined ? { year: options.year } : {}),
       strict: options.strict,
+      keepSeries,
     }, collector, stats, progress);
     collector.finishClass();
   } else {

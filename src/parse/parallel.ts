@@ -9,6 +9,8 @@ export interface WorkerInit {
   readonly translator?: string;
   readonly year?: number;
   readonly strict: boolean;
+  /** Whether to build state change points (see FeatureCollector): off when the main collector would drop them. */
+  readonly keepSeries: boolean;
 }
 
 export type WorkerReply =

@@ -22,7 +22,7 @@ async function handle(index: number, file: InputFile, className: ClassName): Pro
       const { loadTranslator } = await import('./translators/load.js');
       translator = await loadTranslator(init.translator, init.year !== undefined ? { year: init.year } : {});
     }
-    const collector = new FeatureCollector();
+    const collector = new FeatureCollector(init.keepSeries);
     const stats = await readClass([file], className, collector, {
       ...(translator !== undefined ? { translator } : {}),
       strict: init.strict,
