@@ -36,7 +36,7 @@ function num(x: number): string {
 
 function recording(calls: string[]): RecordSink {
   return {
-    instance: (id) => { calls.push(`I ${JSON.stringify(id)}`); },
+    instance: (id, kind) => { calls.push(`I ${JSON.stringify(id)}${kind === undefined ? '' : ` ${JSON.stringify(kind)}`}`); },
     event: (t, name) => { calls.push(`E ${num(t)} ${JSON.stringify(name)}`); },
     state: (t, name, value) => { calls.push(`S ${num(t)} ${JSON.stringify(name)} ${num(value)}`); },
   };
@@ -177,12 +177,15 @@ const document = fc.record({
  * to the end, so every line is compared, where one broken record would stop it.
  */
 const validName = someName.filter((n) => n.length > 0 && !n.equals(b('\r')));
+/** An instance id or kind: a TAB would end it (SPEC §1: I<TAB>id[<TAB>kind]). */
+const validId = validName.filter((n) => !n.includes(9));
 const validTime = field.filter((f) => !Number.isNaN(parseTimestamp(f.toString('utf8'))));
 const validValue = decimal.filter((v) => !Number.isNaN(parseDecimal(v))).map(b);
 const validLine: fc.Arbitrary<Buffer> = fc.oneof(
   { weight: 8, arbitrary: fc.tuple(validTime, validName).map(([t, n]) => Buffer.concat([b('E\t'), t, tab, n])) },
   { weight: 8, arbitrary: fc.tuple(validTime, validName, validValue).map(([t, n, v]) => Buffer.concat([b('S\t'), t, tab, n, tab, v])) },
-  { weight: 2, arbitrary: validName.map((n) => Buffer.concat([b('I\t'), n])) },
+  { weight: 2, arbitrary: validId.map((n) => Buffer.concat([b('I\t'), n])) },
+  { weight: 1, arbitrary: fc.tuple(validId, validId).map(([n, k]) => Buffer.concat([b('I\t'), n, tab, k])) },
   { weight: 1, arbitrary: name.map((n) => Buffer.concat([b('#'), n])) },
   { weight: 1, arbitrary: pick('', ' ', '  \t ', '\t', '\r', '\u00a0').map(b) },
   { weight: 1, arbitrary: fc.tuple(pick('x', 'E', 'S ', 'I', 'é', '\t'), name).map(([p, n]) => Buffer.concat([b(p), n])).filter((l) => !/^[EIS]\t/.test(l.toString('latin1'))) },

@@ -24,8 +24,8 @@ export function featureSet(
   const nGood = first.good.length;
   const nBad = first.bad.length;
   const instances: Instance[] = [
-    ...Array.from({ length: nGood }, (_, i) => ({ id: `g${i}`, className: 'good' as const, duration: 1, records: 1 })),
-    ...Array.from({ length: nBad }, (_, i) => ({ id: `b${i}`, className: 'bad' as const, duration: 1, records: 1 })),
+    ...Array.from({ length: nGood }, (_, i) => ({ id: `g${i}`, className: 'good' as const, duration: 1, records: 1, kind: null })),
+    ...Array.from({ length: nBad }, (_, i) => ({ id: `b${i}`, className: 'bad' as const, duration: 1, records: 1, kind: null })),
   ];
   const featureTables: FeatureTable[] = tables.map((t) => {
     const variables = Object.keys(t.columns);

@@ -42,6 +42,21 @@ describe('event features (SPEC §2)', () => {
     expect(column(fs, 'event', 'gap', 'Start')).toEqual([NaN, NaN, NaN, NaN]);
   });
 
+  it('gap.after: the longest wait after an occurrence until the next event of any name', () => {
+    // A: Start 0, X 1, X 4, End 8 → Start 1, X max(3, 4) = 4; B: Start 0, End 4; C: Start 0, X 1, End 6 → X 5.
+    expect(column(fs, 'event', 'gap.after', 'Start')).toEqual([1, 4, 1, 10]);
+    expect(column(fs, 'event', 'gap.after', 'X')).toEqual([4, NaN, 5, NaN]);
+    // The event that closes an instance has no gap.after.
+    expect(column(fs, 'event', 'gap.after', 'End')).toEqual([NaN, NaN, NaN, NaN]);
+  });
+
+  it('wait: the total wait before the occurrences, 0 for the opener; the waits sum to the event span', () => {
+    // A: X waits 1 + 3 = 4, End 4, Start 0 → 0 + 4 + 4 = 8 = D.
+    expect(column(fs, 'event', 'wait', 'X')).toEqual([4, NaN, 1, NaN]);
+    expect(column(fs, 'event', 'wait', 'End')).toEqual([4, 4, 5, 10]);
+    expect(column(fs, 'event', 'wait', 'Start')).toEqual([0, 0, 0, 0]);
+  });
+
   it('adds the built-in duration as P, equal to D in every feature type', () => {
     expect(fs.metric).toEqual({ event: 'duration', state: 'duration', eventIsDuration: true, stateIsDuration: true });
     for (const f of ['first.abs', 'count', 'gap', 'last.rel'] as const) expect(column(fs, 'event', f, 'duration')).toEqual([8, 4, 6, 10]);
@@ -158,5 +173,28 @@ describe('heavy tail and weights (SPEC §2)', () => {
     const r = featuresOf({ good: [run(1), run(2)], bad: [run(3), run(4)] }, { weight: { mode: 'auto' } });
     expect(r.weighting.applied).toBe(false);
     expect(Array.from(r.features.weights)).toEqual([1, 1, 1, 1]);
+  });
+});
+
+describe('instance kinds (SPEC §2)', () => {
+  it('takes the kind of an I record; the first kind given sticks', () => {
+    const { features: fs } = featuresOf({
+      good: [dlog('I r1 search', 'E 0 a', 'E 1 b', 'I r2 book', 'E 0 c', 'I r1 other', 'E 2 b')],
+      bad: [dlog('I r3 search', 'E 0 a', 'I r4', 'E 0 c')],
+    });
+    expect(fs.instances.map((i) => [i.id, i.kind])).toEqual([['r1', 'search'], ['r2', 'book'], ['r3', 'search'], ['r4', null]]);
+  });
+
+  it('without any kind, an I-named instance takes the name of its first event in time', () => {
+    const { features: fs } = featuresOf({
+      good: [dlog('I r1', 'E 5 later', 'E 1 entry', 'I r2', 'E 0 other')],
+      bad: [dlog('I r3', 'E 0 entry', 'I r4', 'E 0 other')],
+    });
+    expect(fs.instances.map((i) => [i.id, i.kind])).toEqual([['r1', 'entry'], ['r2', 'other'], ['r3', 'entry'], ['r4', 'other']]);
+  });
+
+  it('whole-file instances have no kind', () => {
+    const { features: fs } = featuresOf({ good: [A, B], bad: [C, D] });
+    expect(fs.instances.map((i) => i.kind)).toEqual([null, null, null, null]);
   });
 });

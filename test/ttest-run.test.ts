@@ -6,7 +6,7 @@ import type { FeatureSet, FeatureTable, Instance } from '../src/features/types.j
 /** 4 good instances, then 5 bad ones. */
 function featureSet(tables: FeatureTable[], weights = new Float64Array(9).fill(1)): FeatureSet {
   const instances: Instance[] = Array.from({ length: 9 }, (_, i) => ({
-    id: `i${i}`, className: i < 4 ? 'good' : 'bad', duration: 1, records: 1,
+    id: `i${i}`, className: i < 4 ? 'good' : 'bad', duration: 1, records: 1, kind: null,
   }));
   return {
     instances, nGood: 4, nBad: 5, weights,

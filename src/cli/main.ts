@@ -164,7 +164,7 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
       await readClass(files[c], c, {
         beginFile: (f, cl) => collector.beginFile(f, cl),
         endFile: (f) => { collector.endFile(f); progress.fileDone(); },
-        instance: (id) => collector.instance(id),
+        instance: (id, kind) => collector.instance(id, kind),
         event: (t, n) => collector.event(t, n),
         state: (t, n, v) => collector.state(t, n, v),
       }, {

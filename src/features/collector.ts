@@ -44,6 +44,9 @@ export interface FileContribution {
   readonly durations: Float64Array;
   readonly starts: Float64Array;
   readonly recordCounts: number[];
+  readonly kinds: (string | null)[];
+  readonly entryEvents: number[];
+  readonly named: boolean[];
   /** Per local variable, per feature type: values of this file's slots (NaN = missing). */
   readonly eventColumns: Float64Array[][];
   readonly stateColumns: Float64Array[][];
@@ -54,6 +57,7 @@ export interface FileContribution {
   readonly unorderedInstances: number;
   readonly emptyFile: string | null;
   readonly heldIds: string[];
+  readonly heldKinds: (string | null)[];
   readonly heldCode: Int32Array;
   readonly heldT: Float64Array;
   readonly heldV: Float64Array;
@@ -105,6 +109,12 @@ export class FeatureCollector implements ClassSink {
   /** Each instance's first timestamp t0, for a second pass over the input (see AbsoluteQuartilePass). */
   readonly starts = new GrowableFloat64();
   readonly recordCounts: number[] = [];
+  /** The kind an instance's `I` record gave it, or null. */
+  readonly kinds: (string | null)[] = [];
+  /** The event variable of each instance's first event in time (its entry point), or −1. */
+  readonly entryEvents: number[] = [];
+  /** Whether the instance was named by `I` records (not a whole file). */
+  readonly named: boolean[] = [];
   /** Instances whose records were not in time order (accepted: they are sorted). */
   unorderedInstances = 0;
   /** Files that held no record at all. */
@@ -125,6 +135,7 @@ export class FeatureCollector implements ClassSink {
   /** Instances named by `I` records in the current class: held until the class ends. */
   private held = new RecordBuffer();
   private heldIds: string[] = [];
+  private heldKinds: (string | null)[] = [];
   private heldIndex = new Map<string, number>();
   private idsByClass = new Map<ClassName, Set<string>>();
   /** -1: the file's own instance; otherwise an index into heldIds. */
@@ -150,7 +161,7 @@ export class FeatureCollector implements ClassSink {
   endFile(file: InputFile): void {
     if (this.fileBuffer.length > 0) {
       const b = this.fileBuffer;
-      this.summarize(this.fileDefaultId, b.code.data, b.t.data, b.v.data, 0, b.length);
+      this.summarize(this.fileDefaultId, null, false, b.code.data, b.t.data, b.v.data, 0, b.length);
       b.clear();
     }
     if (this.fileRecords === 0) this.emptyFiles.push(file.path);
@@ -165,7 +176,9 @@ export class FeatureCollector implements ClassSink {
       const { code, t, v } = this.groupHeldByInstance(start);
       const order = this.heldIds.map((_, j) => j).sort((a, b) => compare(this.heldIds[a] as string, this.heldIds[b] as string));
       for (const j of order) {
-        if ((start[j + 1] as number) > (start[j] as number)) this.summarize(this.heldIds[j] as string, code, t, v, start[j] as number, start[j + 1] as number);
+        if ((start[j + 1] as number) > (start[j] as number)) {
+          this.summarize(this.heldIds[j] as string, this.heldKinds[j] as string | null, true, code, t, v, start[j] as number, start[j + 1] as number);
+        }
       }
     }
     const seen = this.idsByClass.get(this.className === 'good' ? 'bad' : 'good');
@@ -176,6 +189,7 @@ export class FeatureCollector implements ClassSink {
     this.idsByClass.set(this.className, own);
     this.held = new RecordBuffer();
     this.heldIds = [];
+    this.heldKinds = [];
     this.heldIndex = new Map();
   }
 
@@ -206,12 +220,16 @@ export class FeatureCollector implements ClassSink {
     return { code, t, v };
   }
 
-  instance(id: string): void {
+  /** The first kind given for an instance sticks. */
+  instance(id: string, kind?: string | null): void {
     let j = this.heldIndex.get(id);
     if (j === undefined) {
       j = this.heldIds.length;
       this.heldIds.push(id);
+      this.heldKinds.push(kind ?? null);
       this.heldIndex.set(id, j);
+    } else if (kind != null && this.heldKinds[j] === null) {
+      this.heldKinds[j] = kind;
     }
     this.target = j;
   }
@@ -233,8 +251,8 @@ export class FeatureCollector implements ClassSink {
     if (this.target >= 0) b.inst.push(this.target);
   }
 
-  /** Features of one instance from its records [from, to) (SPEC §2, Table 2.1 plus `gap`). */
-  private summarize(id: string, code: Int32Array, ts: Float64Array, vs: Float64Array, from: number, to: number): void {
+  /** Features of one instance from its records [from, to) (SPEC §2, Table 2.1 plus `gap`, `gap.after`, `wait`). */
+  private summarize(id: string, kind: string | null, named: boolean, code: Int32Array, ts: Float64Array, vs: Float64Array, from: number, to: number): void {
     const n = to - from;
     const order = timeOrder(ts, from, to);
     if (order !== null) this.unorderedInstances++;
@@ -252,11 +270,17 @@ export class FeatureCollector implements ClassSink {
     this.durations.push(duration);
     this.starts.push(t0);
     this.recordCounts.push(n);
+    this.kinds.push(kind);
+    this.named.push(named);
 
     const eventTimes = new Map<number, number[]>();
     const eventGap = new Map<number, number>();
+    const eventGapAfter = new Map<number, number>();
+    const eventWait = new Map<number, number>();
     const stateSeries = new Map<number, { t: number[]; v: number[] }>();
     let previousEvent = Number.NaN;
+    let previousCode = -1;
+    let entry = -1;
     for (let i = 0; i < n; i++) {
       const r = at(i);
       const c = code[r] as number;
@@ -265,12 +289,20 @@ export class FeatureCollector implements ClassSink {
         let times = eventTimes.get(c);
         if (times === undefined) eventTimes.set(c, (times = []));
         times.push(tn);
-        if (!Number.isNaN(previousEvent)) {
+        if (entry < 0) entry = c;
+        if (Number.isNaN(previousEvent)) {
+          if (!eventWait.has(c)) eventWait.set(c, 0);
+        } else {
+          // The wait between two consecutive events is `gap` of the later and `gap.after` of the earlier.
           const gap = tn - previousEvent;
           const best = eventGap.get(c);
           if (best === undefined || gap > best) eventGap.set(c, gap);
+          const after = eventGapAfter.get(previousCode);
+          if (after === undefined || gap > after) eventGapAfter.set(previousCode, gap);
+          eventWait.set(c, (eventWait.get(c) ?? 0) + gap);
         }
         previousEvent = tn;
+        previousCode = c;
       } else {
         let s = stateSeries.get(c);
         if (s === undefined) stateSeries.set(c, (s = { t: [], v: [] }));
@@ -295,7 +327,11 @@ export class FeatureCollector implements ClassSink {
       set(cols, EV.count, slot, times.length);
       const gap = eventGap.get(e);
       if (gap !== undefined) set(cols, EV.gap, slot, gap);
+      const after = eventGapAfter.get(e);
+      if (after !== undefined) set(cols, EV['gap.after'], slot, after);
+      set(cols, EV.wait, slot, eventWait.get(e) as number);
     }
+    this.entryEvents.push(entry);
 
     this.seriesStart.push(this.seriesVar.length);
     for (const [c, s] of stateSeries) {
@@ -369,6 +405,9 @@ export class FeatureCollector implements ClassSink {
       durations: this.durations.toArray(slots),
       starts: this.starts.toArray(slots),
       recordCounts: [...this.recordCounts],
+      kinds: [...this.kinds],
+      entryEvents: [...this.entryEvents],
+      named: [...this.named],
       eventColumns: cut(this.eventColumns),
       stateColumns: cut(this.stateColumns),
       seriesVar: this.seriesVar.data.slice(0, this.seriesVar.length),
@@ -378,6 +417,7 @@ export class FeatureCollector implements ClassSink {
       unorderedInstances: this.unorderedInstances,
       emptyFile: this.emptyFiles[0] ?? null,
       heldIds: [...this.heldIds],
+      heldKinds: [...this.heldKinds],
       heldCode: this.held.code.data.slice(0, this.held.length),
       heldT: this.held.t.data.slice(0, this.held.length),
       heldV: this.held.v.data.slice(0, this.held.length),
@@ -404,6 +444,10 @@ export class FeatureCollector implements ClassSink {
       this.durations.push(part.durations[s] as number);
       this.starts.push(part.starts[s] as number);
       this.recordCounts.push(part.recordCounts[s] as number);
+      this.kinds.push(part.kinds[s] as string | null);
+      const entry = part.entryEvents[s] as number;
+      this.entryEvents.push(entry < 0 ? -1 : (eventMap[entry] as number));
+      this.named.push(part.named[s] as boolean);
     });
     const copy = (from: Float64Array[][], to: GrowableFloat64[][], map: number[], width: number) => {
       from.forEach((byFeature, v) => {
@@ -424,8 +468,8 @@ export class FeatureCollector implements ClassSink {
     }
     this.unorderedInstances += part.unorderedInstances;
     if (part.emptyFile !== null) this.emptyFiles.push(part.emptyFile);
-    const instMap = part.heldIds.map((id) => {
-      this.instance(id);
+    const instMap = part.heldIds.map((id, j) => {
+      this.instance(id, part.heldKinds[j]);
       return this.target;
     });
     this.target = -1;

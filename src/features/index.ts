@@ -56,11 +56,13 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
   // Without the change points in memory, an AbsoluteQuartilePass has filled q*.abs already.
   if (collector.keepSeries) collector.fillAbsoluteQuartiles(referenceDuration);
 
+  const kindOf = instanceKinds(collector);
   const instances: Instance[] = order.map((s) => ({
     id: collector.ids[s] as string,
     className: collector.classes[s] as ClassName,
     duration: durationsBySlot[s] as number,
     records: collector.recordCounts[s] as number,
+    kind: kindOf(s),
   }));
   const durations = Float64Array.from(instances, (i) => i.duration);
 
@@ -132,6 +134,19 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
     heavyTail,
     weighting: { mode: options.weight.mode, half: half !== null && half > 0 ? half : null, applied: half !== null && half > 0 },
     warnings,
+  };
+}
+
+/**
+ * Each instance's kind (SPEC §2): the kind its `I` record gave; when no
+ * instance has one, an instance named by `I` records takes the name of its
+ * first event (its entry point); whole-file instances have none.
+ */
+function instanceKinds(collector: FeatureCollector): (slot: number) => string | null {
+  if (collector.kinds.some((k) => k !== null)) return (s) => collector.kinds[s] ?? null;
+  return (s) => {
+    const entry = collector.entryEvents[s] ?? -1;
+    return collector.named[s] === true && entry >= 0 ? (collector.events.names[entry] as string) : null;
   };
 }
 

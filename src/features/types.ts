@@ -7,7 +7,7 @@ export const LOG_KINDS: readonly LogKind[] = ['event', 'state'];
 export const EVENT_FEATURE_TYPES = [
   'first.abs', 'median.abs', 'last.abs',
   'first.rel', 'median.rel', 'last.rel',
-  'count', 'gap',
+  'count', 'gap', 'gap.after', 'wait',
 ] as const;
 export const STATE_FEATURE_TYPES = [
   'min', 'mean', 'max', 'final',
@@ -24,7 +24,7 @@ export function featureTypesOf(kind: LogKind): readonly FeatureType[] {
 
 /** Event feature types that are times, for which happens-before is drawn (SPEC §4). */
 export function isTimeFeature(kind: LogKind, feature: FeatureType): boolean {
-  return kind === 'event' && feature !== 'count' && feature !== 'gap';
+  return kind === 'event' && feature !== 'count' && feature !== 'gap' && feature !== 'gap.after' && feature !== 'wait';
 }
 
 /** The name of the built-in performance metric: the instance's duration D. */
@@ -38,6 +38,12 @@ export interface Instance {
   readonly duration: number;
   /** Number of records that made it. */
   readonly records: number;
+  /**
+   * Its kind (a request type), SPEC §2: given by its `I` record, else, when
+   * instances are named by `I` records and none has a kind, the name of its
+   * first event (its entry point); null for instances that are whole files.
+   */
+  readonly kind: string | null;
 }
 
 /**

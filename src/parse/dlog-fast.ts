@@ -400,6 +400,8 @@ class DlogBufferParser {
     let high = 0;
     let c = b[j] as number;
     while (c !== NL) {
+      // A TAB starts the optional kind: the string path handles it.
+      if (c === TAB) return this.generic(b, s, b.indexOf(NL, j), lineNo);
       high |= c;
       c = b[++j] as number;
     }

@@ -6,7 +6,7 @@ export type LineKind = 'record' | 'ignored' | 'not-a-record';
 
 /**
  * Parse one line of the native record format ("dlog", SPEC §1):
- *   I<TAB>id | E<TAB>t<TAB>name | S<TAB>t<TAB>name<TAB>value | # comment | blank.
+ *   I<TAB>id[<TAB>kind] | E<TAB>t<TAB>name | S<TAB>t<TAB>name<TAB>value | # comment | blank.
  * A line with a record tag but a bad field (timestamp, value, missing name) is a
  * broken record and throws InputError; a line that is no record at all returns
  * 'not-a-record' for the caller to count (or reject under --strict).
@@ -40,9 +40,15 @@ export function parseDlogLine(line: string, sink: RecordSink, file: string, line
     return 'record';
   }
   if (tag === 73 /* I */) {
-    const id = line.slice(2);
+    const tab = line.indexOf('\t', 2);
+    const id = tab < 0 ? line.slice(2) : line.slice(2, tab);
     if (id.length === 0) throw new InputError('instance record has an empty id', file, lineNo);
-    sink.instance(id);
+    if (tab < 0) sink.instance(id);
+    else {
+      const kind = line.slice(tab + 1);
+      if (kind.length === 0) throw new InputError(`instance record '${clip(id)}' has an empty kind after its TAB`, file, lineNo);
+      sink.instance(id, kind);
+    }
     return 'record';
   }
   return 'not-a-record';

@@ -149,7 +149,7 @@ function skip(stats: ReadStats, options: ReadOptions, file: string, lineNo: numb
 
 function countingSink(sink: RecordSink, stats: ReadStats): RecordSink {
   return {
-    instance: (id) => { stats.records++; sink.instance(id); },
+    instance: (id, kind) => { stats.records++; sink.instance(id, kind); },
     event: (t, name) => { stats.records++; sink.event(t, name); },
     state: (t, name, value) => { stats.records++; sink.state(t, name, value); },
   };

@@ -3,8 +3,11 @@
  * the paper's API names: setInstance, logEventTime, logStateValue.
  */
 export interface RecordSink {
-  /** Following records belong to instance `id` (the paper's setInstance). */
-  instance(id: string): void;
+  /**
+   * Following records belong to instance `id` (the paper's setInstance),
+   * optionally of a `kind` (a request type; SPEC §2 "Instance kinds").
+   */
+  instance(id: string, kind?: string): void;
   /** Event `name` happened at time `t` seconds (logEventTime). */
   event(t: number, name: string): void;
   /** State variable `name` held `value` at time `t` seconds (logStateValue). */

@@ -22,8 +22,8 @@ export function dlogState(t: number, name: string, value: number): string {
   return `S\t${t}\t${field(name)}\t${value}\n`;
 }
 
-export function dlogInstance(id: string): string {
-  return `I\t${field(id)}\n`;
+export function dlogInstance(id: string, kind?: string | null): string {
+  return kind == null ? `I\t${field(id)}\n` : `I\t${field(id)}\t${field(kind)}\n`;
 }
 
 function field(text: string): string {
@@ -37,6 +37,8 @@ export class DlogStreamWriter implements ClassSink {
   private written: string | null = null;
   private buffer = '';
   instances = new Set<string>();
+  /** The first kind given per instance (it sticks, as when reading). */
+  private readonly kinds = new Map<string, string>();
 
   constructor(private readonly write: (text: string) => void, private readonly bufferSize = 64 * 1024) {}
 
@@ -48,8 +50,9 @@ export class DlogStreamWriter implements ClassSink {
     this.flush();
   }
 
-  instance(id: string): void {
+  instance(id: string, kind?: string): void {
     this.current = id;
+    if (kind !== undefined && !this.kinds.has(id)) this.kinds.set(id, kind);
   }
 
   event(t: number, name: string): void {
@@ -71,7 +74,7 @@ export class DlogStreamWriter implements ClassSink {
     if (this.written !== this.current) {
       this.written = this.current;
       this.instances.add(this.current);
-      this.buffer += dlogInstance(this.current);
+      this.buffer += dlogInstance(this.current, this.kinds.get(this.current));
     }
     this.buffer += record;
     if (this.buffer.length >= this.bufferSize) this.flush();
@@ -108,10 +111,14 @@ export class DlogDirectoryWriter implements ClassSink {
     if (this.buffered >= this.bufferSize) this.flush();
   }
 
-  instance(id: string): void {
+  instance(id: string, kind?: string): void {
     if (id !== this.currentId) {
       this.currentId = id;
       this.current = null;
+    }
+    if (kind !== undefined) {
+      const b = this.buffer();
+      if (b.kind === null) b.kind = kind;
     }
   }
 
@@ -132,23 +139,28 @@ export class DlogDirectoryWriter implements ClassSink {
       const path = join(this.dir, b.fileName);
       if (b.created) appendFileSync(path, text);
       else {
-        writeFileSync(path, dlogInstance(b.id) + text, { flag: 'wx' });
+        writeFileSync(path, dlogInstance(b.id, b.kind) + text, { flag: 'wx' });
         b.created = true;
       }
     }
     this.buffered = 0;
   }
 
-  private put(record: string): void {
+  private buffer(): InstanceBuffer {
     let b = this.current;
     if (b === null) {
       b = this.byId.get(this.currentId) ?? null;
       if (b === null) {
-        b = { id: this.currentId, fileName: this.names.claim(this.currentId), chunks: [], created: false };
+        b = { id: this.currentId, kind: null, fileName: this.names.claim(this.currentId), chunks: [], created: false };
         this.byId.set(this.currentId, b);
       }
       this.current = b;
     }
+    return b;
+  }
+
+  private put(record: string): void {
+    const b = this.buffer();
     b.chunks.push(record);
     this.buffered += record.length;
     if (this.buffered >= this.bufferSize) this.flush();
@@ -157,6 +169,8 @@ export class DlogDirectoryWriter implements ClassSink {
 
 interface InstanceBuffer {
   readonly id: string;
+  /** Written in the file's `I` line; a kind given after the first flush is lost, so the first given sticks. */
+  kind: string | null;
   readonly fileName: string;
   chunks: string[];
   created: boolean;

@@ -54,9 +54,11 @@ class ModuleTranslator implements LineTranslator {
     const self = this;
     this.ctx = {
       file: '', relativePath: '', line: 0, className: 'good',
-      instance(id: string): void {
+      instance(id: string, kind?: string): void {
         if (typeof id !== 'string' || id.length === 0) throw new Error(`instance(id) needs a non-empty string id, got ${show(id)}`);
-        self.target().instance(id);
+        if (kind !== undefined && (typeof kind !== 'string' || kind.length === 0)) throw new Error(`instance(id, kind) needs a non-empty string kind, got ${show(kind)}`);
+        if (kind === undefined) self.target().instance(id);
+        else self.target().instance(id, kind);
       },
       event(t: number | string, name: string): void {
         const time = seconds(t, 'event');
