@@ -10,7 +10,7 @@ import type { WelchResult } from './types.js';
 export const ZERO_SPREAD_RELATIVE = 64 * Number.EPSILON;
 
 /** Weighted moments of one class: n = Σw, mean, m2 = Σw(x − mean)². */
-interface ClassMoments {
+export interface ClassMoments {
   /** Instances with a value (unweighted). */
   readonly count: number;
   readonly n: number;
@@ -27,7 +27,7 @@ interface ClassMoments {
  * NaN (and infinite) values are missing and skipped with their weights, as are
  * instances of weight ≤ 0 or NaN.
  */
-function classMoments(x: Float64Array, w: Float64Array | undefined, scale: number): ClassMoments {
+export function classMoments(x: Float64Array, w: Float64Array | undefined, scale: number): ClassMoments {
   let count = 0;
   let n = 0;
   let sum = 0;
@@ -55,7 +55,7 @@ function classMoments(x: Float64Array, w: Float64Array | undefined, scale: numbe
 }
 
 /** The largest finite |value| of both classes, rounded down to a power of two (so dividing by it is exact); 1 if none. */
-function commonScale(a: Float64Array, b: Float64Array): number {
+export function commonScale(a: Float64Array, b: Float64Array): number {
   let max = 0;
   for (const x of [a, b]) {
     for (let i = 0; i < x.length; i++) {
@@ -125,7 +125,7 @@ export function welchTest(
 }
 
 /** s² = m2/(n − 1), or exactly 0 when s is rounding noise (see ZERO_SPREAD_RELATIVE). */
-function sampleVariance(m: ClassMoments): number {
+export function sampleVariance(m: ClassMoments): number {
   const variance = m.m2 / (m.n - 1);
   return Math.sqrt(variance) <= ZERO_SPREAD_RELATIVE * m.maxAbs ? 0 : variance;
 }
