@@ -1,0 +1,52 @@
+import { logErfc } from './erfc.js';
+
+const LN10 = Math.LN10;
+const LN2 = Math.LN2;
+const HALF_LN_2PI = 0.5 * Math.log(2 * Math.PI);
+
+/** |z| is capped here (SPEC §3): p ≈ 1e-300, and perfectly separated features. */
+export const Z_CAP = 38;
+
+/**
+ * ln Q(z) for the standard normal upper tail Q(z) = ½·erfc(z/√2), finite far
+ * past double underflow (via logErfc). For z < 0, Q = 1 − Q(−z).
+ */
+export function logNormalUpper(z: number): number {
+  if (z >= 0) return logErfc(z / Math.SQRT2) - LN2;
+  return Math.log1p(-Math.exp(logErfc(-z / Math.SQRT2) - LN2));
+}
+
+/**
+ * The z with Q(z) = q, given ln q (q ≤ ½ gives z ≥ 0): the normal quantile
+ * Φ⁻¹(1 − q), accurate where q underflows double precision. Newton's method on
+ * ln Q, started from the asymptotic √(−2 ln q) guess (or 0 near q = ½):
+ * z ← z + (ln Q(z) − ln q)·Q(z)/φ(z). Converges in a few steps to ~1e-13
+ * relative. ln q ≥ ln ½ returns the mirror image; ln q = −∞ returns +∞.
+ */
+export function normalUpperQuantileFromLog(lnQ: number): number {
+  if (Number.isNaN(lnQ) || lnQ > 0) return NaN;
+  if (lnQ === -Infinity) return Infinity;
+  if (lnQ > -LN2) return -normalUpperQuantileFromLog(Math.log1p(-Math.exp(lnQ)));
+  let z = lnQ > -2 ? 0.5 : Math.sqrt(-2 * lnQ - Math.log(-4 * Math.PI * lnQ));
+  for (let i = 0; i < 60; i++) {
+    const logQ = logNormalUpper(z);
+    const logPhi = -0.5 * z * z - HALF_LN_2PI;
+    const step = (logQ - lnQ) * Math.exp(logQ - logPhi);
+    z += step;
+    if (Math.abs(step) <= 1e-14 * Math.max(1, Math.abs(z))) break;
+  }
+  return z;
+}
+
+/**
+ * The signed z of a two-sided test (SPEC §3): z = sign · Φ⁻¹(1 − p/2), from
+ * log10 p so that p below double precision still gives its z, capped at
+ * |z| = Z_CAP (perfectly separated features, p = 0, get the cap). sign is the
+ * sign of the test's statistic (t); z = 0 when sign is 0 or p = 1; NaN for NaN.
+ */
+export function signedZ(sign: number, log10p: number): number {
+  if (Number.isNaN(sign) || Number.isNaN(log10p)) return NaN;
+  if (sign === 0 || log10p >= 0) return 0;
+  const z = Math.min(Z_CAP, normalUpperQuantileFromLog(log10p * LN10 - LN2));
+  return sign > 0 ? z : -z;
+}
