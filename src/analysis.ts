@@ -5,7 +5,7 @@ import type { FeatureResult } from './features/index.js';
 import type { FeatureSet, FeatureType, HeavyTail, LogKind, MetricInfo } from './features/types.js';
 import type { ClassName } from './parse/records.js';
 import { runTests } from './ttest/index.js';
-import type { Correction, RankedVariable, TestResult } from './ttest/types.js';
+import type { Correction, RankedVariable, TestedFeature, TestResult } from './ttest/types.js';
 import { VERSION } from './version.js';
 
 /** What reading one class produced, for the report (nothing skipped without being counted). */
@@ -54,7 +54,7 @@ export interface Distributions {
   readonly values: ReadonlyMap<string, Float64Array>;
 }
 
-export function distributionKey(kind: LogKind, variable: string, feature: FeatureType): string {
+export function distributionKey(kind: LogKind, variable: string, feature: TestedFeature): string {
   return `${kind}\t${variable}\t${feature}`;
 }
 

@@ -5,6 +5,7 @@
 import { featureTypesOf, type FeatureSet, type FeatureTable, type FeatureType, type Instance, type LogKind } from '../src/features/types.js';
 import type { TestResult, TestSummary } from '../src/ttest/types.js';
 import { studentTTwoSided } from '../src/ttest/tdist.js';
+import { signedZ, Z_CAP } from '../src/ttest/normal.js';
 
 /** Per variable, the values in good instances and in bad instances (NaN = missing). */
 export type ClassColumns = Record<string, { good: readonly number[]; bad: readonly number[] }>;
@@ -85,16 +86,18 @@ export function welchTests(fs: FeatureSet, alpha = 0.05): TestSummary {
       raw.push({
         variable, kind: table.kind, feature: table.feature, t, df, p, log10p,
         meanGood: mg, meanBad: mb, nGood: good.length, nBad: bad.length, effectSize: 0,
-        separated: !Number.isFinite(t),
+        separated: !Number.isFinite(t), method: 'welch', presence: 'both', z: signedZ(Math.sign(t), log10p),
       });
     });
   }
   const m = raw.length;
   const tests: TestResult[] = raw.map((r) => ({ ...r, significant: r.p < alpha / m }));
   const maxFinite = (kind: LogKind): number => Math.max(0, ...tests.filter((t) => t.kind === kind && Number.isFinite(t.t)).map((t) => Math.abs(t.t)));
+  const maxZ = (kind: LogKind): number => Math.max(0, ...tests.filter((t) => t.kind === kind).map((t) => Math.abs(t.z)));
   return {
-    tests, ranking: [], performed: m, untestable: 0, alpha, correction: 'bonferroni',
+    tests, ranking: [], performed: m, untestable: 0, alpha, correction: 'bonferroni', kinds: null,
     maxFiniteAbsT: { event: maxFinite('event'), state: maxFinite('state') },
+    maxAbsZ: { event: maxZ('event'), state: maxZ('state') },
   };
 }
 
@@ -103,10 +106,13 @@ export function givenTests(kind: LogKind, feature: FeatureType, ts: Record<strin
   const tests: TestResult[] = Object.entries(ts).map(([variable, { t, significant }]) => ({
     variable, kind, feature, t, df: 10, p: significant ? 1e-6 : 0.5, log10p: significant ? -6 : Math.log10(0.5),
     meanGood: 0, meanBad: 0, nGood: 10, nBad: 10, effectSize: 0, significant, separated: !Number.isFinite(t),
+    // Hand-made networks give z directly as t (a separated one is capped).
+    method: 'welch', presence: 'both', z: Math.max(-Z_CAP, Math.min(Z_CAP, t)),
   }));
   return {
-    tests, ranking: [], performed: tests.length, untestable: 0, alpha: 0.05, correction: 'bonferroni',
+    tests, ranking: [], performed: tests.length, untestable: 0, alpha: 0.05, correction: 'bonferroni', kinds: null,
     maxFiniteAbsT: { event: kind === 'event' ? maxFiniteAbsT : 0, state: kind === 'state' ? maxFiniteAbsT : 0 },
+    maxAbsZ: { event: kind === 'event' ? maxFiniteAbsT : 0, state: kind === 'state' ? maxFiniteAbsT : 0 },
   };
 }
 

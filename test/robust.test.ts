@@ -199,8 +199,9 @@ describe('classes', () => {
       "1 state variable(s) occur only in the bad class: 'retries' (untestable: no values in the other class)",
     ]));
     const retry = doc.tests.filter((t) => t.variable === 'Retry');
-    expect(retry.map((t) => t.feature)).toEqual(['count']);
-    expect(retry[0]).toMatchObject({ nGood: INSTANCES, nBad: INSTANCES, meanGood: 0, meanBad: 1 });
+    expect(retry.map((t) => t.feature)).toEqual(['count', 'occurrence']);
+    expect(retry[0]).toMatchObject({ nGood: INSTANCES, nBad: INSTANCES, meanGood: 0, meanBad: 1, presence: 'new' });
+    expect(retry[1]).toMatchObject({ method: 'fisher', meanGood: 0, meanBad: 1, presence: 'new' });
     expect(doc.tests.filter((t) => t.variable === 'retries')).toEqual([]);
   });
 
@@ -512,7 +513,7 @@ describe('output paths', () => {
     const r = await run(sb.good, sb.bad, '--tsv', fifo);
     await reader;
     expect(r.code).toBe(0);
-    expect(received.split('\n')[0]).toBe('variable\tkind\tfeature\tt\tdf\tp\tlog10p\tsignificant\tseparated\tmeanGood\tmeanBad\tnGood\tnBad\teffectSize');
+    expect(received.split('\n')[0]).toBe('variable\tkind\tfeature\tmethod\tt\tdf\tp\tlog10p\tz\tsignificant\tseparated\tmeanGood\tmeanBad\tnGood\tnBad\teffectSize\tpresence');
     expect(statSync(fifo).isFIFO()).toBe(true);
   });
 
@@ -722,9 +723,9 @@ describe('hostile names', () => {
     expect(docText).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/); // JSON.stringify escapes C0; C1 and U+2028 are valid JSON
   });
 
-  it('TSV: every row has 14 columns and the names unescape back', () => {
+  it('TSV: every row has 17 columns and the names unescape back', () => {
     const rows = readFileSync(sb.path('hostile', 'r.tsv'), 'utf8').trimEnd().split('\n').map((l) => l.split('\t'));
-    expect(new Set(rows.map((r) => r.length))).toEqual(new Set([14]));
+    expect(new Set(rows.map((r) => r.length))).toEqual(new Set([17]));
     const unescape = (s: string): string => s.replace(/\\(.)/g, (_, c: string) => (c === 't' ? '\t' : c === 'n' ? '\n' : c === 'r' ? '\r' : c));
     const names = new Set(rows.slice(1).map((r) => unescape(r[0] as string)));
     expect(names).toContain(EVENT);
@@ -783,6 +784,6 @@ describe('hostile names', () => {
     const tsv = readFileSync(sb.path('newline', 'r.tsv'), 'utf8');
     expect(tsv).toContain('two\\nlines\tevent\t');
     expect(tsv).toContain('q\\r\\nx\tstate\t');
-    expect(new Set(tsv.trimEnd().split('\n').map((l) => l.split('\t').length))).toEqual(new Set([14]));
+    expect(new Set(tsv.trimEnd().split('\n').map((l) => l.split('\t').length))).toEqual(new Set([17]));
   });
 });

@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { runTests } from '../src/ttest/index.js';
 import { welchTest } from '../src/ttest/welch.js';
+import { signedZ } from '../src/ttest/normal.js';
 import type { FeatureSet, FeatureTable, Instance } from '../src/features/types.js';
 
 /** 4 good instances, then 5 bad ones. */
@@ -23,7 +24,7 @@ const tables: FeatureTable[] = [
     columns: [
       col([1.0, 1.1, 0.9, 1.0, 3.0, 3.2, 2.9, 3.1, 3.0]), // strongly divergent
       col([5, 5, 5, 5, 6, 6, 6, 6, 6]), // perfectly separated
-      col([2, NaN, NaN, NaN, 2, 3, 4, 5, 6]), // untestable: 1 good value
+      col([2, NaN, NaN, NaN, 2, 3, 4, 5, 6]), // 1 good value against 5 bad ones: the prediction test
     ],
   },
   {
@@ -45,13 +46,14 @@ describe('runTests', () => {
   const summary = runTests(fs, { alpha: 0.05, correction: 'bonferroni' });
 
   it('tests every column in table then variable order, skipping untestable ones', () => {
-    expect(summary.tests.map((t) => `${t.kind}/${t.feature}/${t.variable}`)).toEqual([
-      'event/first.abs/duration', 'event/first.abs/Read',
-      'event/count/duration', 'event/count/Read', 'event/count/Write',
-      'state/mean/queue',
+    expect(summary.tests.map((t) => `${t.kind}/${t.feature}/${t.variable}/${t.method}`)).toEqual([
+      'event/first.abs/duration/welch', 'event/first.abs/Read/welch', 'event/first.abs/Write/prediction',
+      'event/count/duration/welch', 'event/count/Read/welch', 'event/count/Write/welch',
+      'state/mean/queue/welch',
     ]);
-    expect(summary.performed).toBe(6);
-    expect(summary.untestable).toBe(1);
+    expect(summary.performed).toBe(7);
+    // Occurrence of Read and Write: they occur in every instance, a table with one possible outcome.
+    expect(summary.untestable).toBe(2);
     expect(summary.alpha).toBe(0.05);
     expect(summary.correction).toBe('bonferroni');
   });
@@ -71,23 +73,25 @@ describe('runTests', () => {
     expect(flags).toEqual({
       'first.abs/duration': [true, false],
       'first.abs/Read': [true, true],
+      'first.abs/Write': [false, false],
       'count/duration': [false, false],
       'count/Read': [false, false],
       'count/Write': [true, false],
       'mean/queue': [false, false],
     });
-    for (const t of summary.tests.filter((x) => x.significant && !x.separated)) expect(t.p).toBeLessThan(0.05 / 6);
+    for (const t of summary.tests.filter((x) => x.significant && !x.separated)) expect(t.p).toBeLessThan(0.05 / 7);
   });
 
-  it('fills maxFiniteAbsT per kind and ranks variables', () => {
+  it('fills maxFiniteAbsT per kind and ranks variables by Σ|z| (z capped at 38)', () => {
     const eventTs = summary.tests.filter((t) => t.kind === 'event' && Number.isFinite(t.t)).map((t) => Math.abs(t.t));
     expect(summary.maxFiniteAbsT.event).toBe(Math.max(...eventTs));
-    expect(summary.maxFiniteAbsT.state).toBe(Math.abs(summary.tests[5]!.t));
-    const duration = Math.abs(summary.tests[0]!.t);
-    const write = Math.abs(summary.tests[4]!.t);
+    expect(summary.maxFiniteAbsT.state).toBe(Math.abs(summary.tests[6]!.t));
+    for (const t of summary.tests) expect(t.z).toBeCloseTo(signedZ(Math.sign(t.t), t.log10p), 14);
+    const duration = Math.abs(summary.tests[0]!.z);
+    const write = Math.abs(summary.tests[5]!.z);
     expect(summary.ranking.map((r) => [r.kind, r.variable, r.score])).toEqual(
       [
-        ['event', 'Read', 2 * summary.maxFiniteAbsT.event],
+        ['event', 'Read', 38],
         ['event', 'duration', duration],
         ['event', 'Write', write],
       ].sort((a, b) => (b[2] as number) - (a[2] as number)),

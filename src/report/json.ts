@@ -11,10 +11,12 @@ export function renderJson(a: Analysis): string {
     variable: t.variable,
     kind: t.kind,
     feature: t.feature,
+    method: t.method,
     t: jsonNumber(t.t),
     df: jsonNumber(t.df),
     p: jsonNumber(t.p),
     log10p: jsonNumber(t.log10p),
+    z: jsonNumber(t.z),
     significant: t.significant,
     separated: t.separated,
     meanGood: jsonNumber(t.meanGood),
@@ -22,6 +24,10 @@ export function renderJson(a: Analysis): string {
     nGood: t.nGood,
     nBad: t.nBad,
     effectSize: jsonNumber(t.effectSize),
+    presence: t.presence,
+    ...(t.strata !== undefined ? {
+      kinds: t.strata.map((s) => ({ kind: s.kind, nGood: s.nGood, nBad: s.nBad, meanGood: jsonNumber(s.meanGood), meanBad: jsonNumber(s.meanBad), t: jsonNumber(s.t) })),
+    } : {}),
   });
   const doc = {
     tool: a.tool,
@@ -41,6 +47,7 @@ export function renderJson(a: Analysis): string {
       variable: r.variable,
       kind: r.kind,
       score: jsonNumber(r.score),
+      presence: r.presence,
       features: r.features.map(test),
     })),
     graphs: a.graphs.map((g) => ({

@@ -1,18 +1,28 @@
 /**
- * Stage 3 of the pipeline (SPEC §3, paper §2.2.2): a Welch t-test of every
- * (variable, feature type), bad against good, a multiple-testing correction,
- * and the ranking of variables by the |t| of their significant features.
+ * Stage 3 of the pipeline (SPEC §3, paper §2.2.2): every (variable, feature
+ * type) tested bad against good — Welch's t-test, the prediction test where a
+ * class has 1–2 values, within instance kinds where there are kinds — plus the
+ * occurrence of every event variable; one multiple-testing correction over all
+ * of them; variables ranked by Σ|z| of their significant features.
  */
-import { classRange, type FeatureSet } from '../features/types.js';
+import { DURATION, classRange, type FeatureSet, type FeatureTable, type LogKind } from '../features/types.js';
 import { significantFlags } from './correction.js';
+import { signedZ, Z_CAP } from './normal.js';
+import { mantelHaenszelTest, occurrenceTest, type OccurrenceResult, type OccurrenceTable } from './occurrence.js';
+import { fewValuesTest } from './prediction.js';
 import { rankVariables } from './rank.js';
-import type { Correction, TestResult, TestSummary, WelchResult } from './types.js';
+import { stratifiedTest, type StratifiedResult, type Stratum } from './strata.js';
+import type { Correction, Presence, TestMethod, TestResult, TestSummary, TestedFeature, WelchResult } from './types.js';
 import { welchTest } from './welch.js';
 
 export { studentTTwoSided, lnGamma } from './tdist.js';
 export { welchTest } from './welch.js';
 export { significantFlags } from './correction.js';
-export { rankVariables, scoredAbsT } from './rank.js';
+export { rankVariables } from './rank.js';
+export { signedZ, Z_CAP } from './normal.js';
+export { occurrenceTest, mantelHaenszelTest } from './occurrence.js';
+export { predictionTest, fewValuesTest } from './prediction.js';
+export { stratifiedTest } from './strata.js';
 export type * from './types.js';
 
 export interface TestOptions {
@@ -20,13 +30,36 @@ export interface TestOptions {
   readonly alpha: number;
   /** Multiple-testing correction (SPEC §3: `bonferroni`, `--correction`). */
   readonly correction: Correction;
+  /** Compare within instance kinds when instances have two or more kinds (`--kinds on`, the default), or pool them. */
+  readonly kinds?: 'on' | 'off';
+}
+
+interface Performed {
+  readonly variable: string;
+  readonly kind: LogKind;
+  readonly feature: TestedFeature;
+  readonly method: TestMethod;
+  readonly result: WelchResult;
+  readonly z: number;
+  readonly strata?: StratifiedResult['strata'];
 }
 
 /**
  * Tests every variable column of every table of `fs`: good instances are
  * [0, nGood), bad ones [nGood, nGood + nBad), weighted by `fs.weights`.
- * A column with fewer than 2 values in a class is counted as untestable and
- * left out of m. Tests are listed in `fs.tables` order, then variable order.
+ * Per column (SPEC §3):
+ *  - with kinds (two or more distinct instance kinds, and `kinds` not 'off'):
+ *    the inverse-variance combination over the kinds that have enough values
+ *    in both classes (`stratifiedTest`); a column no kind can test is tested
+ *    pooled;
+ *  - pooled: the prediction test when one class has 1–2 values and the other
+ *    ≥ 3, else Welch's test (≥ 2 values in each class);
+ *  - otherwise untestable, and left out of m.
+ * Then, per event variable (not the built-in duration), its occurrence:
+ * Fisher's exact test or the G-test pooled, Mantel–Haenszel over kinds with
+ * kinds; a table with a single possible outcome (the event occurs in every
+ * instance, or none) is untestable. Tests are listed in `fs.tables` order
+ * then variable order, occurrence tests after the event tables.
  * Pure and deterministic.
  */
 export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
@@ -34,47 +67,173 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
   const [b0, b1] = classRange(fs, 'bad');
   const wGood = fs.weights.subarray(g0, g1);
   const wBad = fs.weights.subarray(b0, b1);
-  const performed: { table: FeatureSet['tables'][number]; variable: string; result: WelchResult }[] = [];
+  const strata = options.kinds === 'off' ? null : kindStrata(fs);
+  const performed: Performed[] = [];
   let untestable = 0;
-  for (const table of fs.tables) {
+  const tableTests = (table: FeatureTable): void => {
     table.variables.forEach((variable, v) => {
-      const column = table.columns[v]!;
-      const result = welchTest(column.subarray(g0, g1), column.subarray(b0, b1), wGood, wBad);
+      const column = table.columns[v] as Float64Array;
+      const base = { variable, kind: table.kind, feature: table.feature };
+      const stratified = strata === null ? null : stratifiedTest(strata.map((s) => s.of(column)));
+      if (stratified !== null) {
+        const { strata: detail, ...result } = stratified;
+        performed.push({ ...base, method: 'kinds', result, z: signedZ(Math.sign(result.t), result.log10p), strata: detail });
+        return;
+      }
+      const good = column.subarray(g0, g1);
+      const bad = column.subarray(b0, b1);
+      const few = fewValuesTest(good, bad, wGood, wBad);
+      const result = few ?? welchTest(good, bad, wGood, wBad);
       if (result === null) untestable++;
-      else performed.push({ table, variable, result });
+      else performed.push({ ...base, method: few !== null ? 'prediction' : 'welch', result, z: signedZ(Math.sign(result.t), result.log10p) });
     });
+  };
+  const presence = new Map<string, Presence>();
+  const pendingOccurrence: Performed[] = [];
+  for (const table of fs.tables) {
+    tableTests(table);
+    if (table.kind === 'event' && table.feature === 'count') {
+      table.variables.forEach((variable, v) => {
+        if (variable === DURATION && fs.metric.eventIsDuration) return;
+        const column = table.columns[v] as Float64Array;
+        const occurs = occurrenceTable(column, fs.weights, g0, g1, b0, b1);
+        presence.set(variable, occurs.occursBad === 0 ? 'vanished' : occurs.occursGood === 0 ? 'new' : 'both');
+        const r = occurrenceOf(occurs, strata?.map((s) => s.occurrence(column)) ?? null);
+        if (r === null) {
+          untestable++;
+          return;
+        }
+        const result: WelchResult = {
+          t: r.z, df: Infinity, p: r.p, log10p: r.log10p,
+          meanGood: r.shareGood, meanBad: r.shareBad, nGood: occurs.nGood, nBad: occurs.nBad, effectSize: r.effectSize,
+        };
+        pendingOccurrence.push({ variable, kind: 'event', feature: 'occurrence', method: r.method, result, z: capped(r.z) });
+      });
+    }
   }
+  // Occurrence tests come after every event table, before the state tables.
+  const firstState = performed.findIndex((x) => x.kind === 'state');
+  if (firstState < 0) performed.push(...pendingOccurrence);
+  else performed.splice(firstState, 0, ...pendingOccurrence);
 
   const flags = significantFlags(performed.map((x) => x.result.log10p), options.alpha, options.correction);
   const maxFiniteAbsT = { event: 0, state: 0 };
-  const tests: TestResult[] = performed.map(({ table, variable, result }, i) => {
+  const maxAbsZ = { event: 0, state: 0 };
+  const tests: TestResult[] = performed.map(({ variable, kind, feature, method, result, z, strata: detail }, i) => {
     const abs = Math.abs(result.t);
-    if (abs !== Infinity && abs > maxFiniteAbsT[table.kind]) maxFiniteAbsT[table.kind] = abs;
+    if (abs !== Infinity && abs > maxFiniteAbsT[kind]) maxFiniteAbsT[kind] = abs;
+    if (Math.abs(z) > maxAbsZ[kind]) maxAbsZ[kind] = Math.abs(z);
     return {
       variable,
-      kind: table.kind,
-      feature: table.feature,
+      kind,
+      feature,
+      method,
       t: result.t,
       df: result.df,
       p: result.p,
       log10p: result.log10p,
+      z,
       significant: flags[i]!,
       separated: abs === Infinity,
+      presence: kind === 'event' ? presence.get(variable) ?? 'both' : 'both',
       meanGood: result.meanGood,
       meanBad: result.meanBad,
       nGood: result.nGood,
       nBad: result.nBad,
       effectSize: result.effectSize,
+      ...(detail !== undefined ? { strata: detail } : {}),
     };
   });
 
   return {
     tests,
-    ranking: rankVariables(tests, maxFiniteAbsT),
+    ranking: rankVariables(tests),
     performed: tests.length,
     untestable,
     alpha: options.alpha,
     correction: options.correction,
+    kinds: strata === null ? null : strata.map((s) => s.kind),
     maxFiniteAbsT,
+    maxAbsZ,
   };
+}
+
+function capped(z: number): number {
+  return Math.max(-Z_CAP, Math.min(Z_CAP, z));
+}
+
+/** Weighted counts of instances in which the event occurs (count > 0), per class. */
+function occurrenceTable(count: Float64Array, weights: Float64Array, g0: number, g1: number, b0: number, b1: number): OccurrenceTable {
+  let occursGood = 0;
+  let nGood = 0;
+  let occursBad = 0;
+  let nBad = 0;
+  for (let i = g0; i < g1; i++) {
+    nGood += weights[i] as number;
+    if ((count[i] as number) > 0) occursGood += weights[i] as number;
+  }
+  for (let i = b0; i < b1; i++) {
+    nBad += weights[i] as number;
+    if ((count[i] as number) > 0) occursBad += weights[i] as number;
+  }
+  return { occursGood, nGood, occursBad, nBad };
+}
+
+/**
+ * Pooled: Fisher / G (null when the table has one possible outcome). With
+ * kinds: Mantel–Haenszel over the kinds whose tables are informative (both
+ * classes present, the event neither everywhere nor nowhere); with one such
+ * kind its own Fisher / G; with none, the pooled test.
+ */
+function occurrenceOf(pooled: OccurrenceTable, strata: readonly OccurrenceTable[] | null): OccurrenceResult | null {
+  const informative = (t: OccurrenceTable): boolean => {
+    const m = t.occursBad + t.occursGood;
+    return t.nBad > 0 && t.nGood > 0 && m > 0 && m < t.nBad + t.nGood;
+  };
+  const useful = strata?.filter(informative) ?? [];
+  if (useful.length >= 2) return mantelHaenszelTest(useful);
+  if (useful.length === 1) return occurrenceTest(useful[0]!);
+  return informative(pooled) ? occurrenceTest(pooled) : null;
+}
+
+interface KindStratum {
+  readonly kind: string;
+  of(column: Float64Array): Stratum;
+  occurrence(count: Float64Array): OccurrenceTable;
+}
+
+/**
+ * The instance kinds as strata (instances without a kind form one stratum of
+ * their own), or null when there are fewer than two distinct kinds. Kinds in
+ * code-unit order.
+ */
+function kindStrata(fs: FeatureSet): KindStratum[] | null {
+  const byKind = new Map<string, { good: number[]; bad: number[] }>();
+  fs.instances.forEach((instance, i) => {
+    const key = instance.kind ?? '';
+    let entry = byKind.get(key);
+    if (entry === undefined) byKind.set(key, (entry = { good: [], bad: [] }));
+    (i < fs.nGood ? entry.good : entry.bad).push(i);
+  });
+  if (byKind.size < 2 || fs.instances.every((i) => i.kind === null)) return null;
+  const pick = (source: Float64Array, at: readonly number[]): Float64Array => {
+    const out = new Float64Array(at.length);
+    for (let j = 0; j < at.length; j++) out[j] = source[at[j] as number] as number;
+    return out;
+  };
+  return [...byKind.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((kind) => {
+    const { good, bad } = byKind.get(kind)!;
+    const wGood = pick(fs.weights, good);
+    const wBad = pick(fs.weights, bad);
+    return {
+      kind,
+      of: (column) => ({ kind, good: pick(column, good), bad: pick(column, bad), wGood, wBad }),
+      occurrence: (count) => {
+        const t = { occursGood: 0, nGood: 0, occursBad: 0, nBad: 0 };
+        good.forEach((i, j) => { t.nGood += wGood[j] as number; if ((count[i] as number) > 0) t.occursGood += wGood[j] as number; });
+        bad.forEach((i, j) => { t.nBad += wBad[j] as number; if ((count[i] as number) > 0) t.occursBad += wBad[j] as number; });
+        return t;
+      },
+    };
+  });
 }

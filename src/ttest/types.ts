@@ -1,4 +1,18 @@
 import type { FeatureType, LogKind } from '../features/types.js';
+import type { StratumDetail } from './strata.js';
+
+/** A tested feature: a feature type of SPEC §2, or an event's occurrence (share of instances it occurs in, SPEC §3). */
+export type TestedFeature = FeatureType | 'occurrence';
+
+/**
+ * Which test produced a result (SPEC §3): Welch's; the prediction test (a
+ * class with 1–2 values); the inverse-variance combination over kinds;
+ * Fisher's exact test, the G-test or Mantel–Haenszel (occurrence).
+ */
+export type TestMethod = 'welch' | 'prediction' | 'kinds' | 'fisher' | 'g-test' | 'mantel-haenszel';
+
+/** Whether an event variable occurs in both classes, only in bad (`new`) or only in good (`vanished`). */
+export type Presence = 'both' | 'new' | 'vanished';
 
 /** Welch's two-sample t-test of bad against good (SPEC §3). */
 export interface WelchResult {
@@ -22,11 +36,21 @@ export interface WelchResult {
 export interface TestResult extends WelchResult {
   readonly variable: string;
   readonly kind: LogKind;
-  readonly feature: FeatureType;
+  readonly feature: TestedFeature;
+  readonly method: TestMethod;
+  /**
+   * Signed normal deviate of the two-sided p: sign(t)·Φ⁻¹(1 − p/2), capped at
+   * |z| = 38 (SPEC §3); the one currency of ranking and attention.
+   */
+  readonly z: number;
   /** After the multiple-testing correction (Bonferroni by default). */
   readonly significant: boolean;
-  /** Both variances 0 and different means: |t| = ∞. */
+  /** Perfectly separated: |t| = ∞ (both classes constant and different). */
   readonly separated: boolean;
+  /** Event variables: in both classes, or new in bad, or vanished from it. States: 'both'. */
+  readonly presence: Presence;
+  /** Per-kind parts of a combined test (method 'kinds'), else absent. */
+  readonly strata?: readonly StratumDetail[];
 }
 
 export type Correction = 'bonferroni' | 'holm' | 'bh' | 'none';
@@ -34,9 +58,10 @@ export type Correction = 'bonferroni' | 'holm' | 'bh' | 'none';
 export interface RankedVariable {
   readonly variable: string;
   readonly kind: LogKind;
-  /** Σ|t| over the variable's significant features (separated ones count as 2 × the largest finite |t|). */
+  /** Σ|z| over the variable's significant features (SPEC §3). */
   readonly score: number;
-  /** Its significant features, strongest (largest |t|) first. */
+  readonly presence: Presence;
+  /** Its significant features, strongest (largest |z|, then |t|) first. */
   readonly features: readonly TestResult[];
 }
 
@@ -45,10 +70,14 @@ export interface TestSummary {
   readonly ranking: readonly RankedVariable[];
   /** Number of tests performed (m). */
   readonly performed: number;
-  /** (variable, feature) pairs left untested: fewer than 2 non-missing values in a class. */
+  /** (variable, feature) pairs left untested: too few values in a class, or an occurrence table with one possible outcome. */
   readonly untestable: number;
+  /** Whether features were compared within instance kinds (SPEC §3), and over which kinds. */
+  readonly kinds: readonly string[] | null;
   readonly alpha: number;
   readonly correction: Correction;
-  /** The largest finite |t| seen per kind: what ∞ is capped from (×2) in scores. */
+  /** The largest finite |t| seen per kind (for display scales). */
   readonly maxFiniteAbsT: { readonly event: number; readonly state: number };
+  /** The largest |z| per kind: T̂ = |z| / this in attention scores (SPEC §5). */
+  readonly maxAbsZ: { readonly event: number; readonly state: number };
 }

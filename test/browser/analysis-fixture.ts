@@ -8,6 +8,7 @@ import { distributionKey } from '../../src/analysis.js';
 import type { AttentionGraph } from '../../src/attention/types.js';
 import type { FeatureType, LogKind } from '../../src/features/types.js';
 import type { TestResult } from '../../src/ttest/types.js';
+import { signedZ } from '../../src/ttest/normal.js';
 
 export const HOSTILE = '<script>alert(1)</script>';
 export const HOSTILE_INSTANCE = 'node-"><img src=x onerror=alert(2)>';
@@ -33,6 +34,9 @@ function test(s: TestSpec): TestResult {
     nBad: 40,
     effectSize: s.t / 4.5,
     separated: !Number.isFinite(s.t),
+    method: 'welch',
+    presence: 'both',
+    z: signedZ(Math.sign(s.t), s.log10p),
   };
 }
 
@@ -74,7 +78,7 @@ export function makeAnalysis(o: FixtureOptions = {}): Analysis {
   const tests = specs.map(test);
   const ranked = (variable: string, kind: LogKind) => {
     const features = tests.filter((t) => t.variable === variable && t.kind === kind && t.significant);
-    return { variable, kind, score: features.reduce((s, t) => s + (Number.isFinite(t.t) ? Math.abs(t.t) : 2 * 58.1), 0), features };
+    return { variable, kind, score: features.reduce((s, t) => s + Math.abs(t.z), 0), presence: 'both' as const, features };
   };
   const ranking = [
     ranked('config_version', 'state'), ranked('heap_mb', 'state'), ranked('FlushEnd', 'event'),
