@@ -1,5 +1,6 @@
 import { focusAttention } from './attention/index.js';
 import type { AttentionGraph, AttentionOptions } from './attention/types.js';
+import { verdictOf, type Verdict } from './attention/verdict.js';
 import type { DependencyNetworkOptions } from './dependency-network/types.js';
 import type { FeatureResult } from './features/index.js';
 import type { FeatureSet, FeatureType, HeavyTail, LogKind, MetricInfo } from './features/types.js';
@@ -40,8 +41,12 @@ export interface Analysis {
   readonly performed: number;
   readonly tests: readonly TestResult[];
   readonly ranking: readonly RankedVariable[];
-  /** Top graphs, best first, `--top` per log kind. */
+  /** Top graphs, `--top` per log kind, ranked on one scale: the first is the answer (SPEC §5). */
   readonly graphs: readonly AttentionGraph[];
+  /** How much worse P is, the top cause and where the time went (SPEC §6). */
+  readonly verdict: Verdict;
+  /** The instance kinds features were compared within (SPEC §3), or null when pooled. */
+  readonly kinds: readonly string[] | null;
   /** Notes for the user: variables present in one class only, etc. */
   readonly warnings: readonly string[];
   /** Per-instance values of every feature, for the HTML report's distributions (optional: large). */
@@ -61,6 +66,8 @@ export function distributionKey(kind: LogKind, variable: string, feature: Tested
 export interface AnalysisOptions {
   readonly alpha: number;
   readonly correction: Correction;
+  /** Compare within instance kinds (default 'on'; SPEC §3). */
+  readonly kinds?: 'on' | 'off';
   readonly attention: AttentionOptions;
   readonly network: DependencyNetworkOptions;
   /** Keep per-instance feature values for the HTML report. */
@@ -84,8 +91,9 @@ export function analyze(
     options.onStage?.(stage, performance.now() - start);
     return result;
   };
-  const summary = timed('t-tests', () => runTests(fs, { alpha: options.alpha, correction: options.correction }));
+  const summary = timed('t-tests', () => runTests(fs, { alpha: options.alpha, correction: options.correction, kinds: options.kinds ?? 'on' }));
   const graphs = timed('dependency networks + attention', () => focusAttention(fs, summary, { ...options.attention, ...options.network }));
+  const verdict = verdictOf(fs, summary, graphs, options.attention.balance);
   return {
     tool: { name: 'distalyze', version: VERSION },
     classes: input.classes,
@@ -98,6 +106,8 @@ export function analyze(
     tests: summary.tests,
     ranking: summary.ranking,
     graphs,
+    verdict,
+    kinds: summary.kinds,
     warnings: input.features.warnings,
     ...(options.distributions ? { distributions: distributionsOf(fs) } : {}),
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attentionGraph, focusAttention, maximumSpanningTree, normalizedT, pruneTree } from '../src/attention/index.js';
+import { attentionGraph, focusAttention, maximumSpanningTree, normalizedZ, pruneTree } from '../src/attention/index.js';
 import type { AttentionOptions } from '../src/attention/types.js';
 import type { HappensBefore } from '../src/dependency-network/happens-before.js';
 import type { DependencyNetwork, DependencyNetworkOptions } from '../src/dependency-network/types.js';
@@ -74,13 +74,13 @@ describe('attention graph of one network', () => {
     expect(g.score).toBe(0);
   });
 
-  it('counts a perfectly separated feature as T̂ = 2', () => {
-    expect(normalizedT({ t: -Infinity, separated: true }, 5)).toBe(2);
-    expect(normalizedT({ t: 2.5, separated: false }, 5)).toBe(0.5);
-    expect(normalizedT(undefined, 5)).toBe(0);
+  it('T̂ = |z| / 38: a perfectly separated feature (z capped) counts 1, others in proportion', () => {
+    expect(normalizedZ({ z: -38 })).toBe(1);
+    expect(normalizedZ({ z: 9.5 })).toBe(0.25);
+    expect(normalizedZ(undefined)).toBe(0);
     const star = network(['P', 'S'], [['S', 'P', 0.5]]);
     const sep = givenTests('state', 'mean', { P: { t: 3, significant: true }, S: { t: Infinity, significant: true } }, 3);
-    expect(attentionGraph(star, 'P', sep, unordered, display).score).toBeCloseTo(2 * 0.5, 12);
+    expect(attentionGraph(star, 'P', sep, unordered, display).score).toBeCloseTo(1 * 0.5, 12);
   });
 
   it('shows P, the maxNodes strongest nodes and their paths to P, and counts the rest', () => {

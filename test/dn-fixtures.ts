@@ -101,18 +101,18 @@ export function welchTests(fs: FeatureSet, alpha = 0.05): TestSummary {
   };
 }
 
-/** A TestSummary from given t values (significant as given), for hand-made networks. */
+/** A TestSummary from given t values (significant as given), for hand-made networks: T̂ = |t| / maxFiniteAbsT. */
 export function givenTests(kind: LogKind, feature: FeatureType, ts: Record<string, { t: number; significant: boolean }>, maxFiniteAbsT: number): TestSummary {
   const tests: TestResult[] = Object.entries(ts).map(([variable, { t, significant }]) => ({
     variable, kind, feature, t, df: 10, p: significant ? 1e-6 : 0.5, log10p: significant ? -6 : Math.log10(0.5),
     meanGood: 0, meanBad: 0, nGood: 10, nBad: 10, effectSize: 0, significant, separated: !Number.isFinite(t),
-    // Hand-made networks give z directly as t (a separated one is capped).
-    method: 'welch', presence: 'both', z: Math.max(-Z_CAP, Math.min(Z_CAP, t)),
+    // Hand-made networks fix T̂ = |z|/38 = |t|/maxFiniteAbsT (a separated one: z capped, T̂ = 1).
+    method: 'welch', presence: 'both', z: Math.max(-Z_CAP, Math.min(Z_CAP, (t / maxFiniteAbsT) * Z_CAP)),
   }));
   return {
     tests, ranking: [], performed: tests.length, untestable: 0, alpha: 0.05, correction: 'bonferroni', kinds: null,
     maxFiniteAbsT: { event: kind === 'event' ? maxFiniteAbsT : 0, state: kind === 'state' ? maxFiniteAbsT : 0 },
-    maxAbsZ: { event: kind === 'event' ? maxFiniteAbsT : 0, state: kind === 'state' ? maxFiniteAbsT : 0 },
+    maxAbsZ: { event: kind === 'event' ? Z_CAP : 0, state: kind === 'state' ? Z_CAP : 0 },
   };
 }
 

@@ -48,10 +48,11 @@ const eventGraph: AttentionGraph = {
     { from: 'between', to: 'lock_wait', weight: 0.5, directed: false },
   ],
   omitted: 2,
+  aliases: [],
 };
 const stateAlone: AttentionGraph = {
   kind: 'state', feature: 'mean', features: ['mean', 'max'], className: 'bad', score: 0,
-  nodes: [{ variable: 'runtime', t: NaN, significant: false, metric: true }], edges: [], omitted: 0,
+  nodes: [{ variable: 'runtime', t: NaN, significant: false, metric: true }], edges: [], omitted: 0, aliases: [],
 };
 
 describe('renderDot', () => {
@@ -107,6 +108,7 @@ describe('renderDot', () => {
       nodes: names.map((variable, i) => ({ variable, t: i, significant: i % 2 === 0, metric: i === 0 })),
       edges: names.slice(1).map((to, i) => ({ from: names[i], to, weight: 0.5, directed: i % 2 === 0 })),
       omitted: 0,
+      aliases: [],
     };
     const svg = svgOf(renderDot(analysis([g])));
     expect(svg).toContain('ends with backslash\\');

@@ -1,13 +1,16 @@
 import { happensBefore, learnDependencyNetwork, type HappensBefore } from '../dependency-network/index.js';
 import type { DependencyNetwork, DependencyNetworkOptions } from '../dependency-network/types.js';
-import { featureTypesOf, LOG_KINDS, type FeatureSet, type FeatureType, type LogKind } from '../features/types.js';
+import { featureTypesOf, isTimeFeature, LOG_KINDS, type FeatureSet, type FeatureType, type LogKind } from '../features/types.js';
+import { Z_CAP } from '../ttest/normal.js';
 import type { TestResult, TestSummary } from '../ttest/types.js';
+import { metricAliases } from './aliases.js';
 import { pruneTree } from './prune.js';
 import { maximumSpanningTree, type RootedTree } from './spanning-tree.js';
 import type { AttentionEdge, AttentionGraph, AttentionNode, AttentionOptions } from './types.js';
 
 export { maximumSpanningTree, type RootedTree, type WeightedEdge } from './spanning-tree.js';
 export { pruneTree } from './prune.js';
+export { metricAliases, ALIAS_MIN_CORRELATION } from './aliases.js';
 export type { AttentionEdge, AttentionGraph, AttentionNode, AttentionOptions } from './types.js';
 
 export const DEFAULT_ATTENTION_OPTIONS: AttentionOptions = { balance: 0.5, top: 1, maxNodes: 10, dnClass: 'bad' };
@@ -18,8 +21,11 @@ export const DEFAULT_ATTENTION_OPTIONS: AttentionOptions = { balance: 0.5, top: 
  * of `options.dnClass`, the maximum spanning tree of P's connected component
  * rooted at P, pruned of non-significant leaves, scored by
  *   Σ over nodes n ≠ P of T̂(n)^(2a) · ŵ(parent edge of n)^(2(1−a)).
+ * Aliases of P (|r| ≥ 0.999 with P's feature within each class) are left out
+ * of the network of that feature type and listed on its graph.
  * Graphs identical across feature types (same nodes and edges) are merged;
- * the best `options.top` of each kind are returned, events first, best first.
+ * the best `options.top` of each kind are returned, and all of them ranked on
+ * the one scale of the score (SPEC §5 step 5): the first is the answer.
  * A graph of P alone (score 0: "no divergent dependency found") is returned,
  * once, only for a kind where nothing scored above 0.
  */
@@ -36,12 +42,44 @@ export function focusAttention(
     for (const feature of featureTypesOf(kind)) {
       const table = fs.tables.find((t) => t.kind === kind && t.feature === feature);
       if (!table) continue;
-      const dn = learnDependencyNetwork(fs, table, options.dnClass, options);
-      candidates.push(focus(dn, metric, tests, happensBefore(fs, table), options));
+      const aliases = metricAliases(fs, table, metric);
+      const drop = new Set(aliases);
+      const kept = drop.size === 0 ? table : {
+        ...table,
+        variables: table.variables.filter((v) => !drop.has(v)),
+        columns: table.columns.filter((_, v) => !drop.has(table.variables[v] as string)),
+      };
+      const dn = learnDependencyNetwork(fs, kept, options.dnClass, options);
+      candidates.push(focus(dn, metric, tests, happensBefore(fs, kept), options, aliases));
     }
     graphs.push(...topGraphs(candidates, options.top));
   }
-  return graphs;
+  return rankGraphs(graphs);
+}
+
+/**
+ * Whether a graph's feature type can locate a cause: every feature but an
+ * event's position in time. A delay anywhere shifts the absolute time of every
+ * later event alike and the relative time of every event, so the divergence of
+ * `first/median/last.abs|rel` is a symptom of the slowdown, not its place; the
+ * local event features (count, gap, gap.after, wait) and the states locate.
+ */
+export function locatesCause(graph: Pick<AttentionGraph, 'kind' | 'feature'>): boolean {
+  return !isTimeFeature(graph.kind, graph.feature);
+}
+
+/** 0 for a graph that locates a cause and scored above 0, else 1: the first tier comes first. */
+function tier(g: AttentionGraph): number {
+  return g.score > 0 && locatesCause(g) ? 0 : 1;
+}
+
+/**
+ * SPEC §5 step 5, one scale for both kinds: graphs that locate a cause and
+ * scored above 0 first, then the rest, each by score (ties: events first, as
+ * listed). The first is the answer.
+ */
+function rankGraphs(graphs: readonly AttentionGraph[]): AttentionGraph[] {
+  return graphs.map((g, i) => ({ g, i })).sort((x, y) => tier(x.g) - tier(y.g) || y.g.score - x.g.score || x.i - y.i).map((x) => x.g);
 }
 
 /**
@@ -56,7 +94,7 @@ export function attentionGraph(
   order: HappensBefore,
   options: Pick<AttentionOptions, 'balance' | 'maxNodes'>,
 ): AttentionGraph {
-  return focus(dn, metric, tests, order, options).graph;
+  return focus(dn, metric, tests, order, options, []).graph;
 }
 
 /** A graph and its shape: the pruned tree's variables and edges before the display limit, what merging compares. */
@@ -71,12 +109,12 @@ function focus(
   tests: TestSummary,
   order: HappensBefore,
   options: Pick<AttentionOptions, 'balance' | 'maxNodes'>,
+  aliases: readonly string[],
 ): FocusedGraph {
   const { kind, feature } = dn;
   const results = testsOf(tests, kind, feature);
   const test = (v: number): TestResult | undefined => results.get(dn.variables[v]);
-  const maxT = tests.maxFiniteAbsT[kind];
-  const tHat = (v: number): number => normalizedT(test(v), maxT);
+  const tHat = (v: number): number => normalizedZ(test(v));
 
   const root = dn.variables.indexOf(metric);
   const tree = maximumSpanningTree(
@@ -122,19 +160,21 @@ function focus(
     nodes,
     edges,
     omitted: Math.max(0, members.length - shown.length),
+    aliases,
   };
   return { graph, shape };
 }
 
 /**
- * T̂ = |t| / the largest finite |t| of the log kind (SPEC §5); a perfectly
- * separated feature (|t| = ∞) counts as twice that largest, T̂ = 2 (SPEC §3).
- * 0 for an untested variable.
+ * T̂ = |z| / 38 (SPEC §5, "∞ capped as in §3"): z is the one currency of both
+ * log kinds and capped at |z| = 38, so T̂ ∈ [0, 1] on a fixed scale — a
+ * perfectly separated herring does not shrink every other variable's T̂, and
+ * graphs of events and of states compare on the same scale. 0 for an
+ * untested variable.
  */
-export function normalizedT(test: Pick<TestResult, 't' | 'separated'> | undefined, maxFiniteAbsT: number): number {
-  if (test === undefined || Number.isNaN(test.t)) return 0;
-  if (test.separated || !Number.isFinite(test.t)) return 2;
-  return maxFiniteAbsT > 0 ? Math.abs(test.t) / maxFiniteAbsT : 0;
+export function normalizedZ(test: Pick<TestResult, 'z'> | undefined): number {
+  if (test === undefined || Number.isNaN(test.z)) return 0;
+  return Math.min(1, Math.abs(test.z) / Z_CAP);
 }
 
 /**
@@ -160,13 +200,13 @@ function testsOf(tests: TestSummary, kind: LogKind, feature: FeatureType): Map<s
 }
 
 /**
- * Ranks one kind's graphs (score, then feature type order), merges those with
+ * Ranks one kind's graphs (those that locate a cause first, then by score, then feature type order), merges those with
  * the same shape into the best of them, and keeps the best `top`. A graph of
  * P alone survives (once) only when no graph scored above 0.
  */
 function topGraphs(candidates: readonly FocusedGraph[], top: number): AttentionGraph[] {
   const rank = (f: FeatureType): number => featureTypesOf(candidates[0].graph.kind).indexOf(f);
-  const ranked = [...candidates].sort((x, y) => y.graph.score - x.graph.score || rank(x.graph.feature) - rank(y.graph.feature));
+  const ranked = [...candidates].sort((x, y) => tier(x.graph) - tier(y.graph) || y.graph.score - x.graph.score || rank(x.graph.feature) - rank(y.graph.feature));
   const merged = new Map<string, AttentionGraph>();
   for (const { graph, shape } of ranked) {
     const seen = merged.get(shape);

@@ -31,6 +31,8 @@ export interface AttentionGraph {
   readonly edges: readonly AttentionEdge[];
   /** Nodes of the pruned tree left out of the display by --max-nodes. */
   readonly omitted: number;
+  /** Aliases of P in this feature type (SPEC §5): left out of the network, listed beside P. */
+  readonly aliases: readonly string[];
 }
 
 export interface AttentionOptions {

@@ -3,6 +3,7 @@ import type { Analysis } from '../analysis.js';
 import type { AttentionGraph } from '../attention/types.js';
 import type { TestResult } from '../ttest/types.js';
 import { escapeTerminal as esc, formatBytes, formatP, formatStat, formatValue, plural } from './format.js';
+import { verdictSentence } from './verdict.js';
 
 export interface TextOptions {
   readonly color: boolean;
@@ -43,6 +44,7 @@ export function renderText(a: Analysis, options: TextOptions): string {
     out.push('');
   }
 
+  out.push(...renderVerdict(a, c));
   out.push(...renderMetric(a, c));
   const significant = a.tests.filter((t) => t.significant).length;
   const rule = a.correction === 'bonferroni'
@@ -58,9 +60,11 @@ export function renderText(a: Analysis, options: TextOptions): string {
   } else {
     const shown = candidates.slice(0, options.limit);
     const width = Math.min(40, Math.max(8, ...shown.map((r) => esc(r.variable).length)));
+    const aliases = new Set(a.verdict.aliases.map((x) => `${x.kind}\u0000${x.variable}`));
     shown.forEach((r, i) => {
       const name = esc(r.variable).padEnd(width);
-      out.push(`  ${String(i + 1).padStart(2)}. ${c.bold(name)} ${r.kind.padEnd(5)} Σ|t| ${formatStat(r.score, false).padStart(7)}`);
+      const marks = [r.presence !== 'both' ? r.presence : '', aliases.has(`${r.kind}\u0000${r.variable}`) ? 'alias of P' : ''].filter(Boolean);
+      out.push(`  ${String(i + 1).padStart(2)}. ${c.bold(name)} ${r.kind.padEnd(5)} Σ|z| ${formatStat(r.score, false).padStart(7)}${marks.length > 0 ? c.yellow(`  (${marks.join(', ')})`) : ''}`);
       for (const t of r.features.slice(0, 3)) out.push(`        ${describeTest(t, c)}`);
       if (r.features.length > 3) out.push(c.dim(`        … and ${r.features.length - 3} more significant feature(s)`));
     });
@@ -72,6 +76,20 @@ export function renderText(a: Analysis, options: TextOptions): string {
   if (a.graphs.length === 0) out.push('  No graphs: no log kind has a performance metric.');
   for (const graph of a.graphs) out.push(...renderGraph(graph, a, c));
   return `${out.join('\n')}\n`;
+}
+
+/** The verdict (SPEC §6): one sentence, then the next candidate causes and the aliases of P. */
+function renderVerdict(a: Analysis, c: InstanceType<typeof Chalk>): string[] {
+  const v = a.verdict;
+  const out = [c.bold('Verdict: ') + esc(verdictSentence(v))];
+  const more = v.causes.slice(1, 5);
+  if (more.length > 0) out.push(c.dim(`  next candidates: ${more.map((x) => `${esc(x.variable)} (${x.kind} ${x.feature})`).join(', ')}`));
+  if (v.aliases.length > 0) {
+    out.push(c.dim(`  P under other names (aliases, not causes): ${v.aliases.slice(0, 5).map((x) => esc(x.variable)).join(', ')}${v.aliases.length > 5 ? ` and ${v.aliases.length - 5} more` : ''}`));
+  }
+  if (a.kinds !== null) out.push(c.dim(`  compared within ${plural(a.kinds.length, 'instance kind')} (--kinds off pools them)`));
+  out.push('');
+  return out;
 }
 
 function isMetric(a: Analysis, kind: 'event' | 'state', variable: string): boolean {
@@ -104,9 +122,22 @@ function renderMetric(a: Analysis, c: InstanceType<typeof Chalk>): string[] {
   return lines;
 }
 
+const METHOD_NOTES: Partial<Record<TestResult['method'], string>> = {
+  prediction: 'prediction test: a class has 1–2 values',
+  kinds: 'within kinds',
+  'mantel-haenszel': 'Mantel–Haenszel over kinds',
+  'g-test': 'G-test',
+};
+
 function describeTest(t: TestResult, c: InstanceType<typeof Chalk>): string {
+  const note = METHOD_NOTES[t.method];
+  if (t.feature === 'occurrence') {
+    const pct = (x: number): string => `${formatValue(x * 100)}%`;
+    return `${t.feature.padEnd(10)} z ${formatStat(t.z).padStart(7)}  p ${formatP(t.p, t.log10p).padEnd(8)}  ` +
+      `in ${pct(t.meanGood)} of good → ${pct(t.meanBad)} of bad  ${c.dim(`h ${formatStat(t.effectSize)}${note !== undefined ? `, ${note}` : ''}`)}`;
+  }
   return `${t.feature.padEnd(10)} t ${formatStat(t.t).padStart(7)}  p ${formatP(t.p, t.log10p).padEnd(8)}  ` +
-    `good ${formatValue(t.meanGood)} → bad ${formatValue(t.meanBad)}  ${c.dim(`g ${formatStat(t.effectSize)}`)}`;
+    `good ${formatValue(t.meanGood)} → bad ${formatValue(t.meanBad)}  ${c.dim(`g ${formatStat(t.effectSize)}${note !== undefined ? `, ${note}` : ''}`)}`;
 }
 
 function renderGraph(g: AttentionGraph, a: Analysis, c: InstanceType<typeof Chalk>): string[] {
@@ -137,20 +168,24 @@ function renderGraph(g: AttentionGraph, a: Analysis, c: InstanceType<typeof Chal
     return n.metric ? c.cyan.bold(`${esc(name)} (P)`) + c.dim(t) : (n.significant ? c.bold(esc(name)) : esc(name)) + c.dim(t);
   };
   out.push(`    ${label(metric.variable)}`);
+  // Depth-first with an explicit stack: each node's line is printed when it is
+  // popped, so a child's subtree follows it directly, before its next sibling.
   const seen = new Set([metric.variable]);
-  const stack: { name: string; prefix: string }[] = [{ name: metric.variable, prefix: '    ' }];
-  while (stack.length > 0) {
-    const { name, prefix } = stack.pop()!;
+  type Pending = { name: string; prefix: string; last: boolean; weight: number; arrow: string };
+  const stack: Pending[] = [];
+  const pushChildren = (name: string, prefix: string): void => {
     const children = (adjacent.get(name) ?? []).filter((x) => !seen.has(x.other)).sort((x, y) => y.weight - x.weight || (x.other < y.other ? -1 : 1));
-    const lines: { name: string; prefix: string }[] = [];
-    children.forEach((child, i) => {
-      seen.add(child.other);
-      const last = i === children.length - 1;
-      out.push(`${prefix}${last ? '└─' : '├─'} ${label(child.other)}  ${c.dim(`weight ${child.weight.toFixed(2)}${child.arrow === '—' ? '' : `, happens ${child.arrow.slice(2)} its parent`}`)}`);
-      lines.push({ name: child.other, prefix: `${prefix}${last ? '   ' : '│  '}` });
-    });
-    // Depth-first, in display order: push reversed.
-    for (let i = lines.length - 1; i >= 0; i--) stack.push(lines[i]!);
+    for (const child of children) seen.add(child.other);
+    for (let i = children.length - 1; i >= 0; i--) {
+      const child = children[i]!;
+      stack.push({ name: child.other, prefix, last: i === children.length - 1, weight: child.weight, arrow: child.arrow });
+    }
+  };
+  pushChildren(metric.variable, '    ');
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    out.push(`${node.prefix}${node.last ? '└─' : '├─'} ${label(node.name)}  ${c.dim(`weight ${node.weight.toFixed(2)}${node.arrow === '—' ? '' : `, happens ${node.arrow.slice(2)} its parent`}`)}`);
+    pushChildren(node.name, `${node.prefix}${node.last ? '   ' : '│  '}`);
   }
   if (g.omitted > 0) out.push(c.dim(`    (${g.omitted} more node(s) left out; --max-nodes shows more)`));
   return out;

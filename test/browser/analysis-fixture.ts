@@ -87,7 +87,7 @@ export function makeAnalysis(o: FixtureOptions = {}): Analysis {
 
   const stateGraph: AttentionGraph = causes
     ? {
-      kind: 'state', feature: 'mean', features: ['mean', 'max'], className: 'bad', score: 3.1, omitted: 0,
+      kind: 'state', feature: 'mean', features: ['mean', 'max'], className: 'bad', score: 3.1, omitted: 0, aliases: [],
       nodes: [
         { variable: 'duration', t: 9.8, significant: true, metric: true },
         { variable: 'lock_wait_ms', t: 11.4, significant: true, metric: false },
@@ -100,17 +100,17 @@ export function makeAnalysis(o: FixtureOptions = {}): Analysis {
         { from: 'duration', to: 'queue_len', weight: 0.12, directed: false },
       ],
     }
-    : { kind: 'state', feature: 'mean', features: ['mean'], className: 'bad', score: 0, omitted: 0, nodes: [{ variable: 'duration', t: 9.8, significant: sig, metric: true }], edges: [] };
+    : { kind: 'state', feature: 'mean', features: ['mean'], className: 'bad', score: 0, omitted: 0, aliases: [], nodes: [{ variable: 'duration', t: 9.8, significant: sig, metric: true }], edges: [] };
   const eventGraph: AttentionGraph = causes
     ? {
-      kind: 'event', feature: 'gap', features: ['gap'], className: 'bad', score: 2.4, omitted: 2,
+      kind: 'event', feature: 'gap', features: ['gap'], className: 'bad', score: 2.4, omitted: 2, aliases: [],
       nodes: [
         { variable: 'duration', t: 9.8, significant: true, metric: true },
         { variable: 'FlushEnd', t: 12.3, significant: true, metric: false },
       ],
       edges: [{ from: 'FlushEnd', to: 'duration', weight: 0.91, directed: true }],
     }
-    : { kind: 'event', feature: 'gap', features: ['gap'], className: 'bad', score: 0, omitted: 0, nodes: [{ variable: 'duration', t: 9.8, significant: sig, metric: true }], edges: [] };
+    : { kind: 'event', feature: 'gap', features: ['gap'], className: 'bad', score: 0, omitted: 0, aliases: [], nodes: [{ variable: 'duration', t: 9.8, significant: sig, metric: true }], edges: [] };
 
   const analysis: Analysis = {
     tool: { name: 'distalyze', version: '0.1.0' },

@@ -1,0 +1,254 @@
+/**
+ * The verdict (SPEC §6): how much worse P is, the top cause, and where the
+ * time went, with the ranked candidate causes behind it. Computed once from
+ * the FeatureSet, the tests and the graphs; src/report/verdict.ts says it as
+ * the one sentence that text, JSON and HTML all show.
+ */
+import { classRange, isTimeFeature, LOG_KINDS, type FeatureSet, type LogKind } from '../features/types.js';
+import type { Presence, TestedFeature, TestMethod, TestResult, TestSummary } from '../ttest/types.js';
+import { metricAliases } from './aliases.js';
+import { locatesCause, normalizedZ } from './index.js';
+import type { AttentionGraph } from './types.js';
+
+/** How many events the time attribution names at most. */
+const TIME_SHARES_SHOWN = 3;
+/** Events whose wait grew by less than this share of the slowdown are not named. */
+const TIME_SHARE_MIN = 0.05;
+
+export interface VerdictMetric {
+  readonly variable: string;
+  readonly kind: LogKind;
+  readonly feature: TestedFeature;
+  readonly meanGood: number;
+  readonly meanBad: number;
+  /** meanBad − meanGood, and that relative to meanGood (NaN when meanGood is 0). */
+  readonly difference: number;
+  readonly relative: number;
+  readonly p: number;
+  readonly log10p: number;
+  readonly significant: boolean;
+}
+
+export interface VerdictCause {
+  readonly variable: string;
+  readonly kind: LogKind;
+  /** Its strongest significant feature that locates a cause (or, failing that, any). */
+  readonly feature: TestedFeature;
+  readonly method: TestMethod;
+  readonly z: number;
+  readonly t: number;
+  readonly meanGood: number;
+  readonly meanBad: number;
+  readonly presence: Presence;
+  /** 'graph': tied to P in an answer graph (with that edge weight); 'divergence': divergent only. */
+  readonly source: 'graph' | 'divergence';
+  readonly weight: number | null;
+}
+
+/** One event's part in the mean slowdown: Σ over events of Δ mean `wait` = Δ mean event span (SPEC §2). */
+export interface TimeShare {
+  readonly event: string;
+  readonly meanGood: number;
+  readonly meanBad: number;
+  readonly difference: number;
+  /** difference / the mean slowdown of the event span. */
+  readonly share: number;
+}
+
+export interface Verdict {
+  readonly metric: VerdictMetric | null;
+  /** The candidate causes, best first; the first is the top cause. */
+  readonly causes: readonly VerdictCause[];
+  /** Events whose total wait grew most, largest first (only those of ≥ 5% of the slowdown, at most 3). */
+  readonly timeShares: readonly TimeShare[];
+  /** Mean event span, good and bad: what the time shares divide. */
+  readonly eventSpan: { readonly meanGood: number; readonly meanBad: number } | null;
+  /** Variables that are P under another name (SPEC §5), per kind. */
+  readonly aliases: readonly { readonly variable: string; readonly kind: LogKind }[];
+  /** Whether any test is significant at all. */
+  readonly anySignificant: boolean;
+}
+
+/**
+ * Candidate causes, in this order (P and its aliases are never candidates):
+ *  1. the significant nodes of the graphs that locate a cause and scored above
+ *     0, graph by graph in answer order, each graph's nodes by their share of
+ *     its score T̂^(2a)·ŵ^(2(1−a));
+ *  2. every other significant variable, by Σ|z| over its significant features
+ *     that locate a cause (event times count only where a variable has
+ *     nothing else), descending.
+ */
+export function verdictOf(fs: FeatureSet, summary: TestSummary, graphs: readonly AttentionGraph[], balance: number): Verdict {
+  const metricName = (kind: LogKind): string | null => fs.metric[kind];
+  const aliasSet = new Set<string>();
+  const aliases: { variable: string; kind: LogKind }[] = [];
+  for (const table of fs.tables) {
+    const p = metricName(table.kind);
+    if (p === null) continue;
+    for (const variable of metricAliases(fs, table, p)) {
+      const key = `${table.kind}\u0000${variable}`;
+      if (aliasSet.has(key)) continue;
+      aliasSet.add(key);
+      aliases.push({ variable, kind: table.kind });
+    }
+  }
+  const excluded = (kind: LogKind, variable: string): boolean => variable === metricName(kind) || aliasSet.has(`${kind}\u0000${variable}`);
+  const testsByKey = new Map<string, TestResult>();
+  for (const t of summary.tests) testsByKey.set(`${t.kind}\u0000${t.variable}\u0000${t.feature}`, t);
+
+  const causes: VerdictCause[] = [];
+  const listed = new Set<string>();
+  const cause = (t: TestResult, source: VerdictCause['source'], weight: number | null): VerdictCause => ({
+    variable: t.variable, kind: t.kind, feature: t.feature, method: t.method, z: t.z, t: t.t,
+    meanGood: t.meanGood, meanBad: t.meanBad, presence: t.presence, source, weight,
+  });
+  for (const g of graphs) {
+    if (!(g.score > 0) || !locatesCause(g)) continue;
+    const weightOf = parentWeights(g);
+    const nodes = g.nodes
+      .filter((n) => !n.metric && n.significant && !excluded(g.kind, n.variable))
+      .map((n) => {
+        const t = testsByKey.get(`${g.kind}\u0000${n.variable}\u0000${g.feature}`);
+        const w = weightOf.get(n.variable) ?? 0;
+        return { t, w, strength: t === undefined ? 0 : normalizedZ(t) ** (2 * balance) * w ** (2 * (1 - balance)) };
+      })
+      .filter((x): x is { t: TestResult; w: number; strength: number } => x.t !== undefined)
+      .sort((x, y) => y.strength - x.strength);
+    for (const { t, w } of nodes) {
+      const key = `${t.kind}\u0000${t.variable}`;
+      if (listed.has(key)) continue;
+      listed.add(key);
+      causes.push(cause(t, 'graph', w));
+    }
+  }
+  for (const r of divergentByLocatingFeatures(summary)) {
+    const key = `${r.best.kind}\u0000${r.best.variable}`;
+    if (listed.has(key) || excluded(r.best.kind, r.best.variable)) continue;
+    listed.add(key);
+    causes.push(cause(r.best, 'divergence', null));
+  }
+
+  const metric = metricOf(fs, summary);
+  const span = eventSpans(fs);
+  const timeShares = span === null ? [] : span.shares;
+  return {
+    metric,
+    anySignificant: summary.tests.some((t) => t.significant),
+    causes,
+    timeShares,
+    eventSpan: span === null ? null : { meanGood: span.meanGood, meanBad: span.meanBad },
+    aliases,
+  };
+}
+
+/** Significant variables by Σ|z| of their significant features that locate a cause (else of all), with their strongest such test. */
+function divergentByLocatingFeatures(summary: TestSummary): { best: TestResult; score: number; locating: boolean }[] {
+  const groups = new Map<string, TestResult[]>();
+  for (const t of summary.tests) {
+    if (!t.significant) continue;
+    const key = `${t.kind}\u0000${t.variable}`;
+    (groups.get(key) ?? groups.set(key, []).get(key)!).push(t);
+  }
+  const out: { best: TestResult; score: number; locating: boolean }[] = [];
+  for (const tests of groups.values()) {
+    const locating = tests.filter((t) => t.feature === 'occurrence' || !isTimeFeature(t.kind, t.feature));
+    const pool = locating.length > 0 ? locating : tests;
+    const best = pool.reduce((x, y) => (Math.abs(y.z) > Math.abs(x.z) ? y : x));
+    out.push({ best, score: pool.reduce((s, t) => s + Math.abs(t.z), 0), locating: locating.length > 0 });
+  }
+  return out.sort((x, y) => Number(y.locating) - Number(x.locating) || y.score - x.score ||
+    (x.best.kind < y.best.kind ? -1 : x.best.kind > y.best.kind ? 1 : 0) || (x.best.variable < y.best.variable ? -1 : x.best.variable > y.best.variable ? 1 : 0));
+}
+
+/**
+ * P's change: the test of P's headline feature — for the built-in duration
+ * (D in every feature type) its first table; for a named event metric
+ * `last.abs`, for a named state metric `final` (as for the heavy tail).
+ */
+function metricOf(fs: FeatureSet, summary: TestSummary): VerdictMetric | null {
+  for (const kind of LOG_KINDS) {
+    const name = fs.metric[kind];
+    if (name === null) continue;
+    const isDuration = kind === 'event' ? fs.metric.eventIsDuration : fs.metric.stateIsDuration;
+    const feature = isDuration ? (kind === 'event' ? 'first.abs' : 'min') : kind === 'event' ? 'last.abs' : 'final';
+    const t = summary.tests.find((x) => x.kind === kind && x.variable === name && x.feature === feature);
+    if (t === undefined) continue;
+    const difference = t.meanBad - t.meanGood;
+    return {
+      variable: name, kind, feature, meanGood: t.meanGood, meanBad: t.meanBad, difference,
+      relative: t.meanGood !== 0 ? difference / Math.abs(t.meanGood) : NaN,
+      p: t.p, log10p: t.log10p, significant: t.significant,
+    };
+  }
+  return null;
+}
+
+/**
+ * Where the time went (SPEC §2 `wait`, §6): per event, the class means of its
+ * total wait per instance (0 where it does not occur, so that the waits of an
+ * instance sum to its event span) and their difference; weighted by the
+ * replication counts. null without event variables.
+ */
+function eventSpans(fs: FeatureSet): { meanGood: number; meanBad: number; shares: TimeShare[] } | null {
+  const table = fs.tables.find((t) => t.kind === 'event' && t.feature === 'wait');
+  if (table === undefined) return null;
+  const [g0, g1] = classRange(fs, 'good');
+  const [b0, b1] = classRange(fs, 'bad');
+  const mean = (column: Float64Array, start: number, end: number): number => {
+    let sum = 0;
+    let n = 0;
+    for (let i = start; i < end; i++) {
+      const w = fs.weights[i] as number;
+      const x = column[i] as number;
+      sum += Number.isNaN(x) ? 0 : w * x;
+      n += w;
+    }
+    return n > 0 ? sum / n : NaN;
+  };
+  const rows: Omit<TimeShare, 'share'>[] = [];
+  let spanGood = 0;
+  let spanBad = 0;
+  table.variables.forEach((event, v) => {
+    if (event === fs.metric.event && fs.metric.eventIsDuration) return; // the built-in duration is no event
+    const column = table.columns[v] as Float64Array;
+    const meanGood = mean(column, g0, g1);
+    const meanBad = mean(column, b0, b1);
+    spanGood += meanGood;
+    spanBad += meanBad;
+    rows.push({ event, meanGood, meanBad, difference: meanBad - meanGood });
+  });
+  const slowdown = spanBad - spanGood;
+  const shares = slowdown > 0
+    ? rows.map((r) => ({ ...r, share: r.difference / slowdown }))
+      .filter((r) => r.share >= TIME_SHARE_MIN)
+      .sort((x, y) => y.difference - x.difference || (x.event < y.event ? -1 : 1))
+      .slice(0, TIME_SHARES_SHOWN)
+    : [];
+  return { meanGood: spanGood, meanBad: spanBad, shares };
+}
+
+/** Each node's weight of the edge towards P (the graph is a tree rooted at P), by a walk from P. */
+function parentWeights(g: AttentionGraph): Map<string, number> {
+  const adjacent = new Map<string, { other: string; weight: number }[]>();
+  const link = (a: string, b: string, weight: number): void => {
+    (adjacent.get(a) ?? adjacent.set(a, []).get(a)!).push({ other: b, weight });
+  };
+  for (const e of g.edges) {
+    link(e.from, e.to, e.weight);
+    link(e.to, e.from, e.weight);
+  }
+  const root = g.nodes.find((n) => n.metric)?.variable;
+  const weights = new Map<string, number>();
+  if (root === undefined) return weights;
+  const seen = new Set([root]);
+  const queue = [root];
+  for (let i = 0; i < queue.length; i++) {
+    for (const { other, weight } of adjacent.get(queue[i] as string) ?? []) {
+      if (seen.has(other)) continue;
+      seen.add(other);
+      weights.set(other, weight);
+      queue.push(other);
+    }
+  }
+  return weights;
+}

@@ -1,0 +1,45 @@
+/** The verdict as one plain sentence with numbers (SPEC §6): the same words in text, JSON and HTML. */
+import type { Verdict, VerdictCause } from '../attention/verdict.js';
+import { formatP, formatStat, formatValue } from './format.js';
+
+export function verdictSentence(v: Verdict): string {
+  return sentenceOf(v.metric, v.causes[0] ?? null, v.timeShares, v.anySignificant);
+}
+
+function sentenceOf(metric: Verdict['metric'], top: VerdictCause | null, shares: Verdict['timeShares'], anySignificant: boolean): string {
+  const parts: string[] = [];
+  const seconds = (x: number): string => `${formatValue(x)} s`;
+  if (metric !== null) {
+    const isTime = metric.variable === 'duration' || metric.feature === 'last.abs';
+    const unit = (x: number): string => (isTime ? seconds(x) : formatValue(x));
+    const rel = Number.isFinite(metric.relative) ? ` (${metric.relative >= 0 ? '+' : '−'}${formatValue(Math.abs(metric.relative) * 100)}%)` : '';
+    const change = `${metric.variable} ${unit(metric.meanGood)} → ${unit(metric.meanBad)}${rel}, p ${formatP(metric.p, metric.log10p)}`;
+    if (metric.significant) {
+      parts.push(`Bad instances ${metric.difference > 0 ? 'are worse' : 'are better'}: ${change}.`);
+    } else {
+      parts.push(`${metric.variable} does not differ significantly (${change}).`);
+    }
+  }
+  if (top !== null) {
+    parts.push(`Top cause: ${top.variable} (${describeCause(top)}).`);
+  } else if (!anySignificant) {
+    parts.push('No feature differs significantly between the two classes.');
+  } else {
+    parts.push('Only the metric P itself (or a name for it) differs significantly.');
+  }
+  if (shares.length > 0 && metric !== null && metric.significant && metric.difference > 0) {
+    const items = shares.map((s) => `+${seconds(s.difference)} (${Math.round(s.share * 100)}%) before ${s.event}`);
+    parts.push(`Where the time went: ${items.join(', ')}.`);
+  }
+  return parts.join(' ');
+}
+
+function describeCause(c: VerdictCause): string {
+  if (c.feature === 'occurrence') {
+    const pct = (x: number): string => `${formatValue(x * 100)}%`;
+    const how = c.presence === 'new' ? 'new in bad' : c.presence === 'vanished' ? 'vanished from bad' : 'occurs in';
+    return `${c.kind}, ${how}: ${pct(c.meanGood)} of good → ${pct(c.meanBad)} of bad instances, z ${formatStat(c.z)}`;
+  }
+  const where = c.source === 'graph' && c.weight !== null ? `, tied to P with weight ${c.weight.toFixed(2)}` : '';
+  return `${c.kind} ${c.feature} ${formatValue(c.meanGood)} → ${formatValue(c.meanBad)}, z ${formatStat(c.z)}${where}`;
+}
