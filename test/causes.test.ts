@@ -1,5 +1,10 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from './helpers/run.js';
+// @ts-expect-error: the plain .mjs generator has no type declarations
+import { generateCauses } from '../fixtures/causes/generate.mjs';
 
 // The six causes of issue 10, each a generated good/bad pair in
 // fixtures/causes/ (node fixtures/causes/generate.mjs; what is planted and why
@@ -104,5 +109,20 @@ describe('planted causes (fixtures/causes, issue 10)', () => {
     await expectCause('alias-of-p', ['LockRequest', 'LockAcquired']);
     expect(topGraphNodes(json)).not.toContain('Finish');
     expect(topGraphNodes(json)).not.toContain('runtime_sec');
+  });
+});
+
+describe('fixtures/causes/generate.mjs', () => {
+  it('rewrites the committed files byte for byte (seeded, no hand edits)', () => {
+    const out = mkdtempSync(join(tmpdir(), 'distalyze-causes-'));
+    (generateCauses as (root: string) => void)(out);
+    const files = (root: string): string[] => readdirSync(root, { recursive: true, withFileTypes: true })
+      .filter((d) => d.isFile() && d.name.endsWith('.dlog'))
+      .map((d) => join(d.parentPath, d.name).slice(root.length + 1))
+      .sort();
+    const committed = files('fixtures/causes');
+    expect(committed).toHaveLength(2 + 2 + 2 + 2 + 2 + 40);
+    expect(files(out)).toEqual(committed);
+    for (const f of committed) expect(readFileSync(join(out, f), 'utf8')).toBe(readFileSync(join('fixtures/causes', f), 'utf8'));
   });
 });
