@@ -154,7 +154,8 @@ function shares(rows, key) {
 
 export function summarize(rows) {
   const groups = {};
-  for (const type of [...TYPES, 'overall']) {
+  const others = [...new Set(rows.map((r) => r.type))].filter((t) => !TYPES.includes(t)).sort();
+  for (const type of [...TYPES, ...others, 'overall']) {
     const sel = type === 'overall' ? rows : rows.filter((r) => r.type === type);
     if (sel.length === 0) continue;
     groups[type] = { faults: sel.length, service: shares(sel, 'serviceRank'), region: shares(sel, 'regionRank') };

@@ -55,5 +55,7 @@ describe('bench/rca.mjs scoring', () => {
       return: { faults: 2, service: { top1: 0.5, top3: 0.5, top5: 1 }, region: { top1: 0, top3: 0.5, top5: 0.5 } },
       overall: { faults: 4, service: { top1: 0.25, top3: 0.5, top5: 0.75 }, region: { top1: 0, top3: 0.25, top5: 0.25 } },
     });
+    expect(Object.keys(summarize([...rows, { type: 'network_delay', serviceRank: 1, regionRank: 1 }, { type: 'disk_full', serviceRank: 1, regionRank: 1 }])))
+      .toEqual(['exception', 'return', 'network_delay', 'disk_full', 'overall']);
   });
 });
