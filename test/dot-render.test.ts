@@ -30,6 +30,8 @@ function analysis(graphs: AttentionGraph[]): Analysis {
     tests: [],
     ranking: [],
     graphs,
+    verdict: { metric: null, causes: [], timeShares: [], eventSpan: null, aliases: [], anySignificant: false },
+    kinds: null,
     warnings: [],
   };
 }

@@ -5,6 +5,9 @@ import { box, buildPageData, chooseSample, quantileOfSorted } from '../src/repor
 import { embedJson, escapeHtml } from '../src/report/html/escape.js';
 import { inlineSvg } from '../src/report/html/graphs.js';
 import { HOSTILE, HOSTILE_INSTANCE, makeAnalysis } from './browser/analysis-fixture.js';
+import { verdictSentence } from '../src/report/verdict.js';
+
+const h = escapeHtml;
 
 const BLOB = /<script type="application\/json" id="distalyze-data">([\s\S]*?)<\/script>/;
 
@@ -80,10 +83,14 @@ describe('renderHtml', () => {
   it('puts the verdict first: the causes found next to P, each top graph drawn', async () => {
     const html = await renderHtml(makeAnalysis());
     const headline = /<p class="headline" id="verdict-headline">([\s\S]*?)<\/p>/.exec(html)![1]!;
-    expect(headline).toContain('Where to look');
-    expect(headline).toContain('lock_wait_ms');
-    expect(headline).toContain('FlushEnd');
-    expect(headline).not.toContain('heap_mb');
+    // The same sentence as the terminal and JSON (src/report/verdict.ts).
+    expect(headline).toBe(h(verdictSentence(makeAnalysis().verdict)));
+    expect(headline).toContain('Top cause: lock_wait_ms');
+    const causes = /<p class="hint" id="verdict-causes">([\s\S]*?)<\/p>/.exec(html)![1]!;
+    expect(causes).toContain('Where to look');
+    expect(causes).toContain('lock_wait_ms');
+    expect(causes).toContain('FlushEnd');
+    expect(causes).not.toContain('heap_mb');
     expect(html.indexOf('id="verdict"')).toBeLessThan(html.indexOf('id="ranking"'));
     expect(html.indexOf('id="ranking"')).toBeLessThan(html.indexOf('id="tests"'));
     expect(html.match(/<div class="graph" data-graph="\d+"[^>]*><svg /g)).toHaveLength(2);
@@ -102,7 +109,7 @@ describe('renderHtml', () => {
 
   it('says "no divergence found" when nothing is significant', async () => {
     const html = await renderHtml(makeAnalysis({ nothing: true }));
-    expect(html).toMatch(/<p class="headline none" id="verdict-headline">No divergence found\.<\/p>/);
+    expect(html).toMatch(/<p class="headline none" id="verdict-headline">duration does not differ significantly [^<]*No feature differs significantly between the two classes\.<\/p>/);
     expect(html).not.toContain('Where to look');
     expect(html).not.toMatch(/<div class="graph"/);
     expect(html).toContain('<title>distalyze: no divergence found</title>');
@@ -110,7 +117,7 @@ describe('renderHtml', () => {
 
   it('says "no divergence found" when the graphs are P alone', async () => {
     const html = await renderHtml(makeAnalysis({ metricOnly: true }));
-    expect(html).toMatch(/id="verdict-headline">No divergence found/);
+    expect(html).toMatch(/id="verdict-headline">Bad instances are worse: [^<]*Only the metric P itself \(or a name for it\) differs significantly\./);
     expect(html.match(/No divergence found: P has no significant neighbour/g)).toHaveLength(2);
     expect(html).not.toContain('Where to look');
   });

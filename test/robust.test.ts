@@ -681,7 +681,7 @@ describe('stdout closed early: no stack trace', () => {
 describe('hostile names', () => {
   // The pipeline fixture with two variables of its top graphs renamed, so the
   // names reach every output: the ranking, the tests and the graphs.
-  const EVENT = `Compact ${HOSTILE_NAMES.esc} ${HOSTILE_NAMES.script} ${HOSTILE_NAMES.bidi}`;
+  const EVENT = `Flush ${HOSTILE_NAMES.esc} ${HOSTILE_NAMES.script} ${HOSTILE_NAMES.bidi}`;
   const STATE = `lock ${HOSTILE_NAMES.tab} ${HOSTILE_NAMES.c1} ${HOSTILE_NAMES.quotes}`;
   let dirs: { good: string; bad: string };
   let text: RunResult;
@@ -700,7 +700,7 @@ describe('hostile names', () => {
   beforeAll(async () => {
     const rename = (from: string, to: string): string => {
       for (const f of readdirSync(from)) {
-        const t = readFileSync(join(from, f), 'utf8').replaceAll('\tCompaction', `\t${EVENT}`).replaceAll('\tlock_wait_ms\t', `\t${STATE}\t`);
+        const t = readFileSync(join(from, f), 'utf8').replaceAll('\tFlushEnd\n', `\t${EVENT}\n`).replaceAll('\tlock_wait_ms\t', `\t${STATE}\t`);
         sb.write(`${to}/${f}`, t);
       }
       return sb.path(to);
@@ -735,7 +735,7 @@ describe('hostile names', () => {
   it('DOT: labels are escaped and Graphviz renders it', () => {
     const dot = readFileSync(sb.path('hostile', 'r.dot'), 'utf8');
     expect(dot).not.toMatch(CONTROL_IN_FILES);
-    expect(dot).toContain('label="Compact Esc\uFFFD[31mred\uFFFDbell\\ncr <script>alert(1)</script> bidi \u202eevil\u202c \u2066iso\u2069\\nt = ');
+    expect(dot).toContain('label="Flush Esc\uFFFD[31mred\uFFFDbell\\ncr <script>alert(1)</script> bidi \u202eevil\u202c \u2066iso\u2069\\nt = ');
     expect(dot).toContain('label="lock Tab\uFFFDhere Csi\uFFFD2J\uFFFDnext\u2028line quo\\"te\\\\n \\\\l {x} -> y; }\\nt = ');
     let svg: string;
     try {
@@ -749,7 +749,7 @@ describe('hostile names', () => {
 
   it('the terminal report has no raw control characters from the logs', () => {
     expect(text.stdout).not.toMatch(RAW_CONTROL);
-    expect(text.stdout).toContain('Compact Esc\\x1b[31mred\\x07bell\\x0dcr <script>alert(1)</script>');
+    expect(text.stdout).toContain('Flush Esc\\x1b[31mred\\x07bell\\x0dcr <script>alert(1)</script>');
     expect(text.stdout).toContain('lock Tab\\x09here Csi\\x9b2J\\x85next\\u2028line');
     expect(text.stdout).toContain('<script>alert(1)</script> bidi \\u202eevil\\u202c \\u2066iso\\u2069');
   });

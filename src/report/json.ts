@@ -1,5 +1,6 @@
 import type { Analysis } from '../analysis.js';
 import { jsonNumber } from './format.js';
+import { verdictSentence } from './verdict.js';
 
 /**
  * Everything, machine-readable, with the stable field names of SPEC §6.
@@ -39,6 +40,8 @@ export function renderJson(a: Analysis): string {
       sd: jsonNumber(a.heavyTail.sd),
     },
     weighting: a.weighting,
+    verdict: verdictJson(a),
+    kinds: a.kinds,
     alpha: a.alpha,
     correction: a.correction,
     testsPerformed: a.performed,
@@ -59,8 +62,32 @@ export function renderJson(a: Analysis): string {
       nodes: g.nodes.map((n) => ({ variable: n.variable, t: jsonNumber(n.t), significant: n.significant, metric: n.metric })),
       edges: g.edges.map((e) => ({ from: e.from, to: e.to, weight: jsonNumber(e.weight), directed: e.directed })),
       omitted: g.omitted,
+      aliases: g.aliases,
     })),
     warnings: a.warnings,
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+/** The verdict (SPEC §6): its sentence, and the numbers behind it. */
+function verdictJson(a: Analysis) {
+  const v = a.verdict;
+  const m = v.metric;
+  return {
+    sentence: verdictSentence(v),
+    metric: m === null ? null : {
+      variable: m.variable, kind: m.kind, feature: m.feature, meanGood: jsonNumber(m.meanGood), meanBad: jsonNumber(m.meanBad),
+      difference: jsonNumber(m.difference), relative: jsonNumber(m.relative), p: jsonNumber(m.p), log10p: jsonNumber(m.log10p), significant: m.significant,
+    },
+    causes: v.causes.map((c) => ({
+      variable: c.variable, kind: c.kind, feature: c.feature, method: c.method, z: jsonNumber(c.z), t: jsonNumber(c.t),
+      meanGood: jsonNumber(c.meanGood), meanBad: jsonNumber(c.meanBad), presence: c.presence, source: c.source,
+      weight: c.weight === null ? null : jsonNumber(c.weight),
+    })),
+    timeShares: v.timeShares.map((s) => ({
+      event: s.event, meanGood: jsonNumber(s.meanGood), meanBad: jsonNumber(s.meanBad), difference: jsonNumber(s.difference), share: jsonNumber(s.share),
+    })),
+    eventSpan: v.eventSpan === null ? null : { meanGood: jsonNumber(v.eventSpan.meanGood), meanBad: jsonNumber(v.eventSpan.meanBad) },
+    aliases: v.aliases,
+  };
 }

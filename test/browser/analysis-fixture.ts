@@ -9,6 +9,7 @@ import type { AttentionGraph } from '../../src/attention/types.js';
 import type { FeatureType, LogKind } from '../../src/features/types.js';
 import type { TestResult } from '../../src/ttest/types.js';
 import { signedZ } from '../../src/ttest/normal.js';
+import type { Verdict, VerdictCause } from '../../src/attention/verdict.js';
 
 export const HOSTILE = '<script>alert(1)</script>';
 export const HOSTILE_INSTANCE = 'node-"><img src=x onerror=alert(2)>';
@@ -129,9 +130,32 @@ export function makeAnalysis(o: FixtureOptions = {}): Analysis {
     tests,
     ranking,
     graphs: [stateGraph, eventGraph],
+    verdict: verdictFor(tests, causes),
+    kinds: null,
     warnings: [`variable ${HOSTILE} appears in the bad logs only`],
   };
   return o.distributions === false ? analysis : { ...analysis, distributions: distributionsFor(tests) };
+}
+
+/** The verdict the graphs above imply: P = duration; causes lock_wait_ms (state graph) then FlushEnd (event graph). */
+function verdictFor(tests: readonly TestResult[], causes: boolean): Verdict {
+  const find = (variable: string, kind: LogKind): TestResult => tests.find((t) => t.variable === variable && t.kind === kind)!;
+  const p = find('duration', 'state');
+  const cause = (t: TestResult, weight: number): VerdictCause => ({
+    variable: t.variable, kind: t.kind, feature: t.feature, method: t.method, z: t.z, t: t.t,
+    meanGood: t.meanGood, meanBad: t.meanBad, presence: t.presence, source: 'graph', weight,
+  });
+  return {
+    metric: {
+      variable: 'duration', kind: 'state', feature: p.feature, meanGood: p.meanGood, meanBad: p.meanBad, difference: p.meanBad - p.meanGood,
+      relative: (p.meanBad - p.meanGood) / p.meanGood, p: p.p, log10p: p.log10p, significant: p.significant,
+    },
+    causes: causes ? [cause(find('lock_wait_ms', 'state'), 0.93), cause(find('FlushEnd', 'event'), 0.88)] : [],
+    timeShares: causes ? [{ event: 'FlushEnd', meanGood: 0.8, meanBad: 5.6, difference: 4.8, share: 0.92 }] : [],
+    eventSpan: { meanGood: 6.7, meanBad: 11.9 },
+    aliases: [],
+    anySignificant: p.significant,
+  };
 }
 
 function distributionsFor(tests: readonly TestResult[]): Distributions {

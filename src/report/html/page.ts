@@ -3,6 +3,7 @@
  * written here as escaped HTML (readable before any script runs); the ranking,
  * the tests table and the plots are built by the page's script from the blob.
  */
+import { verdictSentence } from '../verdict.js';
 import { createHash } from 'node:crypto';
 import type { Analysis } from '../../analysis.js';
 import type { AttentionGraph } from '../../attention/types.js';
@@ -189,31 +190,25 @@ function topGraphs(a: Analysis): { graph: AttentionGraph; index: number }[] {
   });
 }
 
+/**
+ * The verdict (SPEC §6): the same sentence as the terminal and JSON, then the
+ * candidate causes as buttons that show their distributions.
+ */
 function verdictOf(a: Analysis): { title: string; html: (ix: Map<string, number>) => string } {
-  const significant = a.tests.filter((t) => t.significant);
-  const tops = topGraphs(a).map(({ graph }) => ({ graph, cause: causesOf(graph)[0] }));
-  const found = tops.filter((x) => x.cause !== undefined);
-  if (significant.length === 0) {
+  const v = a.verdict;
+  const sentence = verdictSentence(v);
+  const causes = v.causes.slice(0, 3);
+  if (causes.length === 0) {
     return {
-      title: 'no divergence found',
-      html: () => `<p class="headline none" id="verdict-headline">No divergence found.</p>` +
-        `<p class="hint">None of the ${plural(a.performed, 'feature')} tested differs significantly between the good and the bad logs.</p>`,
-    };
-  }
-  if (found.length === 0) {
-    const nonMetric = significant.filter((t) => t.variable !== (t.kind === 'event' ? a.metric.event : a.metric.state)).length;
-    return {
-      title: 'no divergence found near P',
-      html: () => `<p class="headline none" id="verdict-headline">No divergence found near the performance metric.</p>` +
-        `<p class="hint">${h(a.graphs.length === 0
-          ? `No graphs: no log kind has a performance metric. ${plural(significant.length, 'feature')} differ significantly; see the ranking.`
-          : `${plural(nonMetric, 'feature')} besides P differ${nonMetric === 1 ? 's' : ''} significantly, but none is connected to P in the dependency networks; see the ranking.`)}</p>`,
+      title: v.anySignificant ? 'no cause found' : 'no divergence found',
+      html: () => `<p class="headline none" id="verdict-headline">${h(sentence)}</p>`,
     };
   }
   return {
-    title: `look at ${found.map((x) => x.cause!.variable).join(', ')}`,
-    html: (ix) => `<p class="headline" id="verdict-headline">Where to look: ${found.map(({ graph, cause }) =>
-      `${nameButton(graph.kind, cause!.variable, graph.feature, ix)} <span class="muted">(${h(graph.kind)}s, ${h(graph.feature)})</span>`).join(' · ')}</p>`,
+    title: `look at ${causes.map((c) => c.variable).join(', ')}`,
+    html: (ix) => `<p class="headline" id="verdict-headline">${h(sentence)}</p>` +
+      `<p class="hint" id="verdict-causes">Where to look: ${causes.map((c) =>
+        `${nameButton(c.kind, c.variable, c.feature, ix)} <span class="muted">(${h(c.kind)} ${h(c.feature)})</span>`).join(' · ')}</p>`,
   };
 }
 
