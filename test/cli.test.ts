@@ -118,7 +118,13 @@ describe('errors a user can cause: one line, exit 2, no stack', () => {
   it('a bad option value', () => expectError([FIXTURES.pipelineGood, FIXTURES.pipelineBad, '--alpha', '2'], 'distalyze: --alpha 2: must be between 0 and 1 (exclusive)'));
   it('conflicting options', () => expectError([FIXTURES.pipelineGood, FIXTURES.pipelineBad, '--json', '-', '--dot', '-'], 'distalyze: --dot - and --json - both write to standard output; send one of them to a file'));
   it('a metric that never occurs', () => expectError([FIXTURES.pipelineGood, FIXTURES.pipelineBad, '--metric', 'Finsh'], 'distalyze: --metric Finsh: no event or state variable of that name occurs in any instance'));
-  it('a class with one instance', () => expectError([join(FIXTURES.pipelineGood, 'node-001.dlog'), FIXTURES.pipelineBad], 'distalyze: good class: only 1 instance; at least 2 are needed to compare'));
+  it('one instance against a class: each of its features is prediction-tested (SPEC §3 few instances)', async () => {
+    const r = await run(FIXTURES.pipelineGood, join(FIXTURES.pipelineBad, 'node-001.dlog'), '--json', '-');
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as { classes: { bad: { instances: number } }; tests: { method: string }[] };
+    expect(doc.classes.bad.instances).toBe(1);
+    expect(new Set(doc.tests.filter((t) => t.method !== 'fisher').map((t) => t.method))).toEqual(new Set(['prediction']));
+  });
   it('a broken record, naming file and line', async () => {
     const dir = tmp();
     mkdirSync(join(dir, 'bad'));

@@ -148,7 +148,7 @@ describe('metric and input errors', () => {
   });
 
   it('needs at least two instances per class', () => {
-    expect(() => featuresOf({ good: [A], bad: [C, D] })).toThrow('good class: only 1 instance; at least 2 are needed to compare');
+    expect(() => featuresOf({ good: [A], bad: [C, D] })).toThrow('good class: only 1 instance, and the bad class 2; one instance is compared with a class of at least 3, or give each class 2');
   });
 });
 

@@ -10,7 +10,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, createReadStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
@@ -153,9 +153,11 @@ describe('paths', () => {
 });
 
 describe('classes', () => {
-  it('a class with 1 instance', async () => {
-    await expectError([join(sb.good, 'run-1.dlog'), sb.bad],
-      'distalyze: good class: only 1 instance; at least 2 are needed to compare\n  hint: one file is one instance unless I records name instances\n');
+  it('a class with 1 instance against one of 2: too few to compare', async () => {
+    sb.write('two-runs/run-1.dlog', validInstance(1, true));
+    const two = dirname(sb.write('two-runs/run-2.dlog', validInstance(2, true)));
+    await expectError([join(sb.good, 'run-1.dlog'), two],
+      'distalyze: good class: only 1 instance, and the bad class 2; one instance is compared with a class of at least 3, or give each class 2\n  hint: one file is one instance unless I records name instances\n');
   });
 
   it('a class whose files hold no records', async () => {
@@ -163,7 +165,7 @@ describe('classes', () => {
     sb.write('no-records/a.dlog', '');
     sb.write('no-records/b.dlog', '# only a comment\n\n   \n');
     await expectError([sb.good, d],
-      'distalyze: bad class: no instances (no records in its input); at least 2 are needed to compare\n  hint: one file is one instance unless I records name instances\n');
+      'distalyze: bad class: no instances (no records in its input)\n  hint: one file is one instance unless I records name instances\n');
   });
 
   it('an empty file among good ones: counted in a note', async () => {
@@ -607,7 +609,7 @@ describe('the built executable: exit code, one line, no stack trace', () => {
 
   it('empty standard input', () => {
     const r = runBinary([sb.good, '-', ...sb.outputArgs()], '');
-    expect(r.stderr).toBe('distalyze: bad class: no instances (no records in its input); at least 2 are needed to compare\n  hint: one file is one instance unless I records name instances\n');
+    expect(r.stderr).toBe('distalyze: bad class: no instances (no records in its input)\n  hint: one file is one instance unless I records name instances\n');
     expect(r.code).toBe(2);
     expect(sb.outputs()).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js';
+import { REFERENCE_MIN_VALUES } from '../ttest/prediction.js';
 import { compareCodeUnits } from '../parse/files.js';
 import type { ClassName } from '../parse/records.js';
 import type { FeatureCollector } from './collector.js';
@@ -43,10 +44,16 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
   const goodSlots = slotsOf('good');
   const badSlots = slotsOf('bad');
   for (const [c, slots] of [['good', goodSlots], ['bad', badSlots]] as const) {
-    if (slots.length < 2) {
-      throw new InputError(`${c} class: ${slots.length === 0 ? 'no instances (no records in its input)' : 'only 1 instance'}; at least 2 are needed to compare`,
-        undefined, undefined, 'one file is one instance unless I records name instances');
+    if (slots.length === 0) {
+      throw new InputError(`${c} class: no instances (no records in its input)`, undefined, undefined, 'one file is one instance unless I records name instances');
     }
+  }
+  // One instance can be compared with the other class's distribution (SPEC §3, few instances), which needs 3.
+  if (Math.min(goodSlots.length, badSlots.length) < 2 && Math.max(goodSlots.length, badSlots.length) < REFERENCE_MIN_VALUES) {
+    const [c, n] = goodSlots.length < 2 ? ['good', goodSlots.length] : ['bad', badSlots.length];
+    const other = c === 'good' ? badSlots.length : goodSlots.length;
+    throw new InputError(`${c} class: only ${n} instance, and the ${c === 'good' ? 'bad' : 'good'} class ${other}; one instance is compared with a class of at least ${REFERENCE_MIN_VALUES}, or give each class 2`,
+      undefined, undefined, 'one file is one instance unless I records name instances');
   }
   const order = [...goodSlots, ...badSlots];
   const nGood = goodSlots.length;
