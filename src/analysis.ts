@@ -66,8 +66,8 @@ export function distributionKey(kind: LogKind, variable: string, feature: Tested
 export interface AnalysisOptions {
   readonly alpha: number;
   readonly correction: Correction;
-  /** Compare within instance kinds (default 'on'; SPEC §3). */
-  readonly kinds?: 'on' | 'off';
+  /** Compare within instance kinds (default 'on'; SPEC §3; see TestOptions). */
+  readonly kinds?: 'on' | 'combine' | 'off';
   readonly attention: AttentionOptions;
   readonly network: DependencyNetworkOptions;
   /** Keep per-instance feature values for the HTML report. */

@@ -93,13 +93,15 @@ describe('two sets from one process', () => {
 });
 
 describe('many requests in one file', () => {
-  it('finds the delayed DbReply through its gap', async () => {
+  it('finds the delayed database reply: the wait after DbQuery (gap.after), before DbReply (gap)', async () => {
     const { doc } = await analyzeJson(FIXTURES.requestsGood, FIXTURES.requestsBad);
     expect(doc.classes.good.instances).toBe(200);
     const gap = doc.tests.find((t) => t.variable === 'DbReply' && t.feature === 'gap')!;
     expect(gap.significant).toBe(true);
     const events = doc.graphs.find((g) => g.kind === 'event')!;
-    expect(events.nodes.map((n) => n.variable)).toContain('DbReply');
+    expect(events.feature).toBe('gap.after');
+    expect(events.nodes.map((n) => n.variable)).toContain('DbQuery');
+    expect((doc as unknown as { verdict: { causes: { variable: string }[] } }).verdict.causes[0]!.variable).toBe('DbQuery');
   });
 });
 

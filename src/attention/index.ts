@@ -68,6 +68,16 @@ export function locatesCause(graph: Pick<AttentionGraph, 'kind' | 'feature'>): b
   return !isTimeFeature(graph.kind, graph.feature);
 }
 
+/**
+ * Between graphs of equal score: the wait between two consecutive events is
+ * both the `gap` of the later one and the `gap.after` of the earlier one; the
+ * earlier one is where the time went (the callee's last line before a slow
+ * reply, not the caller's next line: SPEC §2), so `gap.after` goes first.
+ */
+function preference(feature: FeatureType): number {
+  return feature === 'gap.after' ? 0 : 1;
+}
+
 /** 0 for a graph that locates a cause and scored above 0, else 1: the first tier comes first. */
 function tier(g: AttentionGraph): number {
   return g.score > 0 && locatesCause(g) ? 0 : 1;
@@ -79,7 +89,7 @@ function tier(g: AttentionGraph): number {
  * listed). The first is the answer.
  */
 function rankGraphs(graphs: readonly AttentionGraph[]): AttentionGraph[] {
-  return graphs.map((g, i) => ({ g, i })).sort((x, y) => tier(x.g) - tier(y.g) || y.g.score - x.g.score || x.i - y.i).map((x) => x.g);
+  return graphs.map((g, i) => ({ g, i })).sort((x, y) => tier(x.g) - tier(y.g) || y.g.score - x.g.score || preference(x.g.feature) - preference(y.g.feature) || x.i - y.i).map((x) => x.g);
 }
 
 /**
@@ -206,7 +216,8 @@ function testsOf(tests: TestSummary, kind: LogKind, feature: FeatureType): Map<s
  */
 function topGraphs(candidates: readonly FocusedGraph[], top: number): AttentionGraph[] {
   const rank = (f: FeatureType): number => featureTypesOf(candidates[0].graph.kind).indexOf(f);
-  const ranked = [...candidates].sort((x, y) => tier(x.graph) - tier(y.graph) || y.graph.score - x.graph.score || rank(x.graph.feature) - rank(y.graph.feature));
+  const ranked = [...candidates].sort((x, y) => tier(x.graph) - tier(y.graph) || y.graph.score - x.graph.score ||
+    preference(x.graph.feature) - preference(y.graph.feature) || rank(x.graph.feature) - rank(y.graph.feature));
   const merged = new Map<string, AttentionGraph>();
   for (const { graph, shape } of ranked) {
     const seen = merged.get(shape);

@@ -72,7 +72,7 @@ function buildProgram(io: Io, setCode: (c: number) => void): Command {
     .option('--weight <mode>', 'cost weights for a heavy tail: none, auto, or exp:HALF (weight ⌊2^(P/HALF)⌋)', 'none')
     .option('--alpha <p>', 'significance level before correction', '0.05')
     .addOption(new Option('--correction <method>', 'multiple-testing correction').choices(['bonferroni', 'holm', 'bh', 'none']).default('bonferroni'))
-    .addOption(new Option('--kinds <on|off>', 'compare instances within their kinds (request types) and combine, or pool them').choices(['on', 'off']).default('on'))
+    .addOption(new Option('--kinds <mode>', 'instance kinds (request types): test within each kind (on), combine the kinds\' differences by inverse variance (combine), or pool them (off)').choices(['on', 'combine', 'off']).default('on'))
     .option('--min-split <n>', 'minimum samples to split a regression-tree node (default ⌈N/3⌉ per class)')
     .option('--split-alpha <p>', 'significance a tree split must reach (divided per --split-correction)', '0.05')
     .addOption(new Option('--split-correction <divisor>', 'what --split-alpha is divided by: the candidate splits at the node, or the predictors (SPEC §4 as written)').choices(['splits', 'predictors']).default('splits'))

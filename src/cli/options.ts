@@ -44,7 +44,7 @@ export interface Options {
   readonly weight: WeightOption;
   readonly alpha: number;
   readonly correction: Correction;
-  readonly kinds: 'on' | 'off';
+  readonly kinds: 'on' | 'combine' | 'off';
   readonly minSplit?: number;
   readonly splitAlpha: number;
   readonly splitCorrection: 'splits' | 'predictors';
@@ -94,7 +94,7 @@ export function parseOptions(raw: RawOptions): Options {
     weight: parseWeight(raw.weight),
     alpha: probability('--alpha', raw.alpha),
     correction: oneOf('--correction', raw.correction, ['bonferroni', 'holm', 'bh', 'none'] as const),
-    kinds: oneOf('--kinds', raw.kinds, ['on', 'off'] as const),
+    kinds: oneOf('--kinds', raw.kinds, ['on', 'combine', 'off'] as const),
     ...(raw.minSplit !== undefined ? { minSplit: integer('--min-split', raw.minSplit, 2) } : {}),
     splitAlpha: probability('--split-alpha', raw.splitAlpha),
     splitCorrection: oneOf('--split-correction', raw.splitCorrection, ['splits', 'predictors'] as const),

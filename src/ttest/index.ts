@@ -11,7 +11,7 @@ import { signedZ, Z_CAP } from './normal.js';
 import { mantelHaenszelTest, occurrenceTest, type OccurrenceResult, type OccurrenceTable } from './occurrence.js';
 import { fewValuesTest } from './prediction.js';
 import { rankVariables } from './rank.js';
-import { stratifiedTest, type StratifiedResult, type Stratum } from './strata.js';
+import { stratifiedTest, strongestStratumTest, type StratifiedResult, type Stratum } from './strata.js';
 import type { Correction, Presence, TestMethod, TestResult, TestSummary, TestedFeature, WelchResult } from './types.js';
 import { welchTest } from './welch.js';
 
@@ -22,7 +22,7 @@ export { rankVariables } from './rank.js';
 export { signedZ, Z_CAP } from './normal.js';
 export { occurrenceTest, mantelHaenszelTest } from './occurrence.js';
 export { predictionTest, fewValuesTest } from './prediction.js';
-export { stratifiedTest } from './strata.js';
+export { stratifiedTest, strongestStratumTest } from './strata.js';
 export type * from './types.js';
 
 export interface TestOptions {
@@ -30,8 +30,13 @@ export interface TestOptions {
   readonly alpha: number;
   /** Multiple-testing correction (SPEC §3: `bonferroni`, `--correction`). */
   readonly correction: Correction;
-  /** Compare within instance kinds when instances have two or more kinds (`--kinds on`, the default), or pool them. */
-  readonly kinds?: 'on' | 'off';
+  /**
+   * With two or more instance kinds: `on` (the default) tests each kind and
+   * lets the strongest stand for the feature (corrected over the kinds);
+   * `combine` takes the inverse-variance combination of the per-kind
+   * differences (SPEC §3 as written); `off` pools every instance.
+   */
+  readonly kinds?: 'on' | 'combine' | 'off';
 }
 
 interface Performed {
@@ -49,9 +54,10 @@ interface Performed {
  * [0, nGood), bad ones [nGood, nGood + nBad), weighted by `fs.weights`.
  * Per column (SPEC §3):
  *  - with kinds (two or more distinct instance kinds, and `kinds` not 'off'):
- *    the inverse-variance combination over the kinds that have enough values
- *    in both classes (`stratifiedTest`); a column no kind can test is tested
- *    pooled;
+ *    each kind with enough values tested on its own, the strongest standing
+ *    for the feature (`strongestStratumTest`), or with `kinds: 'combine'` the
+ *    inverse-variance combination (`stratifiedTest`); a column no kind can
+ *    test is tested pooled;
  *  - pooled: the prediction test when one class has 1–2 values and the other
  *    ≥ 3, else Welch's test (≥ 2 values in each class);
  *  - otherwise untestable, and left out of m.
@@ -74,7 +80,8 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
     table.variables.forEach((variable, v) => {
       const column = table.columns[v] as Float64Array;
       const base = { variable, kind: table.kind, feature: table.feature };
-      const stratified = strata === null ? null : stratifiedTest(strata.map((s) => s.of(column)));
+      const stratified = strata === null ? null
+        : (options.kinds === 'combine' ? stratifiedTest : strongestStratumTest)(strata.map((s) => s.of(column)));
       if (stratified !== null) {
         const { strata: detail, ...result } = stratified;
         performed.push({ ...base, method: 'kinds', result, z: signedZ(Math.sign(result.t), result.log10p), strata: detail });
@@ -98,7 +105,7 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
         const column = table.columns[v] as Float64Array;
         const occurs = occurrenceTable(column, fs.weights, g0, g1, b0, b1);
         presence.set(variable, occurs.occursBad === 0 ? 'vanished' : occurs.occursGood === 0 ? 'new' : 'both');
-        const r = occurrenceOf(occurs, strata?.map((s) => s.occurrence(column)) ?? null);
+        const r = occurrenceOf(occurs, strata?.map((s) => s.occurrence(column)) ?? null, presence.get(variable) !== 'both');
         if (r === null) {
           untestable++;
           return;
@@ -183,9 +190,11 @@ function occurrenceTable(count: Float64Array, weights: Float64Array, g0: number,
  * Pooled: Fisher / G (null when the table has one possible outcome). With
  * kinds: Mantel–Haenszel over the kinds whose tables are informative (both
  * classes present, the event neither everywhere nor nowhere); with one such
- * kind its own Fisher / G; with none, the pooled test.
+ * kind its own Fisher / G. With none, the kinds explain where the event
+ * occurs (it belongs to some request types and not others), and only an
+ * event that is new or vanished is still tested, pooled.
  */
-function occurrenceOf(pooled: OccurrenceTable, strata: readonly OccurrenceTable[] | null): OccurrenceResult | null {
+function occurrenceOf(pooled: OccurrenceTable, strata: readonly OccurrenceTable[] | null, newOrVanished: boolean): OccurrenceResult | null {
   const informative = (t: OccurrenceTable): boolean => {
     const m = t.occursBad + t.occursGood;
     return t.nBad > 0 && t.nGood > 0 && m > 0 && m < t.nBad + t.nGood;
@@ -193,6 +202,7 @@ function occurrenceOf(pooled: OccurrenceTable, strata: readonly OccurrenceTable[
   const useful = strata?.filter(informative) ?? [];
   if (useful.length >= 2) return mantelHaenszelTest(useful);
   if (useful.length === 1) return occurrenceTest(useful[0]!);
+  if (strata !== null && !newOrVanished) return null;
   return informative(pooled) ? occurrenceTest(pooled) : null;
 }
 

@@ -3,10 +3,10 @@
  * each kind (request type) and the per-kind differences are combined by
  * inverse-variance weighting.
  */
-import { REFERENCE_MIN_VALUES, FEW_VALUES } from './prediction.js';
+import { fewValuesTest, REFERENCE_MIN_VALUES, FEW_VALUES } from './prediction.js';
 import { studentTTwoSided } from './tdist.js';
 import type { WelchResult } from './types.js';
-import { classMoments, commonScale, sampleVariance } from './welch.js';
+import { classMoments, commonScale, sampleVariance, welchTest } from './welch.js';
 
 /** One kind's part of a combined test, for the report. */
 export interface StratumDetail {
@@ -128,4 +128,32 @@ export function stratifiedTest(strata: readonly Stratum[]): StratifiedResult | n
   const sd = Math.sqrt(pooledVar / pooledDf);
   const j = 1 - 3 / (4 * (nGoodAll + nBadAll) - 9);
   return { t, df, p, log10p, effectSize: sd > 0 ? (j * d) / sd : 0, ...base };
+}
+
+/**
+ * The default way of comparing within kinds: each kind that has enough values
+ * is tested on its own (Welch's test, or the prediction test where one class
+ * has 1–2 values), and the strongest kind stands for the feature, its p
+ * Bonferroni-corrected over the k kinds tested (p·k, capped at 1). A change in
+ * one request type among several unchanged ones keeps its power here, where
+ * the inverse-variance combination (`stratifiedTest`) dilutes it towards the
+ * unchanged kinds' zero difference. t, df, means and effect size are the
+ * strongest kind's; every tested kind is listed in `strata`. null when no kind
+ * can be tested.
+ */
+export function strongestStratumTest(strata: readonly Stratum[]): StratifiedResult | null {
+  const tested: { kind: string; r: WelchResult }[] = [];
+  for (const s of strata) {
+    const r = fewValuesTest(s.good, s.bad, s.wGood, s.wBad) ?? welchTest(s.good, s.bad, s.wGood, s.wBad);
+    if (r !== null) tested.push({ kind: s.kind, r });
+  }
+  if (tested.length === 0) return null;
+  const best = tested.reduce((x, y) => (y.r.log10p < x.r.log10p || (y.r.log10p === x.r.log10p && Math.abs(y.r.t) > Math.abs(x.r.t)) ? y : x));
+  const k = tested.length;
+  return {
+    ...best.r,
+    p: Math.min(1, best.r.p * k),
+    log10p: Math.min(0, best.r.log10p + Math.log10(k)),
+    strata: tested.map(({ kind, r }) => ({ kind, nGood: r.nGood, nBad: r.nBad, meanGood: r.meanGood, meanBad: r.meanBad, t: r.t })),
+  };
 }
