@@ -8,8 +8,10 @@
 // For every fault of faults.json: good = baseline/, bad = faults/NN/, each
 // staged as a temporary directory of symlinks to the class's files (the
 // dataset stays read-only), analysed by the built CLI with the translator
-// examples/trainticket/trainticket.mjs and `--json -`. Then, in the JSON
-// `ranking` (P and its aliases left out):
+// examples/trainticket/trainticket.mjs and `--json -`. Then, in the answer —
+// the verdict's candidate causes (`verdict.causes`, which never hold P or its
+// aliases), or for a build without a verdict the JSON `ranking` with P and its
+// aliases left out:
 //   service  the rank of the injected service among the distinct services, in
 //            rank order (a variable's service is the part of its name before
 //            the first `:`, without Kubernetes replica suffixes; variables
@@ -89,18 +91,18 @@ export function metricNames(json) {
   const names = new Set(['duration']);
   const m = json.metric ?? {};
   for (const k of ['event', 'state']) if (typeof m[k] === 'string') names.add(m[k]);
-  const aliases = [m.aliases, json.aliases, m.event_aliases, m.eventAliases, m.stateAliases].flat().filter((x) => x !== undefined && x !== null);
+  const aliases = [m.aliases, json.aliases, json.verdict?.aliases, m.event_aliases, m.eventAliases, m.stateAliases].flat().filter((x) => x !== undefined && x !== null);
   for (const a of aliases) names.add(typeof a === 'string' ? a : a.variable);
   for (const r of json.ranking ?? []) if (r.alias === true || r.isAlias === true) names.add(r.variable);
   return names;
 }
 
-/** The ranked variables that are candidate causes, in rank order, each once. */
+/** The candidate causes in answer order, each once: the verdict's, else the ranking's. */
 export function candidates(json) {
   const skip = metricNames(json);
   const seen = new Set();
   const out = [];
-  for (const r of json.ranking ?? []) {
+  for (const r of json.verdict?.causes ?? json.ranking ?? []) {
     if (skip.has(r.variable) || seen.has(r.variable)) continue;
     seen.add(r.variable);
     out.push(r.variable);

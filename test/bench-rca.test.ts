@@ -26,6 +26,11 @@ describe('bench/rca.mjs scoring', () => {
     expect(candidates(flagged)).toEqual(['a:X#1']);
   });
 
+  it('takes the verdict\'s causes, in order, where the report has a verdict', () => {
+    const json = report(['b:Y#2', 'a:X#1'], { verdict: { causes: [{ variable: 'a:X#1' }, { variable: 'c:Z#3' }], aliases: [{ variable: 'Finish', kind: 'event' }] } });
+    expect(candidates(json)).toEqual(['a:X#1', 'c:Z#3']);
+  });
+
   it('ranks distinct services in rank order, by pod or service name, passing over names without one', () => {
     expect(rankedServices(['duration2', 'ts-a-service:X#1', 'ts-a-service-5dc8d4f9fd-46997:cpu', 'ts-b-service:ERROR', 'ts-a-service:X#2'])).toEqual(['ts-a-service', 'ts-b-service']);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalUpperQuantileFromLog, signedZ, Z_CAP } from '../src/ttest/normal.js';
+import { normalUpperQuantileFromLog, separationZ, signedZ, Z_CAP } from '../src/ttest/normal.js';
 
 describe('signed z of a two-sided p (SPEC §3 ranking)', () => {
   // Reference: scipy 1.17.1 stats.norm.isf(p/2); 1e-400 from mpmath (50 digits), findroot of ln(erfc(z/√2)/2) = ln(p/2).
@@ -29,4 +29,16 @@ describe('signed z of a two-sided p (SPEC §3 ranking)', () => {
     expect(signedZ(0, -5)).toBe(0);
     expect(signedZ(1, NaN)).toBeNaN();
   });
+});
+
+describe('separationZ: the evidence of a complete separation (rank test bound)', () => {
+  // p = 2/C(a + b, a); z = scipy 1.17.1 stats.norm.isf(p/2).
+  const cases: [a: number, b: number, z: number][] = [
+    [2, 4, 1.501085946044025],
+    [40, 40, 9.980230538832828],
+    [1, 3, 0.6744897501960817],
+    [3, 5, 2.1001654928444697],
+  ];
+  for (const [a, b, z] of cases) it(`${a} against ${b} values: z = ${z}`, () => expect(separationZ(a, b)).toBeCloseTo(z, 10));
+  it('is 0 without values on a side', () => expect(separationZ(0, 10)).toBe(0));
 });

@@ -7,7 +7,7 @@
  */
 import { DURATION, classRange, type FeatureSet, type FeatureTable, type LogKind } from '../features/types.js';
 import { significantFlags } from './correction.js';
-import { signedZ, Z_CAP } from './normal.js';
+import { separationZ, signedZ, Z_CAP } from './normal.js';
 import { mantelHaenszelTest, occurrenceTest, type OccurrenceResult, type OccurrenceTable } from './occurrence.js';
 import { fewValuesTest } from './prediction.js';
 import { rankVariables } from './rank.js';
@@ -84,7 +84,7 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
         : (options.kinds === 'combine' ? stratifiedTest : strongestStratumTest)(strata.map((s) => s.of(column)));
       if (stratified !== null) {
         const { strata: detail, ...result } = stratified;
-        performed.push({ ...base, method: 'kinds', result, z: signedZ(Math.sign(result.t), result.log10p), strata: detail });
+        performed.push({ ...base, method: 'kinds', result, z: rankingZ(result), strata: detail });
         return;
       }
       const good = column.subarray(g0, g1);
@@ -92,7 +92,7 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
       const few = fewValuesTest(good, bad, wGood, wBad);
       const result = few ?? welchTest(good, bad, wGood, wBad);
       if (result === null) untestable++;
-      else performed.push({ ...base, method: few !== null ? 'prediction' : 'welch', result, z: signedZ(Math.sign(result.t), result.log10p) });
+      else performed.push({ ...base, method: few !== null ? 'prediction' : 'welch', result, z: rankingZ(result) });
     });
   };
   const presence = new Map<string, Presence>();
@@ -163,6 +163,17 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
     maxFiniteAbsT,
     maxAbsZ,
   };
+}
+
+/**
+ * The z a test ranks by (SPEC §3): sign(t)·Φ⁻¹(1 − p/2), capped at 38; for a
+ * perfectly separated test (t = ±∞, p = 0), the evidence its sample sizes can
+ * carry, `separationZ(nGood, nBad)`, so that two constant values against four
+ * do not outrank a real cause seen in a hundred instances (issue 10, cause 5).
+ */
+function rankingZ(result: WelchResult): number {
+  if (Number.isFinite(result.t)) return signedZ(Math.sign(result.t), result.log10p);
+  return Math.sign(result.t) * separationZ(result.nGood, result.nBad);
 }
 
 function capped(z: number): number {

@@ -1,4 +1,5 @@
 import { logErfc } from './erfc.js';
+import { lnGamma } from './gamma.js';
 
 const LN10 = Math.LN10;
 const LN2 = Math.LN2;
@@ -49,4 +50,22 @@ export function signedZ(sign: number, log10p: number): number {
   if (sign === 0 || log10p >= 0) return 0;
   const z = Math.min(Z_CAP, normalUpperQuantileFromLog(log10p * LN10 - LN2));
   return sign > 0 ? z : -z;
+}
+
+/**
+ * The largest |z| two samples of sizes a and b can support on their own: the
+ * two-sided p of a complete separation under an exact rank test,
+ * p = 2 / C(a + b, a) (Mann–Whitney: one of the C(a+b, a) equally likely
+ * arrangements at each extreme). A perfectly separated feature (both classes
+ * constant, SPEC §3: t = ±∞) is worth exactly this much evidence, not |z| = 38:
+ * 2 against 4 values give p = 2/15, z ≈ 1.5; 40 against 40 give z ≈ 9.9.
+ * Sizes are rounded down (weighted counts); 0 when either is below 1.
+ */
+export function separationZ(a: number, b: number): number {
+  const m = Math.floor(a);
+  const n = Math.floor(b);
+  if (m < 1 || n < 1) return 0;
+  const lnChoose = lnGamma(m + n + 1) - lnGamma(m + 1) - lnGamma(n + 1);
+  const lnP = Math.min(0, Math.LN2 - lnChoose);
+  return Math.min(Z_CAP, normalUpperQuantileFromLog(lnP - LN2));
 }
