@@ -17,6 +17,7 @@ import { renderText } from '../report/text.js';
 import { renderTsv } from '../report/tsv.js';
 import { VERSION } from '../version.js';
 import { parseOptions, type Options, type RawOptions } from './options.js';
+import { registerTemplatesCommand } from './templates.js';
 import { registerTranslateCommand } from './translate.js';
 import { checkOutputPath, formatUserError, guardStream, StagedOutputs, writeStream } from './output.js';
 import { Progress } from './progress.js';
@@ -112,6 +113,7 @@ function buildProgram(io: Io, setCode: (c: number) => void): Command {
       setCode(await runAnalysis(good, bad, parseOptions(raw), io));
     });
   registerTranslateCommand(program, io, setCode);
+  registerTemplatesCommand(program, io, setCode);
   return program;
 }
 

@@ -56,6 +56,8 @@ export interface MinedTemplate {
   readonly counts: Readonly<Record<ClassName, number>>;
   /** Its first line. */
   readonly example: string;
+  /** Whether that line had its own timestamp (else it continued an earlier line, as a stack trace does). */
+  readonly timed: boolean;
 }
 
 export interface FileLayout extends FileTimestamp {
@@ -152,8 +154,8 @@ interface FileState {
   lastTime: number;
 }
 
-/** The time of a line and its message tokens, or null for a header or a line that cannot be timed. */
-function splitLine(line: string, lineNo: number, state: FileState): { t: number; tokens: string[]; host: string } | null {
+/** The time of a line and its message (the line without its timestamp and syslog host), or null for a header or a line that cannot be timed. */
+function splitLine(line: string, lineNo: number, state: FileState): { t: number; message: string; host: string; timed: boolean } | null {
   const { layout, format } = state;
   if (layout.header && lineNo === 1) return null;
   if (line.length === 0) return null;
@@ -161,12 +163,21 @@ function splitLine(line: string, lineNo: number, state: FileState): { t: number;
   const t = start >= 0 ? format.parse(line, start) : NaN;
   let message: string;
   let time: number;
+  let host = '';
   if (plausible(t, format)) {
     let end = format.end;
     if (line.charCodeAt(end) === 93 /* ] */ && line.charCodeAt(start - 1) === 91) end++;
     const from = line.charCodeAt(start - 1) === 91 ? start - 1 : start;
     if (layout.comma) {
       message = line.slice(0, from) + line.slice(end + (line.charCodeAt(end) === 44 ? 1 : 0));
+    } else if (layout.host) {
+      // Syslog: the host is the field after the timestamp.
+      let i = end;
+      while (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9) i++;
+      let j = i;
+      while (j < line.length && line.charCodeAt(j) !== 32 && line.charCodeAt(j) !== 9) j++;
+      host = line.slice(i, j);
+      message = line.slice(j);
     } else {
       message = from === 0 ? line.slice(end) : line.slice(0, from) + line.slice(end);
     }
@@ -177,9 +188,18 @@ function splitLine(line: string, lineNo: number, state: FileState): { t: number;
     message = line;
     time = state.lastTime;
   }
-  const tokens = tokenize(message, layout.comma);
-  const host = layout.host && tokens.length > 1 ? (tokens.shift() as string) : '';
-  return { t: time, tokens, host };
+  return { t: time, message, host, timed: time === t };
+}
+
+/**
+ * The cache key of a message: its digit runs collapsed to one `0`. Masking
+ * depends on digits only through whether a token has one (mask.ts), so two
+ * messages with the same key have the same masked tokens, and most lines of a
+ * log skip tokenizing and masking altogether.
+ */
+const DIGIT_RUNS = /[0-9]+/g;
+function messageKey(message: string): string {
+  return message.replace(DIGIT_RUNS, '0');
 }
 
 function maskAll(tokens: readonly string[]): string[] {
@@ -194,6 +214,7 @@ function maskAll(tokens: readonly string[]): string[] {
 interface Tally {
   counts: Record<ClassName, number>;
   example: string;
+  timed: boolean;
   /** Per position: a raw value that was not a number was seen. */
   notNumeric: Uint8Array;
 }
@@ -209,8 +230,8 @@ export async function mineTemplates(classes: Readonly<Record<ClassName, readonly
   const tallies: Tally[] = [];
   const files: Record<string, FileLayout> = {};
   const ids = new IdFieldCounter();
-  /** Masked message → cluster id: most lines repeat a masked message seen before. */
-  const cache = new Map<string, number>();
+  /** Message key → its template and which of its tokens are masked: most lines repeat a message seen before. */
+  const cache = new Map<string, { id: number; variable: number[]; literal: number[]; literalSeen?: boolean }>();
   let lines = 0;
   let untimed = 0;
   /** Syslog host names seen in the sampled lines. */
@@ -236,20 +257,32 @@ export async function mineTemplates(classes: Readonly<Record<ClassName, readonly
             return;
           }
           if (split.host !== '' && lineNo <= ID_SAMPLE_LINES) hosts.add(split.host);
-          const raw = split.tokens;
-          const masked = maskAll(raw);
-          const key = masked.join('\u0001');
-          let id = cache.get(key);
-          if (id === undefined) {
-            id = drain.add(masked).id;
-            cache.set(key, id);
+          const comma = layout.comma;
+          let entry = cache.get(messageKey(split.message));
+          if (entry === undefined) {
+            const raw = tokenize(split.message, comma);
+            const masked = maskAll(raw);
+            const variable: number[] = [];
+            for (let i = 0; i < raw.length; i++) if (masked[i] !== raw[i]) variable.push(i);
+            entry = { id: drain.add(masked).id, variable, literal: raw.length - variable.length > 0 ? raw.map((r, i) => (masked[i] === r ? i : -1)).filter((i) => i >= 0) : [] };
+            cache.set(messageKey(split.message), entry);
           }
-          let tally = tallies[id];
-          if (tally === undefined) tallies[id] = tally = { counts: { good: 0, bad: 0 }, example: text, notNumeric: new Uint8Array(raw.length) };
+          let tally = tallies[entry.id];
+          if (tally === undefined) tallies[entry.id] = tally = { counts: { good: 0, bad: 0 }, example: text, timed: split.timed, notNumeric: new Uint8Array(entry.variable.length + entry.literal.length) };
           tally.counts[className]++;
           const notNumeric = tally.notNumeric;
-          for (let i = 0; i < raw.length; i++) {
-            if (notNumeric[i] === 0 && (masked[i] === raw[i] || isBracketed(raw[i] as string) || Number.isNaN(numericValue(raw[i] as string)))) notNumeric[i] = 1;
+          // A literal word is never a number; a masked token is, if it reads as one and is not a bracketed id.
+          if (entry.literal.length > 0 && !entry.literalSeen) {
+            for (const i of entry.literal) notNumeric[i] = 1;
+            entry.literalSeen = true;
+          }
+          let check = false;
+          for (const i of entry.variable) if (notNumeric[i] === 0) { check = true; break; }
+          if (check) {
+            const raw = tokenize(split.message, comma);
+            for (const i of entry.variable) {
+              if (notNumeric[i] === 0 && (isBracketed(raw[i] as string) || Number.isNaN(numericValue(raw[i] as string)))) notNumeric[i] = 1;
+            }
           }
         },
         tooLong: () => { lines++; },
@@ -278,7 +311,7 @@ export async function mineTemplates(classes: Readonly<Record<ClassName, readonly
       k++;
       return tally.notNumeric[i] === 0 ? `${name} #${k}` : '';
     });
-    return { id: c.id, tokens: c.tokens, name, states, counts: tally.counts, example: tally.example };
+    return { id: c.id, tokens: c.tokens, name, states, counts: tally.counts, example: tally.example, timed: tally.timed };
   });
   return { parameters, year, files, instance, templates, lines, untimed };
 }
@@ -319,7 +352,7 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
   const drain = new Drain(model.parameters);
   for (const t of model.templates) drain.restore(t.tokens);
   const templates = model.templates;
-  const cache = new Map<string, number>();
+  const cache = new Map<string, { id: number; states: number[] }>();
   let state: FileState | null = null;
   const instanceRule = model.instance;
   const idRegex: UserRegex | null = instanceRule?.kind === 'pattern' ? compileUserRegex(instanceRule.pattern) : null;
@@ -344,14 +377,15 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
       if (s.layout.header && ctx.line === 1) return true;
       const split = splitLine(line, ctx.line, s);
       if (split === null) return false;
-      const raw = split.tokens;
-      const masked = maskAll(raw);
-      const key = masked.join('\u0001');
-      let id = cache.get(key);
-      if (id === undefined) {
-        id = drain.match(masked)?.id ?? -1;
-        if (cache.size < TRANSLATE_CACHE_MAX) cache.set(key, id);
+      const key = messageKey(split.message);
+      let entry = cache.get(key);
+      if (entry === undefined) {
+        const id = drain.match(maskAll(tokenize(split.message, s.layout.comma)))?.id ?? -1;
+        const states = id === -1 ? [] : (templates[id] as MinedTemplate).states.flatMap((name, i) => (name === '' ? [] : [i]));
+        entry = { id, states };
+        if (cache.size < TRANSLATE_CACHE_MAX) cache.set(key, entry);
       }
+      const id = entry.id;
       if (id === -1) return false;
       if (instanceRule !== null) {
         let instanceId: string | undefined;
@@ -371,12 +405,12 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
       }
       const template = templates[id] as MinedTemplate;
       sink.event(split.t, template.name);
-      const states = template.states;
-      for (let i = 0; i < states.length; i++) {
-        const name = states[i] as string;
-        if (name === '') continue;
-        const v = numericValue(raw[i] as string);
-        if (Number.isFinite(v)) sink.state(split.t, name, v);
+      if (entry.states.length > 0) {
+        const raw = tokenize(split.message, s.layout.comma);
+        for (const i of entry.states) {
+          const v = numericValue(raw[i] as string);
+          if (Number.isFinite(v)) sink.state(split.t, template.states[i] as string, v);
+        }
       }
       return true;
     },

@@ -20,6 +20,10 @@ export const MAX_FIELD = 5;
 
 /** Candidates, most specific first (a format string, or a name of time-formats.ts). */
 export const TIMESTAMP_CANDIDATES: readonly string[] = [
+  // log4j's layouts first: the same times as ISO-8601, parsed faster (a cached prefix).
+  'yyyy-MM-dd HH:mm:ss,SSS',
+  'yyyy-MM-dd HH:mm:ss.SSS',
+  "yyyy-MM-dd'T'HH:mm:ss.SSS",
   'iso8601',
   'yyyy/MM/dd HH:mm:ss.SSS',
   'yyyy/MM/dd HH:mm:ss',
