@@ -416,3 +416,25 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
     },
   };
 }
+
+/**
+ * Group bare messages (no timestamps) with the miner: the template id of each
+ * message in mining order. The same masking, message keys and Drain as
+ * `mineTemplates`; used by bench/templates.mjs to score grouping accuracy.
+ */
+export function groupMessages(messages: readonly string[], parameters: DrainParameters = DEFAULT_DRAIN_PARAMETERS): { ids: Int32Array; templates: string[][] } {
+  const drain = new Drain(parameters);
+  const cache = new Map<string, number>();
+  const ids = new Int32Array(messages.length);
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i] as string;
+    const key = messageKey(message);
+    let id = cache.get(key);
+    if (id === undefined) {
+      id = drain.add(maskAll(tokenize(message, false))).id;
+      cache.set(key, id);
+    }
+    ids[i] = id;
+  }
+  return { ids, templates: drain.clusters.map((c) => c.tokens) };
+}
