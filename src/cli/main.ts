@@ -264,7 +264,10 @@ async function writeReports(analysis: Analysis, options: Options, io: Io): Promi
 
 async function minedTranslator(files: Record<ClassName, InputFile[]>, options: Options, io: Io): Promise<MinedTranslator | undefined> {
   const { rawLogTranslator } = await import('../parse/templates/index.js');
+  const bytes = [...files.good, ...files.bad].reduce((n, f) => n + f.size, 0);
   const mined = await rawLogTranslator(files, {
+    // Mining workers as for parsing: above PARALLEL_MIN_BYTES, or when --jobs says so.
+    jobs: options.jobs ?? (bytes >= PARALLEL_MIN_BYTES ? availableParallelism() : 1),
     ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
     ...(options.instancePattern !== undefined ? { instancePattern: options.instancePattern } : {}),
     ...(options.year !== undefined ? { year: options.year } : {}),

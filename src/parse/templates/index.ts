@@ -132,7 +132,7 @@ export interface MinedTranslator extends LineTranslator {
  * The translator for raw input, or undefined when the input is records (dlog
  * or CSV records): the one call the CLI makes when no translator is given.
  */
-export async function rawLogTranslator(classes: Readonly<Record<ClassName, readonly InputFile[]>>, options: TemplateOptions = {}): Promise<MinedTranslator | undefined> {
+export async function rawLogTranslator(classes: Readonly<Record<ClassName, readonly InputFile[]>>, options: TemplateOptions & { readonly jobs?: number } = {}): Promise<MinedTranslator | undefined> {
   if (!(await looksRaw(classes.good)) || !(await looksRaw(classes.bad))) return undefined;
   return templateTranslator(await mineTemplates(classes, options));
 }
@@ -220,75 +220,156 @@ interface Tally {
 }
 
 /**
- * Mine templates over both classes together, sequentially in input order.
- * Throws an InputError naming the file when a file has no timestamp format.
+ * What one file contributes to mining: its layout, and its distinct message
+ * keys in order of first occurrence, each with its masked tokens, line count,
+ * first line and which positions held something other than a number. Plain
+ * data, so a worker can compute it (mine-worker.ts).
  */
-export async function mineTemplates(classes: Readonly<Record<ClassName, readonly InputFile[]>>, options: TemplateOptions = {}): Promise<TemplateModel> {
+export interface FileMining {
+  readonly path: string;
+  readonly layout: FileLayout;
+  readonly keys: Array<{
+    readonly key: string;
+    readonly masked: string[];
+    count: number;
+    readonly example: string;
+    readonly timed: boolean;
+    /** 1 where a line of this key had a word, a bracketed id or a non-number. */
+    readonly notNumeric: Uint8Array;
+  }>;
+  /** For the id rule: the number of sampled lines, and those of them that may hold an id field. */
+  readonly idSample: { readonly sampled: number; readonly lines: string[]; readonly column: { column: number; name: string } | null };
+  readonly hosts: string[];
+  readonly lines: number;
+  readonly untimed: number;
+}
+
+/**
+ * Mine one file: detect its timestamp, then collect its distinct message keys.
+ * Throws an InputError naming the file when it has no timestamp format.
+ */
+export async function mineFile(file: InputFile, options: TemplateOptions = {}): Promise<FileMining> {
+  if (file.path === '-') throw new InputError('raw logs cannot be read from standard input (templates are mined in a first pass over the files); give a file or directory');
+  const year = options.year ?? new Date().getUTCFullYear();
+  const sample = await firstLines(file, SAMPLE_LINES + 1);
+  const comma = isCsv(file);
+  const header = comma && sample.length > 0;
+  const detected = detectTimestamp(file.path, header ? sample.slice(1) : sample, comma, year, options.timestamp);
+  const layout: FileLayout = { ...detected, header, host: detected.format === 'syslog' && detected.field === 0 };
+  const column = header ? idColumnOf(sample[0] as string) : null;
+  const state: FileState = { layout, format: makeTimeFormat(layout.format, { year }), lastTime: NaN };
+  const keys: FileMining['keys'] = [];
+  const byKey = new Map<string, FileMining['keys'][number] & { variable: number[] }>();
+  const idLines: string[] = [];
+  let sampled = 0;
+  const hosts = new Set<string>();
+  let lines = 0;
+  let untimed = 0;
+  await readLines(file, {
+    line: (text, lineNo) => {
+      lines++;
+      if (lineNo <= ID_SAMPLE_LINES && !(header && lineNo === 1)) {
+        sampled++;
+        if (column !== null || text.includes('=') || text.includes(':')) idLines.push(text);
+      }
+      const split = splitLine(text, lineNo, state);
+      if (split === null) {
+        if (!(header && lineNo === 1) && text.length > 0) untimed++;
+        return;
+      }
+      if (split.host !== '' && lineNo <= ID_SAMPLE_LINES) hosts.add(split.host);
+      const key = messageKey(split.message);
+      let entry = byKey.get(key);
+      if (entry === undefined) {
+        const raw = tokenize(split.message, comma);
+        const masked = maskAll(raw);
+        const variable: number[] = [];
+        // A literal word is never a number.
+        const notNumeric = new Uint8Array(raw.length);
+        for (let i = 0; i < raw.length; i++) {
+          if (masked[i] !== raw[i]) variable.push(i);
+          else notNumeric[i] = 1;
+        }
+        entry = { key, masked, count: 0, example: text, timed: split.timed, notNumeric, variable };
+        byKey.set(key, entry);
+        keys.push(entry);
+      }
+      entry.count++;
+      // A masked token is a number if it reads as one and is not a bracketed id.
+      const notNumeric = entry.notNumeric;
+      let check = false;
+      for (const i of entry.variable) if (notNumeric[i] === 0) { check = true; break; }
+      if (check) {
+        const raw = tokenize(split.message, comma);
+        for (const i of entry.variable) {
+          if (notNumeric[i] === 0 && (isBracketed(raw[i] as string) || Number.isNaN(numericValue(raw[i] as string)))) notNumeric[i] = 1;
+        }
+      }
+    },
+    tooLong: () => { lines++; },
+  });
+  return {
+    path: file.path, layout,
+    keys: keys.map(({ key, masked, count, example, timed, notNumeric }) => ({ key, masked, count, example, timed, notNumeric })),
+    idSample: { sampled, lines: idLines, column }, hosts: [...hosts], lines, untimed,
+  };
+}
+
+/**
+ * Mine templates over both classes together, in input order (good files, then
+ * bad). Files are read on `jobs` worker threads when given (mine-worker.ts);
+ * either way their contributions are merged in file order, and a key reaches
+ * Drain at its first occurrence in that order — exactly what one sequential
+ * pass over every line does, since a repeated key never reaches Drain. So the
+ * templates do not depend on `jobs`. Throws an InputError naming the first
+ * file (in input order) that has no timestamp format.
+ */
+export async function mineTemplates(classes: Readonly<Record<ClassName, readonly InputFile[]>>, options: TemplateOptions & { readonly jobs?: number } = {}): Promise<TemplateModel> {
+  const inputs = (['good', 'bad'] as const).flatMap((className) => classes[className].map((file) => ({ file, className })));
+  const jobs = Math.min(options.jobs ?? 1, inputs.length);
+  let minings: FileMining[];
+  if (jobs > 1) {
+    const { mineParallel } = await import('./mine-parallel.js');
+    minings = await mineParallel(inputs.map((i) => i.file), jobs, options);
+  } else {
+    minings = [];
+    for (const { file } of inputs) minings.push(await mineFile(file, options));
+  }
+  return mergeMinings(minings, inputs.map((i) => i.className), options);
+}
+
+/** Merge per-file minings in file order into templates (see mineTemplates). */
+export function mergeMinings(minings: readonly FileMining[], classOf: readonly ClassName[], options: TemplateOptions = {}): TemplateModel {
   const parameters = options.drain ?? DEFAULT_DRAIN_PARAMETERS;
   const year = options.year ?? new Date().getUTCFullYear();
   const drain = new Drain(parameters);
   const tallies: Tally[] = [];
   const files: Record<string, FileLayout> = {};
   const ids = new IdFieldCounter();
-  /** Message key → its template and which of its tokens are masked: most lines repeat a message seen before. */
-  const cache = new Map<string, { id: number; variable: number[]; literal: number[]; literalSeen?: boolean }>();
+  const cache = new Map<string, number>();
   let lines = 0;
   let untimed = 0;
-  /** Syslog host names seen in the sampled lines. */
   const hosts = new Set<string>();
-  for (const className of ['good', 'bad'] as const) {
-    for (const file of classes[className]) {
-      if (file.path === '-') throw new InputError('raw logs cannot be read from standard input (templates are mined in a first pass over the files); give a file or directory');
-      const sample = await firstLines(file, SAMPLE_LINES + 1);
-      const comma = isCsv(file);
-      const header = comma && sample.length > 0;
-      const detected = detectTimestamp(file.path, header ? sample.slice(1) : sample, comma, year, options.timestamp);
-      const layout: FileLayout = { ...detected, header, host: detected.format === 'syslog' && detected.field === 0 };
-      files[file.path] = layout;
-      const idColumn = header ? idColumnOf(sample[0] as string) : null;
-      const state: FileState = { layout, format: makeTimeFormat(layout.format, { year }), lastTime: NaN };
-      await readLines(file, {
-        line: (text, lineNo) => {
-          lines++;
-          if (lineNo <= ID_SAMPLE_LINES && !(header && lineNo === 1)) ids.add(text, idColumn);
-          const split = splitLine(text, lineNo, state);
-          if (split === null) {
-            if (!(header && lineNo === 1) && text.length > 0) untimed++;
-            return;
-          }
-          if (split.host !== '' && lineNo <= ID_SAMPLE_LINES) hosts.add(split.host);
-          const comma = layout.comma;
-          let entry = cache.get(messageKey(split.message));
-          if (entry === undefined) {
-            const raw = tokenize(split.message, comma);
-            const masked = maskAll(raw);
-            const variable: number[] = [];
-            for (let i = 0; i < raw.length; i++) if (masked[i] !== raw[i]) variable.push(i);
-            entry = { id: drain.add(masked).id, variable, literal: raw.length - variable.length > 0 ? raw.map((r, i) => (masked[i] === r ? i : -1)).filter((i) => i >= 0) : [] };
-            cache.set(messageKey(split.message), entry);
-          }
-          let tally = tallies[entry.id];
-          if (tally === undefined) tallies[entry.id] = tally = { counts: { good: 0, bad: 0 }, example: text, timed: split.timed, notNumeric: new Uint8Array(entry.variable.length + entry.literal.length) };
-          tally.counts[className]++;
-          const notNumeric = tally.notNumeric;
-          // A literal word is never a number; a masked token is, if it reads as one and is not a bracketed id.
-          if (entry.literal.length > 0 && !entry.literalSeen) {
-            for (const i of entry.literal) notNumeric[i] = 1;
-            entry.literalSeen = true;
-          }
-          let check = false;
-          for (const i of entry.variable) if (notNumeric[i] === 0) { check = true; break; }
-          if (check) {
-            const raw = tokenize(split.message, comma);
-            for (const i of entry.variable) {
-              if (notNumeric[i] === 0 && (isBracketed(raw[i] as string) || Number.isNaN(numericValue(raw[i] as string)))) notNumeric[i] = 1;
-            }
-          }
-        },
-        tooLong: () => { lines++; },
-      });
+  minings.forEach((m, f) => {
+    const className = classOf[f] as ClassName;
+    files[m.path] = m.layout;
+    lines += m.lines;
+    untimed += m.untimed;
+    for (const h of m.hosts) hosts.add(h);
+    ids.addSampled(m.idSample.sampled - m.idSample.lines.length);
+    for (const line of m.idSample.lines) ids.add(line, m.idSample.column);
+    for (const k of m.keys) {
+      let id = cache.get(k.key);
+      if (id === undefined) {
+        id = drain.add(k.masked).id;
+        cache.set(k.key, id);
+      }
+      let tally = tallies[id];
+      if (tally === undefined) tallies[id] = tally = { counts: { good: 0, bad: 0 }, example: k.example, timed: k.timed, notNumeric: new Uint8Array(k.masked.length) };
+      tally.counts[className] += k.count;
+      for (let i = 0; i < k.notNumeric.length; i++) if (k.notNumeric[i] === 1) tally.notNumeric[i] = 1;
     }
-  }
+  });
   // Syslog collects many hosts in one file: with no id field, the host names instances.
   let instance: InstanceRule | null = ids.rule() ?? (hosts.size >= 2 ? { kind: 'host' } : null);
   if (options.instancePattern !== undefined) {

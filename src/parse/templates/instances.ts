@@ -33,6 +33,11 @@ export class IdFieldCounter {
   private sampled = 0;
   private readonly columns = new Map<string, { column: number; lines: number; values: Map<string, number> }>();
 
+  /** Count sampled lines that hold no id field (they only weigh in the 10 % share). */
+  addSampled(n: number): void {
+    this.sampled += n;
+  }
+
   /** Count one sampled line (CSV: its header column index of an id, if any). */
   add(line: string, csvIdColumn: { column: number; name: string } | null): void {
     this.sampled++;
