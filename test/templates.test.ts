@@ -65,7 +65,7 @@ describe('Drain tree', () => {
   });
 
   it('similarity threshold: 3 of 6 equal tokens (0.5 ≥ 0.4) merge; 2 of 6 (0.33) do not', () => {
-    const d = new Drain({ ...DEFAULT_DRAIN_PARAMETERS, minWordVariants: 1 });
+    const d = new Drain({ ...DEFAULT_DRAIN_PARAMETERS, minWordVariants: 1, maxTokenDifferences: Infinity }); // plain Drain
     // depth 4: the first 2 tokens route; all share "job done".
     const a = d.add(['job', 'done', 'a', 'b', 'c', 'd']);
     const b = d.add(['job', 'done', 'x', 'y', 'c', 'd']); // same: job done c d = 4/6
@@ -85,6 +85,16 @@ describe('Drain tree', () => {
     expect(aborted.id).toBe(started.id);
     expect(d.clusters[started.id]?.tokens).toEqual(['INFO', 'Compaction', '<*>', 'region=<*>']);
     expect(d.clusters[completed.id]?.tokens).toEqual(['INFO', 'Compaction', 'completed,', 'region=<*>']);
+  });
+
+  it('a message differing in words at 2 positions starts its own template (shared header tokens do not merge events)', () => {
+    const d = new Drain();
+    // 3 of 6 tokens equal (INFO [<*>] request_id=<*>): 0.5 ≥ 0.4, Drain would merge them.
+    const a = d.add(['INFO', '[<*>]', 'request_id=<*>', 'GET', '<*>', 'received']);
+    const b = d.add(['INFO', '[<*>]', 'request_id=<*>', 'response', 'sent', 'status=<*>']);
+    const c = d.add(['INFO', '[<*>]', 'request_id=<*>', 'auth', 'ok', 'user=alice']);
+    expect(new Set([a.id, b.id, c.id]).size).toBe(3);
+    expect(d.clusters[a.id]?.tokens).toEqual(['INFO', '[<*>]', 'request_id=<*>', 'GET', '<*>', 'received']);
   });
 
   it('match: every literal token equal, the most specific template; no learning', () => {

@@ -25,7 +25,11 @@ import { WILDCARD } from './mask.js';
  * word starts a template of its own, so `Compaction started` and
  * `Compaction completed` stay two events (a begin/end pair is where time is
  * measured), while user names or host names, which take many values, still
- * become `<*>`.
+ * become `<*>`. And a message that differs from a template at more than
+ * `maxTokenDifferences` positions (not counting the template's `<*>`) starts
+ * a template of its own: messages
+ * carry a few shared header tokens (level, thread, a request id) that make
+ * `GET <*> received` and `response sent status=<*>` look similar to Drain.
  */
 export interface DrainParameters {
   /** Depth of the prefix tree counting the root and the token-count level: depth − 2 leading tokens route a message (Drain3: 4). */
@@ -40,9 +44,11 @@ export interface DrainParameters {
    * see below). 1 is Drain's behaviour.
    */
   readonly minWordVariants: number;
+  /** Most positions at which a message may differ from a template (other than at the template's `<*>`) and still join it (not in Drain). */
+  readonly maxTokenDifferences: number;
 }
 
-export const DEFAULT_DRAIN_PARAMETERS: DrainParameters = { depth: 4, similarity: 0.4, maxChildren: 100, minWordVariants: 3 };
+export const DEFAULT_DRAIN_PARAMETERS: DrainParameters = { depth: 4, similarity: 0.4, maxChildren: 100, minWordVariants: 3, maxTokenDifferences: 1 };
 
 export interface Cluster {
   /** 0-based, in order of creation. */
@@ -79,10 +85,13 @@ export class Drain {
     if (found !== null) {
       const t = found.tokens;
       let generalize = true;
+      let differences = 0;
       for (let i = 0; i < t.length; i++) {
         const a = t[i] as string;
         const b = tokens[i] as string;
-        if (a === b || a === WILDCARD || a.includes(WILDCARD) || b.includes(WILDCARD)) continue;
+        if (a === b || a === WILDCARD) continue;
+        if (++differences > this.parameters.maxTokenDifferences) generalize = false;
+        if (a.includes(WILDCARD) || b.includes(WILDCARD)) continue;
         let words = leaf.words.get(i);
         if (words === undefined) leaf.words.set(i, words = new Set());
         words.add(a);
