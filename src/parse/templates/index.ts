@@ -217,6 +217,8 @@ interface Tally {
   timed: boolean;
   /** Per position: a raw value that was not a number was seen. */
   notNumeric: Uint8Array;
+  /** Per position: the first value seen, or '' once two values differed. */
+  values: Array<string | null>;
 }
 
 /**
@@ -236,6 +238,8 @@ export interface FileMining {
     readonly timed: boolean;
     /** 1 where a line of this key had a word, a bracketed id or a non-number. */
     readonly notNumeric: Uint8Array;
+    /** Per variable position (numbers only): the one value all its lines had, or null when they differed. */
+    readonly values: Array<string | null | undefined>;
   }>;
   /** For the id rule: the number of sampled lines, and those of them that may hold an id field. */
   readonly idSample: { readonly sampled: number; readonly lines: string[]; readonly column: { column: number; name: string } | null };
@@ -290,7 +294,7 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
           if (masked[i] !== raw[i]) variable.push(i);
           else notNumeric[i] = 1;
         }
-        entry = { key, masked, count: 0, example: text, timed: split.timed, notNumeric, variable };
+        entry = { key, masked, count: 0, example: text, timed: split.timed, notNumeric, variable, values: new Array<string | null | undefined>(raw.length) };
         byKey.set(key, entry);
         keys.push(entry);
       }
@@ -302,7 +306,11 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
       if (check) {
         const raw = tokenize(split.message, comma);
         for (const i of entry.variable) {
-          if (notNumeric[i] === 0 && (isBracketed(raw[i] as string) || Number.isNaN(numericValue(raw[i] as string)))) notNumeric[i] = 1;
+          if (notNumeric[i] !== 0) continue;
+          const value = raw[i] as string;
+          if (isBracketed(value) || Number.isNaN(numericValue(value))) notNumeric[i] = 1;
+          else if (entry.values[i] === undefined) entry.values[i] = value;
+          else if (entry.values[i] !== null && entry.values[i] !== value) entry.values[i] = null;
         }
       }
     },
@@ -310,7 +318,7 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
   });
   return {
     path: file.path, layout,
-    keys: keys.map(({ key, masked, count, example, timed, notNumeric }) => ({ key, masked, count, example, timed, notNumeric })),
+    keys: keys.map(({ key, masked, count, example, timed, notNumeric, values }) => ({ key, masked, count, example, timed, notNumeric, values })),
     idSample: { sampled, lines: idLines, column }, hosts: [...hosts], lines, untimed,
   };
 }
@@ -365,9 +373,16 @@ export function mergeMinings(minings: readonly FileMining[], classOf: readonly C
         cache.set(k.key, id);
       }
       let tally = tallies[id];
-      if (tally === undefined) tallies[id] = tally = { counts: { good: 0, bad: 0 }, example: k.example, timed: k.timed, notNumeric: new Uint8Array(k.masked.length) };
+      if (tally === undefined) tallies[id] = tally = { counts: { good: 0, bad: 0 }, example: k.example, timed: k.timed, notNumeric: new Uint8Array(k.masked.length), values: [] };
       tally.counts[className] += k.count;
-      for (let i = 0; i < k.notNumeric.length; i++) if (k.notNumeric[i] === 1) tally.notNumeric[i] = 1;
+      for (let i = 0; i < k.notNumeric.length; i++) {
+        if (k.notNumeric[i] === 1) tally.notNumeric[i] = 1;
+        const v = k.values[i];
+        if (v === undefined) continue;
+        const before = tally.values[i];
+        if (before === undefined) tally.values[i] = v;
+        else if (before !== null && before !== v) tally.values[i] = null;
+      }
     }
   });
   // Syslog collects many hosts in one file: with no id field, the host names instances.
@@ -390,7 +405,8 @@ export function mergeMinings(minings: readonly FileMining[], classOf: readonly C
     const states = c.tokens.map((tok, i) => {
       if (!tok.includes(WILDCARD)) return '';
       k++;
-      return tally.notNumeric[i] === 0 ? `${name} #${k}` : '';
+      // A number that never changed (`handlers=30` on every line) tells nothing: no state.
+      return tally.notNumeric[i] === 0 && tally.values[i] === null ? `${name} #${k}` : '';
     });
     return { id: c.id, tokens: c.tokens, name, states, counts: tally.counts, example: tally.example, timed: tally.timed };
   });
