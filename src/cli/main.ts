@@ -9,6 +9,7 @@ import { listInputFiles, type InputFile } from '../parse/files.js';
 import { readParallel } from '../parse/parallel.js';
 import { emptyReadStats, readClass, type ReadStats } from '../parse/reader.js';
 import type { ClassName } from '../parse/records.js';
+import type { MinedTranslator } from '../parse/templates/index.js';
 import type { Translator } from '../parse/translator.js';
 import { renderDot } from '../report/dot.js';
 import { renderJson } from '../report/json.js';
@@ -16,6 +17,7 @@ import { renderText } from '../report/text.js';
 import { renderTsv } from '../report/tsv.js';
 import { VERSION } from '../version.js';
 import { parseOptions, type Options, type RawOptions } from './options.js';
+import { registerTemplatesCommand } from './templates.js';
 import { registerTranslateCommand } from './translate.js';
 import { checkOutputPath, formatUserError, guardStream, StagedOutputs, writeStream } from './output.js';
 import { Progress } from './progress.js';
@@ -84,6 +86,8 @@ function buildProgram(io: Io, setCode: (c: number) => void): Command {
     .option('--seed <n>', 'seed for sampling instances', '1')
     .option('--limit <n>', 'ranked variables listed in the terminal report', '10')
     .option('--translator <file>', 'translate raw logs: a rules file (.yaml/.json), a JS module, or an executable')
+    .option('--timestamp <format>', 'raw logs without a translator: the timestamp format (default: detected per file)')
+    .option('--instance-pattern <regex>', 'raw logs without a translator: a regex whose group id (or 1) names instances (default: a request-id field, else one file = one instance)')
     .option('--year <yyyy>', 'year for timestamps that have none (syslog)')
     .option('--dot <file>', 'write the top graphs as Graphviz DOT (- for stdout)')
     .option('--json <file>', 'write everything as JSON (- for stdout)')
@@ -110,6 +114,7 @@ function buildProgram(io: Io, setCode: (c: number) => void): Command {
       setCode(await runAnalysis(good, bad, parseOptions(raw), io));
     });
   registerTranslateCommand(program, io, setCode);
+  registerTemplatesCommand(program, io, setCode);
   return program;
 }
 
@@ -139,7 +144,9 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
   const keepSeries = !(rereadable && (options.twoPass || totalBytes > SERIES_IN_MEMORY_MAX_BYTES));
   const collector = new FeatureCollector(keepSeries);
   const stats: Record<ClassName, ReadStats> = { good: emptyReadStats(), bad: emptyReadStats() };
-  let loaded: Translator | undefined;
+  // No translator and raw text: mine templates over both classes first (src/parse/templates).
+  const mined = options.translator === undefined ? await minedTranslator(files, options, io) : undefined;
+  let loaded: Translator | undefined = mined;
   const translatorOnce = async (): Promise<Translator | undefined> => {
     if (options.translator !== undefined && loaded === undefined) loaded = await loadTranslatorOption(options.translator, options.year);
     return loaded;
@@ -155,6 +162,7 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
     await readParallel(inputs, jobs, {
       ...(options.translator !== undefined ? { translator: options.translator } : {}),
       ...(options.year !== undefined ? { year: options.year } : {}),
+      ...(mined !== undefined ? { templates: mined.model } : {}),
       strict: options.strict,
       keepSeries,
     }, collector, stats, progress);
@@ -254,6 +262,23 @@ async function writeReports(analysis: Analysis, options: Options, io: Io): Promi
   } else {
     await writeStream(io.stdout, text);
   }
+}
+
+async function minedTranslator(files: Record<ClassName, InputFile[]>, options: Options, io: Io): Promise<MinedTranslator | undefined> {
+  const { rawLogTranslator } = await import('../parse/templates/index.js');
+  const bytes = [...files.good, ...files.bad].reduce((n, f) => n + f.size, 0);
+  const mined = await rawLogTranslator(files, {
+    // Mining workers as for parsing: above PARALLEL_MIN_BYTES, or when --jobs says so.
+    jobs: options.jobs ?? (bytes >= PARALLEL_MIN_BYTES ? availableParallelism() : 1),
+    ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
+    ...(options.instancePattern !== undefined ? { instancePattern: options.instancePattern } : {}),
+    ...(options.year !== undefined ? { year: options.year } : {}),
+  });
+  if (mined === undefined && (options.timestamp !== undefined || options.instancePattern !== undefined)) {
+    throw new InputError(`${options.timestamp !== undefined ? '--timestamp' : '--instance-pattern'} is for raw logs, but the input holds records`);
+  }
+  if (mined !== undefined && !options.quiet) io.stderr.write(`${mined.summary()}\n`);
+  return mined;
 }
 
 async function loadTranslatorOption(path: string, year: number | undefined): Promise<Translator> {

@@ -30,6 +30,8 @@ export interface RawOptions {
   color: boolean;
   quiet?: boolean;
   translator?: string;
+  timestamp?: string;
+  instancePattern?: string;
   year?: string;
   jobs?: string;
   limit: string;
@@ -63,6 +65,9 @@ export interface Options {
   readonly color: boolean;
   readonly quiet: boolean;
   readonly translator?: string;
+  /** Raw logs without a translator: the timestamp format and the instance-id regex (src/parse/templates). */
+  readonly timestamp?: string;
+  readonly instancePattern?: string;
   readonly year?: number;
   readonly jobs?: number;
   readonly limit: number;
@@ -83,6 +88,9 @@ export function parseOptions(raw: RawOptions): Options {
       const [a, b] = [files[i]!, files[j]!];
       if (resolve(raw[a]!) === resolve(raw[b]!)) throw new InputError(`--${a} and --${b} both write to '${raw[a]}'; give each report its own file`);
     }
+  }
+  for (const [option, value] of [['--timestamp', raw.timestamp], ['--instance-pattern', raw.instancePattern]] as const) {
+    if (value !== undefined && raw.translator !== undefined) throw new InputError(`${option} is for raw logs without a translator; with --translator, the translator says where times and instances are`);
   }
   if (raw.metric !== undefined && (raw.eventMetric !== undefined || raw.stateMetric !== undefined)) {
     throw new InputError('--metric sets both kinds; use it alone, or --event-metric / --state-metric instead');
@@ -113,6 +121,8 @@ export function parseOptions(raw: RawOptions): Options {
     color: raw.color,
     quiet: raw.quiet === true,
     ...(raw.translator !== undefined ? { translator: raw.translator } : {}),
+    ...(raw.timestamp !== undefined ? { timestamp: raw.timestamp } : {}),
+    ...(raw.instancePattern !== undefined ? { instancePattern: raw.instancePattern } : {}),
     ...(raw.year !== undefined ? { year: integer('--year', raw.year, 1970) } : {}),
     ...(raw.jobs !== undefined ? { jobs: integer('--jobs', raw.jobs, 1) } : {}),
     limit: integer('--limit', raw.limit, 1),

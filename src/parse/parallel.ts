@@ -4,10 +4,13 @@ import type { FeatureCollector, FileContribution } from '../features/collector.j
 import type { InputFile } from './files.js';
 import type { ReadStats } from './reader.js';
 import type { ClassName } from './records.js';
+import type { TemplateModel } from './templates/index.js';
 
 export interface WorkerInit {
   readonly translator?: string;
   readonly year?: number;
+  /** Templates mined from raw logs (no translator): each worker rebuilds the same translator from them. */
+  readonly templates?: TemplateModel;
   readonly strict: boolean;
   /** Whether to build state change points (see FeatureCollector): off when the main collector would drop them. */
   readonly keepSeries: boolean;

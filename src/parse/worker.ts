@@ -18,6 +18,10 @@ let pendingBytes = 0;
 
 async function handle(index: number, file: InputFile, className: ClassName): Promise<WorkerReply> {
   try {
+    if (init.templates !== undefined && translator === undefined) {
+      const { templateTranslator } = await import('./templates/index.js');
+      translator = templateTranslator(init.templates);
+    }
     if (init.translator !== undefined && translator === undefined) {
       const { loadTranslator } = await import('./translators/load.js');
       translator = await loadTranslator(init.translator, init.year !== undefined ? { year: init.year } : {});

@@ -9,7 +9,7 @@ import { DURATION, classRange, type FeatureSet, type FeatureTable, type LogKind 
 import { significantFlags } from './correction.js';
 import { separationZ, signedZ, Z_CAP } from './normal.js';
 import { mantelHaenszelTest, occurrenceTest, type OccurrenceResult, type OccurrenceTable } from './occurrence.js';
-import { fewValuesTest } from './prediction.js';
+import { FEW_VALUES, fewValuesTest } from './prediction.js';
 import { rankVariables } from './rank.js';
 import { stratifiedTest, strongestStratumTest, type StratifiedResult, type Stratum } from './strata.js';
 import type { Correction, Presence, TestMethod, TestResult, TestSummary, TestedFeature, WelchResult } from './types.js';
@@ -84,7 +84,8 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
         : (options.kinds === 'combine' ? stratifiedTest : strongestStratumTest)(strata.map((s) => s.of(column)));
       if (stratified !== null) {
         const { strata: detail, ...result } = stratified;
-        performed.push({ ...base, method: 'kinds', result, z: rankingZ(result), strata: detail });
+        const twoSample = Math.min(result.nGood, result.nBad) > FEW_VALUES;
+        performed.push({ ...base, method: 'kinds', result, z: rankingZ(result, twoSample), strata: detail });
         return;
       }
       const good = column.subarray(g0, g1);
@@ -92,7 +93,7 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
       const few = fewValuesTest(good, bad, wGood, wBad);
       const result = few ?? welchTest(good, bad, wGood, wBad);
       if (result === null) untestable++;
-      else performed.push({ ...base, method: few !== null ? 'prediction' : 'welch', result, z: rankingZ(result) });
+      else performed.push({ ...base, method: few !== null ? 'prediction' : 'welch', result, z: rankingZ(result, few === null) });
     });
   };
   const presence = new Map<string, Presence>();
@@ -166,14 +167,20 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
 }
 
 /**
- * The z a test ranks by (SPEC §3): sign(t)·Φ⁻¹(1 − p/2), capped at 38; for a
- * perfectly separated test (t = ±∞, p = 0), the evidence its sample sizes can
- * carry, `separationZ(nGood, nBad)`, so that two constant values against four
- * do not outrank a real cause seen in a hundred instances (issue 10, cause 5).
+ * The z a test ranks by (SPEC §3): sign(t)·Φ⁻¹(1 − p/2), capped at 38 and, for
+ * a two-sample test, at the evidence its sample sizes can carry:
+ * `separationZ(nGood, nBad)`, the z of a complete separation under an exact
+ * rank test. A perfectly separated feature (t = ±∞, p = 0) gets exactly that,
+ * and no Student tail from a handful of near-constant values claims more
+ * (issue 10, cause 5: two values against four no longer outrank a cause seen
+ * in a hundred instances). The prediction test (1–2 values against a class)
+ * is not bounded: its question is one the ranks cannot answer.
  */
-function rankingZ(result: WelchResult): number {
-  if (Number.isFinite(result.t)) return signedZ(Math.sign(result.t), result.log10p);
-  return Math.sign(result.t) * separationZ(result.nGood, result.nBad);
+function rankingZ(result: WelchResult, twoSample: boolean): number {
+  const bound = separationZ(result.nGood, result.nBad);
+  if (!Number.isFinite(result.t)) return Math.sign(result.t) * bound;
+  const z = signedZ(Math.sign(result.t), result.log10p);
+  return twoSample ? Math.sign(z) * Math.min(Math.abs(z), bound) : z;
 }
 
 function capped(z: number): number {

@@ -1,0 +1,201 @@
+#!/usr/bin/env node
+// Template mining benchmark (issue 14): raw logs with no translator.
+//
+//   npm run build && npm run bench:templates
+//
+// 1. Speed: the generated log4j set (bench/generate.mjs, 300 MB by default,
+//    BENCH_LOG4J_MB) analysed with no translator (templates mined, then
+//    translated) and with the rules translator examples/log4j/log4j.yaml, both
+//    with --jobs BENCH_JOBS (2), in the same run: parse MB/s and lines/s of
+//    each, the ratio, and whether the top cause is the planted one (slow
+//    memstore flushes).
+// 2. Grouping accuracy on the LogHub 2k samples (Zhu et al., ICSE 2019) of 16
+//    systems against their ground truth: the share of lines whose mined group
+//    holds exactly the lines of their true template (the published "grouping
+//    accuracy"). LogHub is under a research licence and no package of the npm
+//    registry ships it: download it yourself (github.com/logpai/loghub, each
+//    system's <S>_2k.log_structured.csv; or loghub-2.0's 2k_dataset) and set
+//    LOGHUB_DIR to the directory holding the <System>/ folders. Nothing is
+//    downloaded here. One setting for all systems: the defaults.
+// 3. Drain3 (Python) on the same messages in the same run, when `import
+//    drain3` works (pip install drain3): its accuracy and lines/s.
+//
+// Results are printed and written to bench/results/templates.json.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { GENERATOR_VERSION, log4jJobs, writeFile } from './generate.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const DATA = join(ROOT, 'bench', 'data');
+const MB = Number(process.env.BENCH_LOG4J_MB ?? 300);
+const JOBS = Number(process.env.BENCH_JOBS ?? 2);
+const LOGHUB = process.env.LOGHUB_DIR;
+const SYSTEMS = ['HDFS', 'Hadoop', 'Spark', 'Zookeeper', 'BGL', 'HPC', 'Thunderbird', 'Windows', 'Linux', 'Android',
+  'HealthApp', 'Apache', 'Proxifier', 'OpenSSH', 'OpenStack', 'Mac'];
+const log = (s) => process.stdout.write(`${s}\n`);
+const results = { machine: { node: process.version }, speed: null, accuracy: null };
+
+// ---------------------------------------------------------------------------
+// 1. Speed
+
+function ensureLog4j() {
+  const dir = join(DATA, `templates-log4j-${MB}MB-100f-s201-${GENERATOR_VERSION}`);
+  if (existsSync(join(dir, 'manifest.json'))) return { dir, ...JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) };
+  const tmp = `${dir}.tmp-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(join(tmp, 'good'), { recursive: true });
+  mkdirSync(join(tmp, 'bad'), { recursive: true });
+  log(`generating ${MB} MB of log4j logs in ${dir} …`);
+  let bytes = 0;
+  let lines = 0;
+  for (const job of log4jJobs(tmp, { bytes: MB * 1e6, files: 100, seed: 201 })) {
+    const r = writeFile(job);
+    bytes += r.bytes;
+    lines += r.lines;
+  }
+  writeFileSync(join(tmp, 'manifest.json'), JSON.stringify({ bytes, lines }));
+  renameSync(tmp, dir);
+  return { dir, bytes, lines };
+}
+
+function analyse(set, extra) {
+  const args = [join(ROOT, 'bin/distalyze.js'), join(set.dir, 'good'), join(set.dir, 'bad'), '--quiet', '--timings', '--json', '-', '--jobs', String(JOBS), ...extra];
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 30, env: { ...process.env, CI: 'true' } });
+  const wall = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`distalyze failed: ${r.stderr}`);
+  const timings = JSON.parse(r.stderr.trim().split('\n').pop());
+  const json = JSON.parse(r.stdout);
+  const top = json.ranking.find((x) => x.variable !== 'duration')?.variable;
+  return { wallMs: Math.round(wall), parseMs: timings.stages.parse, top, MBps: set.bytes / 1e6 / (timings.stages.parse / 1000), linesPerS: set.lines / (timings.stages.parse / 1000) };
+}
+
+const set = ensureLog4j();
+// Warm the page cache (untimed), so both runs read from memory.
+spawnSync('cat', [...readdirSync(join(set.dir, 'good')).map((f) => join(set.dir, 'good', f)), ...readdirSync(join(set.dir, 'bad')).map((f) => join(set.dir, 'bad', f))], { stdio: 'ignore' });
+const mined = analyse(set, []);
+const rules = analyse(set, ['--translator', join(ROOT, 'examples/log4j/log4j.yaml')]);
+results.speed = { bytes: set.bytes, lines: set.lines, jobs: JOBS, mined, rules, ratio: mined.MBps / rules.MBps };
+log(`== speed: log4j, ${(set.bytes / 1e6).toFixed(0)} MB, ${(set.lines / 1e6).toFixed(2)} M lines, --jobs ${JOBS}`);
+for (const [name, r] of [['no translator (mined templates)', mined], ['rules translator', rules]]) {
+  log(`  ${name.padEnd(32)} parse ${(r.parseMs / 1000).toFixed(1)} s  ${r.MBps.toFixed(0)} MB/s  ${(r.linesPerS / 1e6).toFixed(2)} M lines/s  wall ${(r.wallMs / 1000).toFixed(1)} s  top: ${r.top}`);
+}
+log(`  mined / rules: ${(100 * results.speed.ratio).toFixed(0)} %   (target: >= 50 MB/s on two cores)`);
+
+// ---------------------------------------------------------------------------
+// 2. Grouping accuracy on LogHub 2k
+
+/** Minimal CSV (RFC 4180 quotes) for the structured files. */
+function parseCsv(text) {
+  const rows = [];
+  let row = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"') {
+        if (text[i + 1] === '"') { field += '"'; i++; } else quoted = false;
+      } else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') { row.push(field); field = ''; }
+    else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      row.push(field); field = '';
+      rows.push(row); row = [];
+    } else field += c;
+  }
+  if (field !== '' || row.length > 0) { row.push(field); rows.push(row); }
+  return rows.filter((r) => r.length > 1);
+}
+
+/** Grouping accuracy (Zhu et al. 2019): lines whose predicted group equals their true group, as a set. */
+export function groupingAccuracy(truth, predicted) {
+  const byTruth = new Map();
+  const byPred = new Map();
+  truth.forEach((t, i) => { (byTruth.get(t) ?? byTruth.set(t, []).get(t)).push(i); });
+  predicted.forEach((p, i) => { (byPred.get(p) ?? byPred.set(p, []).get(p)).push(i); });
+  let correct = 0;
+  for (const lines of byPred.values()) {
+    const t = truth[lines[0]];
+    if (lines.every((i) => truth[i] === t) && byTruth.get(t).length === lines.length) correct += lines.length;
+  }
+  return correct / truth.length;
+}
+
+function findStructured(system) {
+  for (const name of [`${system}_2k.log_structured_corrected.csv`, `${system}_2k.log_structured.csv`]) {
+    for (const p of [join(LOGHUB, system, name), join(LOGHUB, name)]) if (existsSync(p)) return p;
+  }
+  return null;
+}
+
+function drain3Available() {
+  const r = spawnSync('python3', ['-c', 'import drain3'], { encoding: 'utf8' });
+  return r.status === 0;
+}
+
+const DRAIN3 = `
+import sys, json, time
+from drain3 import TemplateMiner
+from drain3.template_miner_config import TemplateMinerConfig
+msgs = json.load(sys.stdin)
+cfg = TemplateMinerConfig()
+cfg.profiling_enabled = False
+m = TemplateMiner(config=cfg)
+t0 = time.perf_counter()
+ids = [m.add_log_message(x)["cluster_id"] for x in msgs]
+dt = time.perf_counter() - t0
+print(json.dumps({"ids": ids, "seconds": dt}))
+`;
+
+if (LOGHUB === undefined) {
+  log('\n== grouping accuracy: skipped (set LOGHUB_DIR to the LogHub 2k samples; see the header of this file)');
+} else {
+  const { groupMessages } = await import('../dist/parse/templates/index.js');
+  const withDrain3 = drain3Available();
+  log(`\n== grouping accuracy, LogHub 2k (${LOGHUB}), default parameters for every system${withDrain3 ? ', vs Drain3' : ' (Drain3 not installed: pip install drain3)'}`);
+  const rows = [];
+  for (const system of SYSTEMS) {
+    const path = findStructured(system);
+    if (path === null) { log(`  ${system.padEnd(12)} missing`); continue; }
+    const table = parseCsv(readFileSync(path, 'utf8'));
+    const header = table[0];
+    const ci = header.indexOf('Content');
+    const ei = header.indexOf('EventId');
+    const data = table.slice(1);
+    const messages = data.map((r) => r[ci]);
+    const truth = data.map((r) => r[ei]);
+    // Best of 5 for the speed (2 000 lines are quick).
+    let best = Infinity;
+    let ids;
+    for (let k = 0; k < 5; k++) {
+      const t0 = performance.now();
+      ids = groupMessages(messages).ids;
+      best = Math.min(best, performance.now() - t0);
+    }
+    const row = { system, lines: messages.length, accuracy: groupingAccuracy(truth, Array.from(ids)), linesPerS: messages.length / (best / 1000) };
+    if (withDrain3) {
+      const r = spawnSync('python3', ['-c', DRAIN3], { input: JSON.stringify(messages), encoding: 'utf8', maxBuffer: 1 << 28 });
+      if (r.status === 0) {
+        const d = JSON.parse(r.stdout);
+        row.drain3 = { accuracy: groupingAccuracy(truth, d.ids), linesPerS: messages.length / d.seconds };
+      }
+    }
+    rows.push(row);
+    log(`  ${system.padEnd(12)} ${row.accuracy.toFixed(3)}  ${(row.linesPerS / 1e3).toFixed(0).padStart(6)} k lines/s${row.drain3 ? `   Drain3 ${row.drain3.accuracy.toFixed(3)}  ${(row.drain3.linesPerS / 1e3).toFixed(0).padStart(5)} k lines/s` : ''}`);
+  }
+  if (rows.length > 0) {
+    const avg = (f) => rows.reduce((s, r) => s + f(r), 0) / rows.length;
+    const summary = { systems: rows.length, average: avg((r) => r.accuracy), linesPerS: avg((r) => r.linesPerS) };
+    if (rows.every((r) => r.drain3)) summary.drain3 = { average: avg((r) => r.drain3.accuracy), linesPerS: avg((r) => r.drain3.linesPerS) };
+    results.accuracy = { rows, summary };
+    log(`  average over ${rows.length}: ${summary.average.toFixed(3)} (target >= 0.90)${summary.drain3 ? `; Drain3 ${summary.drain3.average.toFixed(3)}, ${(summary.linesPerS / summary.drain3.linesPerS).toFixed(1)}x its lines/s` : ''}`);
+  }
+}
+
+mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+writeFileSync(join(ROOT, 'bench', 'results', 'templates.json'), `${JSON.stringify(results, null, 2)}\n`);

@@ -1,0 +1,109 @@
+import type { Command } from 'commander';
+import { InputError } from '../errors.js';
+import { listInputFiles } from '../parse/files.js';
+import { mineTemplates, type TemplateModel } from '../parse/templates/index.js';
+import { rulesYaml } from '../parse/templates/rules.js';
+import { clip } from '../parse/dlog.js';
+import { checkOutputPath, formatUserError, StagedOutputs, writeStream } from './output.js';
+
+export interface TemplatesOptions {
+  readonly good: string;
+  readonly bad: string;
+  /** Write a starter rules file here. */
+  readonly out?: string;
+  readonly timestamp?: string;
+  readonly instancePattern?: string;
+  readonly year?: number;
+}
+
+export interface TemplatesIo {
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+}
+
+/**
+ * `distalyze templates GOOD BAD [-o rules.yaml]`: the templates mined from raw
+ * logs of both classes (as the analysis mines them with no translator), with
+ * their line counts per class and an example line each, and optionally a
+ * starter rules file that reproduces them: the bridge from "no translator" to
+ * "my own translator". Returns the exit code (0, or 2 on an input error).
+ */
+export async function runTemplates(opts: TemplatesOptions, io: TemplatesIo): Promise<number> {
+  try {
+    if (opts.good === '-' || opts.bad === '-') throw new InputError('templates are mined in a pass over the files; standard input (-) cannot be used');
+    if (opts.out !== undefined && opts.out !== '-') await checkOutputPath(opts.out, '--out');
+    const model = await mineTemplates({ good: await listInputFiles(opts.good, 'good'), bad: await listInputFiles(opts.bad, 'bad') }, {
+      ...(opts.timestamp !== undefined ? { timestamp: opts.timestamp } : {}),
+      ...(opts.instancePattern !== undefined ? { instancePattern: opts.instancePattern } : {}),
+      ...(opts.year !== undefined ? { year: opts.year } : {}),
+    });
+    if (opts.out === '-') {
+      await writeStream(io.stdout, rulesYaml(model));
+      return 0;
+    }
+    if (opts.out !== undefined) {
+      const files = new StagedOutputs();
+      try {
+        await files.stage(opts.out, rulesYaml(model), '--out');
+        await files.commit();
+      } finally {
+        await files.discard();
+      }
+    }
+    await writeStream(io.stdout, renderTemplates(model));
+    return 0;
+  } catch (err) {
+    if (!(err instanceof InputError)) throw err;
+    io.stderr.write(formatUserError(err.message, err.hint));
+    return 2;
+  }
+}
+
+/** The templates as text: counts per class, the event name, its states, an example line. Most frequent first. */
+export function renderTemplates(model: TemplateModel): string {
+  const lines: string[] = [];
+  const instances = model.instance === null ? 'one file = one instance'
+    : model.instance.kind === 'host' ? 'instances: the syslog host'
+      : model.instance.kind === 'column' ? `instances: column '${model.instance.name}'` : `instances: /${model.instance.pattern}/`;
+  const formats = [...new Set(Object.values(model.files).map((f) => f.format))].join(', ');
+  lines.push(`${model.templates.length} templates from ${model.lines} lines (timestamps: ${formats}; ${instances})`);
+  if (model.untimed > 0) lines.push(`${model.untimed} lines had no timestamp and no earlier line to continue: not used`);
+  lines.push('');
+  lines.push(`${'good'.padStart(9)} ${'bad'.padStart(9)}  template`);
+  const order = [...model.templates].sort((a, b) => (b.counts.good + b.counts.bad) - (a.counts.good + a.counts.bad) || a.id - b.id);
+  for (const t of order) {
+    const mark = t.counts.good === 0 ? '  (bad only)' : t.counts.bad === 0 ? '  (good only)' : '';
+    lines.push(`${String(t.counts.good).padStart(9)} ${String(t.counts.bad).padStart(9)}  ${clip(t.name, 200)}${mark}`);
+    const states = t.states.filter((s) => s !== '');
+    if (states.length > 0) lines.push(`${' '.repeat(21)}states: ${states.map((s) => `#${s.slice(s.lastIndexOf('#') + 1)}`).join(', ')}`);
+    lines.push(`${' '.repeat(21)}e.g. ${clip(t.example, 200)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** `distalyze templates`: add the subcommand to the main program. */
+export function registerTemplatesCommand(program: Command, io: TemplatesIo, setCode: (code: number) => void): Command {
+  return program
+    .command('templates')
+    .description('show the templates mined from raw logs (counts per class, an example each); -o writes a starter rules file')
+    .argument('<good>', 'raw logs of acceptable performance: a directory or a file')
+    .argument('<bad>', 'raw logs with the problem: a directory or a file')
+    .option('-o, --out <file>', 'write a rules file (YAML) that reproduces the templates, for --translator (- for stdout)')
+    .option('--timestamp <format>', 'the timestamp format (default: detected per file)')
+    .option('--instance-pattern <regex>', 'a regex whose group id (or 1) names instances')
+    .option('--year <yyyy>', 'year for timestamps that have none (syslog)')
+    .action(async (good: string, bad: string, raw: { out?: string; timestamp?: string; instancePattern?: string; year?: string }) => {
+      if (raw.year !== undefined && !/^\d{4}$/.test(raw.year)) {
+        io.stderr.write(formatUserError(`--year must be a year such as 2026, not '${raw.year}'`));
+        setCode(2);
+        return;
+      }
+      setCode(await runTemplates({
+        good, bad,
+        ...(raw.out !== undefined ? { out: raw.out } : {}),
+        ...(raw.timestamp !== undefined ? { timestamp: raw.timestamp } : {}),
+        ...(raw.instancePattern !== undefined ? { instancePattern: raw.instancePattern } : {}),
+        ...(raw.year !== undefined ? { year: Number(raw.year) } : {}),
+      }, io));
+    });
+}

@@ -1,0 +1,191 @@
+import { WILDCARD } from './mask.js';
+
+/**
+ * Drain (He, Zhu, Zheng, Lyu: "Drain: An Online Log Parsing Approach with
+ * Fixed Depth Tree", ICWS 2017), as in Drain3's `drain.py`: messages are
+ * grouped first by their number of tokens, then by their first
+ * `depth − 2` tokens along a prefix tree, and within the leaf reached, a
+ * message joins the template it is most similar to if the similarity reaches
+ * `similarity`, else it starts a new template. Joining replaces the positions
+ * where the two differ by `<*>`.
+ *
+ * similarity(template, message) = (positions where both have the same token,
+ * wildcards excluded) / number of tokens. Ties go to the template with more
+ * wildcards, then the older one (Drain3's rule), so the result depends only on
+ * the order of the messages.
+ *
+ * Tokens are masked before they get here (mask.ts), so a token holding `<*>`
+ * is a variable; the tree routes tokens that are exactly `<*>` to a wildcard
+ * child, as Drain does with tokens that contain digits.
+ *
+ * One change to Drain, for performance diagnosis: a word (a token without
+ * `<*>`) is made a parameter only once its position has shown
+ * `minWordVariants` distinct words among the messages that matched in that
+ * leaf. Until then a message that differs from its best template in such a
+ * word starts a template of its own, so `Compaction started` and
+ * `Compaction completed` stay two events (a begin/end pair is where time is
+ * measured), while user names or host names, which take many values, still
+ * become `<*>`. And a message that differs from a template at more than
+ * `maxTokenDifferences` positions (not counting the template's `<*>`) starts
+ * a template of its own: messages
+ * carry a few shared header tokens (level, thread, a request id) that make
+ * `GET <*> received` and `response sent status=<*>` look similar to Drain.
+ */
+export interface DrainParameters {
+  /** Depth of the prefix tree counting the root and the token-count level: depth − 2 leading tokens route a message (Drain3: 4). */
+  readonly depth: number;
+  /** Least similarity for a message to join a template, in [0, 1] (Drain3: 0.4). */
+  readonly similarity: number;
+  /** Most children of a tree node; further distinct tokens share the wildcard child (Drain3: 100). */
+  readonly maxChildren: number;
+  /**
+   * Distinct words a position must have shown (in one leaf) before two
+   * templates differing only in words there merge into a `<*>` (not in Drain:
+   * see below). 1 is Drain's behaviour.
+   */
+  readonly minWordVariants: number;
+  /** Most positions at which a message may differ from a template (other than at the template's `<*>`) and still join it (not in Drain). */
+  readonly maxTokenDifferences: number;
+}
+
+export const DEFAULT_DRAIN_PARAMETERS: DrainParameters = { depth: 4, similarity: 0.4, maxChildren: 100, minWordVariants: 3, maxTokenDifferences: 1 };
+
+export interface Cluster {
+  /** 0-based, in order of creation. */
+  readonly id: number;
+  /** The template: masked tokens, `<*>` where the messages differ. */
+  tokens: string[];
+}
+
+interface TreeNode {
+  readonly children: Map<string, TreeNode>;
+  /** Clusters in this leaf, by id. */
+  readonly clusters: number[];
+  /** Per token position: the distinct words seen there by messages that matched a template of this leaf. */
+  readonly words: Map<number, Set<string>>;
+}
+
+const newNode = (): TreeNode => ({ children: new Map(), clusters: [], words: new Map() });
+
+export class Drain {
+  readonly clusters: Cluster[] = [];
+  private readonly byLength = new Map<number, TreeNode>();
+  /** Every cluster of a token count, for the fallback of `match`. */
+  private readonly allByLength = new Map<number, number[]>();
+
+  constructor(readonly parameters: DrainParameters = DEFAULT_DRAIN_PARAMETERS) {
+    if (!(parameters.depth >= 3)) throw new Error('Drain depth must be at least 3');
+    if (!(parameters.similarity >= 0 && parameters.similarity <= 1)) throw new Error('Drain similarity must be in [0, 1]');
+  }
+
+  /** Learn from one masked message; returns the cluster it joined or started. */
+  add(tokens: readonly string[]): Cluster {
+    const leaf = this.leafFor(tokens, true) as TreeNode;
+    const found = this.bestIn(leaf.clusters, tokens, this.parameters.similarity, false);
+    if (found !== null) {
+      const t = found.tokens;
+      let generalize = true;
+      let differences = 0;
+      for (let i = 0; i < t.length; i++) {
+        const a = t[i] as string;
+        const b = tokens[i] as string;
+        if (a === b || a === WILDCARD) continue;
+        if (++differences > this.parameters.maxTokenDifferences) generalize = false;
+        if (a.includes(WILDCARD) || b.includes(WILDCARD)) continue;
+        let words = leaf.words.get(i);
+        if (words === undefined) leaf.words.set(i, words = new Set());
+        words.add(a);
+        words.add(b);
+        if (words.size < this.parameters.minWordVariants) generalize = false;
+      }
+      if (generalize) {
+        for (let i = 0; i < t.length; i++) if (t[i] !== tokens[i] && t[i] !== WILDCARD) t[i] = WILDCARD;
+        return found;
+      }
+    }
+    return this.restore(tokens);
+  }
+
+  /** Put back a template learned earlier (ids follow the order of calls), without matching. */
+  restore(tokens: readonly string[]): Cluster {
+    const leaf = this.leafFor(tokens, true) as TreeNode;
+    const cluster: Cluster = { id: this.clusters.length, tokens: tokens.slice() };
+    this.clusters.push(cluster);
+    leaf.clusters.push(cluster.id);
+    let all = this.allByLength.get(tokens.length);
+    if (all === undefined) this.allByLength.set(tokens.length, all = []);
+    all.push(cluster.id);
+    return cluster;
+  }
+
+  /**
+   * The template a masked message belongs to, without learning: one whose
+   * every non-wildcard token equals the message's (Drain3's `match`), the most
+   * specific (fewest wildcards, then oldest) if several; null if none.
+   */
+  match(tokens: readonly string[]): Cluster | null {
+    const leaf = this.leafFor(tokens, false);
+    if (leaf !== null) {
+      const c = this.bestIn(leaf.clusters, tokens, 1, true);
+      if (c !== null) return c;
+    }
+    return this.bestIn(this.allByLength.get(tokens.length) ?? [], tokens, 1, true);
+  }
+
+  private leafFor(tokens: readonly string[], create: boolean): TreeNode | null {
+    let node: TreeNode | undefined = this.byLength.get(tokens.length);
+    if (node === undefined) {
+      if (!create) return null;
+      node = newNode();
+      this.byLength.set(tokens.length, node);
+    }
+    const levels = Math.min(this.parameters.depth - 2, tokens.length);
+    for (let d = 0; d < levels; d++) {
+      const token = tokens[d] as string;
+      let next: TreeNode | undefined = node.children.get(token);
+      if (next === undefined) {
+        if (!create) {
+          next = node.children.get(WILDCARD);
+          if (next === undefined) return null;
+        } else {
+          const key = token === WILDCARD || node.children.size >= this.parameters.maxChildren - 1 ? WILDCARD : token;
+          next = node.children.get(key);
+          if (next === undefined) node.children.set(key, next = newNode());
+        }
+      }
+      node = next;
+    }
+    return node;
+  }
+
+  /**
+   * The most similar cluster among `ids` reaching `threshold`. In learning
+   * mode wildcards count neither way and ties prefer more wildcards (Drain3);
+   * in matching mode (`exact`) wildcards count as equal and ties prefer fewer.
+   */
+  private bestIn(ids: readonly number[], tokens: readonly string[], threshold: number, exact: boolean): Cluster | null {
+    let best: Cluster | null = null;
+    let bestSim = -1;
+    let bestParams = -1;
+    const n = tokens.length;
+    for (const id of ids) {
+      const c = this.clusters[id] as Cluster;
+      const t = c.tokens;
+      let same = 0;
+      let params = 0;
+      for (let i = 0; i < n; i++) {
+        const a = t[i];
+        if (a === WILDCARD) params++;
+        else if (a === tokens[i]) same++;
+      }
+      const sim = n === 0 ? 1 : (exact ? same + params : same) / n;
+      if (sim < threshold) continue;
+      if (sim > bestSim || (sim === bestSim && (exact ? params < bestParams : params > bestParams))) {
+        best = c;
+        bestSim = sim;
+        bestParams = params;
+      }
+    }
+    return best;
+  }
+}

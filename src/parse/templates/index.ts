@@ -1,0 +1,537 @@
+/**
+ * Raw logs in, records out, with no translator (issue 14): template mining as
+ * a reader stage. A library user calls `rawLogTranslator(files)` (or
+ * `looksRaw`, `mineTemplates` and `templateTranslator` one by one) and hands
+ * the LineTranslator to `readClass` like any other translator.
+ *
+ * 1. `looksRaw`: the input is raw text when none of the first lines of the
+ *    first file of each class is a record (`I`/`E`/`S` + TAB) and, for CSV/TSV,
+ *    the header does not name the record columns (kind, timestamp, name).
+ * 2. `mineTemplates`: one sequential pass over all files of both classes, in
+ *    input order (good then bad), so templates are comparable across classes
+ *    and the same whatever `--jobs`: per file the timestamp is detected
+ *    (timestamps.ts), each line's message (the line without its timestamp) is
+ *    tokenized and masked (mask.ts) and fed to Drain (drain.ts). A line
+ *    without a timestamp continues the previous line (a stack trace) and takes
+ *    its time.
+ * 3. `templateTranslator`: each line becomes an event named by its template,
+ *    and a state `<template> #k` for each numeric parameter (the k-th token
+ *    holding `<*>` whose values were all numbers in the mining pass).
+ *
+ * The model is plain data, so parsing workers rebuild the same translator.
+ */
+import { InputError } from '../../errors.js';
+import { openInputFile, type InputFile } from '../files.js';
+import { readLines } from '../lines.js';
+import type { ClassName, LineContext, RecordSink } from '../records.js';
+import type { LineTranslator } from '../translator.js';
+import { makeTimeFormat, type TimeFormat } from '../translators/time-formats.js';
+import { compileUserRegex, type UserRegex } from '../translators/pattern.js';
+import { DEFAULT_DRAIN_PARAMETERS, Drain, type DrainParameters } from './drain.js';
+import { IdFieldCounter, ID_SAMPLE_LINES, idColumnOf, type InstanceRule } from './instances.js';
+import { maskToken, numericValue, tokenize, WILDCARD } from './mask.js';
+import { detectTimestamp, fieldStart, plausible, SAMPLE_LINES, type FileTimestamp } from './timestamps.js';
+
+export { DEFAULT_DRAIN_PARAMETERS, type DrainParameters } from './drain.js';
+
+export interface TemplateOptions {
+  readonly drain?: DrainParameters;
+  /** --timestamp FORMAT: force the timestamp format of every file. */
+  readonly timestamp?: string;
+  /** --instance-pattern REGEX: the instance id is group `id` (else 1) of this regex. */
+  readonly instancePattern?: string;
+  /** Year for timestamps without one (syslog). Default: the current year. */
+  readonly year?: number;
+}
+
+export interface MinedTemplate {
+  readonly id: number;
+  /** Masked tokens, `<*>` for parameters. */
+  readonly tokens: readonly string[];
+  /** The event variable's name: the template, shortened (see templateName). */
+  readonly name: string;
+  /** Per token position: the state variable's name, or '' when the position is not a numeric parameter. */
+  readonly states: readonly string[];
+  /** Lines of each class that formed it in the mining pass. */
+  readonly counts: Readonly<Record<ClassName, number>>;
+  /** Its first line. */
+  readonly example: string;
+  /** Whether that line had its own timestamp (else it continued an earlier line, as a stack trace does). */
+  readonly timed: boolean;
+}
+
+export interface FileLayout extends FileTimestamp {
+  /** CSV: the first line is a header. */
+  readonly header: boolean;
+  /** Syslog: the field after the timestamp is the host, not part of the message. */
+  readonly host: boolean;
+}
+
+export interface TemplateModel {
+  readonly parameters: DrainParameters;
+  readonly year: number;
+  /** Per file path: where its timestamps are. */
+  readonly files: Readonly<Record<string, FileLayout>>;
+  readonly instance: InstanceRule | null;
+  readonly templates: readonly MinedTemplate[];
+  /** Lines read in the mining pass, and those that had no timestamp and no earlier line to continue. */
+  readonly lines: number;
+  readonly untimed: number;
+}
+
+const SNIFF_LINES = 20;
+const RECORD = /^[IES]\t/;
+
+/** The first `n` lines of a file (reads at most 256 KB). */
+export async function firstLines(file: InputFile, n: number): Promise<string[]> {
+  const stream = openInputFile(file);
+  let text = '';
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      text += chunk.toString('utf8');
+      if (text.split('\n').length > n || text.length > 256 * 1024) break;
+    }
+  } finally {
+    stream.destroy();
+  }
+  return text.replace(/^\uFEFF/, '').split('\n').slice(0, n).map((l) => l.replace(/\r$/, ''));
+}
+
+function isCsv(file: InputFile): boolean {
+  const name = file.relativePath.replace(/\.gz$/, '');
+  return name.endsWith('.csv');
+}
+
+/**
+ * Whether a class's files are raw text rather than records: none of the first
+ * lines of its first file is a dlog record, and a CSV/TSV header does not name
+ * `kind`, `timestamp` and `name`. Standard input is never sniffed (it cannot
+ * be read twice): it is read as records.
+ */
+export async function looksRaw(files: readonly InputFile[]): Promise<boolean> {
+  const first = files[0];
+  if (first === undefined || first.path === '-') return false;
+  const lines = (await firstLines(first, SNIFF_LINES * 4)).filter((l) => l.trim() !== '' && !l.startsWith('#')).slice(0, SNIFF_LINES);
+  if (lines.length === 0) return false;
+  const name = first.relativePath.replace(/\.gz$/, '');
+  if (name.endsWith('.csv') || name.endsWith('.tsv')) {
+    const header = (lines[0] as string).toLowerCase().split(name.endsWith('.csv') ? ',' : '\t').map((s) => s.trim().replace(/^"(.*)"$/, '$1'));
+    return !(header.includes('kind') && header.includes('timestamp') && header.includes('name'));
+  }
+  return !lines.some((l) => RECORD.test(l));
+}
+
+/** A translator built from mined templates, with the model it was built from (for workers and `distalyze templates`). */
+export interface MinedTranslator extends LineTranslator {
+  readonly model: TemplateModel;
+  /** One line for the user: what was mined. */
+  summary(): string;
+}
+
+/**
+ * The translator for raw input, or undefined when the input is records (dlog
+ * or CSV records): the one call the CLI makes when no translator is given.
+ */
+export async function rawLogTranslator(classes: Readonly<Record<ClassName, readonly InputFile[]>>, options: TemplateOptions & { readonly jobs?: number } = {}): Promise<MinedTranslator | undefined> {
+  if (!(await looksRaw(classes.good)) || !(await looksRaw(classes.bad))) return undefined;
+  return templateTranslator(await mineTemplates(classes, options));
+}
+
+function describeModel(model: TemplateModel): string {
+  const formats = [...new Set(Object.values(model.files).map((f) => f.format))].join(', ');
+  const instances = model.instance === null ? 'one file = one instance'
+    : model.instance.kind === 'host' ? 'instances by syslog host' : model.instance.kind === 'column' ? `instances by column '${model.instance.name}'` : `instances by /${model.instance.pattern}/`;
+  return `raw logs, no translator: ${model.templates.length} templates mined from ${model.lines} lines (timestamps: ${formats}; ${instances}); ` +
+    'see them with distalyze templates GOOD BAD';
+}
+
+// ---------------------------------------------------------------------------
+// Splitting a line into time and message, shared by mining and translating.
+
+interface FileState {
+  readonly layout: FileLayout;
+  readonly format: TimeFormat;
+  lastTime: number;
+}
+
+/** The time of a line and its message (the line without its timestamp and syslog host), or null for a header or a line that cannot be timed. */
+function splitLine(line: string, lineNo: number, state: FileState): { t: number; message: string; host: string; timed: boolean } | null {
+  const { layout, format } = state;
+  if (layout.header && lineNo === 1) return null;
+  if (line.length === 0) return null;
+  const start = fieldStart(line, layout.field, layout.comma);
+  const t = start >= 0 ? format.parse(line, start) : NaN;
+  let message: string;
+  let time: number;
+  let host = '';
+  if (plausible(t, format)) {
+    let end = format.end;
+    if (line.charCodeAt(end) === 93 /* ] */ && line.charCodeAt(start - 1) === 91) end++;
+    const from = line.charCodeAt(start - 1) === 91 ? start - 1 : start;
+    if (layout.comma) {
+      message = line.slice(0, from) + line.slice(end + (line.charCodeAt(end) === 44 ? 1 : 0));
+    } else if (layout.host) {
+      // Syslog: the host is the field after the timestamp.
+      let i = end;
+      while (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9) i++;
+      let j = i;
+      while (j < line.length && line.charCodeAt(j) !== 32 && line.charCodeAt(j) !== 9) j++;
+      host = line.slice(i, j);
+      message = line.slice(j);
+    } else {
+      message = from === 0 ? line.slice(end) : line.slice(0, from) + line.slice(end);
+    }
+    time = t;
+    state.lastTime = t;
+  } else {
+    if (Number.isNaN(state.lastTime)) return null;
+    message = line;
+    time = state.lastTime;
+  }
+  return { t: time, message, host, timed: time === t };
+}
+
+/**
+ * The cache key of a message: its digit runs collapsed to one `0`. Masking
+ * depends on digits only through whether a token has one (mask.ts), so two
+ * messages with the same key have the same masked tokens, and most lines of a
+ * log skip tokenizing and masking altogether.
+ */
+const DIGIT_RUNS = /[0-9]+/g;
+function messageKey(message: string): string {
+  return message.replace(DIGIT_RUNS, '0');
+}
+
+function maskAll(tokens: readonly string[]): string[] {
+  const masked = new Array<string>(tokens.length);
+  for (let i = 0; i < tokens.length; i++) masked[i] = maskToken(tokens[i] as string);
+  return masked;
+}
+
+// ---------------------------------------------------------------------------
+// Mining
+
+interface Tally {
+  counts: Record<ClassName, number>;
+  example: string;
+  timed: boolean;
+  /** Per position: a raw value that was not a number was seen. */
+  notNumeric: Uint8Array;
+  /** Per position: the first value seen, or '' once two values differed. */
+  values: Array<string | null>;
+}
+
+/**
+ * What one file contributes to mining: its layout, and its distinct message
+ * keys in order of first occurrence, each with its masked tokens, line count,
+ * first line and which positions held something other than a number. Plain
+ * data, so a worker can compute it (mine-worker.ts).
+ */
+export interface FileMining {
+  readonly path: string;
+  readonly layout: FileLayout;
+  readonly keys: Array<{
+    readonly key: string;
+    readonly masked: string[];
+    count: number;
+    readonly example: string;
+    readonly timed: boolean;
+    /** 1 where a line of this key had a word, a bracketed id or a non-number. */
+    readonly notNumeric: Uint8Array;
+    /** Per variable position (numbers only): the one value all its lines had, or null when they differed. */
+    readonly values: Array<string | null | undefined>;
+  }>;
+  /** For the id rule: the number of sampled lines, and those of them that may hold an id field. */
+  readonly idSample: { readonly sampled: number; readonly lines: string[]; readonly column: { column: number; name: string } | null };
+  readonly hosts: string[];
+  readonly lines: number;
+  readonly untimed: number;
+}
+
+/**
+ * Mine one file: detect its timestamp, then collect its distinct message keys.
+ * Throws an InputError naming the file when it has no timestamp format.
+ */
+export async function mineFile(file: InputFile, options: TemplateOptions = {}): Promise<FileMining> {
+  if (file.path === '-') throw new InputError('raw logs cannot be read from standard input (templates are mined in a first pass over the files); give a file or directory');
+  const year = options.year ?? new Date().getUTCFullYear();
+  const sample = await firstLines(file, SAMPLE_LINES + 1);
+  const comma = isCsv(file);
+  const header = comma && sample.length > 0;
+  const detected = detectTimestamp(file.path, header ? sample.slice(1) : sample, comma, year, options.timestamp);
+  const layout: FileLayout = { ...detected, header, host: detected.format === 'syslog' && detected.field === 0 };
+  const column = header ? idColumnOf(sample[0] as string) : null;
+  const state: FileState = { layout, format: makeTimeFormat(layout.format, { year }), lastTime: NaN };
+  const keys: FileMining['keys'] = [];
+  const byKey = new Map<string, FileMining['keys'][number] & { variable: number[] }>();
+  const idLines: string[] = [];
+  let sampled = 0;
+  const hosts = new Set<string>();
+  let lines = 0;
+  let untimed = 0;
+  await readLines(file, {
+    line: (text, lineNo) => {
+      lines++;
+      if (lineNo <= ID_SAMPLE_LINES && !(header && lineNo === 1)) {
+        sampled++;
+        if (column !== null || text.includes('=') || text.includes(':')) idLines.push(text);
+      }
+      const split = splitLine(text, lineNo, state);
+      if (split === null) {
+        if (!(header && lineNo === 1) && text.length > 0) untimed++;
+        return;
+      }
+      if (split.host !== '' && lineNo <= ID_SAMPLE_LINES) hosts.add(split.host);
+      const key = messageKey(split.message);
+      let entry = byKey.get(key);
+      if (entry === undefined) {
+        const raw = tokenize(split.message, comma);
+        const masked = maskAll(raw);
+        const variable: number[] = [];
+        // A literal word is never a number.
+        const notNumeric = new Uint8Array(raw.length);
+        for (let i = 0; i < raw.length; i++) {
+          if (masked[i] !== raw[i]) variable.push(i);
+          else notNumeric[i] = 1;
+        }
+        entry = { key, masked, count: 0, example: text, timed: split.timed, notNumeric, variable, values: new Array<string | null | undefined>(raw.length) };
+        byKey.set(key, entry);
+        keys.push(entry);
+      }
+      entry.count++;
+      // A masked token is a number if it reads as one and is not a bracketed id.
+      const notNumeric = entry.notNumeric;
+      let check = false;
+      for (const i of entry.variable) if (notNumeric[i] === 0) { check = true; break; }
+      if (check) {
+        const raw = tokenize(split.message, comma);
+        for (const i of entry.variable) {
+          if (notNumeric[i] !== 0) continue;
+          const value = raw[i] as string;
+          if (isBracketed(value) || Number.isNaN(numericValue(value))) notNumeric[i] = 1;
+          else if (entry.values[i] === undefined) entry.values[i] = value;
+          else if (entry.values[i] !== null && entry.values[i] !== value) entry.values[i] = null;
+        }
+      }
+    },
+    tooLong: () => { lines++; },
+  });
+  return {
+    path: file.path, layout,
+    keys: keys.map(({ key, masked, count, example, timed, notNumeric, values }) => ({ key, masked, count, example, timed, notNumeric, values })),
+    idSample: { sampled, lines: idLines, column }, hosts: [...hosts], lines, untimed,
+  };
+}
+
+/**
+ * Mine templates over both classes together, in input order (good files, then
+ * bad). Files are read on `jobs` worker threads when given (mine-worker.ts);
+ * either way their contributions are merged in file order, and a key reaches
+ * Drain at its first occurrence in that order — exactly what one sequential
+ * pass over every line does, since a repeated key never reaches Drain. So the
+ * templates do not depend on `jobs`. Throws an InputError naming the first
+ * file (in input order) that has no timestamp format.
+ */
+export async function mineTemplates(classes: Readonly<Record<ClassName, readonly InputFile[]>>, options: TemplateOptions & { readonly jobs?: number } = {}): Promise<TemplateModel> {
+  const inputs = (['good', 'bad'] as const).flatMap((className) => classes[className].map((file) => ({ file, className })));
+  const jobs = Math.min(options.jobs ?? 1, inputs.length);
+  let minings: FileMining[];
+  if (jobs > 1) {
+    const { mineParallel } = await import('./mine-parallel.js');
+    minings = await mineParallel(inputs.map((i) => i.file), jobs, options);
+  } else {
+    minings = [];
+    for (const { file } of inputs) minings.push(await mineFile(file, options));
+  }
+  return mergeMinings(minings, inputs.map((i) => i.className), options);
+}
+
+/** Merge per-file minings in file order into templates (see mineTemplates). */
+export function mergeMinings(minings: readonly FileMining[], classOf: readonly ClassName[], options: TemplateOptions = {}): TemplateModel {
+  const parameters = options.drain ?? DEFAULT_DRAIN_PARAMETERS;
+  const year = options.year ?? new Date().getUTCFullYear();
+  const drain = new Drain(parameters);
+  const tallies: Tally[] = [];
+  const files: Record<string, FileLayout> = {};
+  const ids = new IdFieldCounter();
+  const cache = new Map<string, number>();
+  let lines = 0;
+  let untimed = 0;
+  const hosts = new Set<string>();
+  minings.forEach((m, f) => {
+    const className = classOf[f] as ClassName;
+    files[m.path] = m.layout;
+    lines += m.lines;
+    untimed += m.untimed;
+    for (const h of m.hosts) hosts.add(h);
+    ids.addSampled(m.idSample.sampled - m.idSample.lines.length);
+    for (const line of m.idSample.lines) ids.add(line, m.idSample.column);
+    for (const k of m.keys) {
+      let id = cache.get(k.key);
+      if (id === undefined) {
+        id = drain.add(k.masked).id;
+        cache.set(k.key, id);
+      }
+      let tally = tallies[id];
+      if (tally === undefined) tallies[id] = tally = { counts: { good: 0, bad: 0 }, example: k.example, timed: k.timed, notNumeric: new Uint8Array(k.masked.length), values: [] };
+      tally.counts[className] += k.count;
+      for (let i = 0; i < k.notNumeric.length; i++) {
+        if (k.notNumeric[i] === 1) tally.notNumeric[i] = 1;
+        const v = k.values[i];
+        if (v === undefined) continue;
+        const before = tally.values[i];
+        if (before === undefined) tally.values[i] = v;
+        else if (before !== null && before !== v) tally.values[i] = null;
+      }
+    }
+  });
+  // Syslog collects many hosts in one file: with no id field, the host names instances.
+  let instance: InstanceRule | null = ids.rule() ?? (hosts.size >= 2 ? { kind: 'host' } : null);
+  if (options.instancePattern !== undefined) {
+    try {
+      compileUserRegex(options.instancePattern);
+    } catch (err) {
+      throw new InputError(`--instance-pattern: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    instance = { kind: 'pattern', pattern: options.instancePattern };
+  }
+  const names = new Set<string>();
+  const templates: MinedTemplate[] = drain.clusters.map((c) => {
+    const tally = tallies[c.id] as Tally;
+    let name = templateName(c.tokens, files[Object.keys(files)[0] as string]?.comma ?? false);
+    if (names.has(name)) name = `${name} [${c.id + 1}]`;
+    names.add(name);
+    let k = 0;
+    const states = c.tokens.map((tok, i) => {
+      if (!tok.includes(WILDCARD)) return '';
+      k++;
+      // A number that never changed (`handlers=30` on every line) tells nothing: no state.
+      return tally.notNumeric[i] === 0 && tally.values[i] === null ? `${name} #${k}` : '';
+    });
+    return { id: c.id, tokens: c.tokens, name, states, counts: tally.counts, example: tally.example, timed: tally.timed };
+  });
+  return { parameters, year, files, instance, templates, lines, untimed };
+}
+
+/** Numbers in brackets name threads and processes (`[RpcServer.handler=5]`, `backup[2000]:`): ids, not measurements. */
+function isBracketed(token: string): boolean {
+  return token.includes('[') || token.includes(']');
+}
+
+/** Longest event name kept whole; longer templates keep their start and end. */
+export const MAX_NAME_LENGTH = 80;
+
+/**
+ * A readable, short name for a template: its tokens joined by spaces (commas
+ * for CSV), Java-style qualified names cut to their last part
+ * (`org.apache.hadoop.hbase.regionserver.HRegion:` → `HRegion:`), and over
+ * MAX_NAME_LENGTH characters the middle elided with `…`.
+ */
+export function templateName(tokens: readonly string[], comma: boolean): string {
+  const short = tokens.map((t) => t.replace(/^([[(]?)(?:[a-z_$][\w$]*\.){2,}([A-Za-z_$][\w$]*)/, '$1$2'));
+  let name = short.join(comma ? ',' : ' ');
+  if (name.length > MAX_NAME_LENGTH) name = `${name.slice(0, MAX_NAME_LENGTH - 21)}…${name.slice(-20)}`;
+  return name;
+}
+
+// ---------------------------------------------------------------------------
+// Translating
+
+/** Most distinct masked messages remembered while translating (past that, each is matched in the tree). */
+const TRANSLATE_CACHE_MAX = 200_000;
+
+/**
+ * A LineTranslator from mined templates: each line becomes an event named by
+ * the template it matches (Drain's match: every literal token equal, the most
+ * specific template if several) and its numeric parameters become states.
+ */
+export function templateTranslator(model: TemplateModel, path = '(mined templates)'): MinedTranslator {
+  const drain = new Drain(model.parameters);
+  for (const t of model.templates) drain.restore(t.tokens);
+  const templates = model.templates;
+  const cache = new Map<string, { id: number; states: number[] }>();
+  let state: FileState | null = null;
+  const instanceRule = model.instance;
+  const idRegex: UserRegex | null = instanceRule?.kind === 'pattern' ? compileUserRegex(instanceRule.pattern) : null;
+  const idGroup = idRegex === null ? 0 : idRegex.names.has('id') ? 'id' : 1;
+  let currentInstance: string | null = null;
+  const formats = new Map<string, TimeFormat>();
+  return {
+    type: 'lines',
+    path,
+    model,
+    summary: () => describeModel(model),
+    beginFile(ctx: Omit<LineContext, 'line'>): void {
+      const layout = model.files[ctx.file];
+      if (layout === undefined) throw new InputError('file was not in the template mining pass', ctx.file);
+      let format = formats.get(layout.format);
+      if (format === undefined) formats.set(layout.format, format = makeTimeFormat(layout.format, { year: model.year }));
+      state = { layout, format, lastTime: NaN };
+      currentInstance = null;
+    },
+    translateLine(line: string, ctx: LineContext, sink: RecordSink): boolean {
+      const s = state as FileState;
+      if (s.layout.header && ctx.line === 1) return true;
+      const split = splitLine(line, ctx.line, s);
+      if (split === null) return false;
+      const key = messageKey(split.message);
+      let entry = cache.get(key);
+      if (entry === undefined) {
+        const id = drain.match(maskAll(tokenize(split.message, s.layout.comma)))?.id ?? -1;
+        const states = id === -1 ? [] : (templates[id] as MinedTemplate).states.flatMap((name, i) => (name === '' ? [] : [i]));
+        entry = { id, states };
+        if (cache.size < TRANSLATE_CACHE_MAX) cache.set(key, entry);
+      }
+      const id = entry.id;
+      if (id === -1) return false;
+      if (instanceRule !== null) {
+        let instanceId: string | undefined;
+        if (instanceRule.kind === 'host') {
+          instanceId = split.host;
+        } else if (instanceRule.kind === 'column') {
+          instanceId = line.split(',')[instanceRule.column]?.trim();
+        } else {
+          const m = (idRegex as UserRegex).re.exec(line);
+          instanceId = m === null ? undefined : (typeof idGroup === 'string' ? m.groups?.[idGroup] : m[idGroup]);
+        }
+        if (instanceId === undefined || instanceId === '') return false;
+        if (instanceId !== currentInstance) {
+          currentInstance = instanceId;
+          sink.instance(instanceId);
+        }
+      }
+      const template = templates[id] as MinedTemplate;
+      sink.event(split.t, template.name);
+      if (entry.states.length > 0) {
+        const raw = tokenize(split.message, s.layout.comma);
+        for (const i of entry.states) {
+          const v = numericValue(raw[i] as string);
+          if (Number.isFinite(v)) sink.state(split.t, template.states[i] as string, v);
+        }
+      }
+      return true;
+    },
+  };
+}
+
+/**
+ * Group bare messages (no timestamps) with the miner: the template id of each
+ * message in mining order. The same masking, message keys and Drain as
+ * `mineTemplates`; used by bench/templates.mjs to score grouping accuracy.
+ */
+export function groupMessages(messages: readonly string[], parameters: DrainParameters = DEFAULT_DRAIN_PARAMETERS): { ids: Int32Array; templates: string[][] } {
+  const drain = new Drain(parameters);
+  const cache = new Map<string, number>();
+  const ids = new Int32Array(messages.length);
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i] as string;
+    const key = messageKey(message);
+    let id = cache.get(key);
+    if (id === undefined) {
+      id = drain.add(maskAll(tokenize(message, false))).id;
+      cache.set(key, id);
+    }
+    ids[i] = id;
+  }
+  return { ids, templates: drain.clusters.map((c) => c.tokens) };
+}

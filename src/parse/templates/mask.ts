@@ -1,0 +1,125 @@
+/**
+ * Tokenizing and masking a log message before template mining.
+ *
+ * A message is split into tokens on spaces and tabs (or on commas, for CSV
+ * rows). A token is then masked — replaced by the wildcard `<*>` — when its
+ * core (the token without surrounding brackets, quotes and punctuation
+ * `[](){}<>,;:"'`) is a variable rather than a word:
+ *  - it contains a digit: numbers (`12`, `-3.5`, `850ms`), hex (`0x1f`,
+ *    `deadbeef01`), IPs and ports (`10.0.0.1:50010`), UUIDs, ids (`blk_-160`,
+ *    `rs-2`, `task_01`), versions and dates;
+ *  - it is a hex string of 8 or more hex digits, or a UUID (digit-free ones too);
+ *  - it is a path (`/usr/lib/x`, `C:\x`, `s3://bucket/key`): starts with `/`,
+ *    `./`, `~/` or a drive letter, or has `://`, and has a second separator.
+ * In `key=value` tokens only the value is masked (`port=16020,` → `port=<*>,`),
+ * so the key stays in the template. The punctuation around a masked core is
+ * kept (`[Writer-1]` → `[<*>]`), and so is a word before a bracketed id
+ * (`backup[2000]:` → `backup[<*>]:`).
+ *
+ * This replaces Drain's per-system regular expressions with one rule for all
+ * systems: the digit rule alone is the common "Drain without regexes" setting.
+ */
+
+export const WILDCARD = '<*>';
+
+/** Split a message into raw tokens: runs of characters between separators. */
+export function tokenize(message: string, commaSeparated: boolean): string[] {
+  if (commaSeparated) return message.split(',');
+  const tokens: string[] = [];
+  let start = -1;
+  const n = message.length;
+  for (let i = 0; i < n; i++) {
+    const c = message.charCodeAt(i);
+    if (c === 32 || c === 9) {
+      if (start !== -1) { tokens.push(message.slice(start, i)); start = -1; }
+    } else if (start === -1) {
+      start = i;
+    }
+  }
+  if (start !== -1) tokens.push(message.slice(start));
+  return tokens;
+}
+
+/** Punctuation that may surround a variable and stays in the template. */
+function isEdgePunct(c: number): boolean {
+  // [ ] ( ) { } < > , ; : " ' .
+  return c === 91 || c === 93 || c === 40 || c === 41 || c === 123 || c === 125 || c === 60 || c === 62 ||
+    c === 44 || c === 59 || c === 58 || c === 34 || c === 39 || c === 46;
+}
+
+/**
+ * The masked form of one token: the token itself when it is a word, else the
+ * token with its variable core replaced by `<*>`.
+ */
+export function maskToken(token: string): string {
+  const n = token.length;
+  let hasDigit = false;
+  let eq = -1;
+  for (let i = 0; i < n; i++) {
+    const c = token.charCodeAt(i);
+    if (c >= 48 && c <= 57) hasDigit = true;
+    else if (c === 61 /* = */ && eq === -1) eq = i;
+  }
+  // Cheap exit for the most common case: a plain word.
+  if (!hasDigit && n < 8 && eq === -1 && token.indexOf('/') === -1 && token.indexOf('\\') === -1) return token;
+  let from = eq === -1 ? 0 : eq + 1;
+  let to = n;
+  while (from < to && isEdgePunct(token.charCodeAt(from))) from++;
+  while (to > from && isEdgePunct(token.charCodeAt(to - 1))) to--;
+  if (from >= to) return token;
+  // `backup[2000]:`, `pool(12)`: a word with a bracketed id keeps the word.
+  const open = Math.max(token.lastIndexOf('[', to - 1), token.lastIndexOf('(', to - 1));
+  if (open > from && !digitIn(token, from, open) && digitIn(token, open + 1, to)) from = open + 1;
+  if (!isVariable(token, from, to, hasDigit && digitIn(token, from, to))) return token;
+  return token.slice(0, from) + WILDCARD + token.slice(to);
+}
+
+function digitIn(s: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 48 && c <= 57) return true;
+  }
+  return false;
+}
+
+const HEX = /^(?:0x)?[0-9a-fA-F]{8,}$/;
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const PATH = /^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\|[A-Za-z][\w+.-]*:\/\/)[^/\\]*[/\\]/;
+
+function isVariable(token: string, from: number, to: number, hasDigit: boolean): boolean {
+  if (hasDigit) return true;
+  const core = token.slice(from, to);
+  return HEX.test(core) || UUID.test(core) || PATH.test(core);
+}
+
+/**
+ * The number a raw parameter stands for, or NaN: a decimal number, optionally
+ * signed, optionally followed by a unit of letters or `%` (`123MB`, `850ms`,
+ * `3.5s`, `42%`), after stripping `key=` and edge punctuation. Ids such as
+ * `rs-2` or `0x1f` are not numbers.
+ */
+export function numericValue(token: string): number {
+  const eq = token.indexOf('=');
+  let from = eq === -1 ? 0 : eq + 1;
+  let to = token.length;
+  while (from < to && isEdgePunct(token.charCodeAt(from))) from++;
+  while (to > from && isEdgePunct(token.charCodeAt(to - 1))) to--;
+  let i = from;
+  let c = token.charCodeAt(i);
+  if (c === 45 || c === 43) c = token.charCodeAt(++i);
+  const digitsStart = i;
+  while (c >= 48 && c <= 57) c = token.charCodeAt(++i);
+  if (i === digitsStart) return NaN;
+  if (c === 46) {
+    const f = ++i;
+    c = token.charCodeAt(i);
+    while (c >= 48 && c <= 57) c = token.charCodeAt(++i);
+    if (i === f) return NaN;
+  }
+  const numberEnd = i;
+  // A unit: letters or %, and nothing after it.
+  while (i < to && ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 37)) c = token.charCodeAt(++i);
+  if (i !== to) return NaN;
+  if (token.charCodeAt(digitsStart) === 48 && (token.charCodeAt(digitsStart + 1) | 32) === 120) return NaN; // 0x…
+  return Number(token.slice(from, numberEnd));
+}

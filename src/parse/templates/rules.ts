@@ -1,0 +1,130 @@
+import { NAMED_TIME_FORMATS } from '../translators/time-formats.js';
+import type { FileLayout, MinedTemplate, TemplateModel } from './index.js';
+import { WILDCARD } from './mask.js';
+
+/**
+ * A starter rules file (the rules translator's YAML, examples/README.md) that
+ * reproduces mined templates: one event rule per template, named like the
+ * event the miner gives it, and one state rule per numeric parameter. Rules
+ * are ordered most specific first (fewest parameters), as the miner picks the
+ * most specific template that matches, and each regex is anchored at both
+ * ends of the line.
+ *
+ * Left out, with a comment: templates of lines that had no timestamp of their
+ * own (stack traces: a rules file cannot time them) and names holding `${`.
+ */
+export function rulesYaml(model: TemplateModel): string {
+  const layout = commonLayout(model);
+  const out: string[] = [];
+  out.push('# Starter rules file written by `distalyze templates` from the templates mined');
+  out.push('# from your logs: rename the events, drop the rules you do not need, and use it');
+  out.push('# with --translator. The first matching rule wins (continue: true goes on).');
+  const { format, prefix } = timestampOf(layout);
+  if (prefix === null) out.push(`timestamp: ${q(format)}`);
+  else out.push(`timestamp: { format: ${q(format)}, pattern: ${q(prefix.pattern)} }`);
+  const distinct = new Set(Object.values(model.files).map((f) => JSON.stringify(f)));
+  if (distinct.size > 1) out.push('# note: files differ in where their timestamps are; this file follows the most common layout');
+  const instance = model.instance;
+  if (instance !== null) {
+    const pattern = instance.kind === 'pattern' ? instance.pattern
+      : instance.kind === 'column' ? `^(?:[^,]*,){${instance.column}}(?<id>[^,]+)`
+        : '^\\w{3} +\\d+ \\d\\d:\\d\\d:\\d\\d (?<id>\\S+) ';
+    out.push(`instance: { pattern: ${q(pattern)} }`);
+  }
+  out.push('rules:');
+  if (layout.header) out.push("  - { match: '^[^0-9]*$', ignore: true }        # the CSV header");
+  const ordered = [...model.templates].sort((a, b) => wildcards(a) - wildcards(b) || a.id - b.id);
+  for (const t of ordered) {
+    if (!t.timed) {
+      out.push(`  # left out: ${clipComment(t.name)} (lines without a timestamp of their own)`);
+      continue;
+    }
+    if (t.name.includes('${')) {
+      out.push(`  # left out: ${clipComment(t.name)} (the name holds \${)`);
+      continue;
+    }
+    const match = templateRegex(t, layout, prefix?.skip ?? '');
+    const states = t.states.map((name, i) => ({ name, i })).filter((s) => s.name !== '');
+    out.push(`  - match: ${q(match)}`);
+    out.push(`    event: ${q(t.name)}`);
+    if (states.length > 0) out.push('    continue: true');
+    states.forEach((s, k) => {
+      out.push(`  - match: ${q(match)}`);
+      out.push(`    state: ${q(s.name)}`);
+      out.push(`    value: p${s.i}`);
+      if (k < states.length - 1) out.push('    continue: true');
+    });
+  }
+  return `${out.join('\n')}\n`;
+}
+
+function wildcards(t: MinedTemplate): number {
+  return t.tokens.reduce((n, tok) => n + (tok.includes(WILDCARD) ? 1 : 0), 0);
+}
+
+/** The layout most files share (ties: the first file's). */
+function commonLayout(model: TemplateModel): FileLayout {
+  const counts = new Map<string, { layout: FileLayout; n: number }>();
+  for (const f of Object.values(model.files)) {
+    const key = JSON.stringify(f);
+    const c = counts.get(key);
+    if (c === undefined) counts.set(key, { layout: f, n: 1 });
+    else c.n++;
+  }
+  let best: { layout: FileLayout; n: number } | undefined;
+  for (const c of counts.values()) if (best === undefined || c.n > best.n) best = c;
+  return (best as { layout: FileLayout }).layout;
+}
+
+/** Fields a timestamp of this format spans (split on spaces). */
+function timestampFields(format: string): number {
+  if (format === 'iso8601') return 2;
+  const spec = format === 'log4j' ? 'yyyy-MM-dd HH:mm:ss,SSS' : format === 'syslog' ? 'MMM d HH:mm:ss' : format;
+  return NAMED_TIME_FORMATS[format] !== undefined && format.startsWith('epoch') ? 1 : spec.split(' ').length;
+}
+
+/**
+ * The timestamp for the rules file: a format, and unless the timestamp opens
+ * the line, a pattern capturing it (`ts`). `skip` is the regex for the part of
+ * a line before the message.
+ */
+function timestampOf(layout: FileLayout): { format: string; prefix: { pattern: string; skip: string } | null } {
+  const n = timestampFields(layout.format);
+  if (layout.comma) {
+    const before = `^(?:[^,]*,){${layout.field}}`;
+    return { format: layout.format, prefix: { pattern: `${before}(?<ts>[^,]+)`, skip: '' } };
+  }
+  const ts = layout.format === 'iso8601' ? '\\S+(?:\\s+\\d\\d:\\S+)?' : `\\S+${n > 1 ? `(?:\\s+\\S+){${n - 1}}` : ''}`;
+  const before = layout.field > 0 ? `(?:\\S+\\s+){${layout.field}}` : '';
+  // The skip pattern of a rule: any fields before the timestamp, the timestamp (maybe in brackets), the syslog host.
+  const skip = `^\\s*${before}\\[?${ts}\\]?${layout.host ? '\\s+\\S+' : ''}`;
+  if (layout.field === 0) return { format: layout.format, prefix: { pattern: `^\\s*\\[?(?<ts>${ts.replace(/\\S\+$/, '[^\\s\\]]+')})`, skip } };
+  return { format: layout.format, prefix: { pattern: `^\\s*${before}\\[?(?<ts>${ts.replace(/\\S\+$/, '[^\\s\\]]+')})`, skip } };
+}
+
+const REGEX_SPECIAL = /[.*+?^${}()|[\]\\/]/g;
+
+function templateRegex(t: MinedTemplate, layout: FileLayout, skip: string): string {
+  const parts = t.tokens.map((tok, i) => {
+    const numeric = t.states[i] !== '';
+    const pieces = tok.split(WILDCARD).map((p) => p.replace(REGEX_SPECIAL, '\\$&'));
+    const any = layout.comma ? '[^,]*' : '\\S+?';
+    const value = `(?<p${i}>[-+]?\\d+(?:\\.\\d+)?)[A-Za-z%]*`;
+    return pieces.join(numeric ? value : any);
+  });
+  if (layout.comma) {
+    // The timestamp's column is not in the template: put it back.
+    const fields = [...parts];
+    fields.splice(layout.field, 0, '[^,]*');
+    return `^${fields.join(',')}$`;
+  }
+  return `${skip}\\s+${parts.join('\\s+')}\\s*$`;
+}
+
+function q(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+function clipComment(text: string): string {
+  return text.replace(/[\r\n]/g, ' ').slice(0, 70);
+}

@@ -1,0 +1,246 @@
+/**
+ * Template mining for raw logs (src/parse/templates): masking, the Drain tree,
+ * timestamp detection per format, the request-id rule, and the error for a
+ * file with no timestamp. Expected values are worked out by hand beside each case.
+ */
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../src/errors.js';
+import { listInputFiles } from '../src/parse/files.js';
+import { Drain, DEFAULT_DRAIN_PARAMETERS } from '../src/parse/templates/drain.js';
+import { looksRaw, mineTemplates, templateName, templateTranslator } from '../src/parse/templates/index.js';
+import { IdFieldCounter } from '../src/parse/templates/instances.js';
+import { maskToken, numericValue, tokenize } from '../src/parse/templates/mask.js';
+import { detectTimestamp } from '../src/parse/templates/timestamps.js';
+import { makeTimeFormat } from '../src/parse/translators/time-formats.js';
+
+describe('masking', () => {
+  it.each([
+    ['12', '<*>'], ['-3.5', '<*>'], ['850ms,', '<*>,'], ['0x1f', '<*>'], ['deadbeefcafe', '<*>'],
+    ['10.0.0.1:50010', '<*>'], ['/10.251.42.84:50010', '<*>'], ['[Writer-1]', '[<*>]'], ['port=16020,', 'port=<*>,'],
+    ['blk_-1608999687919862906', '<*>'], ['123e4567-e89b-12d3-a456-426614174000', '<*>'],
+    ['abcdefab-cdef-abcd-efab-cdefabcdefab', '<*>'], ['/usr/local/bin/backup', '<*>'], ['s3://bucket/key', '<*>'],
+    ['backup[2000]:', 'backup[<*>]:'], ['(uid=0)', '(uid=<*>)'], ['region=usertable,r0', 'region=<*>'],
+    // words stay
+    ['started', 'started'], ['Flushed', 'Flushed'], ['org.apache.hadoop.hbase.regionserver.HRegion:', 'org.apache.hadoop.hbase.regionserver.HRegion:'],
+    ['responseTooSlow', 'responseTooSlow'], ['key=value', 'key=value'], ['/', '/'],
+  ])('%s → %s', (token, masked) => {
+    expect(maskToken(token)).toBe(masked);
+  });
+
+  it('reads numbers with units as values, ids as not numbers', () => {
+    expect(numericValue('123MB')).toBe(123);
+    expect(numericValue('850ms,')).toBe(850);
+    expect(numericValue('size=3.5s')).toBe(3.5);
+    expect(numericValue('queue=-4')).toBe(-4);
+    expect(numericValue('42%')).toBe(42);
+    expect(numericValue('rs-2')).toBeNaN();
+    expect(numericValue('0x1f')).toBeNaN();
+    expect(numericValue('0xff')).toBeNaN();
+    expect(numericValue('10.0.0.1')).toBeNaN();
+    expect(numericValue('12abc3')).toBeNaN();
+  });
+
+  it('tokenizes on runs of spaces and tabs, or on commas', () => {
+    expect(tokenize('  INFO  [main]\tStarting  ', false)).toEqual(['INFO', '[main]', 'Starting']);
+    expect(tokenize('a,,b,', true)).toEqual(['a', '', 'b', '']);
+  });
+});
+
+describe('Drain tree', () => {
+  const toks = (s: string): string[] => s.split(' ').map(maskToken);
+
+  it('merges messages that differ in parameters, keeps different lengths and prefixes apart', () => {
+    const d = new Drain();
+    const a = d.add(toks('Receiving block blk_1 src: /10.0.0.1:5 dest: /10.0.0.2:5'));
+    const b = d.add(toks('Receiving block blk_2 src: /10.0.0.3:5 dest: /10.0.0.4:5'));
+    expect(b.id).toBe(a.id);
+    const c = d.add(toks('Receiving block blk_2 src: /10.0.0.3:5'));
+    expect(c.id).not.toBe(a.id); // a different token count is a different branch
+    const e = d.add(toks('Deleting block blk_2 file /data/x'));
+    expect(new Set([a.id, c.id, e.id]).size).toBe(3);
+    expect(d.clusters[a.id]?.tokens.join(' ')).toBe('Receiving block <*> src: <*> dest: <*>');
+  });
+
+  it('similarity threshold: 3 of 6 equal tokens (0.5 ≥ 0.4) merge; 2 of 6 (0.33) do not', () => {
+    const d = new Drain({ ...DEFAULT_DRAIN_PARAMETERS, minWordVariants: 1, maxTokenDifferences: Infinity }); // plain Drain
+    // depth 4: the first 2 tokens route; all share "job done".
+    const a = d.add(['job', 'done', 'a', 'b', 'c', 'd']);
+    const b = d.add(['job', 'done', 'x', 'y', 'c', 'd']); // same: job done c d = 4/6
+    expect(b.id).toBe(a.id);
+    expect(d.clusters[a.id]?.tokens).toEqual(['job', 'done', '<*>', '<*>', 'c', 'd']);
+    const c = d.add(['job', 'done', 'p', 'q', 'r', 's']); // same (wildcards not counted): job done = 2/6 < 0.4
+    expect(c.id).not.toBe(a.id);
+  });
+
+  it('a word becomes a parameter only after minWordVariants distinct words (begin/end pairs stay two events)', () => {
+    const d = new Drain(); // minWordVariants 3
+    // depth 4: INFO and Compaction route to one leaf; the 3rd token differs (3 of 4 equal: similar enough for Drain).
+    const started = d.add(['INFO', 'Compaction', 'started,', 'region=<*>']);
+    const completed = d.add(['INFO', 'Compaction', 'completed,', 'region=<*>']);
+    expect(completed.id).not.toBe(started.id);
+    const aborted = d.add(['INFO', 'Compaction', 'aborted,', 'region=<*>']); // the third word: now a parameter
+    expect(aborted.id).toBe(started.id);
+    expect(d.clusters[started.id]?.tokens).toEqual(['INFO', 'Compaction', '<*>', 'region=<*>']);
+    expect(d.clusters[completed.id]?.tokens).toEqual(['INFO', 'Compaction', 'completed,', 'region=<*>']);
+  });
+
+  it('a message differing in words at 2 positions starts its own template (shared header tokens do not merge events)', () => {
+    const d = new Drain();
+    // 3 of 6 tokens equal (INFO [<*>] request_id=<*>): 0.5 ≥ 0.4, Drain would merge them.
+    const a = d.add(['INFO', '[<*>]', 'request_id=<*>', 'GET', '<*>', 'received']);
+    const b = d.add(['INFO', '[<*>]', 'request_id=<*>', 'response', 'sent', 'status=<*>']);
+    const c = d.add(['INFO', '[<*>]', 'request_id=<*>', 'auth', 'ok', 'user=alice']);
+    expect(new Set([a.id, b.id, c.id]).size).toBe(3);
+    expect(d.clusters[a.id]?.tokens).toEqual(['INFO', '[<*>]', 'request_id=<*>', 'GET', '<*>', 'received']);
+  });
+
+  it('match: every literal token equal, the most specific template; no learning', () => {
+    const d = new Drain();
+    d.add(['open', 'file', '<*>']);
+    d.restore(['open', '<*>', '<*>']);
+    expect(d.match(['open', 'file', '<*>'])?.id).toBe(0);
+    expect(d.match(['open', 'dir', '<*>'])?.id).toBe(1);
+    expect(d.match(['close', 'file', '<*>'])).toBeNull();
+    expect(d.clusters).toHaveLength(2);
+  });
+});
+
+describe('timestamp detection', () => {
+  const year = 2026;
+  it.each([
+    ['log4j', '2026-11-20 10:00:01,123 INFO [main] Start', 'yyyy-MM-dd HH:mm:ss,SSS', 0, Date.UTC(2026, 10, 20, 10, 0, 1, 123) / 1000],
+    ['ISO-8601 with zone', '2026-11-20T10:00:01.5+01:00 start', 'iso8601', 0, Date.UTC(2026, 10, 20, 9, 0, 1, 500) / 1000],
+    ['syslog', 'Nov  9 23:58:01 web-1 kernel: up', 'syslog', 0, Date.UTC(2026, 10, 9, 23, 58, 1) / 1000],
+    ['yyMMdd HHmmss (HDFS)', '081109 203615 148 INFO dfs.DataNode: x', 'yyMMdd HHmmss', 0, Date.UTC(2008, 10, 9, 20, 36, 15) / 1000],
+    ['epoch seconds', '1117838570 R02 RAS KERNEL INFO x', 'epoch-s', 0, 1117838570],
+    ['epoch milliseconds', '1795168800278 gateway start', 'epoch-ms', 0, 1795168800.278],
+    ['HH:mm:ss.SSS', '10:00:01.250 worker started', 'HH:mm:ss.SSS', 0, 36001.25],
+    ['yy/MM/dd HH:mm:ss (Spark)', '17/06/09 20:10:40 INFO executor.Executor: x', 'yy/MM/dd HH:mm:ss', 0, Date.UTC(2017, 5, 9, 20, 10, 40) / 1000],
+    ['Apache error log, in brackets', '[Sun Dec 04 04:47:44 2005] [notice] workerEnv.init() ok', 'EEE MMM d HH:mm:ss yyyy', 0, Date.UTC(2005, 11, 4, 4, 47, 44) / 1000],
+    ['BGL: epoch in the 2nd field', '- 1117838570 2005.06.03 R02-M1 RAS KERNEL INFO x', 'epoch-s', 1, 1117838570],
+  ])('%s', (_what, line, format, field, t) => {
+    const d = detectTimestamp('x.log', [line, line], false, year);
+    expect(d).toEqual({ format, field, comma: false });
+    const f = makeTimeFormat(d.format, { year });
+    const start = line.indexOf(line.trim().split(/\s+/)[field] as string) + (line.trim().split(/\s+/)[field]?.startsWith('[') ? 1 : 0);
+    expect(f.parse(line, start)).toBeCloseTo(t, 6);
+  });
+
+  it('CSV: the column holding epoch milliseconds', () => {
+    expect(detectTimestamp('a.csv', ['cdab89241000,1795168800278,gateway,request,start,'], true, year)).toEqual({ format: 'epoch-ms', field: 1, comma: true });
+  });
+
+  it('no timestamp: an error naming the file and the formats tried, with a hint', () => {
+    let err: unknown;
+    try {
+      detectTimestamp('logs/app.log', ['hello world', 'no time here', 'pid 148 started'], false, year);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as InputError).message).toBe('logs/app.log: no timestamp format found in the first 3 lines (tried ISO-8601 and log4j (yyyy-MM-dd HH:mm:ss,SSS), ' +
+      'yyyy/MM/dd HH:mm:ss, yy/MM/dd HH:mm:ss, dd/MMM/yyyy:HH:mm:ss Z, EEE MMM d HH:mm:ss yyyy, syslog (MMM d HH:mm:ss), MM-dd HH:mm:ss.SSS, ' +
+      'yyMMdd HHmmss, epoch seconds or milliseconds, HH:mm:ss.SSS)');
+    expect((err as InputError).hint).toBe('name it with --timestamp FORMAT (e.g. --timestamp "dd.MM.yyyy HH:mm:ss"), or write a translator (--translator)');
+  });
+
+  it('--timestamp forces a format; a file without it is an error naming the file', () => {
+    expect(detectTimestamp('a.log', ['20.11.2026 10:00:01 start'], false, year, 'dd.MM.yyyy HH:mm:ss')).toEqual({ format: 'dd.MM.yyyy HH:mm:ss', field: 0, comma: false });
+    expect(() => detectTimestamp('a.log', ['2026-11-20 10:00:01 start'], false, year, 'dd.MM.yyyy HH:mm:ss'))
+      .toThrow("a.log: no timestamp in the format 'dd.MM.yyyy HH:mm:ss' in the first 1 lines");
+  });
+});
+
+describe('instances by request id', () => {
+  it('a req= field that recurs names instances; a field on too few lines or never recurring does not', () => {
+    const c = new IdFieldCounter();
+    for (let i = 0; i < 20; i++) c.add(`10:00:0${i % 10}.000 step ${i % 2 ? 'a' : 'b'} req=r${Math.floor(i / 4)} user=u${i}`, null);
+    const rule = c.rule();
+    expect(rule?.kind).toBe('pattern');
+    const re = new RegExp((rule as { pattern: string }).pattern.replace('(?i)', ''), 'i');
+    expect(re.exec('x req=r7 y')?.groups?.id).toBe('r7');
+    expect(re.exec('x REQ: r8, y')?.groups?.id).toBe('r8');
+
+    const unique = new IdFieldCounter(); // every value once: not an instance id
+    for (let i = 0; i < 20; i++) unique.add(`step trace_id=t${i}`, null);
+    expect(unique.rule()).toBeNull();
+
+    const rare = new IdFieldCounter(); // on 1 line in 20 (< 10 %)
+    for (let i = 0; i < 20; i++) rare.add(i === 0 ? 'x TraceID: abc' : 'plain line', null);
+    expect(rare.rule()).toBeNull();
+  });
+
+  it('TraceID:, request-id and x-request-id are id fields too', () => {
+    for (const key of ['TraceID:', 'request-id=', 'x-request-id:', 'correlation_id=']) {
+      const c = new IdFieldCounter();
+      for (let i = 0; i < 10; i++) c.add(`event ${key} id${i % 3}`, null);
+      expect(c.rule()?.kind).toBe('pattern');
+    }
+  });
+});
+
+describe('mining and translating', () => {
+  function tree(files: Record<string, string>): string {
+    const dir = mkdtempSync(join(tmpdir(), 'distalyze-tpl-'));
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(dir, path, '..'), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    return dir;
+  }
+
+  it('templates over both classes: a message rare in one class still shares its template', async () => {
+    const dir = tree({
+      'good/a.log': '2026-11-20 10:00:00,000 User 12 not found\n2026-11-20 10:00:01,000 User 13 not found\n',
+      'bad/a.log': '2026-11-20 10:00:00,000 User 99 not found\n2026-11-20 10:00:02,000 done\n',
+    });
+    const classes = { good: await listInputFiles(join(dir, 'good'), 'good'), bad: await listInputFiles(join(dir, 'bad'), 'bad') };
+    const model = await mineTemplates(classes);
+    expect(model.templates.map((t) => [t.name, t.counts.good, t.counts.bad])).toEqual([
+      ['User <*> not found', 2, 1],
+      ['done', 0, 1],
+    ]);
+    expect(model.templates[0]?.states).toEqual(['', 'User <*> not found #1', '', '']);
+    // The translator: an event per line and a state per numeric parameter.
+    const translator = templateTranslator(model);
+    const recs: string[] = [];
+    const sink = { instance: (id: string) => recs.push(`I ${id}`), event: (t: number, n: string) => recs.push(`E ${t} ${n}`), state: (t: number, n: string, v: number) => recs.push(`S ${t} ${n} ${v}`) };
+    const file = classes.bad[0]!;
+    const ctx = { file: file.path, relativePath: file.relativePath, className: 'bad' as const };
+    translator.beginFile?.(ctx, sink);
+    expect(translator.translateLine('2026-11-20 10:00:00,000 User 99 not found', { ...ctx, line: 1 }, sink)).toBe(true);
+    expect(translator.translateLine('User 7 not found', { ...ctx, line: 2 }, sink)).toBe(true); // no timestamp: continues line 1
+    expect(translator.translateLine('2026-11-20 10:00:03,000 something else entirely', { ...ctx, line: 3 }, sink)).toBe(false);
+    expect(recs).toEqual([
+      `E 1795168800 User <*> not found`,
+      `S 1795168800 User <*> not found #1 99`,
+      `E 1795168800 User <*> not found`,
+      `S 1795168800 User <*> not found #1 7`,
+    ]);
+  });
+
+  it('sniffs raw text against dlog records and CSV record tables', async () => {
+    const dir = tree({
+      'raw.log': '2026-11-20 10:00:00,000 hello\n',
+      'rec.dlog': '# c\nE\t1\tstart\n',
+      'rec.csv': 'kind,timestamp,name,value\nE,1,start,\n',
+      'raw.csv': 'trace_id,timestamp_ms,span\nab,1795168800278,x\n',
+    });
+    const sniff = async (f: string): Promise<boolean> => looksRaw(await listInputFiles(join(dir, f), 'good'));
+    expect(await sniff('raw.log')).toBe(true);
+    expect(await sniff('rec.dlog')).toBe(false);
+    expect(await sniff('rec.csv')).toBe(false);
+    expect(await sniff('raw.csv')).toBe(true);
+  });
+
+  it('names: qualified Java names cut to their class, long templates elided in the middle', () => {
+    expect(templateName(['INFO', '[main]', 'org.apache.hadoop.hbase.regionserver.HRegionServer:', 'Shutdown', 'complete'], false))
+      .toBe('INFO [main] HRegionServer: Shutdown complete');
+    const long = templateName(Array.from({ length: 40 }, (_, i) => `word${String.fromCharCode(97 + (i % 26))}`), false);
+    expect(long.length).toBe(80);
+    expect(long).toContain('…');
+  });
+});
