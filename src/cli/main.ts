@@ -73,8 +73,8 @@ function buildProgram(io: Io, setCode: (c: number) => void): Command {
     .option('--alpha <p>', 'significance level before correction', '0.05')
     .addOption(new Option('--correction <method>', 'multiple-testing correction').choices(['bonferroni', 'holm', 'bh', 'none']).default('bonferroni'))
     .option('--min-split <n>', 'minimum samples to split a regression-tree node (default ⌈N/3⌉ per class)')
-    .option('--split-alpha <p>', 'significance a tree split must reach (divided per --split-correction)', '0.05')
-    .addOption(new Option('--split-correction <divisor>', 'what --split-alpha is divided by: the candidate splits at the node, or the predictors (SPEC §4 as written)').choices(['splits', 'predictors']).default('splits'))
+    .option('--split-alpha <p>', 'family-wise level of the tree split gate at each node', '0.05')
+    .addOption(new Option('--split-test <gate>', 'tree split gate: rank (SPEC §4), or the earlier F-tests per candidate split or per predictor').choices(['rank', 'f-splits', 'f-predictors']).default('rank'))
     .option('--dn-sample <n>', 'at most this many instances per class for dependency networks', '100000')
     .addOption(new Option('--dn-class <class>', 'the class whose dependency networks are searched').choices(['good', 'bad', 'both']).default('bad'))
     .option('--balance <a>', 'score = Σ T̂^(2a)·ŵ^(2(1−a)): 0.5 weighs divergence and dependency equally', '0.5')
@@ -207,7 +207,7 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
     network: {
       ...(options.minSplit !== undefined ? { minSplit: options.minSplit } : {}),
       splitAlpha: options.splitAlpha,
-      splitCorrection: options.splitCorrection,
+      splitTest: options.splitTest,
       sample: options.dnSample,
       seed: options.seed,
     },

@@ -13,7 +13,7 @@ export interface RawOptions {
   correction: string;
   minSplit?: string;
   splitAlpha: string;
-  splitCorrection: string;
+  splitTest: string;
   dnSample: string;
   dnClass: string;
   balance: string;
@@ -45,7 +45,7 @@ export interface Options {
   readonly correction: Correction;
   readonly minSplit?: number;
   readonly splitAlpha: number;
-  readonly splitCorrection: 'splits' | 'predictors';
+  readonly splitTest: 'rank' | 'f-splits' | 'f-predictors';
   readonly dnSample: number;
   readonly dnClass: 'good' | 'bad' | 'both';
   readonly balance: number;
@@ -94,7 +94,7 @@ export function parseOptions(raw: RawOptions): Options {
     correction: oneOf('--correction', raw.correction, ['bonferroni', 'holm', 'bh', 'none'] as const),
     ...(raw.minSplit !== undefined ? { minSplit: integer('--min-split', raw.minSplit, 2) } : {}),
     splitAlpha: probability('--split-alpha', raw.splitAlpha),
-    splitCorrection: oneOf('--split-correction', raw.splitCorrection, ['splits', 'predictors'] as const),
+    splitTest: oneOf('--split-test', raw.splitTest, ['rank', 'f-splits', 'f-predictors'] as const),
     dnSample: integer('--dn-sample', raw.dnSample, 2),
     dnClass: oneOf('--dn-class', raw.dnClass, ['good', 'bad', 'both'] as const),
     balance: fraction('--balance', raw.balance),
