@@ -76,7 +76,7 @@ describe('trainRegressionTree', () => {
   it('on pure noise, the per-split correction keeps the false-split rate near α while the per-predictor one does not', () => {
     // The F-test of the best of ~n thresholds is anti-conservative: SPEC §4's divisor (predictors) lets
     // about half of pure-noise roots split at n = 30; dividing by the splits examined holds it under α.
-    const rate = (splitTest: 'f-predictors' | 'splits'): number => {
+    const rate = (splitTest: 'f-predictors' | 'f-splits'): number => {
       const local = normalStream(11);
       let split = 0;
       for (let r = 0; r < 200; r++) {
