@@ -18,7 +18,7 @@ import { VERSION } from '../version.js';
 import { parseOptions, type Options, type RawOptions } from './options.js';
 import { registerTranslateCommand } from './translate.js';
 import { checkOutputPath, formatUserError, guardStream, StagedOutputs, writeStream } from './output.js';
-import { Progress } from './progress.js';
+import { Progress, StageProgress } from './progress.js';
 
 /** Below this much input, starting workers costs more than it saves. */
 const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
@@ -200,20 +200,27 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
     skippedLines: stats[c].skippedLines,
     skippedExamples: stats[c].skippedExamples,
   });
-  const analysis = analyze({ classes: { good: summary('good'), bad: summary('bad') }, features }, {
-    alpha: options.alpha,
-    correction: options.correction,
-    attention: { balance: options.balance, top: options.top, maxNodes: options.maxNodes, dnClass: options.dnClass },
-    network: {
-      ...(options.minSplit !== undefined ? { minSplit: options.minSplit } : {}),
-      splitAlpha: options.splitAlpha,
-      splitTest: options.splitTest,
-      sample: options.dnSample,
-      seed: options.seed,
-    },
-    distributions: options.html !== undefined,
-    onStage: (name, ms) => { stages[name] = Math.round(ms); },
-  });
+  const dnProgress = new StageProgress(Progress.enabledFor(options.quiet));
+  let analysis: Analysis;
+  try {
+    analysis = analyze({ classes: { good: summary('good'), bad: summary('bad') }, features }, {
+      alpha: options.alpha,
+      correction: options.correction,
+      attention: { balance: options.balance, top: options.top, maxNodes: options.maxNodes, dnClass: options.dnClass },
+      network: {
+        ...(options.minSplit !== undefined ? { minSplit: options.minSplit } : {}),
+        splitAlpha: options.splitAlpha,
+        splitTest: options.splitTest,
+        sample: options.dnSample,
+        seed: options.seed,
+        onProgress: dnProgress.update,
+      },
+      distributions: options.html !== undefined,
+      onStage: (name, ms) => { stages[name] = Math.round(ms); },
+    });
+  } finally {
+    dnProgress.done();
+  }
   stageStart = performance.now();
   await writeReports(analysis, options, io);
   stageDone('reports');

@@ -65,8 +65,9 @@ export function learnDependencyNetwork(
     workspace,
   };
   const progress = options.onProgress;
+  const label = `${table.kind} ${table.feature}`;
   for (let child = 0; child < columns.length; child++) {
-    if (progress && (child & 1023) === 0) progress(child, columns.length);
+    if (progress && (child & 1023) === 0) progress(child, columns.length, label);
     const tree = growTree(prepared, child, treeOptions);
     if (tree.nodes.length === 1) continue;
     // Per parent, the split node with the most samples (the first in node order on ties).
@@ -80,7 +81,7 @@ export function learnDependencyNetwork(
       edges.push({ parent, child, weight: node.samples / total, statistic: node.statistic, p: node.p });
     }
   }
-  if (progress) progress(columns.length, columns.length);
+  if (progress) progress(columns.length, columns.length, label);
 
   return {
     kind: table.kind,

@@ -46,9 +46,10 @@ export interface DependencyNetworkOptions {
   readonly seed: number;
   /**
    * Called every 1024 trees and once at the end with (trees grown, trees in
-   * this network): for a progress line on long runs. Must not throw.
+   * this network, "kind feature" of the network): for a progress line on long
+   * runs. Must not throw.
    */
-  readonly onProgress?: (done: number, total: number) => void;
+  readonly onProgress?: (done: number, total: number, network: string) => void;
 }
 
 export const DEFAULT_DEPENDENCY_NETWORK_OPTIONS: DependencyNetworkOptions = {
