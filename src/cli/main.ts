@@ -1,9 +1,11 @@
 import { availableParallelism } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import { Command, CommanderError, Option } from 'commander';
 import { analyze, type Analysis, type ClassInputSummary } from '../analysis.js';
 import { InputError } from '../errors.js';
 import { FeatureCollector } from '../features/collector.js';
 import { buildFeatureSet } from '../features/index.js';
+import { variableLimit } from '../features/limits.js';
 import { AbsoluteQuartilePass, referenceDurationOf } from '../features/quartile-pass.js';
 import { listInputFiles, type InputFile } from '../parse/files.js';
 import { readParallel } from '../parse/parallel.js';
@@ -137,6 +139,7 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
   const rereadable = goodSpec !== '-' && badSpec !== '-';
   const keepSeries = !(rereadable && (options.twoPass || totalBytes > SERIES_IN_MEMORY_MAX_BYTES));
   const collector = new FeatureCollector(keepSeries);
+  collector.events.limit = collector.states.limit = variableLimit(getHeapStatistics().heap_size_limit);
   const stats: Record<ClassName, ReadStats> = { good: emptyReadStats(), bad: emptyReadStats() };
   let loaded: Translator | undefined;
   const translatorOnce = async (): Promise<Translator | undefined> => {
