@@ -2,6 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { VariableIndex } from '../src/features/collector.js';
+import { variableLimit } from '../src/features/limits.js';
 import { FIXTURES } from './helpers/synth.js';
 import { run } from './helpers/run.js';
 
@@ -60,5 +62,26 @@ describe('many variables (issue 11 item 10: ids in names)', () => {
       expect(e.split!.p).toBeGreaterThan(0);
       expect(e.split!.p).toBeLessThan(0.05);
     }
+  });
+});
+
+describe('more variables than the heap holds', () => {
+  it('is a one-line InputError naming the first few, with advice, not an out-of-memory abort', () => {
+    const index = new VariableIndex();
+    index.limit = 3;
+    for (const name of ['Start', 'req-1', 'req-2']) index.id(name);
+    expect(index.id('req-1')).toBe(1); // a known name is fine at the limit
+    expect(() => index.id('req-3')).toThrow("more than 3 distinct variable names (e.g. 'Start', 'req-1', 'req-2'): too many to analyse in this heap");
+    try {
+      index.id('req-3');
+    } catch (err) {
+      expect((err as Error).name).toBe('InputError');
+      expect((err as { hint: string }).hint).toContain('NODE_OPTIONS=--max-old-space-size=MB');
+    }
+  });
+
+  it('the limit is the heap size / 11 KB, at least 10 000', () => {
+    expect(variableLimit(4_345_298_944)).toBe(395_027);
+    expect(variableLimit(1e6)).toBe(10_000);
   });
 });
