@@ -53,6 +53,6 @@ for (const V of counts) {
   const rss = hasTime ? `${(Number(errLines.at(-1)) / 1024).toFixed(0)} MB` : '?';
   const stats = errLines.find((l) => l.startsWith('{"stages"'));
   const timings = stats ? Object.entries(JSON.parse(stats).stages).map(([k, v]) => `${k} ${v}`).join(', ') : '';
-  const error = run.status !== 0 && run.status !== 1 ? ` — ${errLines.filter((l) => !/^\d+$/.test(l)).slice(-1)[0] ?? ''}` : '';
+  const error = run.status !== 0 && run.status !== 1 ? ` — ${errLines.find((l) => l.startsWith('distalyze:')) ?? errLines.filter((l) => !/^\d+$/.test(l)).slice(-1)[0] ?? ''}` : '';
   console.log(`| ${V.toLocaleString('en')} | ${(size / 1e6).toFixed(1)} MB | ${wall.toFixed(1)} s | ${rss} | ${run.status}${error} | ${timings} |`);
 }
