@@ -24,7 +24,7 @@ describe('the pipeline fixture (planted lock contention, fixtures/README.md)', (
   });
 
   it('lets the red herring heap_mb in with SPEC §4’s literal gate divisor (why the default divides by splits)', () => {
-    const literal = { ...options, splitCorrection: 'predictors' as const, top: 10 };
+    const literal = { ...options, splitTest: 'f-predictors' as const, top: 10 };
     expect(focusAttention(fs, tests, literal).filter((g) => g.kind === 'state').some((g) => g.nodes.some((n) => n.variable === 'heap_mb'))).toBe(true);
   });
 });

@@ -10,13 +10,20 @@ const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 const splits = (tree: RegressionTree): TreeSplit[] => tree.nodes.filter((n): n is TreeSplit => n.kind === 'split');
 
 describe('trainRegressionTree', () => {
-  it('splits a perfect step function of one column on that column (F = ∞, p = 0), and stops', () => {
+  it('splits a perfect step function of one column on that column, and stops (rank gate: c_j by scipy; F gate: F = ∞, p = 0)', () => {
     const x0 = f64(range(30));
     const noise = normalStream(1);
     const x1 = f64(range(30).map(() => noise()));
     const y = f64(range(30).map((i) => (i < 12 ? 1 : 7)));
-    const tree = trainRegressionTree(y, [x1, x0], { minSamplesSplit: 10, splitAlpha: 0.05 });
-    expect(tree.nodes[0]).toMatchObject({ kind: 'split', predictor: 1, threshold: 11.5, samples: 30, f: Infinity, p: 0 });
+    // scipy: r = spearmanr(range(30), where(x < 12, 1, 7)).statistic; c = 29·r² = 20.903225806451616;
+    // Šidák-adjusted over k = 2: 1 − (1 − chi2.sf(c, 1))² = 9.661584580156202e-06.
+    const ranked = trainRegressionTree(y, [x1, x0], { minSamplesSplit: 10, splitAlpha: 0.05 });
+    expect(ranked.nodes[0]).toMatchObject({ kind: 'split', predictor: 1, threshold: 11.5, samples: 30 });
+    expect((ranked.nodes[0] as TreeSplit).statistic).toBeCloseTo(20.903225806451616, 10);
+    expect((ranked.nodes[0] as TreeSplit).p / 9.661584580156202e-6).toBeCloseTo(1, 9);
+    expect(ranked.nodes).toHaveLength(3);
+    const tree = trainRegressionTree(y, [x1, x0], { minSamplesSplit: 10, splitAlpha: 0.05, splitTest: 'f-splits' });
+    expect(tree.nodes[0]).toMatchObject({ kind: 'split', predictor: 1, threshold: 11.5, samples: 30, statistic: Infinity, p: 0 });
     // Both children are constant: nothing more to explain.
     expect(tree.nodes).toHaveLength(3);
     expect(tree.nodes[1]).toEqual({ kind: 'leaf', samples: 12, value: 1 });
@@ -30,11 +37,12 @@ describe('trainRegressionTree', () => {
     const x = f64(range(40).map((i) => i * 2)); // 0, 2, …, 78
     const other = f64(range(40).map(() => noise()));
     const y = f64(range(40).map((i) => (i < 20 ? 0 : 5) + 0.3 * noise()));
-    const tree = trainRegressionTree(y, [other, x], { minSamplesSplit: 14, splitAlpha: 0.05 });
+    expect(trainRegressionTree(y, [other, x], { minSamplesSplit: 14, splitAlpha: 0.05 }).nodes[0]).toMatchObject({ kind: 'split', predictor: 1, threshold: 39 });
+    const tree = trainRegressionTree(y, [other, x], { minSamplesSplit: 14, splitAlpha: 0.05, splitTest: 'f-splits' });
     expect(tree.nodes[0]).toMatchObject({ kind: 'split', predictor: 1, threshold: 39 });
     const root = tree.nodes[0] as TreeSplit;
     expect(root.p).toBeLessThan(1e-10);
-    expect(root.f).toBeGreaterThan(100);
+    expect(root.statistic).toBeGreaterThan(100);
   });
 
   it('F-test by hand: y = [0,0,1,1,0,2] on x = 1..6', () => {
@@ -43,15 +51,15 @@ describe('trainRegressionTree', () => {
     // F = (3.333 − 1.2) / (1.2 / 4) = 7.111; t = √F = 2.667 with 4 df: two-sided p = 0.0560.
     const x = f64([1, 2, 3, 4, 5, 6]);
     const y = f64([0, 0, 1, 1, 0, 2]);
-    const options = { minSamplesSplit: 1, splitCorrection: 'predictors' } as const;
+    const options = { minSamplesSplit: 1, splitTest: 'f-predictors' } as const;
     expect(trainRegressionTree(y, [x], { ...options, splitAlpha: 0.05 }).nodes).toHaveLength(1);
     const looser = trainRegressionTree(y, [x], { ...options, splitAlpha: 0.06 });
     expect(looser.nodes[0]).toMatchObject({ kind: 'split', threshold: 5.5, samples: 6 });
-    expect((looser.nodes[0] as TreeSplit).f).toBeCloseTo(2.1333333333 / 0.3, 8);
+    expect((looser.nodes[0] as TreeSplit).statistic).toBeCloseTo(2.1333333333 / 0.3, 8);
     expect((looser.nodes[0] as TreeSplit).p).toBeCloseTo(0.0560, 3);
     // Per split, α is divided by the 5 thresholds examined: 0.06 / 5 = 0.012 < 0.056.
-    expect(trainRegressionTree(y, [x], { minSamplesSplit: 1, splitAlpha: 0.06, splitCorrection: 'splits' }).nodes).toHaveLength(1);
-    expect(trainRegressionTree(y, [x], { minSamplesSplit: 1, splitAlpha: 0.3, splitCorrection: 'splits' }).nodes).toHaveLength(3);
+    expect(trainRegressionTree(y, [x], { minSamplesSplit: 1, splitAlpha: 0.06, splitTest: 'f-splits' }).nodes).toHaveLength(1);
+    expect(trainRegressionTree(y, [x], { minSamplesSplit: 1, splitAlpha: 0.3, splitTest: 'f-splits' }).nodes).toHaveLength(3);
   });
 
   it('the gate rejects a split on pure noise at n = 30 that an ungated tree takes', () => {
@@ -62,24 +70,24 @@ describe('trainRegressionTree', () => {
     expect(ungated.nodes.length).toBeGreaterThan(1);
     expect(trainRegressionTree(y, xs, { minSamplesSplit: 10, splitAlpha: 0.05 }).nodes).toHaveLength(1);
     // SPEC §4's literal divisor (the 3 predictors) lets this one through: see the next test.
-    expect(trainRegressionTree(y, xs, { minSamplesSplit: 10, splitAlpha: 0.05, splitCorrection: 'predictors' }).nodes.length).toBeGreaterThan(1);
+    expect(trainRegressionTree(y, xs, { minSamplesSplit: 10, splitAlpha: 0.05, splitTest: 'f-predictors' }).nodes.length).toBeGreaterThan(1);
   });
 
   it('on pure noise, the per-split correction keeps the false-split rate near α while the per-predictor one does not', () => {
     // The F-test of the best of ~n thresholds is anti-conservative: SPEC §4's divisor (predictors) lets
     // about half of pure-noise roots split at n = 30; dividing by the splits examined holds it under α.
-    const rate = (splitCorrection: 'predictors' | 'splits'): number => {
+    const rate = (splitTest: 'f-predictors' | 'f-splits'): number => {
       const local = normalStream(11);
       let split = 0;
       for (let r = 0; r < 200; r++) {
         const y = f64(range(30).map(() => local()));
         const xs = range(3).map(() => f64(range(30).map(() => local())));
-        if (trainRegressionTree(y, xs, { minSamplesSplit: 10, splitAlpha: 0.05, splitCorrection }).nodes.length > 1) split++;
+        if (trainRegressionTree(y, xs, { minSamplesSplit: 10, splitAlpha: 0.05, splitTest }).nodes.length > 1) split++;
       }
       return split / 200;
     };
-    expect(rate('splits')).toBeLessThanOrEqual(0.06);
-    expect(rate('predictors')).toBeGreaterThan(0.2);
+    expect(rate('f-splits')).toBeLessThanOrEqual(0.06);
+    expect(rate('f-predictors')).toBeGreaterThan(0.2);
   });
 
   it('does not split a node with fewer (weighted) samples than minSamplesSplit', () => {
@@ -97,7 +105,8 @@ describe('trainRegressionTree', () => {
     const x0 = f64(range(12));
     const x1 = f64([0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0]);
     const y = f64([0, 0, 0, 3, 3, 3, 10, 10, 10, 10, 10, 10]);
-    const tree = trainRegressionTree(y, [x0, x1], { minSamplesSplit: 4, splitAlpha: 0.05 });
+    // α = 1: every predictor with c_j > 0 may split (the mechanics of growth, not the gate).
+    const tree = trainRegressionTree(y, [x0, x1], { minSamplesSplit: 4, splitAlpha: 1 });
     const s = splits(tree);
     expect(s.map((n) => [n.predictor, n.samples])).toEqual([[0, 12], [0, 6]]);
     // x0 and x1 separate {0,0,0} from {3,3,3} equally well: the tie goes to the lower column.
@@ -107,7 +116,7 @@ describe('trainRegressionTree', () => {
   it('breaks ties by column index, then threshold', () => {
     const a = f64([1, 2, 3, 4, 5, 6]);
     const y = f64([0, 0, 0, 9, 9, 9]);
-    const tree = trainRegressionTree(y, [a, Float64Array.from(a)], { minSamplesSplit: 1, splitAlpha: 0.05 });
+    const tree = trainRegressionTree(y, [a, Float64Array.from(a)], { minSamplesSplit: 1, splitAlpha: 1 });
     expect(tree.nodes[0]).toMatchObject({ predictor: 0, threshold: 3.5 });
     // Two equally good thresholds on one column: the lower one wins.
     const y2 = f64([0, 5, 10, 0, 5, 10]);
@@ -150,8 +159,8 @@ describe('trainRegressionTree', () => {
   it('keeps the target exact when values are huge (epoch-like) and differences small', () => {
     const x = f64(range(20));
     const y = f64(range(20).map((i) => 1.7e9 + (i < 10 ? 0 : 0.001)));
-    const tree = trainRegressionTree(y, [x], { minSamplesSplit: 2, splitAlpha: 0.05 });
-    expect(tree.nodes[0]).toMatchObject({ kind: 'split', threshold: 9.5, f: Infinity, p: 0 });
+    const tree = trainRegressionTree(y, [x], { minSamplesSplit: 2, splitAlpha: 0.05, splitTest: 'f-splits' });
+    expect(tree.nodes[0]).toMatchObject({ kind: 'split', threshold: 9.5, statistic: Infinity, p: 0 });
     expect(tree.nodes).toHaveLength(3);
   });
 
@@ -159,7 +168,7 @@ describe('trainRegressionTree', () => {
     const n = 20_000;
     const x = f64(range(n));
     const y = f64(range(n).map((i) => Math.floor(i / 100)));
-    const tree = trainRegressionTree(y, [x], { minSamplesSplit: 2, splitAlpha: 0.05 });
+    const tree = trainRegressionTree(y, [x], { minSamplesSplit: 2, splitAlpha: 0.05, splitTest: 'f-splits' });
     expect(splits(tree)).toHaveLength(199);
     for (let i = 0; i < n; i += 37) expect(predictRow(tree, [i])).toBe(Math.floor(i / 100));
   });

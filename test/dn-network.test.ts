@@ -30,6 +30,21 @@ describe('learnDependencyNetwork', () => {
     expect(order).toEqual([...order].sort((x, y) => x[0] - y[0] || x[1] - y[1]));
   });
 
+  it("records each edge's rank statistic and adjusted p (scipy), and reports progress", () => {
+    // scipy: A's root: c = 11·spearmanr(A, B).statistic² = 9.777777777777777, k = 2 non-constant
+    // predictors: p = 1 − (1 − chi2.sf(c, 1))² = 0.003529553351664383. The 6-row node (B = 0):
+    // only D varies (k = 1), c = 5·spearmanr(A[:6], D[:6]).statistic² = 5.0, p = chi2.sf(5, 1) = 0.025347318677468325.
+    const fs = featureSet([handTable], { state: 'A' });
+    const calls: [number, number, string][] = [];
+    const dn = learnDependencyNetwork(fs, fs.tables[0], 'bad', { ...options, onProgress: (done, total, network) => calls.push([done, total, network]) });
+    const into = (child: string, parent: string) => dn.edges.find((e) => dn.variables[e.child] === child && dn.variables[e.parent] === parent)!;
+    expect(into('A', 'B').statistic).toBeCloseTo(9.777777777777777, 10);
+    expect(into('A', 'B').p).toBeCloseTo(0.003529553351664383, 12);
+    expect(into('A', 'D').statistic).toBeCloseTo(5, 10);
+    expect(into('A', 'D').p).toBeCloseTo(0.025347318677468325, 12);
+    expect(calls).toEqual([[0, 3, 'state mean'], [3, 3, 'state mean']]);
+  });
+
   it('replication weights give the same network as replicated instances', () => {
     const w = [1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3];
     const noise = normalStream(5);

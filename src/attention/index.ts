@@ -107,6 +107,20 @@ export function attentionGraph(
   return focus(dn, metric, tests, order, options, []).graph;
 }
 
+const pairKey = (a: number, b: number): string => (a < b ? `${a}:${b}` : `${b}:${a}`);
+
+/** Per undirected pair, the gate's statistic and p of the network edge of larger weight (the first on ties). */
+function strongestSplits(dn: DependencyNetwork): Map<string, { statistic: number; p: number; weight: number }> {
+  const out = new Map<string, { statistic: number; p: number; weight: number }>();
+  for (const e of dn.edges) {
+    if (e.statistic === undefined || e.p === undefined) continue;
+    const key = pairKey(e.parent, e.child);
+    const have = out.get(key);
+    if (!have || e.weight > have.weight) out.set(key, { statistic: e.statistic, p: e.p, weight: e.weight });
+  }
+  return out;
+}
+
 /** A graph and its shape: the pruned tree's variables and edges before the display limit, what merging compares. */
 interface FocusedGraph {
   readonly graph: AttentionGraph;
@@ -149,13 +163,16 @@ function focus(
   });
   const nodes: AttentionNode[] = root < 0 ? [{ variable: metric, t: results.get(metric)?.t ?? NaN, significant: results.get(metric)?.significant === true, metric: true }] : shown.map(node);
   const edges: AttentionEdge[] = [];
+  const splitOf = strongestSplits(dn);
   for (const v of shown) {
     if (v === root) continue;
     const p = tree.parent[v];
     const [x, y] = [dn.variables[p], dn.variables[v]];
     const weight = tree.parentWeight[v];
-    if (order.before(y, x)) edges.push({ from: y, to: x, weight, directed: true });
-    else edges.push({ from: x, to: y, weight, directed: order.before(x, y) });
+    const found = splitOf.get(pairKey(p, v));
+    const split = found ? { split: { statistic: found.statistic, p: found.p } } : {};
+    if (order.before(y, x)) edges.push({ from: y, to: x, weight, directed: true, ...split });
+    else edges.push({ from: x, to: y, weight, directed: order.before(x, y), ...split });
   }
   const shape = JSON.stringify([
     members.map((v) => dn.variables[v]).sort(),

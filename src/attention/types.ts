@@ -16,6 +16,12 @@ export interface AttentionEdge {
   readonly weight: number;
   /** Happens-before: `from` strictly earlier than `to` in every instance where both occur. */
   readonly directed: boolean;
+  /**
+   * The tree split that learned this edge (the dependency-network edge of the
+   * larger weight): the gate's statistic (c_j under the rank gate) and its
+   * adjusted p. Absent for networks built without them.
+   */
+  readonly split?: { readonly statistic: number; readonly p: number };
 }
 
 /** A pruned maximum spanning tree around P (SPEC §5). */

@@ -1,9 +1,11 @@
 import { availableParallelism } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import { Command, CommanderError, Option } from 'commander';
 import { analyze, type Analysis, type ClassInputSummary } from '../analysis.js';
 import { InputError } from '../errors.js';
 import { FeatureCollector } from '../features/collector.js';
 import { buildFeatureSet } from '../features/index.js';
+import { variableLimit } from '../features/limits.js';
 import { AbsoluteQuartilePass, referenceDurationOf } from '../features/quartile-pass.js';
 import { listInputFiles, type InputFile } from '../parse/files.js';
 import { readParallel } from '../parse/parallel.js';
@@ -20,7 +22,7 @@ import { parseOptions, type Options, type RawOptions } from './options.js';
 import { registerTemplatesCommand } from './templates.js';
 import { registerTranslateCommand } from './translate.js';
 import { checkOutputPath, formatUserError, guardStream, StagedOutputs, writeStream } from './output.js';
-import { Progress } from './progress.js';
+import { Progress, StageProgress } from './progress.js';
 
 /** Below this much input, starting workers costs more than it saves. */
 const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
@@ -76,8 +78,8 @@ function buildProgram(io: Io, setCode: (c: number) => void): Command {
     .addOption(new Option('--correction <method>', 'multiple-testing correction').choices(['bonferroni', 'holm', 'bh', 'none']).default('bonferroni'))
     .addOption(new Option('--kinds <mode>', 'instance kinds (request types): test within each kind (on), combine the kinds\' differences by inverse variance (combine), or pool them (off)').choices(['on', 'combine', 'off']).default('on'))
     .option('--min-split <n>', 'minimum samples to split a regression-tree node (default ⌈N/3⌉ per class)')
-    .option('--split-alpha <p>', 'significance a tree split must reach (divided per --split-correction)', '0.05')
-    .addOption(new Option('--split-correction <divisor>', 'what --split-alpha is divided by: the candidate splits at the node, or the predictors (SPEC §4 as written)').choices(['splits', 'predictors']).default('splits'))
+    .option('--split-alpha <p>', 'family-wise level of the tree split gate at each node', '0.05')
+    .addOption(new Option('--split-test <gate>', 'tree split gate: rank (SPEC §4), or the earlier F-tests per candidate split or per predictor').choices(['rank', 'f-splits', 'f-predictors']).default('rank'))
     .option('--dn-sample <n>', 'at most this many instances per class for dependency networks', '100000')
     .addOption(new Option('--dn-class <class>', 'the class whose dependency networks are searched').choices(['good', 'bad', 'both']).default('bad'))
     .option('--balance <a>', 'score = Σ T̂^(2a)·ŵ^(2(1−a)): 0.5 weighs divergence and dependency equally', '0.5')
@@ -143,6 +145,7 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
   const rereadable = goodSpec !== '-' && badSpec !== '-';
   const keepSeries = !(rereadable && (options.twoPass || totalBytes > SERIES_IN_MEMORY_MAX_BYTES));
   const collector = new FeatureCollector(keepSeries);
+  collector.events.limit = collector.states.limit = variableLimit(getHeapStatistics().heap_size_limit);
   const stats: Record<ClassName, ReadStats> = { good: emptyReadStats(), bad: emptyReadStats() };
   // No translator and raw text: mine templates over both classes first (src/parse/templates).
   const mined = options.translator === undefined ? await minedTranslator(files, options, io) : undefined;
@@ -209,21 +212,28 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
     skippedLines: stats[c].skippedLines,
     skippedExamples: stats[c].skippedExamples,
   });
-  const analysis = analyze({ classes: { good: summary('good'), bad: summary('bad') }, features }, {
-    alpha: options.alpha,
-    correction: options.correction,
-    kinds: options.kinds,
-    attention: { balance: options.balance, top: options.top, maxNodes: options.maxNodes, dnClass: options.dnClass },
-    network: {
-      ...(options.minSplit !== undefined ? { minSplit: options.minSplit } : {}),
-      splitAlpha: options.splitAlpha,
-      splitCorrection: options.splitCorrection,
-      sample: options.dnSample,
-      seed: options.seed,
-    },
-    distributions: options.html !== undefined,
-    onStage: (name, ms) => { stages[name] = Math.round(ms); },
-  });
+  const dnProgress = new StageProgress(Progress.enabledFor(options.quiet));
+  let analysis: Analysis;
+  try {
+    analysis = analyze({ classes: { good: summary('good'), bad: summary('bad') }, features }, {
+      alpha: options.alpha,
+      correction: options.correction,
+      kinds: options.kinds,
+      attention: { balance: options.balance, top: options.top, maxNodes: options.maxNodes, dnClass: options.dnClass },
+      network: {
+        ...(options.minSplit !== undefined ? { minSplit: options.minSplit } : {}),
+        splitAlpha: options.splitAlpha,
+        splitTest: options.splitTest,
+        sample: options.dnSample,
+        seed: options.seed,
+        onProgress: dnProgress.update,
+      },
+      distributions: options.html !== undefined,
+      onStage: (name, ms) => { stages[name] = Math.round(ms); },
+    });
+  } finally {
+    dnProgress.done();
+  }
   stageStart = performance.now();
   await writeReports(analysis, options, io);
   stageDone('reports');

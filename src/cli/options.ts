@@ -14,7 +14,7 @@ export interface RawOptions {
   kinds: string;
   minSplit?: string;
   splitAlpha: string;
-  splitCorrection: string;
+  splitTest: string;
   dnSample: string;
   dnClass: string;
   balance: string;
@@ -49,7 +49,7 @@ export interface Options {
   readonly kinds: 'on' | 'combine' | 'off';
   readonly minSplit?: number;
   readonly splitAlpha: number;
-  readonly splitCorrection: 'splits' | 'predictors';
+  readonly splitTest: 'rank' | 'f-splits' | 'f-predictors';
   readonly dnSample: number;
   readonly dnClass: 'good' | 'bad' | 'both';
   readonly balance: number;
@@ -105,7 +105,7 @@ export function parseOptions(raw: RawOptions): Options {
     kinds: oneOf('--kinds', raw.kinds, ['on', 'combine', 'off'] as const),
     ...(raw.minSplit !== undefined ? { minSplit: integer('--min-split', raw.minSplit, 2) } : {}),
     splitAlpha: probability('--split-alpha', raw.splitAlpha),
-    splitCorrection: oneOf('--split-correction', raw.splitCorrection, ['splits', 'predictors'] as const),
+    splitTest: oneOf('--split-test', raw.splitTest, ['rank', 'f-splits', 'f-predictors'] as const),
     dnSample: integer('--dn-sample', raw.dnSample, 2),
     dnClass: oneOf('--dn-class', raw.dnClass, ['good', 'bad', 'both'] as const),
     balance: fraction('--balance', raw.balance),

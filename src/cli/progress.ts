@@ -48,3 +48,31 @@ export class Progress {
     process.stderr.write(`\r\x1b[Kreading: ${this.files}/${this.totalFiles} files, ${formatBytes(this.bytes)}${this.totalBytes > 0 ? ` of ${formatBytes(this.totalBytes)}` : ''}, ${formatBytes(rate)}/s${eta}`);
   }
 }
+
+/**
+ * A progress line for the dependency-network stage (trees grown in the
+ * network being learned), on stderr under the same conditions as Progress:
+ * a TTY, not CI, not --quiet, and only once the stage passes a second.
+ * `update` is the DependencyNetworkOptions.onProgress callback.
+ */
+export class StageProgress {
+  private readonly started = Date.now();
+  private lastDraw = 0;
+  private drawn = false;
+
+  constructor(private readonly enabled: boolean) {}
+
+  readonly update = (done: number, total: number, network: string): void => {
+    if (!this.enabled) return;
+    const now = Date.now();
+    if (now - this.started < 1000 || now - this.lastDraw < 200) return;
+    this.lastDraw = now;
+    this.drawn = true;
+    process.stderr.write(`\r\x1b[Kdependency networks: ${network}, ${done}/${total} trees`);
+  };
+
+  done(): void {
+    if (this.drawn) process.stderr.write('\r\x1b[K');
+    this.drawn = false;
+  }
+}

@@ -1,67 +1,64 @@
+import { erfcx } from '../ttest/erfc.js';
 import { studentTTwoSided } from '../ttest/tdist.js';
+import { normalQuantile } from './normal-quantile.js';
 import { sortColumn, type SortedColumn } from './sort-order.js';
 
 /**
  * CART regression tree (Breiman et al. 1984) with the selectivity gate of
  * SPEC §4, the conditional learner of the dependency networks.
  *
- * Splits minimise the weighted sum of squared errors (SSE) of the two
- * children; thresholds lie between distinct sorted values of a predictor.
- * The best split found at a node is kept only if the F-test of that
- * two-group split,
- *   F = (SSE_parent − SSE_children) / (SSE_children / (n − 2)),  1 and n − 2 df,
- * has p < splitAlpha / k (n = the weighted samples at the node). F(1, ν) =
- * t(ν)², so p is the two-sided Student t p of √F. A perfect split
- * (SSE_children = 0 < SSE_parent) is F = ∞, p = 0, always kept. A node whose
- * best split is rejected becomes a leaf: growth stops below it.
+ * The gate (`splitTest`, default 'rank'): a rank-based conditional-inference
+ * test (Hothorn, Hornik & Zeileis 2006, rank scores). Once per set of
+ * columns, weighted mid-ranks rank(v) = Σ_{x<v} w + (Σ_{x=v} w + 1)/2. At a
+ * node of total weight W, with L the predictors not constant in it, k = |L|:
+ *   leaf if W < minSamplesSplit, W ≤ 2, the target is constant, or k = 0;
+ *   α_k = 1 − (1 − α)^(1/k) (Šidák), c* = Φ⁻¹(α_k/2)²; leaf if W − 1 ≤ c*
+ *   (no c_j can exceed W − 1, since r² ≤ 1);
+ *   c_j = (W − 1)·S_ab²/(S_aa·S_bb) on the node-centred weighted ranks of the
+ *   target (a) and predictor j (b), = (W − 1)·r_s² (r_s: the weighted
+ *   Spearman correlation), ~ χ²₁ under independence;
+ *   Sig = {j : c_j > c*}; leaf if empty; otherwise the split is the largest
+ *   weighted SSE reduction over the predictors in Sig only (ties: the lowest
+ *   column, then the lowest threshold).
+ * Every leaf check comes before any per-predictor work, so with many
+ * predictors and few rows (c* grows with k) the tree costs O(1); at the root
+ * the c_j are computed from the row-order ranks, and the sorted lanes below
+ * are built only once the root splits.
  *
- * k, the Bonferroni divisor: SPEC §4 says the number of candidate predictors
- * (`splitCorrection: 'predictors'`). But the F-test is of the *best* of about
- * n − 1 thresholds per predictor, and that choice alone lets about half of
- * pure-noise nodes through at n = 30 (≈ 45 %, 60 % at n = 100, 70 % at
- * n = 300), which connects red herrings to P. The default, 'splits', divides
- * by the number of candidate splits examined at the node (distinct thresholds
- * summed over predictors): 1–3 % false splits on noise, and the planted-cause
- * tests keep the herring out (test/dn-cart, test/attention-focus).
+ * The earlier gates, kept for comparison ('f-splits', 'f-predictors'): the
+ * best split over all predictors, kept if the F-test of that two-group split,
+ *   F = (SSE_parent − SSE_children) / (SSE_children / (W − 2)),  1 and W − 2 df,
+ * has p < α / k, k = the candidate splits examined at the node
+ * ('f-splits') or the non-constant predictors ('f-predictors'). The F-test of
+ * the best of ~W thresholds is anti-conservative, and on heavy-tailed data a
+ * split isolating one outlier passes it half the time (bench/gate.mjs).
  *
  * Each predictor is sorted once; every node owns the same contiguous range
  * [lo, hi) of every predictor's sort order, and a split partitions those
  * ranges stably (so they stay sorted). Finding and applying a split both cost
- * O(node size) per predictor, so a tree costs O(n · predictors · depth) after
- * the sort. Children too small to split are not partitioned at all.
- * No recursion: nodes wait on an explicit stack.
+ * O(node size) per predictor. No recursion: nodes wait on an explicit stack.
  */
 export interface RegressionTreeOptions {
   /** A node with fewer than this many (weighted) samples is not split. */
   readonly minSamplesSplit: number;
-  /** The selectivity gate's level, before the Bonferroni division (see `splitCorrection`). */
+  /** The selectivity gate's family-wise level α at a node (before the Šidák or Bonferroni division). */
   readonly splitAlpha: number;
-  /**
-   * What the gate divides splitAlpha by: 'splits' (the default) = the number
-   * of candidate splits examined at the node (distinct thresholds summed over
-   * the predictors), which also pays for choosing the best threshold;
-   * 'predictors' = the number of non-constant predictors (SPEC §4's wording).
-   */
-  readonly splitCorrection?: SplitCorrection;
+  /** The gate: 'rank' (default, SPEC §4), or the earlier F-test gates 'f-splits' and 'f-predictors'. */
+  readonly splitTest?: SplitTest;
   /** Non-negative replication counts per row (default: 1 each). A row of weight k is k identical rows. */
   readonly weights?: Float64Array;
   /**
-   * `sortColumn(predictors[j])` for each predictor, when the caller already
-   * has it (a dependency network sorts each column once for all its trees).
-   * Not modified.
-   */
-  readonly sorted?: readonly SortedColumn[];
-  /**
    * Buffers to reuse from one tree to the next over the same rows (a
    * dependency network trains one tree per column): saves allocating and
-   * collecting ~20 bytes × rows × predictors per tree. Not shared between
+   * collecting ~40 bytes × rows × predictors per tree. Not shared between
    * concurrent calls.
    */
   readonly workspace?: TreeWorkspace;
 }
 
-export type SplitCorrection = 'predictors' | 'splits';
-export const DEFAULT_SPLIT_CORRECTION: SplitCorrection = 'splits';
+export type SplitTest = 'rank' | 'f-splits' | 'f-predictors';
+export const SPLIT_TESTS: readonly SplitTest[] = ['rank', 'f-splits', 'f-predictors'];
+export const DEFAULT_SPLIT_TEST: SplitTest = 'rank';
 
 export interface TreeLeaf {
   readonly kind: 'leaf';
@@ -75,15 +72,23 @@ export interface TreeSplit {
   readonly kind: 'split';
   readonly samples: number;
   readonly value: number;
-  /** Index into the `predictors` the tree was trained on. */
+  /** Index into the `predictors` the tree was trained on (into `TreeColumns.columns` for growTree). */
   readonly predictor: number;
   /** Rows with predictor ≤ threshold go left. */
   readonly threshold: number;
   /** Indices into RegressionTree.nodes. */
   readonly left: number;
   readonly right: number;
-  /** The gate's F statistic (∞ for a perfect split) and its p. */
-  readonly f: number;
+  /**
+   * The gate's statistic for the chosen predictor: c_j (χ²₁) under 'rank',
+   * F (∞ for a perfect split) under the F gates.
+   */
+  readonly statistic: number;
+  /**
+   * Its p: under 'rank' Šidák-adjusted over the node's k candidates,
+   * 1 − (1 − p_j)^k with p_j = P(χ²₁ > c_j); under the F gates the F-test's
+   * own p (compared with α / k).
+   */
   readonly p: number;
 }
 
@@ -92,53 +97,191 @@ export type TreeNode = TreeLeaf | TreeSplit;
 export interface RegressionTree {
   /** nodes[0] is the root; children always come after their parent. */
   readonly nodes: readonly TreeNode[];
-  /** Predictors that could be split on (not constant over the rows): the gate's divisor under 'predictors'. */
+  /** Predictors that could be split on (not constant over the rows): k at the root. */
   readonly candidates: number;
 }
 
 /** SSE_children at or below this fraction of SSE_parent is a perfect split (round-off, not signal). */
 const PERFECT_SPLIT = 1e-12;
 
+/**
+ * Columns prepared once for many trees (a dependency network trains one per
+ * column, each predicting it from all the others): inputs checked once,
+ * constant columns found by one min/max pass, and the sort order and
+ * weighted mid-ranks of a column computed the first time a tree needs them
+ * (a tree that is a leaf at its root needs neither, which is what makes
+ * thousands of columns over a few rows cheap).
+ */
+export class TreeColumns {
+  readonly rows: number;
+  /** 1 where the column has a single value over all rows. */
+  readonly constant: Uint8Array;
+  /** Columns not constant over the rows. */
+  readonly nonConstant: number;
+  private readonly sortedCache: (SortedColumn | undefined)[];
+  private readonly rankCache: (Float64Array | undefined)[];
+
+  constructor(
+    readonly columns: readonly Float64Array[],
+    readonly weights: Float64Array | undefined,
+  ) {
+    const n = columns.length > 0 ? columns[0].length : (weights?.length ?? 0);
+    this.rows = n;
+    checkColumns(columns, n, weights);
+    this.constant = new Uint8Array(columns.length);
+    let live = 0;
+    for (let j = 0; j < columns.length; j++) {
+      const col = columns[j];
+      let min = Infinity;
+      let max = -Infinity;
+      for (let i = 0; i < n; i++) {
+        const v = col[i];
+        if (v < min) min = v;
+        if (v > max) max = v;
+      }
+      if (n === 0 || min === max) this.constant[j] = 1;
+      else live++;
+    }
+    this.nonConstant = live;
+    this.sortedCache = new Array(columns.length);
+    this.rankCache = new Array(columns.length);
+  }
+
+  sorted(j: number): SortedColumn {
+    return (this.sortedCache[j] ??= sortColumn(this.columns[j]));
+  }
+
+  /** Weighted mid-ranks of column j in row order (SPEC §4 step 1). */
+  ranks(j: number): Float64Array {
+    return (this.rankCache[j] ??= midRanks(this.sorted(j), this.weights));
+  }
+}
+
+/**
+ * Weighted mid-ranks: rank(v) = Σ_{x<v} w + (Σ_{x=v} w + 1)/2, in row order.
+ * Unweighted, the usual mid-ranks 1..n (ties get the mean of their positions).
+ */
+export function midRanks(sorted: SortedColumn, weights: Float64Array | undefined): Float64Array {
+  const { order, values } = sorted;
+  const n = order.length;
+  const out = new Float64Array(n);
+  let below = 0;
+  let i = 0;
+  while (i < n) {
+    let j = i;
+    let tied = 0;
+    while (j < n && values[j] === values[i]) tied += weights ? weights[order[j++]] : (j++, 1);
+    const rank = below + (tied + 1) / 2;
+    for (let t = i; t < j; t++) out[order[t]] = rank;
+    below += tied;
+    i = j;
+  }
+  return out;
+}
+
+/** Šidák's per-test level for k tests at family-wise α: 1 − (1 − α)^(1/k), computed without cancellation. */
+export function sidakLevel(alpha: number, k: number): number {
+  return alpha >= 1 ? 1 : -Math.expm1(Math.log1p(-alpha) / k);
+}
+
+/** The rank gate's critical value for k candidates: c* = Φ⁻¹(1 − α_k/2)² (taken as Φ⁻¹(α_k/2)², the accurate tail). */
+export function rankCriticalValue(alpha: number, k: number): number {
+  const z = normalQuantile(sidakLevel(alpha, k) / 2);
+  return z * z;
+}
+
+/** P(χ²₁ > c) = erfc(√(c/2)); 1 for c ≤ 0, 0 for c = ∞. */
+export function chiSquare1Upper(c: number): number {
+  if (!(c > 0)) return 1;
+  const x = Math.sqrt(c / 2);
+  return x === Infinity ? 0 : erfcx(x) * Math.exp(-x * x);
+}
+
+/** Šidák-adjusted p of the best of k: 1 − (1 − p)^k. */
+export function sidakAdjust(p: number, k: number): number {
+  return p >= 1 ? 1 : -Math.expm1(k * Math.log1p(-p));
+}
+
 export function trainRegressionTree(
   target: Float64Array,
   predictors: readonly Float64Array[],
   options: RegressionTreeOptions,
 ): RegressionTree {
-  const n = target.length;
-  const w = options.weights;
-  checkInputs(target, predictors, options);
-  const work = options.workspace !== undefined && options.workspace.rows === n ? options.workspace : new TreeWorkspace(n);
-
-  // Only non-constant predictors can split. Each gets its rows in sorted
-  // order with their predictor value, target and weight copied alongside, so
-  // that scanning a node reads memory sequentially (random reads of the
-  // target cost more than everything else put together at a million rows).
-  const live: number[] = [];
-  const lanes: Lane[] = [];
-  for (let j = 0; j < predictors.length; j++) {
-    const col = predictors[j];
-    const sorted = options.sorted?.[j] ?? sortColumn(col);
-    if (n === 0 || sorted.values[0] === sorted.values[n - 1]) continue;
-    live.push(j);
-    lanes.push(fillLane(work.lane(lanes.length, w !== undefined), sorted, target, w));
+  if (predictors.some((col) => col.length !== target.length)) {
+    const j = predictors.findIndex((col) => col.length !== target.length);
+    throw new RangeError(`predictor ${j} has ${predictors[j].length} rows, target ${target.length}`);
   }
-  const candidates = live.length;
-  const perSplit = (options.splitCorrection ?? DEFAULT_SPLIT_CORRECTION) === 'splits';
+  for (let i = 0; i < target.length; i++) if (!Number.isFinite(target[i])) throw new RangeError(`target row ${i} is not finite`);
+  const columns = new TreeColumns([...predictors, target], options.weights);
+  return growTree(columns, predictors.length, options);
+}
+
+/**
+ * The tree predicting columns.columns[target] from every other column; a
+ * split's `predictor` is a column index. Options' `weights` are ignored (the
+ * columns carry theirs).
+ */
+export function growTree(columns: TreeColumns, target: number, options: RegressionTreeOptions): RegressionTree {
+  checkOptions(options);
+  const n = columns.rows;
+  const w = columns.weights;
+  const y = columns.columns[target];
+  const test = options.splitTest ?? DEFAULT_SPLIT_TEST;
+  const ranked = test === 'rank';
+  const alpha = options.splitAlpha;
   const minSplit = options.minSamplesSplit;
-  const splittable = (samples: number): boolean => candidates > 0 && samples >= minSplit && samples > 2;
+  const candidates = columns.nonConstant - (columns.constant[target] === 1 ? 0 : 1);
 
   let rootW = 0;
   let rootS = 0;
   for (let i = 0; i < n; i++) {
     const wi = w ? w[i] : 1;
     rootW += wi;
-    rootS += wi * target[i];
+    rootS += wi * y[i];
   }
   const nodes: TreeNode[] = [{ kind: 'leaf', samples: rootW, value: rootW > 0 ? rootS / rootW : NaN }];
-  if (!splittable(rootW)) return { nodes, candidates };
+  const splittable = (samples: number): boolean => samples >= minSplit && samples > 2;
+  // Leaf checks that cost nothing per predictor.
+  if (!splittable(rootW) || columns.constant[target] === 1 || candidates === 0) return { nodes, candidates };
+  if (ranked && !(rootW - 1 > rankCriticalValue(alpha, candidates))) return { nodes, candidates };
+
+  const live: number[] = [];
+  for (let j = 0; j < columns.columns.length; j++) if (j !== target && columns.constant[j] === 0) live.push(j);
+
+  // The rank gate at the root, on the row-order ranks: most trees stop here.
+  let rootSig: Uint8Array | undefined;
+  let rootStat: Float64Array | undefined;
+  if (ranked) {
+    const a = columns.ranks(target);
+    const ta = centred(a, w, 0, n, rootW);
+    rootSig = new Uint8Array(live.length);
+    rootStat = new Float64Array(live.length);
+    const cStar = rankCriticalValue(alpha, candidates);
+    let any = false;
+    for (let k = 0; k < live.length; k++) {
+      const c = rankStatistic(a, ta, columns.ranks(live[k]), w, 0, n, rootW);
+      rootStat[k] = c;
+      if (c > cStar) {
+        rootSig[k] = 1;
+        any = true;
+      }
+    }
+    if (!any) return { nodes, candidates };
+  }
+
+  // Every non-constant predictor gets its rows in sorted order with its
+  // value, the target, the weight (and under 'rank' both ranks) copied
+  // alongside, so that scanning a node reads memory sequentially.
+  const work = options.workspace !== undefined && options.workspace.rows === n ? options.workspace : new TreeWorkspace(n);
+  const targetRanks = ranked ? columns.ranks(target) : undefined;
+  const lanes: Lane[] = live.map((j, k) =>
+    fillLane(work.lane(k, w !== undefined, ranked), columns.sorted(j), y, w, ranked ? columns.ranks(j) : undefined, targetRanks),
+  );
 
   const goLeft = work.goLeft;
-  const scratch = work.scratch(w !== undefined);
+  const scratch = work.scratch(w !== undefined, ranked);
+  const sig = new Uint8Array(lanes.length);
+  const stat = new Float64Array(lanes.length);
   /** Nodes waiting to be split: node index, lo, hi (the node's rows are [lo, hi) of every lane). */
   const stack: number[] = [0, 0, n];
   while (stack.length > 0) {
@@ -157,31 +300,62 @@ export function trainRegressionTree(
     for (let i = lo; i < hi; i++) {
       const wi = rows.w ? rows.w[i] : 1;
       if (wi === 0) continue;
-      const y = rows.y[i];
-      const d = y - mean;
+      const yi = rows.y[i];
+      const d = yi - mean;
       S += wi * d;
       sse += wi * d * d;
-      if (y < yMin) yMin = y;
-      if (y > yMax) yMax = y;
+      if (yi < yMin) yMin = yi;
+      if (yi > yMax) yMax = yi;
     }
     if (yMin === yMax || !(sse > 0)) continue; // constant target: nothing to explain
 
-    // Best split over all live predictors; strict > keeps the lowest column, then the lowest threshold.
+    // Which predictors may split here.
+    let k = 0;
+    for (let l = 0; l < lanes.length; l++) {
+      const varies = lanes[l].x[lo] !== lanes[l].x[hi - 1];
+      sig[l] = varies ? 1 : 0;
+      if (varies) k++;
+    }
+    if (k === 0) continue;
+    if (ranked) {
+      const cStar = rankCriticalValue(alpha, k);
+      if (!(W - 1 > cStar)) continue;
+      let any = false;
+      if (id === 0) {
+        for (let l = 0; l < lanes.length; l++) {
+          sig[l] = rootSig![l];
+          stat[l] = rootStat![l];
+          any ||= sig[l] === 1;
+        }
+      } else {
+        const ta = centred(rows.ry!, rows.w, lo, hi, W);
+        for (let l = 0; l < lanes.length; l++) {
+          if (sig[l] === 0) continue;
+          const c = rankStatistic(lanes[l].ry!, ta, lanes[l].rx!, lanes[l].w, lo, hi, W);
+          stat[l] = c;
+          sig[l] = c > cStar ? 1 : 0;
+          any ||= sig[l] === 1;
+        }
+      }
+      if (!any) continue;
+    }
+
+    // Best split over the allowed predictors; strict > keeps the lowest column, then the lowest threshold.
     let bestGain = 0;
     let bestK = -1;
     let bestPos = -1;
     let bestWl = 0;
     const wEps = W * 1e-12;
     let examined = 0;
-    for (let k = 0; k < lanes.length; k++) {
-      const { x, y, w: lw } = lanes[k];
-      if (x[lo] === x[hi - 1]) continue;
+    for (let l = 0; l < lanes.length; l++) {
+      if (sig[l] === 0) continue;
+      const { x, y: ly, w: lw } = lanes[l];
       let wl = 0;
       let sl = 0;
       for (let i = lo; i < hi - 1; i++) {
         const wi = lw ? lw[i] : 1;
         wl += wi;
-        sl += wi * (y[i] - mean);
+        sl += wi * (ly[i] - mean);
         if (x[i] !== x[i + 1]) {
           const wr = W - wl;
           if (wl > wEps && wr > wEps) {
@@ -190,7 +364,7 @@ export function trainRegressionTree(
             const gain = (sl * sl) / wl + (sr * sr) / wr;
             if (gain > bestGain) {
               bestGain = gain;
-              bestK = k;
+              bestK = l;
               bestPos = i;
               bestWl = wl;
             }
@@ -200,24 +374,27 @@ export function trainRegressionTree(
     }
     if (bestK < 0) continue;
 
-    // The selectivity gate, on the chosen split's children recomputed
-    // directly (two-pass, so a perfect split comes out exactly 0).
     const chosen = lanes[bestK];
     const mid = bestPos + 1;
     const leftSide = moments(chosen, lo, mid);
     const rightSide = moments(chosen, mid, hi);
-    const sseChildren = leftSide.sse + rightSide.sse;
-    const gain = sse - sseChildren;
-    let f: number;
+    let statistic: number;
     let p: number;
-    if (sseChildren <= sse * PERFECT_SPLIT) {
-      f = Infinity;
-      p = 0;
+    if (ranked) {
+      statistic = stat[bestK];
+      p = sidakAdjust(chiSquare1Upper(statistic), k);
     } else {
-      f = gain / (sseChildren / (W - 2));
-      p = f > 0 ? studentTTwoSided(Math.sqrt(f), W - 2).p : 1;
+      // The F gate, on the chosen split's children recomputed directly (two-pass, so a perfect split comes out exactly 0).
+      const sseChildren = leftSide.sse + rightSide.sse;
+      if (sseChildren <= sse * PERFECT_SPLIT) {
+        statistic = Infinity;
+        p = 0;
+      } else {
+        statistic = (sse - sseChildren) / (sseChildren / (W - 2));
+        p = statistic > 0 ? studentTTwoSided(Math.sqrt(statistic), W - 2).p : 1;
+      }
+      if (!(p < alpha / (test === 'f-splits' ? examined : k))) continue;
     }
-    if (!(p < options.splitAlpha / (perSplit ? examined : candidates))) continue;
 
     const wl = bestWl;
     const wr = W - wl;
@@ -231,7 +408,7 @@ export function trainRegressionTree(
       threshold: midpoint(chosen.x[bestPos], chosen.x[mid]),
       left,
       right,
-      f,
+      statistic,
       p,
     };
     nodes.push({ kind: 'leaf', samples: wl, value: leftSide.mean });
@@ -244,12 +421,53 @@ export function trainRegressionTree(
     // Partition every other lane's range stably: left rows first.
     for (let i = lo; i < mid; i++) goLeft[chosen.row[i]] = 1;
     for (let i = mid; i < hi; i++) goLeft[chosen.row[i]] = 0;
-    for (let k = 0; k < lanes.length; k++) if (k !== bestK) partition(lanes[k], lo, hi, goLeft, scratch);
+    for (let l = 0; l < lanes.length; l++) if (l !== bestK) partition(lanes[l], lo, hi, goLeft, scratch);
     // Right pushed first so the left subtree is grown first.
     if (splitRight) stack.push(right, mid, hi);
     if (splitLeft) stack.push(left, lo, mid);
   }
   return { nodes, candidates };
+}
+
+/** The target ranks' weighted mean over [lo, hi) and their centred sum of squares S_aa, two-pass. */
+function centred(a: Float64Array, w: Float64Array | undefined, lo: number, hi: number, W: number): { mean: number; ss: number } {
+  let s = 0;
+  for (let i = lo; i < hi; i++) s += (w ? w[i] : 1) * a[i];
+  const mean = s / W;
+  let ss = 0;
+  for (let i = lo; i < hi; i++) {
+    const d = a[i] - mean;
+    ss += (w ? w[i] : 1) * d * d;
+  }
+  return { mean, ss };
+}
+
+/**
+ * c = (W − 1)·S_ab² / (S_aa·S_bb) over [lo, hi) (SPEC §4 step 3), the ranks
+ * centred at their weighted node means; 0 when either side has no spread.
+ */
+function rankStatistic(
+  a: Float64Array,
+  ta: { mean: number; ss: number },
+  b: Float64Array,
+  w: Float64Array | undefined,
+  lo: number,
+  hi: number,
+  W: number,
+): number {
+  let s = 0;
+  for (let i = lo; i < hi; i++) s += (w ? w[i] : 1) * b[i];
+  const mb = s / W;
+  let sab = 0;
+  let sbb = 0;
+  for (let i = lo; i < hi; i++) {
+    const wi = w ? w[i] : 1;
+    const db = b[i] - mb;
+    sab += wi * (a[i] - ta.mean) * db;
+    sbb += wi * db * db;
+  }
+  if (!(ta.ss > 0 && sbb > 0)) return 0;
+  return ((W - 1) * sab * sab) / (ta.ss * sbb);
 }
 
 /**
@@ -276,27 +494,45 @@ function moments(lane: Lane, lo: number, hi: number): { mean: number; sse: numbe
   return { mean, sse };
 }
 
-/** One predictor's rows in sorted order, with what a scan reads copied alongside (`w` undefined: all weights 1). */
+/**
+ * One predictor's rows in sorted order, with what a scan reads copied
+ * alongside (`w` undefined: all weights 1; `rx`, `ry`: the predictor's and
+ * the target's ranks, under the rank gate only).
+ */
 interface Lane {
   readonly row: Uint32Array;
   readonly x: Float64Array;
   readonly y: Float64Array;
   readonly w: Float64Array | undefined;
+  readonly rx: Float64Array | undefined;
+  readonly ry: Float64Array | undefined;
 }
 
-
-function fillLane(lane: Lane, sorted: SortedColumn, target: Float64Array, weights: Float64Array | undefined): Lane {
+function fillLane(
+  lane: Lane,
+  sorted: SortedColumn,
+  target: Float64Array,
+  weights: Float64Array | undefined,
+  predictorRanks: Float64Array | undefined,
+  targetRanks: Float64Array | undefined,
+): Lane {
   const { order, rank, values } = sorted;
   const n = order.length;
   lane.row.set(order);
   lane.x.set(values);
   // Scattered through the inverse permutation: several times faster than gathering.
-  const y = lane.y;
-  for (let r = 0; r < n; r++) y[rank[r]] = target[r];
-  if (!weights || !lane.w) return { row: lane.row, x: lane.x, y, w: undefined };
-  const w = lane.w;
-  for (let r = 0; r < n; r++) w[rank[r]] = weights[r];
-  return { row: lane.row, x: lane.x, y, w };
+  const scatter = (to: Float64Array, from: Float64Array): Float64Array => {
+    for (let r = 0; r < n; r++) to[rank[r]] = from[r];
+    return to;
+  };
+  return {
+    row: lane.row,
+    x: lane.x,
+    y: scatter(lane.y, target),
+    w: weights && lane.w ? scatter(lane.w, weights) : undefined,
+    rx: predictorRanks && lane.rx ? scatter(lane.rx, predictorRanks) : undefined,
+    ry: targetRanks && lane.ry ? scatter(lane.ry, targetRanks) : undefined,
+  };
 }
 
 /** Reusable buffers for trees over `rows` rows: one lane per predictor, grown on demand. */
@@ -309,27 +545,33 @@ export class TreeWorkspace {
     this.goLeft = new Uint8Array(rows);
   }
 
-  /** Lane k's buffers, with a weight buffer if `weighted`. */
-  lane(k: number, weighted: boolean): Lane {
-    const have = k >= 0 ? this.lanes[k] : undefined;
-    if (have && (have.w || !weighted)) return have;
+  /** Lane k's buffers, with a weight buffer if `weighted` and rank buffers if `ranked`. */
+  lane(k: number, weighted: boolean, ranked: boolean): Lane {
+    const have = k >= 0 ? this.lanes[k] : this.spare;
+    if (have && (have.w || !weighted) && (have.rx || !ranked)) return have;
     const n = this.rows;
-    const fresh = { row: new Uint32Array(n), x: new Float64Array(n), y: new Float64Array(n), w: weighted ? new Float64Array(n) : undefined };
+    const fresh = {
+      row: new Uint32Array(n),
+      x: new Float64Array(n),
+      y: new Float64Array(n),
+      w: weighted || have?.w ? new Float64Array(n) : undefined,
+      rx: ranked || have?.rx ? new Float64Array(n) : undefined,
+      ry: ranked || have?.rx ? new Float64Array(n) : undefined,
+    };
     if (k >= 0) this.lanes[k] = fresh;
+    else this.spare = fresh;
     return fresh;
   }
 
   /** The partition's scratch lane. */
-  scratch(weighted: boolean): Lane {
-    if (!this.spare || (weighted && !this.spare.w)) this.spare = this.lane(-1, weighted);
-    const { row, x, y, w } = this.spare;
-    return { row, x, y, w };
+  scratch(weighted: boolean, ranked: boolean): Lane {
+    return this.lane(-1, weighted, ranked);
   }
 }
 
 /** Stable partition of lane[lo, hi): rows with goLeft first, then the rest. */
 function partition(lane: Lane, lo: number, hi: number, goLeft: Uint8Array, scratch: Lane): void {
-  const { row, x, y, w } = lane;
+  const { row, x, y, w, rx, ry } = lane;
   let a = lo;
   let b = 0;
   for (let i = lo; i < hi; i++) {
@@ -339,12 +581,16 @@ function partition(lane: Lane, lo: number, hi: number, goLeft: Uint8Array, scrat
       x[a] = x[i];
       y[a] = y[i];
       if (w) w[a] = w[i];
+      if (rx) rx[a] = rx[i];
+      if (ry) ry[a] = ry[i];
       a++;
     } else {
       scratch.row[b] = r;
       scratch.x[b] = x[i];
       scratch.y[b] = y[i];
       if (w) scratch.w![b] = w[i];
+      if (rx) scratch.rx![b] = rx[i];
+      if (ry) scratch.ry![b] = ry[i];
       b++;
     }
   }
@@ -352,6 +598,8 @@ function partition(lane: Lane, lo: number, hi: number, goLeft: Uint8Array, scrat
   x.set(scratch.x.subarray(0, b), a);
   y.set(scratch.y.subarray(0, b), a);
   if (w) w.set(scratch.w!.subarray(0, b), a);
+  if (rx) rx.set(scratch.rx!.subarray(0, b), a);
+  if (ry) ry.set(scratch.ry!.subarray(0, b), a);
 }
 
 /** The tree's prediction for one row (`row[j]` = value of predictor j). */
@@ -369,25 +617,19 @@ function midpoint(a: number, b: number): number {
   return m >= a && m < b ? m : a;
 }
 
-function checkInputs(target: Float64Array, predictors: readonly Float64Array[], options: RegressionTreeOptions): void {
-  const n = target.length;
-  for (let i = 0; i < n; i++) if (!Number.isFinite(target[i])) throw new RangeError(`target row ${i} is not finite`);
-  predictors.forEach((col, j) => {
-    if (col.length !== n) throw new RangeError(`predictor ${j} has ${col.length} rows, target ${n}`);
-    const sorted = options.sorted?.[j];
-    if (sorted) {
-      // Sorted, so its ends bound it (a NaN sorts to one end or the other).
-      if (sorted.order.length !== n) throw new RangeError(`sorted column ${j} has ${sorted.order.length} rows, target ${n}`);
-      if (n > 0 && !(Number.isFinite(sorted.values[0]) && Number.isFinite(sorted.values[n - 1]))) throw new RangeError(`predictor ${j} is not finite`);
-    } else {
-      for (let i = 0; i < n; i++) if (!Number.isFinite(col[i])) throw new RangeError(`predictor ${j} row ${i} is not finite`);
-    }
+function checkColumns(columns: readonly Float64Array[], n: number, w: Float64Array | undefined): void {
+  columns.forEach((col, j) => {
+    if (col.length !== n) throw new RangeError(`column ${j} has ${col.length} rows, expected ${n}`);
+    for (let i = 0; i < n; i++) if (!Number.isFinite(col[i])) throw new RangeError(`predictor ${j} row ${i} is not finite`);
   });
-  const w = options.weights;
   if (w) {
     if (w.length !== n) throw new RangeError(`weights have ${w.length} rows, target ${n}`);
     for (let i = 0; i < n; i++) if (!(w[i] >= 0 && Number.isFinite(w[i]))) throw new RangeError(`weight ${i} is not a finite non-negative number`);
   }
+}
+
+function checkOptions(options: RegressionTreeOptions): void {
   if (!(options.splitAlpha > 0 && options.splitAlpha <= 1)) throw new RangeError(`splitAlpha must be in (0, 1], got ${options.splitAlpha}`);
   if (!(options.minSamplesSplit >= 0)) throw new RangeError(`minSamplesSplit must be ≥ 0, got ${options.minSamplesSplit}`);
+  if (options.splitTest !== undefined && !SPLIT_TESTS.includes(options.splitTest)) throw new RangeError(`unknown splitTest ${options.splitTest}`);
 }

@@ -1,13 +1,12 @@
 import { classRange, type FeatureSet, type FeatureTable } from '../features/types.js';
 import type { ClassName } from '../parse/records.js';
-import { trainRegressionTree, TreeWorkspace } from './cart.js';
+import { growTree, TreeColumns, TreeWorkspace, type TreeSplit } from './cart.js';
 import { weightedMedian } from './median.js';
 import { mulberry32, sampleWithoutReplacement } from './prng.js';
-import { sortColumn } from './sort-order.js';
 import type { DependencyEdge, DependencyNetwork, DependencyNetworkOptions } from './types.js';
 
 export { happensBefore, type HappensBefore } from './happens-before.js';
-export { DEFAULT_SPLIT_CORRECTION, predictRow, trainRegressionTree, TreeWorkspace, type RegressionTree, type RegressionTreeOptions, type SplitCorrection, type TreeNode } from './cart.js';
+export { DEFAULT_SPLIT_TEST, growTree, predictRow, SPLIT_TESTS, trainRegressionTree, TreeColumns, TreeWorkspace, type RegressionTree, type RegressionTreeOptions, type SplitTest, type TreeNode } from './cart.js';
 export { DEFAULT_DEPENDENCY_NETWORK_OPTIONS } from './types.js';
 export type { DependencyEdge, DependencyNetwork, DependencyNetworkOptions } from './types.js';
 
@@ -56,31 +55,33 @@ export function learnDependencyNetwork(
   });
 
   const minSplit = options.minSplit ?? Math.ceil(total / 3);
-  const sorted = columns.map((c) => sortColumn(c));
+  const prepared = new TreeColumns(columns, unweighted ? undefined : weights);
   const edges: DependencyEdge[] = [];
   const workspace = new TreeWorkspace(m);
+  const treeOptions = {
+    minSamplesSplit: minSplit,
+    splitAlpha: options.splitAlpha,
+    ...(options.splitTest ? { splitTest: options.splitTest } : {}),
+    workspace,
+  };
+  const progress = options.onProgress;
+  const label = `${table.kind} ${table.feature}`;
   for (let child = 0; child < columns.length; child++) {
-    const others = columns.map((_, j) => j).filter((j) => j !== child);
-    const tree = trainRegressionTree(
-      columns[child],
-      others.map((j) => columns[j]),
-      {
-        minSamplesSplit: minSplit,
-        splitAlpha: options.splitAlpha,
-        ...(options.splitCorrection ? { splitCorrection: options.splitCorrection } : {}),
-        weights: unweighted ? undefined : weights,
-        sorted: others.map((j) => sorted[j]),
-        workspace,
-      },
-    );
-    const strongest = new Map<number, number>();
+    if (progress && (child & 1023) === 0) progress(child, columns.length, label);
+    const tree = growTree(prepared, child, treeOptions);
+    if (tree.nodes.length === 1) continue;
+    // Per parent, the split node with the most samples (the first in node order on ties).
+    const strongest = new Map<number, TreeSplit>();
     for (const node of tree.nodes) {
       if (node.kind !== 'split') continue;
-      const parent = others[node.predictor];
-      strongest.set(parent, Math.max(strongest.get(parent) ?? 0, node.samples / total));
+      const have = strongest.get(node.predictor);
+      if (!have || node.samples > have.samples) strongest.set(node.predictor, node);
     }
-    for (const [parent, weight] of [...strongest].sort((a, b) => a[0] - b[0])) edges.push({ parent, child, weight });
+    for (const [parent, node] of [...strongest].sort((a, b) => a[0] - b[0])) {
+      edges.push({ parent, child, weight: node.samples / total, statistic: node.statistic, p: node.p });
+    }
   }
+  if (progress) progress(columns.length, columns.length, label);
 
   return {
     kind: table.kind,

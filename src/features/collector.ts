@@ -3,6 +3,7 @@ import type { ClassSink } from '../parse/reader.js';
 import type { ClassName } from '../parse/records.js';
 import { GrowableFloat64, GrowableInt32 } from './growable.js';
 import { InputError } from '../errors.js';
+import { tooManyVariables } from './limits.js';
 import { finiteMean, medianOfSorted } from './stats.js';
 import { EVENT_FEATURE_TYPES, STATE_FEATURE_TYPES } from './types.js';
 
@@ -68,10 +69,13 @@ export interface FileContribution {
 export class VariableIndex {
   readonly names: string[] = [];
   private readonly ids = new Map<string, number>();
+  /** At most this many names (the CLI sets it from the heap size): one more is an InputError, not an out-of-memory abort. */
+  limit = Infinity;
 
   id(name: string): number {
     let id = this.ids.get(name);
     if (id === undefined) {
+      if (this.names.length >= this.limit) throw tooManyVariables(this.names, this.limit);
       id = this.names.length;
       this.ids.set(name, id);
       this.names.push(name);

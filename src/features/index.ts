@@ -104,6 +104,7 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
       tables.push({ kind, feature, variables: names, columns });
     });
     reportOneClassVariables(kind, tables[tables.length - types.length] as FeatureTable, nGood, warnings);
+    reportIdLikeVariables(kind, tables[tables.length - types.length] as FeatureTable, warnings);
   }
 
   const partial = { instances, nGood, nBad, metric, tables, referenceDuration };
@@ -228,4 +229,29 @@ function reportOneClassVariables(kind: LogKind, first: FeatureTable, nGood: numb
     warnings.push(`${only[c].length} ${kind} variable(s) occur only in the ${c} class: ${shown}${more}` +
       (kind === 'event' ? ' (their count is tested: 0 in the other class)' : ' (untestable: no values in the other class)'));
   }
+}
+
+/** At least this many variables present in one instance, and over half of the kind's variables, before the note. */
+export const ID_LIKE_MIN = 100;
+
+/**
+ * A note when most variables of a kind occur in a single instance: the mark
+ * of a translator that puts an id (request id, address, timestamp) into
+ * variable names, making one variable per occurrence. Nothing is dropped;
+ * they are analysed as given, which costs time and memory per variable.
+ * `first` is the kind's first table (set exactly where a variable occurs).
+ */
+function reportIdLikeVariables(kind: LogKind, first: FeatureTable, warnings: string[]): void {
+  const names = first.variables;
+  const single: string[] = [];
+  names.forEach((name, v) => {
+    const col = first.columns[v] as Float64Array;
+    let present = 0;
+    for (let i = 0; i < col.length && present < 2; i++) if (!Number.isNaN(col[i])) present++;
+    if (present === 1) single.push(name);
+  });
+  if (single.length < ID_LIKE_MIN || 2 * single.length <= names.length) return;
+  const shown = single.slice(0, 3).map((n) => `'${n}'`).join(', ');
+  warnings.push(`${single.length} of ${names.length} ${kind} variables occur in a single instance (e.g. ${shown}): ` +
+    'names that carry an id (request id, address, timestamp) make one variable per occurrence; keep the id out of the name (in the translator), or name instances by it with I records');
 }

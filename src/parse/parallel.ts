@@ -70,14 +70,21 @@ export async function readParallel(
           if (reply.type !== 'done' && (failure === null || reply.index < (failure as { index: number }).index)) failure = reply;
           // Hand out the next file before absorbing, so the worker never waits for the main thread.
           if (dispatch(w)) busy++;
-          // Absorb whatever is now contiguous, in file order.
-          while (failure === null && results.has(absorbed)) {
-            const r = results.get(absorbed) as Extract<WorkerReply, { type: 'done' }>;
-            results.delete(absorbed);
-            collector.absorb(r.contribution);
-            mergeStats(stats[(inputs[absorbed] as ParallelInput).className], r.stats, examples);
-            progress.fileDone();
-            absorbed++;
+          // Absorb whatever is now contiguous, in file order. absorb may throw an
+          // InputError (too many variables): reject, hand out nothing more.
+          try {
+            while (failure === null && results.has(absorbed)) {
+              const r = results.get(absorbed) as Extract<WorkerReply, { type: 'done' }>;
+              results.delete(absorbed);
+              collector.absorb(r.contribution);
+              mergeStats(stats[(inputs[absorbed] as ParallelInput).className], r.stats, examples);
+              progress.fileDone();
+              absorbed++;
+            }
+          } catch (err) {
+            next = inputs.length;
+            reject(err);
+            return;
           }
           if (busy === 0) resolve();
         });

@@ -60,7 +60,7 @@ export function renderJson(a: Analysis): string {
       class: g.className,
       score: jsonNumber(g.score),
       nodes: g.nodes.map((n) => ({ variable: n.variable, t: jsonNumber(n.t), significant: n.significant, metric: n.metric })),
-      edges: g.edges.map((e) => ({ from: e.from, to: e.to, weight: jsonNumber(e.weight), directed: e.directed })),
+      edges: g.edges.map((e) => ({ from: e.from, to: e.to, weight: jsonNumber(e.weight), directed: e.directed, ...(e.split ? { split: { statistic: jsonNumber(e.split.statistic), p: jsonNumber(e.split.p) } } : {}) })),
       omitted: g.omitted,
       aliases: g.aliases,
     })),
