@@ -16,6 +16,8 @@ import { renderText } from '../report/text.js';
 import { renderTsv } from '../report/tsv.js';
 import { VERSION } from '../version.js';
 import { parseOptions, type Options, type RawOptions } from './options.js';
+import { registerCheckCommand } from './check.js';
+import { registerHistoryCommand } from './history.js';
 import { registerTranslateCommand } from './translate.js';
 import { checkOutputPath, formatUserError, guardStream, StagedOutputs, writeStream } from './output.js';
 import { Progress } from './progress.js';
@@ -109,6 +111,8 @@ function buildProgram(io: Io, setCode: (c: number) => void): Command {
       setCode(await runAnalysis(good, bad, parseOptions(raw), io));
     });
   registerTranslateCommand(program, io, setCode);
+  registerCheckCommand(program, io, setCode);
+  registerHistoryCommand(program, io, setCode);
   return program;
 }
 

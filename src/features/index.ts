@@ -16,6 +16,12 @@ export interface FeatureOptions {
   readonly eventMetric?: string;
   readonly stateMetric?: string;
   readonly weight: WeightOption;
+  /**
+   * Fewest instances each class needs (default 2 each). `distalyze check`
+   * compares one run of one instance against a baseline; `history` reads every
+   * run into the good class alone.
+   */
+  readonly minInstances?: Readonly<Record<ClassName, number>>;
 }
 
 export type WeightOption = { readonly mode: 'none' } | { readonly mode: 'auto' } | { readonly mode: 'exp'; readonly half: number };
@@ -43,7 +49,7 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
   const goodSlots = slotsOf('good');
   const badSlots = slotsOf('bad');
   for (const [c, slots] of [['good', goodSlots], ['bad', badSlots]] as const) {
-    if (slots.length < 2) {
+    if (slots.length < (options.minInstances?.[c] ?? 2)) {
       throw new InputError(`${c} class: ${slots.length === 0 ? 'no instances (no records in its input)' : 'only 1 instance'}; at least 2 are needed to compare`,
         undefined, undefined, 'one file is one instance unless I records name instances');
     }
@@ -192,7 +198,8 @@ function requireInBothClasses(collector: FeatureCollector, kind: LogKind, name: 
     for (let s = 0; s < collector.instanceCount; s++) if (!Number.isNaN(col.data[s] ?? Number.NaN)) present.add(collector.classes[s] as ClassName);
   }
   for (const c of ['good', 'bad'] as const) {
-    if (!present.has(c)) {
+    // A class without instances (history reads every run as one class) has nothing to measure.
+    if (!present.has(c) && collector.classes.includes(c)) {
       throw new InputError(`metric ${name} (${kind}) occurs in no instance of the ${c} class; P must be measured in both classes to compare them`);
     }
   }
