@@ -2,6 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { gateOf } from '../src/check/index.js';
 import { ignoreMatcher } from '../src/check/ignore.js';
 import { escapeXml } from '../src/check/render.js';
 import { ROOT, run } from './helpers/run.js';
@@ -134,3 +135,24 @@ function wellFormed(xml: string): boolean {
   }
   return stack.length === 0 && roots === 1;
 }
+
+describe('the gate on P (gateOf)', () => {
+  const p = (meanNew: number, pValue: number, effect: number) => ({
+    kind: 'event' as const, variable: 'duration', feature: 'last.abs' as const, method: 'prediction' as const, metric: true,
+    significant: false, separated: false, t: effect, df: 9, p: pValue, log10p: Math.log10(pValue),
+    meanGood: 10, meanBad: meanNew, nGood: 10, nBad: 1, effectSize: effect,
+  });
+  const o = { alpha: 0.05, maxSlowdown: 0.05, minEffect: 0, baselineRuns: 10 };
+  it('passes a faster run', () => {
+    expect(gateOf(p(9, 0.01, -2), [], o)).toMatchObject({ passed: true, reason: 'pass: duration is 10.0% faster than the baseline (9 against 10 ± 0.5 over 10 baseline runs; p 0.01, effect -2 sd)' });
+  });
+  it('passes a slowdown above the limit that is within the run-to-run spread', () => {
+    expect(gateOf(p(12, 0.2, 1), [], o).reason).toBe('pass: duration is 20.0% slower than the baseline (12 against 10 ± 2 over 10 baseline runs; p 0.2, effect 1 sd), within the baseline\'s run-to-run spread (p ≥ 0.05)');
+  });
+  it('fails a significant slowdown above the limit, and counts the other features that differ', () => {
+    const other = { ...p(1, 1e-6, 9), metric: false, significant: true, variable: 'x' };
+    const g = gateOf(p(12, 1e-5, 8), [other], o);
+    expect(g.passed).toBe(false);
+    expect(g.reason).toBe('FAIL: duration is 20.0% slower than the baseline (12 against 10 ± 0.25 over 10 baseline runs; p 1.0e-5, effect 8 sd), beyond --max-slowdown 5%; 1 other feature differs significantly');
+  });
+});

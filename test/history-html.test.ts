@@ -29,7 +29,7 @@ describe('distalyze history --html', () => {
       mkdirSync(dir);
       for (let i = 1; i <= 3; i++) {
         const v = (run >= 9 ? 50 : 10) + i + (run % 3);
-        writeFileSync(join(dir, `n${i}.dlog`), `E\t0\tstart\nS\t0.5\t${name}\t${v}\nE\t${1 + i / 10 + run / 1000}\tend\n`);
+        writeFileSync(join(dir, `n${i}.dlog`), `E\t0\tstart\nS\t0.5\t${name}\t${v}\nE\t${1 + i / 10 + (run % 2) / 1000}\tend\n`);
       }
     }
     const out = join(root, 'h.html');

@@ -7,7 +7,7 @@ import { analyze, type Analysis, type AnalysisOptions } from '../analysis.js';
 import type { FeatureResult } from '../features/index.js';
 import { detectHeavyTail, metricValues } from '../features/metric.js';
 import type { FeatureSet, FeatureType, Instance, LogKind } from '../features/types.js';
-import { changePoints, searchable } from './changepoint.js';
+import { changePoints, searchable, type ChangePoint } from './changepoint.js';
 import { groupByRun, mean, runSeries, type RunSeries, type Statistic } from './series.js';
 
 export interface HistoryOptions {
@@ -83,7 +83,7 @@ export interface History {
   readonly runs: readonly RunSummary[];
   readonly metric: { readonly variable: string; readonly kind: LogKind; readonly feature: FeatureType };
   readonly alpha: number;
-  /** Series searched (m), and the permutation p a change must beat: alpha / m. */
+  /** Distinct series searched (m; identical series count once), and the permutation p a change must beat: alpha / m. */
   readonly seriesTested: number;
   readonly threshold: number;
   readonly changes: readonly DetectedChange[];
@@ -107,17 +107,33 @@ export function detectHistory(input: { readonly features: FeatureResult; readonl
     if (direction !== null) drifts.push({ kind: s.kind, variable: s.variable, feature: s.feature, direction });
     else if (!constant(s.values)) candidates.push(i);
   });
-  const m = Math.max(1, candidates.length);
+  // Series with the same values (P's duration under every feature type, first = median = last
+  // of an event that occurs once) are one hypothesis: searched once, counted once in m.
+  const searched = new Map<string, number>();
+  const sameAs = candidates.map((i) => {
+    const key = `${all[i]!.statistic}\t${Array.from(all[i]!.values).join(',')}`;
+    const first = searched.get(key);
+    if (first === undefined) searched.set(key, i);
+    return first ?? i;
+  });
+  const m = Math.max(1, searched.size);
   const threshold = options.alpha / m;
+  const found = new Map<number, ChangePoint[]>();
   const raw: Omit<DetectedChange, 'event'>[] = [];
-  for (const i of candidates) {
+  candidates.forEach((i, j) => {
     const s = all[i]!;
-    for (const c of changePoints(stabilized(s), { threshold, minSegment: options.minSegment, seed: options.seed + i })) {
+    const first = sameAs[j]!;
+    let points = found.get(first);
+    if (points === undefined) {
+      points = changePoints(stabilized(s), { threshold, minSegment: options.minSegment, seed: options.seed + first });
+      found.set(first, points);
+    }
+    for (const c of points) {
       const before = segmentMean(s.values, c.from, c.at);
       const after = segmentMean(s.values, c.at, c.to);
       raw.push({ run: c.at, kind: s.kind, variable: s.variable, feature: s.feature, statistic: s.statistic, metric: s.metric, p: c.p, before, after, series: i });
     }
-  }
+  });
   raw.sort((a, b) => a.run - b.run || Number(b.metric) - Number(a.metric) || a.p - b.p);
   const { events, changes } = groupEvents(raw, options.minSegment);
   const p = metricValues(fs);
@@ -148,7 +164,7 @@ export function detectHistory(input: { readonly features: FeatureResult; readonl
     runs: input.runNames.map((name, r) => ({ name, instances: byRun[r]!.length })),
     metric: { variable: p.variable, kind: p.kind, feature: p.feature },
     alpha: options.alpha,
-    seriesTested: candidates.length,
+    seriesTested: searched.size,
     threshold,
     changes,
     events,

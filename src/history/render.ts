@@ -27,7 +27,7 @@ export function renderHistoryText(h: History): string {
   const out: string[] = [];
   const instances = h.runs.reduce((s, r) => s + r.instances, 0);
   out.push(`history: ${plural(h.runs.length, 'run')} (${h.runs[0]?.name ?? ''} … ${h.runs[h.runs.length - 1]?.name ?? ''}), ${plural(instances, 'instance')}; P = ${h.metric.variable}`);
-  out.push(`searched ${h.seriesTested} series (mean, variance, correlation with P per feature); a change needs p < ${h.alpha}/${h.seriesTested}`);
+  out.push(`searched ${h.seriesTested} distinct series (mean, variance, correlation with P per feature); a change needs p < ${h.alpha}/${h.seriesTested}`);
   if (h.ignored.length > 0) out.push(`ignored (--ignore): ${h.ignored.map(escapeTerminal).join(', ')}`);
   if (h.changes.length === 0) out.push('no change found');
   for (const c of h.comparisons) {
