@@ -1,6 +1,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Ajv } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gateOf } from '../src/check/index.js';
 import { ignoreMatcher } from '../src/check/ignore.js';
@@ -60,6 +61,8 @@ describe('distalyze check BASELINE NEW (one new run)', () => {
   it('--ignore leaves the version bump out and names it in the JSON; the gate still passes', async () => {
     const r = await run('check', baseline, night(19), '--ignore', 'config_*', '--json', '-');
     expect(r.code).toBe(0);
+    const validate = new Ajv({ strict: true, strictTypes: false }).compile(JSON.parse(readFileSync(join(ROOT, 'schema', 'check.schema.json'), 'utf8')) as object);
+    expect(validate(JSON.parse(r.stdout)), JSON.stringify(validate.errors)).toBe(true);
     const doc = JSON.parse(r.stdout) as { passed: boolean; ignored: string[]; tests: { variable: string; t: number | null }[] };
     expect(doc.passed).toBe(true);
     expect(doc.ignored).toEqual(['config_version']);
