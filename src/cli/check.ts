@@ -3,9 +3,8 @@ import { runCheck, CheckInputError } from '../check/index.js';
 import { ignoreMatcher } from '../check/ignore.js';
 import { gateLine, renderCheckJson, renderCheckText, renderGithub, renderJunit } from '../check/render.js';
 import { InputError } from '../errors.js';
-import { addRunsOptions, numberOption, readRunsFor, type RunCommandIo, type RunsRawOptions } from './history.js';
 import { checkOutputPath, StagedOutputs, writeStream } from './output.js';
-import { runArgument, runsInDirectory } from './runs.js';
+import { addRunsOptions, numberOption, readRunsFor, runArgument, runsInDirectory, type RunCommandIo, type RunsRawOptions } from './runs.js';
 
 interface CheckRawOptions extends RunsRawOptions {
   maxSlowdown: string;

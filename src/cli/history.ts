@@ -4,68 +4,8 @@ import { ignoreMatcher } from '../check/ignore.js';
 import { InputError } from '../errors.js';
 import { detectHistory } from '../history/index.js';
 import { renderHistoryJson, renderHistoryText } from '../history/render.js';
-import { parseWeight } from './options.js';
 import { checkOutputPath, StagedOutputs, writeStream } from './output.js';
-import { readRuns, runArgument, runsInDirectory, type RunInput } from './runs.js';
-
-export interface RunCommandIo {
-  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  readonly stderr: NodeJS.WritableStream;
-}
-
-/** Options shared by `check` and `history`: the metric, the reader, --ignore. */
-export interface RunsRawOptions {
-  metric?: string;
-  eventMetric?: string;
-  stateMetric?: string;
-  ignore: string[];
-  translator?: string;
-  year?: string;
-  strict?: boolean;
-  alpha: string;
-  seed: string;
-  json?: string;
-  quiet?: boolean;
-}
-
-export function addRunsOptions(cmd: Command): Command {
-  return cmd
-    .option('--metric <name>', 'the variable that measures performance (default: the built-in duration)')
-    .option('--event-metric <name>', 'the event variable that is the metric')
-    .option('--state-metric <name>', 'the state variable that is the metric')
-    .option('--ignore <glob>', 'leave out variables whose whole name matches this glob (* any characters, ? one); repeatable', (v: string, all: string[]) => [...all, v], [] as string[])
-    .option('--translator <file>', 'translate raw logs: a rules file (.yaml/.json), a JS module, or an executable')
-    .option('--year <yyyy>', 'year for timestamps that have none (syslog)')
-    .option('--strict', 'stop at the first line that is not a record')
-    .option('--seed <n>', 'seed for permutations and sampling', '1')
-    .option('-q, --quiet', 'no text report on stderr when --json - takes stdout');
-}
-
-export async function readRunsFor(runs: readonly RunInput[], raw: RunsRawOptions, minInstances: { good: number; bad: number }) {
-  if (raw.metric !== undefined && (raw.eventMetric !== undefined || raw.stateMetric !== undefined)) {
-    throw new InputError('--metric sets both kinds; use it alone, or --event-metric / --state-metric instead');
-  }
-  let translator;
-  if (raw.translator !== undefined) {
-    const { loadTranslator } = await import('../parse/translators/load.js');
-    translator = await loadTranslator(raw.translator, raw.year !== undefined ? { year: Number(raw.year) } : {});
-  }
-  return readRuns(runs, {
-    ...(raw.metric !== undefined ? { metric: raw.metric } : {}),
-    ...(raw.eventMetric !== undefined ? { eventMetric: raw.eventMetric } : {}),
-    ...(raw.stateMetric !== undefined ? { stateMetric: raw.stateMetric } : {}),
-    weight: parseWeight('none'),
-    minInstances,
-    ...(translator !== undefined ? { translator } : {}),
-    strict: raw.strict === true,
-  });
-}
-
-export function numberOption(option: string, text: string, ok: (x: number) => boolean, what: string): number {
-  const x = Number(text);
-  if (text.trim() === '' || !Number.isFinite(x) || !ok(x)) throw new InputError(`${option} ${text}: ${what}`);
-  return x;
-}
+import { addRunsOptions, numberOption, readRunsFor, runArgument, runsInDirectory, type RunCommandIo, type RunsRawOptions } from './runs.js';
 
 /** Default options of the before/after comparison (the main command's defaults). */
 export function comparisonOptions(seed: number): AnalysisOptions {
@@ -86,15 +26,16 @@ export function registerHistoryCommand(program: Command, io: RunCommandIo, setCo
     .argument('<runs...>', 'run directories in time order, or one directory whose subdirectories (sorted by name) are the runs')
     .option('--alpha <p>', 'false-alarm rate of one whole history (Bonferroni over every series searched)', '0.05')
     .option('--min-segment <n>', 'fewest runs on each side of a change', '3')
+    .option('--seed <n>', 'seed of the permutations (and of the comparisons\' sampling)', '1')
     .option('--json <file>', 'write everything as JSON (- for stdout)')
     .option('--html <file>', 'write a self-contained HTML page: each changed variable\'s trend, the change marked, linked to its comparison');
-  addRunsOptions(cmd).action(async (args: string[], raw: RunsRawOptions & { minSegment: string; html?: string }) => {
+  addRunsOptions(cmd).action(async (args: string[], raw: RunsRawOptions & { minSegment: string; seed: string; html?: string }) => {
     setCode(await runHistory(args, raw, io));
   });
   return cmd;
 }
 
-async function runHistory(args: readonly string[], raw: RunsRawOptions & { minSegment: string; html?: string }, io: RunCommandIo): Promise<number> {
+async function runHistory(args: readonly string[], raw: RunsRawOptions & { minSegment: string; seed: string; html?: string }, io: RunCommandIo): Promise<number> {
   const alpha = numberOption('--alpha', raw.alpha, (x) => x > 0 && x < 1, 'must be between 0 and 1 (exclusive)');
   const minSegment = numberOption('--min-segment', raw.minSegment, (x) => Number.isInteger(x) && x >= 2, 'must be a whole number ≥ 2');
   const seed = numberOption('--seed', raw.seed, (x) => Number.isInteger(x) && x >= 0, 'must be a whole number ≥ 0');

@@ -1,4 +1,5 @@
 import { readdir, stat } from 'node:fs/promises';
+import type { Command } from 'commander';
 import { basename, join } from 'node:path';
 import { InputError } from '../errors.js';
 import { FeatureCollector } from '../features/collector.js';
@@ -7,6 +8,7 @@ import { compareCodeUnits, describeFsError, listInputFiles, type InputFile } fro
 import { emptyReadStats, readClass, type ClassSink } from '../parse/reader.js';
 import type { ClassName } from '../parse/records.js';
 import type { Translator } from '../parse/translator.js';
+import { parseWeight } from './options.js';
 
 /** One run of a nightly history: a directory of instances (or one file), read as a unit. */
 export interface RunInput {
@@ -90,4 +92,63 @@ export async function readRuns(runs: readonly RunInput[], options: FeatureOption
     if (n === 0) throw new InputError(`run ${runs[r]!.name}: no instances (no records in '${runs[r]!.path}')`);
   });
   return { features, runOf, runs };
+}
+
+export interface RunCommandIo {
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stderr: NodeJS.WritableStream;
+}
+
+/** Options shared by `check` and `history`: the metric, the reader, --ignore. */
+export interface RunsRawOptions {
+  metric?: string;
+  eventMetric?: string;
+  stateMetric?: string;
+  ignore: string[];
+  translator?: string;
+  year?: string;
+  strict?: boolean;
+  alpha: string;
+  json?: string;
+  quiet?: boolean;
+}
+
+export function addRunsOptions(cmd: Command): Command {
+  return cmd
+    .option('--metric <name>', 'the variable that measures performance (default: the built-in duration)')
+    .option('--event-metric <name>', 'the event variable that is the metric')
+    .option('--state-metric <name>', 'the state variable that is the metric')
+    .option('--ignore <glob>', 'leave out variables whose whole name matches this glob (* any characters, ? one); repeatable', (v: string, all: string[]) => [...all, v], [] as string[])
+    .option('--translator <file>', 'translate raw logs: a rules file (.yaml/.json), a JS module, or an executable')
+    .option('--year <yyyy>', 'year for timestamps that have none (syslog)')
+    .option('--strict', 'stop at the first line that is not a record')
+    .option('-q, --quiet', 'no text report on stderr when --json - takes stdout');
+}
+
+/** Read runs with the options `check` and `history` share (metric, translator, strictness). */
+export async function readRunsFor(runs: readonly RunInput[], raw: RunsRawOptions, minInstances: { good: number; bad: number }): Promise<RunsRead> {
+  if (raw.metric !== undefined && (raw.eventMetric !== undefined || raw.stateMetric !== undefined)) {
+    throw new InputError('--metric sets both kinds; use it alone, or --event-metric / --state-metric instead');
+  }
+  if (raw.year !== undefined && !/^\d{4}$/.test(raw.year)) throw new InputError(`--year must be a year such as 2026, not '${raw.year}'`);
+  let translator;
+  if (raw.translator !== undefined) {
+    const { loadTranslator } = await import('../parse/translators/load.js');
+    translator = await loadTranslator(raw.translator, raw.year !== undefined ? { year: Number(raw.year) } : {});
+  }
+  return readRuns(runs, {
+    ...(raw.metric !== undefined ? { metric: raw.metric } : {}),
+    ...(raw.eventMetric !== undefined ? { eventMetric: raw.eventMetric } : {}),
+    ...(raw.stateMetric !== undefined ? { stateMetric: raw.stateMetric } : {}),
+    weight: parseWeight('none'),
+    minInstances,
+    ...(translator !== undefined ? { translator } : {}),
+    strict: raw.strict === true,
+  });
+}
+
+export function numberOption(option: string, text: string, ok: (x: number) => boolean, what: string): number {
+  const x = Number(text);
+  if (text.trim() === '' || !Number.isFinite(x) || !ok(x)) throw new InputError(`${option} ${text}: ${what}`);
+  return x;
 }
