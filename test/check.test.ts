@@ -101,6 +101,9 @@ describe('distalyze check BASELINE NEW (one new run)', () => {
     const r = await run('check', small, night(20));
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`distalyze: check: the baseline '${small}' holds 2 runs; at least 3 are needed for a distribution\n  hint: BASELINE is a directory of earlier runs, one subdirectory (or file) per run\n`);
+    const missing = await run('check', baseline);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe("distalyze: missing required argument 'new'\n  usage: distalyze check [options] BASELINE NEW… (see distalyze check --help)\n");
     const bad = await run('check', baseline, night(20), '--max-slowdown', 'lots');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('distalyze: --max-slowdown lots: expected a percentage such as 5%\n');
