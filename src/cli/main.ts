@@ -20,6 +20,8 @@ import { renderTsv } from '../report/tsv.js';
 import { VERSION } from '../version.js';
 import { parseOptions, type Options, type RawOptions } from './options.js';
 import { registerTemplatesCommand } from './templates.js';
+import { registerCheckCommand } from './check.js';
+import { registerHistoryCommand } from './history.js';
 import { registerTranslateCommand } from './translate.js';
 import { checkOutputPath, formatUserError, guardStream, StagedOutputs, writeStream } from './output.js';
 import { Progress, StageProgress } from './progress.js';
@@ -28,6 +30,11 @@ import { Progress, StageProgress } from './progress.js';
 const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
 /** Above this much input, state change points are not held in memory: see AbsoluteQuartilePass. */
 const SERIES_IN_MEMORY_MAX_BYTES = 1024 * 1024 * 1024;
+
+const SUBCOMMAND_USAGE: Readonly<Record<string, string>> = {
+  check: 'distalyze check [options] BASELINE NEW… (see distalyze check --help)',
+  history: 'distalyze history [options] RUN… | DIR (see distalyze history --help)',
+};
 
 export interface Io {
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -52,7 +59,8 @@ export async function main(argv: readonly string[], io: Io = { stdout: process.s
       const suggestion = rest.join(' ').trim().replace(/^\((.*)\)$/, '$1');
       io.stderr.write(formatUserError(first, suggestion === '' ? undefined : suggestion));
       if (err.code === 'commander.missingArgument' || err.code === 'commander.excessArguments') {
-        io.stderr.write(`  usage: distalyze [options] GOOD BAD (see distalyze --help)\n`);
+        const usage = SUBCOMMAND_USAGE[argv[0] ?? ''] ?? 'distalyze [options] GOOD BAD (see distalyze --help)';
+        io.stderr.write(`  usage: ${usage}\n`);
       }
       return 2;
     }
@@ -117,6 +125,8 @@ function buildProgram(io: Io, setCode: (c: number) => void): Command {
     });
   registerTranslateCommand(program, io, setCode);
   registerTemplatesCommand(program, io, setCode);
+  registerCheckCommand(program, io, setCode);
+  registerHistoryCommand(program, io, setCode);
   return program;
 }
 

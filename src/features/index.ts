@@ -17,6 +17,13 @@ export interface FeatureOptions {
   readonly eventMetric?: string;
   readonly stateMetric?: string;
   readonly weight: WeightOption;
+  /**
+   * Fewest instances each class needs (default: 1 each, and 3 in one class
+   * when the other has only 1: SPEC §3 few instances). `distalyze check`
+   * compares one run of one instance against a baseline; `history` reads every
+   * run into the good class alone.
+   */
+  readonly minInstances?: Readonly<Record<ClassName, number>>;
 }
 
 export type WeightOption = { readonly mode: 'none' } | { readonly mode: 'auto' } | { readonly mode: 'exp'; readonly half: number };
@@ -44,12 +51,14 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
   const goodSlots = slotsOf('good');
   const badSlots = slotsOf('bad');
   for (const [c, slots] of [['good', goodSlots], ['bad', badSlots]] as const) {
-    if (slots.length === 0) {
-      throw new InputError(`${c} class: no instances (no records in its input)`, undefined, undefined, 'one file is one instance unless I records name instances');
+    const minimum = options.minInstances?.[c] ?? 1;
+    if (slots.length < minimum) {
+      throw new InputError(slots.length === 0 ? `${c} class: no instances (no records in its input)` : `${c} class: only ${slots.length} instance(s); at least ${minimum} are needed`,
+        undefined, undefined, 'one file is one instance unless I records name instances');
     }
   }
   // One instance can be compared with the other class's distribution (SPEC §3, few instances), which needs 3.
-  if (Math.min(goodSlots.length, badSlots.length) < 2 && Math.max(goodSlots.length, badSlots.length) < REFERENCE_MIN_VALUES) {
+  if (options.minInstances === undefined && Math.min(goodSlots.length, badSlots.length) < 2 && Math.max(goodSlots.length, badSlots.length) < REFERENCE_MIN_VALUES) {
     const [c, n] = goodSlots.length < 2 ? ['good', goodSlots.length] : ['bad', badSlots.length];
     const other = c === 'good' ? badSlots.length : goodSlots.length;
     throw new InputError(`${c} class: only ${n} instance, and the ${c === 'good' ? 'bad' : 'good'} class ${other}; one instance is compared with a class of at least ${REFERENCE_MIN_VALUES}, or give each class 2`,
@@ -200,7 +209,8 @@ function requireInBothClasses(collector: FeatureCollector, kind: LogKind, name: 
     for (let s = 0; s < collector.instanceCount; s++) if (!Number.isNaN(col.data[s] ?? Number.NaN)) present.add(collector.classes[s] as ClassName);
   }
   for (const c of ['good', 'bad'] as const) {
-    if (!present.has(c)) {
+    // A class without instances (history reads every run as one class) has nothing to measure.
+    if (!present.has(c) && collector.classes.includes(c)) {
       throw new InputError(`metric ${name} (${kind}) occurs in no instance of the ${c} class; P must be measured in both classes to compare them`);
     }
   }

@@ -1,13 +1,26 @@
 import type { Analysis } from '../analysis.js';
-import { jsonNumber } from './format.js';
 import { verdictSentence } from './verdict.js';
 
 /**
- * Everything, machine-readable, with the stable field names of SPEC §6.
- * Non-finite numbers are written as the strings "Infinity"/"-Infinity" and
- * missing ones as null (JSON has no literal for them).
+ * A number for JSON, safe for jq: every number stays a number; what is not a
+ * finite number (±∞, NaN) is null. For a test, `separated: true` says that t,
+ * log10p and effectSize are null because the classes are perfectly separated
+ * (|t| = ∞, p = 0; the direction is meanBad − meanGood's sign).
+ */
+export function jsonNumber(x: number): number | null {
+  return Number.isFinite(x) ? x : null;
+}
+
+/**
+ * Everything, machine-readable, with the stable field names of SPEC §6
+ * (schema/analysis.schema.json).
  */
 export function renderJson(a: Analysis): string {
+  return `${JSON.stringify(renderJsonValue(a), null, 2)}\n`;
+}
+
+/** The JSON document of renderJson as a value, for outputs that embed an analysis (history). */
+export function renderJsonValue(a: Analysis): unknown {
   const test = (t: Analysis['tests'][number]) => ({
     variable: t.variable,
     kind: t.kind,
@@ -66,7 +79,7 @@ export function renderJson(a: Analysis): string {
     })),
     warnings: a.warnings,
   };
-  return `${JSON.stringify(doc, null, 2)}\n`;
+  return doc;
 }
 
 /** The verdict (SPEC §6): its sentence, and the numbers behind it. */

@@ -1,0 +1,153 @@
+/**
+ * `distalyze check BASELINE NEW`: a CI gate for one new run against the
+ * distribution of earlier runs. A pure function of the FeatureSet of all runs
+ * (baseline runs in the good class, new runs in the bad class) and each
+ * instance's run.
+ *
+ * The unit is the run: each run contributes one value per feature, the mean
+ * over its instances, because nightly runs differ from one another by more
+ * than instances within a run do (machines, data, time of day). The new
+ * run's value is tested against the baseline runs' values with the prediction
+ * test (SPEC §3 "few instances": 1–2 new runs against ≥ 3 baseline runs), or
+ * Welch's test from 3 new runs on.
+ */
+import { metricValues } from '../features/metric.js';
+import type { FeatureSet, FeatureType, LogKind } from '../features/types.js';
+import { mean, groupByRun } from '../history/series.js';
+import { significantFlags } from '../ttest/correction.js';
+import { fewValuesTest, REFERENCE_MIN_VALUES } from '../ttest/prediction.js';
+import type { WelchResult } from '../ttest/types.js';
+import { welchTest } from '../ttest/welch.js';
+
+export interface CheckOptions {
+  /** Significance of P's own test (one pre-declared hypothesis: not corrected). */
+  readonly alpha: number;
+  /** Fail only when P's mean is more than this fraction above the baseline's (0.05 = 5%). */
+  readonly maxSlowdown: number;
+  /** ... and at least this many baseline standard deviations above it. */
+  readonly minEffect: number;
+  readonly ignored: (name: string) => boolean;
+}
+
+export interface FeatureCheck extends WelchResult {
+  readonly kind: LogKind;
+  readonly variable: string;
+  readonly feature: FeatureType;
+  readonly method: 'prediction' | 'welch';
+  /** Bonferroni over every feature tested (P's gate uses its own uncorrected p). */
+  readonly significant: boolean;
+  readonly separated: boolean;
+  readonly metric: boolean;
+}
+
+export interface Gate {
+  readonly passed: boolean;
+  /** The one line saying why. */
+  readonly reason: string;
+  /** (new − baseline) / |baseline| of P's run means. */
+  readonly slowdown: number;
+  readonly maxSlowdown: number;
+  readonly minEffect: number;
+  readonly alpha: number;
+}
+
+export interface CheckResult {
+  readonly baseline: { readonly runs: readonly string[]; readonly instances: number };
+  readonly new: { readonly runs: readonly string[]; readonly instances: number };
+  readonly metric: { readonly variable: string; readonly kind: LogKind; readonly feature: FeatureType };
+  readonly gate: Gate;
+  /** P's test (also in `tests`). */
+  readonly p: FeatureCheck;
+  readonly tests: readonly FeatureCheck[];
+  /** Features that could not be tested (too few runs with a value). */
+  readonly untestable: number;
+  /** Variables left out by --ignore, by name. */
+  readonly ignored: readonly string[];
+}
+
+export function runCheck(input: { readonly features: FeatureSet; readonly runOf: Int32Array; readonly runNames: readonly string[]; readonly runIsNew: readonly boolean[] }, options: CheckOptions): CheckResult {
+  const fs = input.features;
+  const byRun = groupByRun(input.runOf, input.runNames.length);
+  const baseRuns = byRun.map((_, r) => r).filter((r) => !input.runIsNew[r]);
+  const newRuns = byRun.map((_, r) => r).filter((r) => input.runIsNew[r]);
+  const perRun = (column: Float64Array, runs: readonly number[]): Float64Array => Float64Array.from(runs, (r) => mean(column, byRun[r]!));
+  const pv = metricValues(fs);
+  const columns: { kind: LogKind; variable: string; feature: FeatureType; column: Float64Array; metric: boolean }[] = [
+    { kind: pv.kind, variable: pv.variable, feature: pv.feature, column: pv.values, metric: true },
+  ];
+  const ignored = new Set<string>();
+  for (const table of fs.tables) {
+    const pName = table.kind === 'event' ? fs.metric.event : fs.metric.state;
+    table.variables.forEach((variable, v) => {
+      if (variable === pName) return;
+      if (options.ignored(variable)) {
+        ignored.add(variable);
+        return;
+      }
+      columns.push({ kind: table.kind, variable, feature: table.feature, column: table.columns[v] as Float64Array, metric: false });
+    });
+  }
+  const performed: { c: (typeof columns)[number]; result: WelchResult; method: 'prediction' | 'welch' }[] = [];
+  let untestable = 0;
+  for (const c of columns) {
+    const base = perRun(c.column, baseRuns);
+    const now = perRun(c.column, newRuns);
+    const few = fewValuesTest(base, now);
+    const result = few ?? welchTest(base, now);
+    if (result === null) untestable++;
+    else performed.push({ c, result, method: few !== null ? 'prediction' : 'welch' });
+  }
+  const flags = significantFlags(performed.map((x) => x.result.log10p), options.alpha, 'bonferroni');
+  const tests: FeatureCheck[] = performed.map(({ c, result, method }, i) => ({
+    ...result, kind: c.kind, variable: c.variable, feature: c.feature, method,
+    significant: flags[i]!, separated: Math.abs(result.t) === Infinity, metric: c.metric,
+  }));
+  const p = tests.find((t) => t.metric);
+  const countOf = (runs: readonly number[]): number => runs.reduce((s, r) => s + byRun[r]!.length, 0);
+  const names = (runs: readonly number[]): string[] => runs.map((r) => input.runNames[r]!);
+  if (p === undefined) {
+    throw new CheckInputError(`cannot test P (${pv.variable}): the baseline needs at least ${REFERENCE_MIN_VALUES} runs with a value of it, and the new runs at least 1`);
+  }
+  const gate = gateOf(p, tests, { ...options, baselineRuns: baseRuns.length });
+  return {
+    baseline: { runs: names(baseRuns), instances: countOf(baseRuns) },
+    new: { runs: names(newRuns), instances: countOf(newRuns) },
+    metric: { variable: pv.variable, kind: pv.kind, feature: pv.feature },
+    gate, p, tests, untestable, ignored: [...ignored].sort(),
+  };
+}
+
+/** A check that cannot be made from its input; the CLI turns it into an InputError. */
+export class CheckInputError extends Error {}
+
+/**
+ * The gate: fail iff P's new mean is above the baseline's by more than
+ * maxSlowdown, by at least minEffect baseline sds, and significantly (P's own
+ * two-sided p < alpha). Larger P is worse (a duration, a runtime).
+ */
+export function gateOf(p: FeatureCheck, tests: readonly FeatureCheck[], o: Omit<CheckOptions, 'ignored'> & { readonly baselineRuns: number }): Gate {
+  const slowdown = (p.meanBad - p.meanGood) / Math.abs(p.meanGood);
+  const pct = (x: number): string => `${(Math.abs(x) * 100).toFixed(1)}%`;
+  const limit = `${+(o.maxSlowdown * 100).toFixed(4)}%`;
+  const sd = p.effectSize !== 0 && Number.isFinite(p.effectSize) ? Math.abs((p.meanBad - p.meanGood) / p.effectSize) : Number.NaN;
+  const facts = `${fmt(p.meanBad)} against ${fmt(p.meanGood)}${Number.isFinite(sd) ? ` ± ${fmt(sd)}` : ''} over ${o.baselineRuns} baseline runs; ` +
+    `p ${p.p < 1e-4 ? p.p.toExponential(1) : +p.p.toPrecision(2)}, effect ${p.separated ? '∞' : +p.effectSize.toFixed(2)} sd`;
+  const others = tests.filter((t) => t.significant && !t.metric).length;
+  const tail = others > 0 ? `; ${others} other feature${others === 1 ? '' : 's'} differ${others === 1 ? 's' : ''} significantly` : '';
+  const name = p.variable;
+  const base = { slowdown, maxSlowdown: o.maxSlowdown, minEffect: o.minEffect, alpha: o.alpha };
+  if (!(slowdown > 0)) {
+    return { ...base, passed: true, reason: `pass: ${name} is ${pct(slowdown)} ${slowdown < 0 ? 'faster than' : 'the same as'} the baseline (${facts})${tail}` };
+  }
+  const head = `${name} is ${pct(slowdown)} slower than the baseline (${facts})`;
+  if (slowdown <= o.maxSlowdown) return { ...base, passed: true, reason: `pass: ${head}, within --max-slowdown ${limit}${tail}` };
+  if (!(p.p < o.alpha)) return { ...base, passed: true, reason: `pass: ${head}, within the baseline's run-to-run spread (p ≥ ${o.alpha})${tail}` };
+  if (p.effectSize < o.minEffect) return { ...base, passed: true, reason: `pass: ${head}, below --min-effect ${o.minEffect} sd${tail}` };
+  return { ...base, passed: false, reason: `FAIL: ${head}, beyond --max-slowdown ${limit}${tail}` };
+}
+
+function fmt(x: number): string {
+  if (!Number.isFinite(x)) return String(x);
+  const a = Math.abs(x);
+  return a !== 0 && (a >= 1e7 || a < 1e-3) ? x.toExponential(3) : String(Number(x.toPrecision(4)));
+}

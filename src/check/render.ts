@@ -1,0 +1,86 @@
+import { escapeTerminal, formatP, formatStat, formatValue, plural } from '../report/format.js';
+import { jsonNumber } from '../report/json.js';
+import type { CheckResult, FeatureCheck } from './index.js';
+
+/** The one line on stderr: why the gate passed or failed. */
+export function gateLine(r: CheckResult): string {
+  return `distalyze check: ${r.gate.reason}\n`;
+}
+
+export function renderCheckText(r: CheckResult, limit = 10): string {
+  const out: string[] = [];
+  out.push(`check: ${plural(r.new.runs.length, 'new run')} (${r.new.runs.map(escapeTerminal).join(', ')}; ${plural(r.new.instances, 'instance')}) ` +
+    `against ${plural(r.baseline.runs.length, 'baseline run')} (${plural(r.baseline.instances, 'instance')}); P = ${escapeTerminal(r.metric.variable)}`);
+  out.push(escapeTerminal(r.gate.reason));
+  if (r.ignored.length > 0) out.push(`ignored (--ignore): ${r.ignored.map(escapeTerminal).join(', ')}`);
+  const sig = r.tests.filter((t) => t.significant && !t.metric).sort((a, b) => a.log10p - b.log10p || Math.abs(b.t) - Math.abs(a.t));
+  out.push(`${plural(sig.length, 'other feature')} differ${sig.length === 1 ? 's' : ''} significantly from the baseline (Bonferroni over ${r.tests.length} tests)${sig.length > 0 ? ':' : ''}`);
+  for (const t of sig.slice(0, limit)) out.push(`  ${escapeTerminal(featureLine(t))}`);
+  if (sig.length > limit) out.push(`  … and ${sig.length - limit} more (see --json)`);
+  return `${out.join('\n')}\n`;
+}
+
+function featureLine(t: FeatureCheck): string {
+  return `${t.variable} ${t.feature} (${t.kind}): ${formatValue(t.meanGood)} → ${formatValue(t.meanBad)}, t ${formatStat(t.t)}, p ${formatP(t.p, t.log10p)} (${t.method})`;
+}
+
+/** Everything as JSON: numbers stay numbers (non-finite → null, `separated` says why). */
+export function renderCheckJson(r: CheckResult): string {
+  const test = (t: FeatureCheck) => ({
+    variable: t.variable, kind: t.kind, feature: t.feature, method: t.method, metric: t.metric,
+    t: jsonNumber(t.t), df: jsonNumber(t.df), p: jsonNumber(t.p), log10p: jsonNumber(t.log10p),
+    significant: t.significant, separated: t.separated,
+    meanBaseline: jsonNumber(t.meanGood), meanNew: jsonNumber(t.meanBad), effectSize: jsonNumber(t.effectSize),
+  });
+  const doc = {
+    passed: r.gate.passed,
+    reason: r.gate.reason,
+    gate: { slowdown: jsonNumber(r.gate.slowdown), maxSlowdown: r.gate.maxSlowdown, minEffect: r.gate.minEffect, alpha: r.gate.alpha },
+    metric: { ...r.metric, ...test(r.p) },
+    baseline: r.baseline,
+    new: r.new,
+    ignored: r.ignored,
+    testsPerformed: r.tests.length,
+    untestable: r.untestable,
+    tests: r.tests.map(test),
+  };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+const XML_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+
+/** Text for XML content or a quoted attribute; characters XML 1.0 forbids become U+FFFD. */
+export function escapeXml(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[&<>"']/g, (c) => XML_ENTITIES[c] as string).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+}
+
+/**
+ * JUnit XML: one suite, one test case for the gate on P (a failure when it
+ * fails) and one per other feature that differs significantly (passed, its
+ * numbers in system-out: they explain, they do not fail the build).
+ */
+export function renderJunit(r: CheckResult): string {
+  const sig = r.tests.filter((t) => t.significant && !t.metric);
+  const cases: string[] = [];
+  const gateCase = `    <testcase classname="distalyze.check" name="${escapeXml(`P ${r.metric.variable} (--max-slowdown ${+(r.gate.maxSlowdown * 100).toFixed(4)}%)`)}">`;
+  cases.push(r.gate.passed
+    ? `${gateCase}\n      <system-out>${escapeXml(r.gate.reason)}</system-out>\n    </testcase>`
+    : `${gateCase}\n      <failure message="${escapeXml(r.gate.reason)}" type="regression">${escapeXml(r.gate.reason)}</failure>\n    </testcase>`);
+  for (const t of sig) {
+    cases.push(`    <testcase classname="distalyze.check.features" name="${escapeXml(`${t.variable} ${t.feature} (${t.kind})`)}">\n      <system-out>${escapeXml(featureLine(t))}</system-out>\n    </testcase>`);
+  }
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n  <testsuite name="distalyze check" tests="${cases.length}" failures="${r.gate.passed ? 0 : 1}" errors="0" skipped="0">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
+}
+
+/** GitHub Actions workflow commands: data escaped (% CR LF), properties also (: ,). */
+export function renderGithub(r: CheckResult, file: string): string {
+  const data = (s: string): string => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  const prop = (s: string): string => data(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+  const lines = [`::${r.gate.passed ? 'notice' : 'error'} file=${prop(file)},title=${prop('distalyze check')}::${data(r.gate.reason)}`];
+  const sig = r.tests.filter((x) => x.significant && !x.metric).sort((a, b) => a.log10p - b.log10p || Math.abs(b.t) - Math.abs(a.t));
+  for (const t of sig.slice(0, 10)) {
+    lines.push(`::warning file=${prop(file)},title=${prop(`distalyze: ${t.variable} ${t.feature}`)}::${data(featureLine(t))}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,91 @@
+import type { Command } from 'commander';
+import { runCheck, CheckInputError } from '../check/index.js';
+import { ignoreMatcher } from '../check/ignore.js';
+import { gateLine, renderCheckJson, renderCheckText, renderGithub, renderJunit } from '../check/render.js';
+import { InputError } from '../errors.js';
+import { checkOutputPath, StagedOutputs, writeStream } from './output.js';
+import { addRunsOptions, numberOption, readRunsFor, runArgument, runsInDirectory, type RunCommandIo, type RunsRawOptions } from './runs.js';
+
+interface CheckRawOptions extends RunsRawOptions {
+  maxSlowdown: string;
+  minEffect: string;
+  junit?: string;
+  github?: boolean;
+}
+
+/** `distalyze check BASELINE NEW...`: register the subcommand. Exit 0 pass, 1 regression of P, 2 input error. */
+export function registerCheckCommand(program: Command, io: RunCommandIo, setCode: (code: number) => void): Command {
+  const cmd = program
+    .command('check')
+    .description('CI gate: test one new run (or a few) against the distribution of baseline runs; exit 1 only on a regression of P beyond the thresholds')
+    .argument('<baseline>', 'a directory of earlier runs: each subdirectory (or file) in it is one run')
+    .argument('<new...>', 'the new run(s): each a directory of instances or one file')
+    .option('--max-slowdown <percent>', 'fail only when P is more than this much slower than the baseline (5% or 5)', '5%')
+    .option('--min-effect <sd>', 'fail only when P is at least this many baseline standard deviations slower', '0')
+    .option('--alpha <p>', 'significance of the test on P (and, Bonferroni-corrected, of the other features)', '0.05')
+    .option('--json <file>', 'write the result as JSON (- for stdout)')
+    .option('--junit <file>', 'write JUnit XML')
+    .option('--github', 'write GitHub Actions annotations (::error …) to stdout');
+  addRunsOptions(cmd).action(async (baseline: string, news: string[], raw: CheckRawOptions) => {
+    setCode(await runCheckCommand(baseline, news, raw, io));
+  });
+  return cmd;
+}
+
+/** `5%`, `5` (percent) or `0.5%` → a fraction. */
+export function parsePercent(option: string, text: string): number {
+  const m = /^\s*([0-9]*\.?[0-9]+)\s*%?\s*$/.exec(text);
+  if (m === null) throw new InputError(`${option} ${text}: expected a percentage such as 5%`);
+  return Number(m[1]) / 100;
+}
+
+async function runCheckCommand(baselineDir: string, news: readonly string[], raw: CheckRawOptions, io: RunCommandIo): Promise<number> {
+  const maxSlowdown = parsePercent('--max-slowdown', raw.maxSlowdown);
+  const minEffect = numberOption('--min-effect', raw.minEffect, (x) => x >= 0, 'must be a number ≥ 0 (standard deviations)');
+  const alpha = numberOption('--alpha', raw.alpha, (x) => x > 0 && x < 1, 'must be between 0 and 1 (exclusive)');
+  for (const [option, path] of [['--json', raw.json], ['--junit', raw.junit]] as const) {
+    if (path !== undefined && path !== '-') await checkOutputPath(path, option);
+  }
+  if (raw.junit === '-') throw new InputError('--junit needs a file name');
+  const baseline = await runsInDirectory(baselineDir, 'good', 'check: baseline');
+  const fresh = news.map((n) => runArgument(n, 'bad'));
+  const runs = [...baseline, ...fresh];
+  const seen = new Set<string>();
+  for (const r of runs) {
+    if (seen.has(r.name)) throw new InputError(`check: two runs are named '${r.name}'; give each run its own name`);
+    seen.add(r.name);
+  }
+  if (baseline.length < 3) {
+    throw new InputError(`check: the baseline '${baselineDir}' holds ${baseline.length} run${baseline.length === 1 ? '' : 's'}; at least 3 are needed for a distribution`, undefined, undefined,
+      'BASELINE is a directory of earlier runs, one subdirectory (or file) per run');
+  }
+  const read = await readRunsFor(runs, raw, { good: 3, bad: 1 });
+  let result;
+  try {
+    result = runCheck({
+      features: read.features.features, runOf: read.runOf, runNames: runs.map((r) => r.name), runIsNew: runs.map((r) => r.className === 'bad'),
+    }, { alpha, maxSlowdown, minEffect, ignored: ignoreMatcher(raw.ignore) });
+  } catch (err) {
+    if (err instanceof CheckInputError) throw new InputError(`check: ${err.message}`);
+    throw err;
+  }
+  const files = new StagedOutputs();
+  let json: string | undefined;
+  try {
+    if (raw.json !== undefined) {
+      if (raw.json === '-') json = renderCheckJson(result);
+      else await files.stage(raw.json, renderCheckJson(result), '--json');
+    }
+    if (raw.junit !== undefined) await files.stage(raw.junit, renderJunit(result), '--junit');
+    await files.commit();
+  } finally {
+    await files.discard();
+  }
+  let stdout = '';
+  if (raw.github === true) stdout += renderGithub(result, news[0]!);
+  if (json !== undefined) stdout += json;
+  else stdout += renderCheckText(result);
+  await writeStream(io.stdout, stdout);
+  await writeStream(io.stderr, gateLine(result), 'standard error');
+  return result.gate.passed ? 0 : 1;
+}

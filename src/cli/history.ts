@@ -1,0 +1,75 @@
+import type { Command } from 'commander';
+import type { AnalysisOptions } from '../analysis.js';
+import { ignoreMatcher } from '../check/ignore.js';
+import { InputError } from '../errors.js';
+import { detectHistory } from '../history/index.js';
+import { renderHistoryJson, renderHistoryText } from '../history/render.js';
+import { checkOutputPath, StagedOutputs, writeStream } from './output.js';
+import { addRunsOptions, numberOption, readRunsFor, runArgument, runsInDirectory, type RunCommandIo, type RunsRawOptions } from './runs.js';
+
+/** Default options of the before/after comparison (the main command's defaults). */
+export function comparisonOptions(seed: number): AnalysisOptions {
+  return {
+    alpha: 0.05,
+    correction: 'bonferroni',
+    attention: { balance: 0.5, top: 1, maxNodes: 10, dnClass: 'bad' },
+    network: { splitAlpha: 0.05, splitTest: 'rank', sample: 100_000, seed },
+    distributions: false,
+  };
+}
+
+/** `distalyze history RUN... | DIR`: register the subcommand. */
+export function registerHistoryCommand(program: Command, io: RunCommandIo, setCode: (code: number) => void): Command {
+  const cmd = program
+    .command('history')
+    .description('one point per nightly run: find the runs where P or a variable changes (mean, variance, correlation with P), and compare before against after')
+    .argument('<runs...>', 'run directories in time order, or one directory whose subdirectories (sorted by name) are the runs')
+    .option('--alpha <p>', 'false-alarm rate of one whole history (Bonferroni over every series searched)', '0.05')
+    .option('--min-segment <n>', 'fewest runs on each side of a change', '3')
+    .option('--seed <n>', 'seed of the permutations (and of the comparisons\' sampling)', '1')
+    .option('--json <file>', 'write everything as JSON (- for stdout)')
+    .option('--html <file>', 'write a self-contained HTML page: each changed variable\'s trend, the change marked, linked to its comparison');
+  addRunsOptions(cmd).action(async (args: string[], raw: RunsRawOptions & { minSegment: string; seed: string; html?: string }) => {
+    setCode(await runHistory(args, raw, io));
+  });
+  return cmd;
+}
+
+async function runHistory(args: readonly string[], raw: RunsRawOptions & { minSegment: string; seed: string; html?: string }, io: RunCommandIo): Promise<number> {
+  const alpha = numberOption('--alpha', raw.alpha, (x) => x > 0 && x < 1, 'must be between 0 and 1 (exclusive)');
+  const minSegment = numberOption('--min-segment', raw.minSegment, (x) => Number.isInteger(x) && x >= 2, 'must be a whole number ≥ 2');
+  const seed = numberOption('--seed', raw.seed, (x) => Number.isInteger(x) && x >= 0, 'must be a whole number ≥ 0');
+  if (raw.html === '-') throw new InputError('--html needs a file name (the page is one self-contained file)');
+  for (const [option, path] of [['--json', raw.json], ['--html', raw.html]] as const) {
+    if (path !== undefined && path !== '-') await checkOutputPath(path, option);
+  }
+  const runs = args.length === 1 ? await runsInDirectory(args[0]!, 'good', 'history') : args.map((a) => runArgument(a, 'good'));
+  if (runs.length < 2 * minSegment) {
+    throw new InputError(`history needs at least ${2 * minSegment} runs (--min-segment ${minSegment} on each side of a change); got ${runs.length}`);
+  }
+  const read = await readRunsFor(runs, raw, { good: 2, bad: 0 });
+  const ignored = ignoreMatcher(raw.ignore);
+  const history = detectHistory({ features: read.features, runOf: read.runOf, runNames: runs.map((r) => r.name) }, {
+    alpha, minSegment, seed, ignored, analysis: comparisonOptions(seed),
+  });
+  const files = new StagedOutputs();
+  let toStdout: string | undefined;
+  try {
+    if (raw.json !== undefined) {
+      if (raw.json === '-') toStdout = renderHistoryJson(history);
+      else await files.stage(raw.json, renderHistoryJson(history), '--json');
+    }
+    if (raw.html !== undefined) await files.stage(raw.html, (await import('../history/html.js')).renderHistoryHtml(history), '--html');
+    await files.commit();
+  } finally {
+    await files.discard();
+  }
+  const text = renderHistoryText(history);
+  if (toStdout !== undefined) {
+    await writeStream(io.stdout, toStdout);
+    if (raw.quiet !== true) await writeStream(io.stderr, text, 'standard error');
+  } else {
+    await writeStream(io.stdout, text);
+  }
+  return 0;
+}

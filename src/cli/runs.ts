@@ -1,0 +1,154 @@
+import { readdir, stat } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { basename, join } from 'node:path';
+import { InputError } from '../errors.js';
+import { FeatureCollector } from '../features/collector.js';
+import { buildFeatureSet, type FeatureOptions, type FeatureResult } from '../features/index.js';
+import { compareCodeUnits, describeFsError, listInputFiles, type InputFile } from '../parse/files.js';
+import { emptyReadStats, readClass, type ClassSink } from '../parse/reader.js';
+import type { ClassName } from '../parse/records.js';
+import type { Translator } from '../parse/translator.js';
+import { parseWeight } from './options.js';
+
+/** One run of a nightly history: a directory of instances (or one file), read as a unit. */
+export interface RunInput {
+  /** Its name in every output: the entry name inside a directory of runs, else the argument as given. */
+  readonly name: string;
+  readonly path: string;
+  readonly className: ClassName;
+}
+
+/** What reading runs produced: one FeatureSet over all of them, and each instance's run. */
+export interface RunsRead {
+  readonly features: FeatureResult;
+  /** runOf[i]: index into `runs` of FeatureSet.instances[i]. */
+  readonly runOf: Int32Array;
+  readonly runs: readonly RunInput[];
+}
+
+/**
+ * The runs inside a directory of runs, sorted by name (dated names sort in
+ * time order): each subdirectory or file directly inside `dir` is one run.
+ */
+export async function runsInDirectory(dir: string, className: ClassName, what: string): Promise<RunInput[]> {
+  let names: string[];
+  try {
+    if (!(await stat(dir)).isDirectory()) throw new InputError(`${what} '${dir}' is not a directory of runs`);
+    names = await readdir(dir);
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    throw new InputError(`${what}: cannot read '${dir}': ${describeFsError(err)}`);
+  }
+  return names.filter((n) => !n.startsWith('.')).sort(compareCodeUnits).map((n) => ({ name: n, path: join(dir, n), className }));
+}
+
+/** A run given on the command line: named as written, without a trailing slash. */
+export function runArgument(path: string, className: ClassName): RunInput {
+  const name = path.replace(/\/+$/, '') || path;
+  return { name: name === '.' ? basename(process.cwd()) : name, path, className };
+}
+
+/**
+ * Read every run into one FeatureCollector (one common Dref, one set of
+ * variables), through the same readers and buildFeatureSet as the main
+ * command. Instance ids are prefixed with their run's name (`run/instance`),
+ * so instances named alike in two runs stay apart.
+ */
+export async function readRuns(runs: readonly RunInput[], options: FeatureOptions & { readonly translator?: Translator; readonly strict: boolean }): Promise<RunsRead> {
+  const collector = new FeatureCollector(true);
+  const runOfId = new Map<string, number>();
+  const order = [...runs.keys()].sort((a, b) => (runs[a]!.className === runs[b]!.className ? a - b : runs[a]!.className === 'good' ? -1 : 1));
+  let current = -1;
+  const sink: ClassSink = {
+    beginFile: (f, c) => collector.beginFile(f, c),
+    endFile: (f) => collector.endFile(f),
+    instance: (id, kind) => {
+      const prefixed = `${runs[current]!.name}/${id}`;
+      runOfId.set(prefixed, current);
+      collector.instance(prefixed, kind);
+    },
+    event: (t, n) => collector.event(t, n),
+    state: (t, n, v) => collector.state(t, n, v),
+  };
+  let lastClass: ClassName | undefined;
+  for (const r of order) {
+    const run = runs[r]!;
+    current = r;
+    if (lastClass !== undefined && lastClass !== run.className) collector.finishClass();
+    lastClass = run.className;
+    const files: InputFile[] = (await listInputFiles(run.path, `run ${run.name}`)).map((f) => {
+      const relativePath = `${run.name}/${f.relativePath}`;
+      runOfId.set(relativePath, r);
+      return { ...f, relativePath };
+    });
+    await readClass(files, run.className, sink, { ...(options.translator !== undefined ? { translator: options.translator } : {}), strict: options.strict }, emptyReadStats());
+  }
+  collector.finishClass();
+  const features = buildFeatureSet(collector, options);
+  const runOf = Int32Array.from(features.features.instances, (i) => runOfId.get(i.id) ?? -1);
+  const counts = new Int32Array(runs.length);
+  for (const r of runOf) if (r >= 0) counts[r]!++;
+  counts.forEach((n, r) => {
+    if (n === 0) throw new InputError(`run ${runs[r]!.name}: no instances (no records in '${runs[r]!.path}')`);
+  });
+  return { features, runOf, runs };
+}
+
+export interface RunCommandIo {
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stderr: NodeJS.WritableStream;
+}
+
+/** Options shared by `check` and `history`: the metric, the reader, --ignore. */
+export interface RunsRawOptions {
+  metric?: string;
+  eventMetric?: string;
+  stateMetric?: string;
+  ignore: string[];
+  translator?: string;
+  year?: string;
+  strict?: boolean;
+  alpha: string;
+  json?: string;
+  quiet?: boolean;
+}
+
+export function addRunsOptions(cmd: Command): Command {
+  return cmd
+    .option('--metric <name>', 'the variable that measures performance (default: the built-in duration)')
+    .option('--event-metric <name>', 'the event variable that is the metric')
+    .option('--state-metric <name>', 'the state variable that is the metric')
+    .option('--ignore <glob>', 'leave out variables whose whole name matches this glob (* any characters, ? one); repeatable', (v: string, all: string[]) => [...all, v], [] as string[])
+    .option('--translator <file>', 'translate raw logs: a rules file (.yaml/.json), a JS module, or an executable')
+    .option('--year <yyyy>', 'year for timestamps that have none (syslog)')
+    .option('--strict', 'stop at the first line that is not a record')
+    .option('-q, --quiet', 'no text report on stderr when --json - takes stdout');
+}
+
+/** Read runs with the options `check` and `history` share (metric, translator, strictness). */
+export async function readRunsFor(runs: readonly RunInput[], raw: RunsRawOptions, minInstances: { good: number; bad: number }): Promise<RunsRead> {
+  if (raw.metric !== undefined && (raw.eventMetric !== undefined || raw.stateMetric !== undefined)) {
+    throw new InputError('--metric sets both kinds; use it alone, or --event-metric / --state-metric instead');
+  }
+  if (raw.year !== undefined && !/^\d{4}$/.test(raw.year)) throw new InputError(`--year must be a year such as 2026, not '${raw.year}'`);
+  let translator;
+  if (raw.translator !== undefined) {
+    const { loadTranslator } = await import('../parse/translators/load.js');
+    translator = await loadTranslator(raw.translator, raw.year !== undefined ? { year: Number(raw.year) } : {});
+  }
+  return readRuns(runs, {
+    ...(raw.metric !== undefined ? { metric: raw.metric } : {}),
+    ...(raw.eventMetric !== undefined ? { eventMetric: raw.eventMetric } : {}),
+    ...(raw.stateMetric !== undefined ? { stateMetric: raw.stateMetric } : {}),
+    weight: parseWeight('none'),
+    minInstances,
+    ...(translator !== undefined ? { translator } : {}),
+    strict: raw.strict === true,
+  });
+}
+
+export function numberOption(option: string, text: string, ok: (x: number) => boolean, what: string): number {
+  const x = Number(text);
+  if (text.trim() === '' || !Number.isFinite(x) || !ok(x)) throw new InputError(`${option} ${text}: ${what}`);
+  return x;
+}

@@ -1,0 +1,78 @@
+import { renderJsonValue } from '../report/json.js';
+import { escapeTerminal, formatValue, plural } from '../report/format.js';
+import type { Comparison, DetectedChange, History } from './index.js';
+
+const STATISTIC_WORDS = { mean: 'mean', sd: 'variance (sd)', correlation: 'correlation with P' } as const;
+
+/** One line on what the before/after comparison found: P's move and the top-ranked other variable. */
+export function comparisonVerdict(h: History, c: Comparison): string {
+  const { metricBefore: b, metricAfter: a } = c;
+  const pct = b !== 0 ? ((a - b) / Math.abs(b)) * 100 : Number.NaN;
+  const pText = `${h.metric.variable} ${formatValue(b)} → ${formatValue(a)}${Number.isFinite(pct) ? ` (${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%)` : ''}`;
+  const pName = (kind: string): string | null => (kind === 'event' ? c.analysis.metric.event : c.analysis.metric.state);
+  const top = c.analysis.ranking.find((r) => r.variable !== pName(r.kind) && r.variable !== 'duration');
+  const pTest = c.analysis.tests.find((t) => t.variable === h.metric.variable && t.kind === h.metric.kind && t.feature === h.metric.feature);
+  const pVerdict = pTest === undefined ? '' : pTest.significant ? ', significant' : ', not significant';
+  if (top === undefined) return `${pText}${pVerdict}; no other variable differs significantly`;
+  const f = top.features[0]!;
+  return `${pText}${pVerdict}; top divergent variable: ${top.variable} (${f.feature}, ${formatValue(f.meanGood)} → ${formatValue(f.meanBad)})`;
+}
+
+export function changeLine(h: History, c: DetectedChange): string {
+  const what = c.metric ? `P = ${c.variable}` : `${c.variable} ${c.feature}`;
+  return `${what}: ${STATISTIC_WORDS[c.statistic]} ${formatValue(c.before)} → ${formatValue(c.after)} (p ${c.p < 1e-4 ? c.p.toExponential(1) : c.p.toPrecision(2)})`;
+}
+
+export function renderHistoryText(h: History): string {
+  const out: string[] = [];
+  const instances = h.runs.reduce((s, r) => s + r.instances, 0);
+  out.push(`history: ${plural(h.runs.length, 'run')} (${h.runs[0]?.name ?? ''} … ${h.runs[h.runs.length - 1]?.name ?? ''}), ${plural(instances, 'instance')}; P = ${h.metric.variable}`);
+  out.push(`searched ${h.seriesTested} distinct series (mean, variance, correlation with P per feature); a change needs p < ${h.alpha}/${h.seriesTested}`);
+  if (h.ignored.length > 0) out.push(`ignored (--ignore): ${h.ignored.map(escapeTerminal).join(', ')}`);
+  if (h.changes.length === 0) out.push('no change found');
+  for (const c of h.comparisons) {
+    const here = h.changes.filter((x) => x.run === c.run);
+    out.push('');
+    out.push(`change at run ${escapeTerminal(h.runs[c.run]!.name)} (#${c.run + 1}): ${`${here.length} series`}`);
+    for (const x of here.slice(0, 8)) out.push(`  ${escapeTerminal(changeLine(h, x))}`);
+    if (here.length > 8) out.push(`  … and ${here.length - 8} more (see --json)`);
+    out.push(`  runs ${escapeTerminal(h.runs[c.before[0]]!.name)}…${escapeTerminal(h.runs[c.before[1] - 1]!.name)} against ${escapeTerminal(h.runs[c.after[0]]!.name)}…${escapeTerminal(h.runs[c.after[1] - 1]!.name)}: ${escapeTerminal(comparisonVerdict(h, c))}`);
+  }
+  if (h.drifts.length > 0) {
+    const vars = [...new Set(h.drifts.map((d) => `${d.variable} (${d.direction})`))];
+    out.push('');
+    out.push(`changing in every run (a counter or a steady trend, not a change point): ${vars.map(escapeTerminal).join(', ')}`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** Everything as JSON; numbers as numbers (non-finite → null), run indices 0-based beside the run names. */
+export function renderHistoryJson(h: History): string {
+  const doc = {
+    runs: h.runs,
+    metric: h.metric,
+    alpha: h.alpha,
+    seriesTested: h.seriesTested,
+    threshold: h.threshold,
+    ignored: h.ignored,
+    changes: h.changes.map((c) => ({
+      run: c.run, runName: h.runs[c.run]!.name, kind: c.kind, variable: c.variable, feature: c.feature,
+      statistic: c.statistic, metric: c.metric, p: c.p, before: num(c.before), after: num(c.after), event: c.event,
+    })),
+    events: h.events.map((e) => ({ ...e, runName: h.runs[e.run]!.name })),
+    drifts: h.drifts,
+    comparisons: h.comparisons.map((c) => ({
+      run: c.run, runName: h.runs[c.run]!.name,
+      before: { from: h.runs[c.before[0]]!.name, to: h.runs[c.before[1] - 1]!.name },
+      after: { from: h.runs[c.after[0]]!.name, to: h.runs[c.after[1] - 1]!.name },
+      metricBefore: num(c.metricBefore), metricAfter: num(c.metricAfter),
+      verdict: comparisonVerdict(h, c),
+      analysis: renderJsonValue(c.analysis),
+    })),
+  };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+function num(x: number): number | null {
+  return Number.isFinite(x) ? x : null;
+}
