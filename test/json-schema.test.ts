@@ -29,14 +29,18 @@ describe('schema/analysis.schema.json against real output', () => {
     expect(text).not.toMatch(/"-?Infinity"|NaN/);
     const doc = JSON.parse(text) as { tests: { variable: string; feature: string; t: number | null; separated: boolean; log10p: number | null; effectSize: number | null }[] };
     const cv = doc.tests.find((t) => t.variable === 'config_version' && t.feature === 'final')!;
-    expect(cv).toMatchObject({ t: null, separated: true, log10p: null, effectSize: null });
+    // p of a complete separation of 40 against 40 (exact rank test): 2/C(80, 40) = 1.8603403656036264e-23 (Python math.comb).
+    expect(cv).toMatchObject({ t: null, separated: true, effectSize: null });
+    expect(cv.log10p!).toBeCloseTo(Math.log10(1.8603403656036264e-23), 10);
     expect(doc.tests.filter((t) => t.t === null).every((t) => t.separated)).toBe(true);
   });
 
-  it('allows fields added later (verdict, per-test method) and rejects a string where a number belongs', async () => {
+  it('allows fields added later, describes the verdict, and rejects a string where a number belongs', async () => {
     const doc = await analysisJson(FIXTURES.pipelineGood, FIXTURES.pipelineBad) as { tests: Record<string, unknown>[] } & Record<string, unknown>;
-    const extended = { ...doc, verdict: 'x', tests: doc.tests.map((t) => ({ ...t, method: 'welch', occurrence: null })) };
+    const extended = { ...doc, later: 'x', tests: doc.tests.map((t) => ({ ...t, later: null })) };
     expect(validate(extended)).toBe(true);
+    expect(validate({ ...doc, verdict: 'x' })).toBe(false);
+    expect(validate({ ...doc, tests: doc.tests.map((t, i) => (i === 0 ? { ...t, method: 'anova' } : t)) })).toBe(false);
     const broken = { ...doc, tests: doc.tests.map((t, i) => (i === 0 ? { ...t, t: 'Infinity' } : t)) };
     expect(validate(broken)).toBe(false);
   });

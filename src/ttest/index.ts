@@ -11,7 +11,7 @@ import { separationZ, signedZ, Z_CAP } from './normal.js';
 import { mantelHaenszelTest, occurrenceTest, type OccurrenceResult, type OccurrenceTable } from './occurrence.js';
 import { FEW_VALUES, fewValuesTest } from './prediction.js';
 import { rankVariables } from './rank.js';
-import { stratifiedTest, strongestStratumTest, type StratifiedResult, type Stratum } from './strata.js';
+import { stratifiedTest, strongestStratumTest, withSeparationP, type StratifiedResult, type Stratum } from './strata.js';
 import type { Correction, Presence, TestMethod, TestResult, TestSummary, TestedFeature, WelchResult } from './types.js';
 import { welchTest } from './welch.js';
 
@@ -83,7 +83,7 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
       const stratified = strata === null ? null
         : (options.kinds === 'combine' ? stratifiedTest : strongestStratumTest)(strata.map((s) => s.of(column)));
       if (stratified !== null) {
-        const { strata: detail, ...result } = stratified;
+        const { strata: detail, ...result } = withSeparationP(stratified);
         const twoSample = Math.min(result.nGood, result.nBad) > FEW_VALUES;
         performed.push({ ...base, method: 'kinds', result, z: rankingZ(result, twoSample), strata: detail });
         return;
@@ -91,7 +91,8 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
       const good = column.subarray(g0, g1);
       const bad = column.subarray(b0, b1);
       const few = fewValuesTest(good, bad, wGood, wBad);
-      const result = few ?? welchTest(good, bad, wGood, wBad);
+      const found = few ?? welchTest(good, bad, wGood, wBad);
+      const result = found === null ? null : withSeparationP(found);
       if (result === null) untestable++;
       else performed.push({ ...base, method: few !== null ? 'prediction' : 'welch', result, z: rankingZ(result, few === null) });
     });
@@ -170,17 +171,16 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
  * The z a test ranks by (SPEC §3): sign(t)·Φ⁻¹(1 − p/2), capped at 38 and, for
  * a two-sample test, at the evidence its sample sizes can carry:
  * `separationZ(nGood, nBad)`, the z of a complete separation under an exact
- * rank test. A perfectly separated feature (t = ±∞, p = 0) gets exactly that,
- * and no Student tail from a handful of near-constant values claims more
- * (issue 10, cause 5: two values against four no longer outrank a cause seen
- * in a hundred instances). The prediction test (1–2 values against a class)
- * is not bounded: its question is one the ranks cannot answer.
+ * rank test (which is what a perfectly separated feature's p is: see
+ * withSeparationP). No Student tail from a handful of near-constant values
+ * claims more (issue 10, cause 5: two values against four no longer outrank a
+ * cause seen in a hundred instances). The prediction test (1–2 values against
+ * a class) is not bounded: its question is one the ranks cannot answer.
  */
 function rankingZ(result: WelchResult, twoSample: boolean): number {
-  const bound = separationZ(result.nGood, result.nBad);
-  if (!Number.isFinite(result.t)) return Math.sign(result.t) * bound;
   const z = signedZ(Math.sign(result.t), result.log10p);
-  return twoSample ? Math.sign(z) * Math.min(Math.abs(z), bound) : z;
+  if (!twoSample) return z;
+  return Math.sign(z) * Math.min(Math.abs(z), separationZ(result.nGood, result.nBad));
 }
 
 function capped(z: number): number {

@@ -7,6 +7,7 @@ import { fewValuesTest, REFERENCE_MIN_VALUES, FEW_VALUES } from './prediction.js
 import { studentTTwoSided } from './tdist.js';
 import type { WelchResult } from './types.js';
 import { classMoments, commonScale, sampleVariance, welchTest } from './welch.js';
+import { separationLog10p } from './normal.js';
 
 /** One kind's part of a combined test, for the report. */
 export interface StratumDetail {
@@ -145,7 +146,7 @@ export function strongestStratumTest(strata: readonly Stratum[]): StratifiedResu
   const tested: { kind: string; r: WelchResult }[] = [];
   for (const s of strata) {
     const r = fewValuesTest(s.good, s.bad, s.wGood, s.wBad) ?? welchTest(s.good, s.bad, s.wGood, s.wBad);
-    if (r !== null) tested.push({ kind: s.kind, r });
+    if (r !== null) tested.push({ kind: s.kind, r: withSeparationP(r) });
   }
   if (tested.length === 0) return null;
   const best = tested.reduce((x, y) => (y.r.log10p < x.r.log10p || (y.r.log10p === x.r.log10p && Math.abs(y.r.t) > Math.abs(x.r.t)) ? y : x));
@@ -156,4 +157,16 @@ export function strongestStratumTest(strata: readonly Stratum[]): StratifiedResu
     log10p: Math.min(0, best.r.log10p + Math.log10(k)),
     strata: tested.map(({ kind, r }) => ({ kind, nGood: r.nGood, nBad: r.nBad, meanGood: r.meanGood, meanBad: r.meanBad, t: r.t })),
   };
+}
+
+/**
+ * A perfectly separated result (t = ±∞: both classes constant and different)
+ * with the p its sample sizes can carry, `separationLog10p(nGood, nBad)`, in
+ * place of p = 0: constant values from a handful of instances are not
+ * infinitely significant. Any other result is returned as it is.
+ */
+export function withSeparationP<R extends WelchResult>(r: R): R {
+  if (Number.isFinite(r.t) || Number.isNaN(r.t)) return r;
+  const log10p = separationLog10p(r.nGood, r.nBad);
+  return { ...r, p: 10 ** log10p, log10p };
 }
