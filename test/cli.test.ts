@@ -122,6 +122,16 @@ describe('errors a user can cause: one line, exit 2, no stack', () => {
   it('an unknown option', () => expectError([FIXTURES.pipelineGood, FIXTURES.pipelineBad, '--bogus'], "distalyze: unknown option '--bogus'"));
   it('a bad option value', () => expectError([FIXTURES.pipelineGood, FIXTURES.pipelineBad, '--alpha', '2'], 'distalyze: --alpha 2: must be between 0 and 1 (exclusive)'));
   it('conflicting options', () => expectError([FIXTURES.pipelineGood, FIXTURES.pipelineBad, '--json', '-', '--dot', '-'], 'distalyze: --dot - and --json - both write to standard output; send one of them to a file'));
+  it('a metric named in the wrong case: the near name is suggested', async () => {
+    const r = await run(FIXTURES.pipelineGood, FIXTURES.pipelineBad, '--metric', 'finish');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("distalyze: --metric finish: no event or state variable of that name occurs in any instance\n  hint: did you mean 'Finish'? (names are case-sensitive)\n");
+  });
+  it('--metric duration names the built-in default', async () => {
+    const [a, b] = await Promise.all([run(FIXTURES.pipelineGood, FIXTURES.pipelineBad, '--json', '-', '--metric', 'duration'), run(FIXTURES.pipelineGood, FIXTURES.pipelineBad, '--json', '-')]);
+    expect(a.code).toBe(0);
+    expect(a.stdout).toBe(b.stdout);
+  });
   it('a metric that never occurs', () => expectError([FIXTURES.pipelineGood, FIXTURES.pipelineBad, '--metric', 'Finsh'], 'distalyze: --metric Finsh: no event or state variable of that name occurs in any instance'));
   it('one instance against a class: each of its features is prediction-tested (SPEC §3 few instances)', async () => {
     const r = await run(FIXTURES.pipelineGood, join(FIXTURES.pipelineBad, 'node-001.dlog'), '--json', '-');

@@ -217,7 +217,7 @@ describe('classes', () => {
 
   it('a metric present in no class', async () => {
     await expectError([sb.good, sb.bad, '--state-metric', 'Queue'],
-      'distalyze: --state-metric Queue: no state variable of that name occurs in any instance\n  hint: names are case-sensitive; `distalyze translate` shows the records a translator produces\n');
+      "distalyze: --state-metric Queue: no state variable of that name occurs in any instance\n  hint: did you mean 'queue'? (names are case-sensitive)\n");
   });
 });
 

@@ -173,10 +173,15 @@ function resolveMetric(collector: FeatureCollector, options: FeatureOptions, war
   const named = (option: string, name: string, kinds: LogKind[]): void => {
     const found = kinds.some((k) => (k === 'event' ? collector.events : collector.states).has(name));
     if (!found) {
+      const near = nearNames(name, kinds.flatMap((k) => (k === 'event' ? collector.events : collector.states).names));
       throw new InputError(`${option} ${name}: no ${kinds.join(' or ')} variable of that name occurs in any instance`, undefined, undefined,
-        'names are case-sensitive; `distalyze translate` shows the records a translator produces');
+        near.length > 0 ? `did you mean ${near.map((n) => `'${n}'`).join(' or ')}? (names are case-sensitive)`
+          : 'names are case-sensitive; `distalyze translate` shows the records a translator produces');
     }
   };
+  // `--metric duration` names the built-in default (unless the logs have a variable of that name).
+  const builtIn = (name: string | undefined): string | undefined => (name === DURATION && !collector.events.has(DURATION) && !collector.states.has(DURATION) ? undefined : name);
+  options = { ...options, metric: builtIn(options.metric), eventMetric: builtIn(options.eventMetric), stateMetric: builtIn(options.stateMetric) };
   if (options.metric !== undefined) named('--metric', options.metric, ['event', 'state']);
   if (options.eventMetric !== undefined) named('--event-metric', options.eventMetric, ['event']);
   if (options.stateMetric !== undefined) named('--state-metric', options.stateMetric, ['state']);
@@ -264,4 +269,36 @@ function reportIdLikeVariables(kind: LogKind, first: FeatureTable, warnings: str
   const shown = single.slice(0, 3).map((n) => `'${n}'`).join(', ');
   warnings.push(`${single.length} of ${names.length} ${kind} variables occur in a single instance (e.g. ${shown}): ` +
     'names that carry an id (request id, address, timestamp) make one variable per occurrence; keep the id out of the name (in the translator), or name instances by it with I records');
+}
+
+/**
+ * Variable names close to a mistyped one: equal ignoring case, or within an
+ * edit distance of 2 (at most 3 names, closest first, then in name order).
+ */
+export function nearNames(name: string, names: readonly string[]): string[] {
+  const lower = name.toLowerCase();
+  const scored: [string, number][] = [];
+  for (const n of names) {
+    if (Math.abs(n.length - name.length) > 2) continue;
+    const d = n.toLowerCase() === lower ? 0 : editDistance(lower, n.toLowerCase(), 2);
+    if (d <= 2) scored.push([n, d]);
+  }
+  return scored.sort((a, b) => a[1] - b[1] || compareCodeUnits(a[0], b[0])).slice(0, 3).map(([n]) => n);
+}
+
+/** Levenshtein distance, or limit + 1 once it exceeds limit (one row at a time). */
+function editDistance(a: string, b: string, limit: number): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min((previous[j] as number) + 1, (row[j - 1] as number) + 1, (previous[j - 1] as number) + cost);
+      best = Math.min(best, row[j] as number);
+    }
+    if (best > limit) return limit + 1;
+    previous = row;
+  }
+  return previous[b.length] as number;
 }

@@ -6,9 +6,14 @@ export function formatP(p: number, log10p: number): string {
   if (Number.isNaN(p)) return 'n/a';
   if (p >= 1e-3) return p.toFixed(p >= 0.1 ? 2 : 4);
   if (p > 0) return p.toExponential(1);
-  const exponent = Math.floor(log10p);
-  const mantissa = 10 ** (log10p - exponent);
-  return `${mantissa.toFixed(1)}e${exponent}`;
+  let exponent = Math.floor(log10p);
+  let mantissa = (10 ** (log10p - exponent)).toFixed(1);
+  // 9.96 rounds to 10.0: carry into the exponent (1.0e-2806, not 10.0e-2807).
+  if (mantissa === '10.0') {
+    mantissa = '1.0';
+    exponent += 1;
+  }
+  return `${mantissa}e${exponent}`;
 }
 
 /** A statistic (t, g): signed, 3 significant digits, ±∞ spelt out. */
