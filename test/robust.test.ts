@@ -786,3 +786,43 @@ describe('hostile names', () => {
     expect(new Set(tsv.trimEnd().split('\n').map((l) => l.split('\t').length))).toEqual(new Set([14]));
   });
 });
+
+// --- Issue 11: never lose a user's file, never succeed silently ------------
+
+/** A pass-through module translator: dlog E lines in, events out. */
+const PASS_MJS = 'export default (l, c) => { const p = l.split("\\t"); if (p[0] === "E") c.event(+p[1], p[2]); };\n';
+
+describe('translate never deletes what it was not asked to write', () => {
+  it('-o DIR that holds one of the inputs is refused, and the input stays', async () => {
+    const pass = sb.write('t1/pass.mjs', PASS_MJS);
+    const t = sb.path('t1', 'in');
+    sb.write('t1/in/i1.dlog', validInstance(1, false));
+    sb.write('t1/in/i2.dlog', validInstance(2, false));
+    const r = await run('translate', '--translator', pass, join(t, 'i1.dlog'), '-o', t);
+    expect(r.stderr).toBe(`distalyze: ${t}: -o: directory holds input ${join(t, 'i1.dlog')}; translate would overwrite its own input\n`);
+    expect(r.code).toBe(2);
+    expect(readdirSync(t).sort()).toEqual(['i1.dlog', 'i2.dlog']);
+    expect(readFileSync(join(t, 'i1.dlog'), 'utf8')).toBe(validInstance(1, false));
+  });
+
+  it('-o DIR holding .dlog files not written by translate is refused, and they stay', async () => {
+    const pass = sb.write('t2/pass.mjs', PASS_MJS);
+    sb.write('t2/out/mine.dlog', 'E\t1\tMine\n');
+    const r = await run('translate', '--translator', pass, sb.good, '-o', sb.path('t2', 'out'));
+    expect(r.stderr).toBe(`distalyze: ${sb.path('t2', 'out')}: -o: directory is not empty (it holds mine.dlog)\n` +
+      '  hint: translate writes into a new or empty directory, or one holding only the files of an earlier translate run (they are replaced)\n');
+    expect(r.code).toBe(2);
+    expect(readdirSync(sb.path('t2', 'out'))).toEqual(['mine.dlog']);
+  });
+
+  it('a rerun into its own output directory replaces only its own files', async () => {
+    const pass = sb.write('t3/pass.mjs', PASS_MJS);
+    const out = sb.path('t3', 'out');
+    expect((await run('translate', '--translator', pass, sb.good, '-o', out)).code).toBe(0);
+    const first = readdirSync(out).sort();
+    expect(first).toEqual(['.distalyze-translate', 'run-1.dlog.dlog', 'run-2.dlog.dlog', 'run-3.dlog.dlog', 'run-4.dlog.dlog']);
+    const r = await run('translate', '--translator', pass, join(sb.good, 'run-1.dlog'), '-o', out);
+    expect(r.code).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['.distalyze-translate', 'run-1.dlog.dlog']);
+  });
+});
