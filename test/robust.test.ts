@@ -15,7 +15,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
   CONTROL_IN_FILES, HOSTILE_NAMES, INSTANCES, NOBODY, RAW_CONTROL, corruptGzip, gzip, makeSandbox, replaceLine, runBinaryAs, runBinaryIntoHead,
-  runBinaryStdoutClosed, truncatedGzip, validInstance, withBom, withCrlf, withLongLine, type Sandbox,
+  runBinaryShell, runBinaryStdoutClosed, runBinaryThenSignal, processAlive, truncatedGzip, validInstance, withBom, withCrlf, withLongLine, type Sandbox,
 } from './helpers/broken-inputs.js';
 import { main } from '../src/cli/main.js';
 import { StagedOutputs } from '../src/cli/output.js';
@@ -825,4 +825,97 @@ describe('translate never deletes what it was not asked to write', () => {
     expect(r.code).toBe(0);
     expect(readdirSync(out).sort()).toEqual(['.distalyze-translate', 'run-1.dlog.dlog']);
   });
+});
+
+describe('reports never replace what is not theirs', () => {
+  it('--json /dev/stdout >> log.txt appends in place: the earlier content and the terminal report stay', () => {
+    const log = sb.write('append/log.txt', 'earlier line\n');
+    const inode = statSync(log).ino;
+    const r = runBinaryShell([sb.good, sb.bad, '--json', '/dev/stdout'], `>> '${log}'`);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const text = readFileSync(log, 'utf8');
+    expect(statSync(log).ino).toBe(inode);
+    expect(text.startsWith('earlier line\n{\n')).toBe(true);
+    expect(text).toMatch(/\n}\ndistalyze \S+\n {2}good: 4 instances/);
+    expect(readdirSync(sb.path('append'))).toEqual(['log.txt']);
+  });
+
+  it('a report path that is one of the input logs is refused, and the log stays', async () => {
+    const input = join(sb.bad, 'run-1.dlog');
+    const r = await run(sb.good, sb.bad, '--json', input);
+    expect(r.stderr).toBe(`distalyze: --json ${input}: cannot write: it is the input file ${input}\n`);
+    expect(r.code).toBe(2);
+    expect(readFileSync(input, 'utf8')).toBe(validInstance(1, true));
+  });
+
+  it('a report path that leads to an input log through a symbolic link is refused', async () => {
+    const input = join(sb.good, 'run-2.dlog');
+    const link = sb.path('out', 'link-to-input.json');
+    symlinkSync(input, link);
+    onTestFinished(() => { execFileSync('rm', [link]); });
+    const r = await run(sb.good, sb.bad, '--tsv', link);
+    expect(r.stderr).toBe(`distalyze: --tsv ${link}: cannot write: it is the input file ${input}\n`);
+    expect(r.code).toBe(2);
+    expect(readFileSync(input, 'utf8')).toBe(validInstance(2, false));
+  });
+
+  it('two reports that resolve to the same file through a symbolic link are refused', async () => {
+    const real = sb.write('same-real/r.txt', 'old');
+    const link = sb.path('same-real', 'link.txt');
+    symlinkSync(real, link);
+    const r = await run(sb.good, sb.bad, '--json', real, '--tsv', link);
+    expect(r.stderr).toBe(`distalyze: --json and --tsv both write to '${real}'; give each report its own file\n`);
+    expect(r.code).toBe(2);
+    expect(readFileSync(real, 'utf8')).toBe('old');
+  });
+
+  it('--tsv r.tsv --json /dev/full: exit 2 and r.tsv keeps its old content', () => {
+    const tsv = sb.write('full/r.tsv', 'old report\n');
+    const r = runBinary([sb.good, sb.bad, '--tsv', tsv, '--json', '/dev/full']);
+    expect(r.stderr).toBe('distalyze: --json /dev/full: cannot write: no space left on device\n');
+    expect(r.code).toBe(2);
+    expect(readFileSync(tsv, 'utf8')).toBe('old report\n');
+    expect(readdirSync(sb.path('full'))).toEqual(['r.tsv']);
+  });
+});
+
+describe('signals: clean up, exit 128 + the signal number', () => {
+  it('SIGTERM while reports are written: no temporary file left, the old report kept, exit 143', async () => {
+    const dir = sb.path('sig-reports');
+    mkdirSync(dir);
+    const fifo = join(dir, 'nobody-reads.fifo');
+    execFileSync('mkfifo', [fifo]);
+    sb.write('sig-reports/r.tsv', 'old\n');
+    // The FIFO has no reader: writing it blocks, after r.tsv's temporary file is written.
+    const r = await runBinaryThenSignal([sb.good, sb.bad, '--json', fifo, '--tsv', join(dir, 'r.tsv')],
+      () => readdirSync(dir).some((f) => f.endsWith('.tmp')), 'SIGTERM');
+    expect(r.code).toBe(143);
+    expect(r.stderr).toBe('');
+    expect(readdirSync(dir).sort()).toEqual(['nobody-reads.fifo', 'r.tsv']);
+    expect(readFileSync(join(dir, 'r.tsv'), 'utf8')).toBe('old\n');
+  });
+
+  for (const jobs of ['1', '2']) {
+    it(`SIGINT while an executable translator runs (--jobs ${jobs}): its process group is killed, exit 130`, async () => {
+      const dir = sb.path(`sig-translator-${jobs}`);
+      const pids = join(dir, 'pids');
+      const tr = sb.write(`sig-translator-${jobs}/tr.sh`, `#!/bin/sh\ncat "$1"\nsleep 300 &\necho $! >> '${pids}'\nwait\n`);
+      chmodSync(tr, 0o755);
+      onTestFinished(() => {
+        for (const pid of existsSync(pids) ? readFileSync(pids, 'utf8').trim().split('\n').map(Number) : []) {
+          try { process.kill(pid); } catch { /* gone, as it should be */ }
+        }
+      });
+      // Once every worker runs the program (one per worker): a program started at the very moment of the signal may escape.
+      const running = (): number => (existsSync(pids) ? readFileSync(pids, 'utf8').trim().split('\n').length : 0);
+      const r = await runBinaryThenSignal([sb.good, sb.bad, '--translator', tr, '--jobs', jobs], () => running() >= Number(jobs), 'SIGINT');
+        expect(r.code).toBe(130);
+      expect(r.stderr).toBe('');
+      await new Promise((done) => setTimeout(done, 200));
+      const started = readFileSync(pids, 'utf8').trim().split('\n').map(Number);
+      expect(started.length).toBeGreaterThan(0);
+      expect(started.filter(processAlive)).toEqual([]);
+    });
+  }
 });

@@ -17,7 +17,7 @@ import { renderTsv } from '../report/tsv.js';
 import { VERSION } from '../version.js';
 import { parseOptions, type Options, type RawOptions } from './options.js';
 import { registerTranslateCommand } from './translate.js';
-import { checkOutputPath, formatUserError, guardStream, StagedOutputs, writeStream } from './output.js';
+import { checkOutputPath, checkReportTargets, formatUserError, guardStream, StagedOutputs, writeStream } from './output.js';
 import { Progress } from './progress.js';
 
 /** Below this much input, starting workers costs more than it saves. */
@@ -114,7 +114,8 @@ function buildProgram(io: Io, setCode: (c: number) => void): Command {
 
 async function runAnalysis(goodSpec: string, badSpec: string, options: Options, io: Io): Promise<number> {
   if (goodSpec === '-' && badSpec === '-') throw new InputError('only one class can be read from standard input (-)');
-  for (const [option, path] of [['--json', options.json], ['--tsv', options.tsv], ['--dot', options.dot], ['--html', options.html]] as const) {
+  const reportPaths = [['--json', options.json], ['--tsv', options.tsv], ['--dot', options.dot], ['--html', options.html]] as const;
+  for (const [option, path] of reportPaths) {
     if (path !== undefined) await checkOutputPath(path, option);
   }
   const stages: Record<string, number> = {};
@@ -129,6 +130,7 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
     bad: await listInputFiles(badSpec, 'bad'),
   };
   const all = [...files.good, ...files.bad];
+  await checkReportTargets(reportPaths, all);
   const totalBytes = all.reduce((s, f) => s + f.size, 0);
   const progress = new Progress(totalBytes, all.length, Progress.enabledFor(options.quiet));
   // Holding every state change point until Dref is known costs memory in
