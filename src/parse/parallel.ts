@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { killProcessGroups, processGroupTable } from '../cleanup.js';
 import { InputError } from '../errors.js';
 import type { FeatureCollector, FileContribution } from '../features/collector.js';
 import type { InputFile } from './files.js';
@@ -11,6 +12,8 @@ export interface WorkerInit {
   readonly strict: boolean;
   /** Whether to build state change points (see FeatureCollector): off when the main collector would drop them. */
   readonly keepSeries: boolean;
+  /** Shared with the main thread: the translator programs running (see cleanup.ts). */
+  readonly processGroups?: SharedArrayBuffer;
 }
 
 export type WorkerReply =
@@ -41,7 +44,7 @@ export async function readParallel(
   examples = 5,
 ): Promise<void> {
   const workerUrl = new URL('./worker.js', import.meta.url);
-  const workers = Array.from({ length: Math.min(jobs, inputs.length) }, () => new Worker(workerUrl, { workerData: init }));
+  const workers = Array.from({ length: Math.min(jobs, inputs.length) }, () => new Worker(workerUrl, { workerData: { ...init, processGroups: processGroupTable() } }));
   const results = new Map<number, WorkerReply>();
   let next = 0;
   let absorbed = 0;
@@ -86,6 +89,7 @@ export async function readParallel(
     });
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
+    killProcessGroups(); // programs a terminated worker was still reading from
   }
   if (failure !== null) {
     const f = failure as Exclude<WorkerReply, { type: 'done' | 'bytes' }>;

@@ -3,6 +3,7 @@
  * FeatureCollector, and posts back the file's contribution. See parallel.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { useProcessGroupTable } from '../cleanup.js';
 import { InputError } from '../errors.js';
 import { FeatureCollector } from '../features/collector.js';
 import type { InputFile } from './files.js';
@@ -15,6 +16,8 @@ const init = workerData as WorkerInit;
 const port = parentPort!;
 let translator: Translator | undefined;
 let pendingBytes = 0;
+// Translator programs started here are registered where the main thread's signal handler sees them.
+if (init.processGroups !== undefined) useProcessGroupTable(init.processGroups);
 
 async function handle(index: number, file: InputFile, className: ClassName): Promise<WorkerReply> {
   try {
