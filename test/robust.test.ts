@@ -919,3 +919,21 @@ describe('signals: clean up, exit 128 + the signal number', () => {
     });
   }
 });
+
+describe('a translator module that misbehaves: exit 2, one line naming the translator and the file', () => {
+  const binaryError = (args: string[]): RunResult => {
+    const r = runBinary(args);
+    expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+    return r;
+  };
+
+  it('a TypeScript translator on four workers: no clash between their compiled files', () => {
+    // A big module (an 8 MB constant) makes writing and importing the compiled file slow enough to overlap.
+    const ts = sb.write('ts-jobs/pass.ts', `const big = "${'x'.repeat(8_000_000)}";\n` +
+      'export default (l: string, c: { event(t: number, n: string): void }): void => { const p = l.split("\\t"); if (p[0] === "E" && big.length > 0) c.event(+p[1]!, p[2]!); };\n');
+    const r = binaryError([sb.good, sb.bad, '--translator', ts, '--jobs', '4', '--json', sb.path('ts-jobs', 'r.json')]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(readdirSync(sb.path('ts-jobs')).sort()).toEqual(['pass.ts', 'r.json']);
+  });
+});

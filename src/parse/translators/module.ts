@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { threadId } from 'node:worker_threads';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -202,7 +204,8 @@ async function importTypeScript(path: string, absolute: string): Promise<Record<
     const text = typeof syntax.messageText === 'string' ? syntax.messageText : String((syntax.messageText as { messageText?: unknown }).messageText);
     throw new InputError(`TypeScript syntax error: ${text}`, path, line);
   }
-  const compiled = join(dirname(absolute), `.${basename(absolute).replace(/\.m?ts$/, '')}.distalyze-${process.pid}.mjs`);
+  // One name per process, thread and load: parsing workers compile at the same time, and one must not import or delete another's file.
+  const compiled = join(dirname(absolute), `.${basename(absolute).replace(/\.m?ts$/, '')}.distalyze-${process.pid}-${threadId}-${randomBytes(4).toString('hex')}.mjs`);
   try {
     await writeFile(compiled, out.outputText);
   } catch (err) {
