@@ -927,6 +927,40 @@ describe('a translator module that misbehaves: exit 2, one line naming the trans
     return r;
   };
 
+  for (const jobs of ['1', '2']) {
+    it(`a module calling process.exit(0) (--jobs ${jobs})`, () => {
+      const mjs = sb.write(`exit-${jobs}/exit.mjs`, 'export default (l, c) => { if (l.startsWith("E")) process.exit(0); };\n');
+      const r = binaryError([sb.good, sb.bad, '--translator', mjs, '--jobs', jobs]);
+      expect(r.stderr).toBe(`distalyze: ${join(sb.good, 'run-1.dlog')}:2: translator ${mjs} failed: it called process.exit(0)\n`);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+    });
+
+    it(`a module calling a process.exit it saved (--jobs ${jobs})`, () => {
+      const mjs = sb.write(`saved-exit-${jobs}/exit.mjs`, 'const { exit } = process;\nexport default (l, c) => { if (c.file.endsWith("good/run-2.dlog")) exit(0); };\n');
+      const r = binaryError([sb.good, sb.bad, '--translator', mjs, '--jobs', jobs]);
+      const how = jobs === '1' ? 'the process' : 'its worker thread';
+      expect(r.stderr).toBe(`distalyze: ${join(sb.good, 'run-2.dlog')}: translator ${mjs} ended ${how} (exit code 0) while reading this file\n`);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+    });
+
+    it(`an async module that rejects (--jobs ${jobs})`, () => {
+      const mjs = sb.write(`reject-${jobs}/reject.mjs`, 'export default async (l, c) => { if (l.startsWith("E\\t1030")) throw new Error("no luck"); };\n');
+      const r = binaryError([sb.good, sb.bad, '--translator', mjs, '--jobs', jobs]);
+      expect(r.stderr).toBe(`distalyze: ${join(sb.good, 'run-3.dlog')}:2: translator ${mjs} failed: no luck\n`);
+      expect(r.code).toBe(2);
+    });
+
+    it(`a module that throws later, from a timer (--jobs ${jobs})`, () => {
+      const mjs = sb.write(`timer-${jobs}/timer.mjs`, 'export default (l, c) => { if (l.startsWith("E\\t1030")) setTimeout(() => { throw new Error("too late"); }, 0); };\n');
+      const r = binaryError([sb.good, sb.bad, '--translator', mjs, '--jobs', jobs]);
+      // Blamed on the file being read when the timer fires: run-3 or one read after it.
+      expect(r.stderr).toMatch(new RegExp(`^distalyze: ${sb.root}/(good|bad)/run-\\d\\.dlog: translator ${mjs} failed: too late\n$`));
+      expect(r.code).toBe(2);
+    });
+  }
+
   it('a TypeScript translator on four workers: no clash between their compiled files', () => {
     // A big module (an 8 MB constant) makes writing and importing the compiled file slow enough to overlap.
     const ts = sb.write('ts-jobs/pass.ts', `const big = "${'x'.repeat(8_000_000)}";\n` +

@@ -44,6 +44,19 @@ async function handle(index: number, file: InputFile, className: ClassName): Pro
   }
 }
 
+// An error escaping from a translator module (a timer, a forgotten promise) ends the run as the
+// translator's failure; anything else is distalyze's bug.
+const escaped = (err: unknown): void => {
+  void import('./translators/module.js').then(({ translatorFailureOf }) => {
+    const failure = translatorFailureOf(err);
+    port.postMessage(failure !== null
+      ? { type: 'fatal', message: failure.message, ...(failure.hint !== undefined ? { hint: failure.hint } : {}) } satisfies WorkerReply
+      : { type: 'fatal', message: err instanceof Error ? (err.stack ?? err.message) : String(err), internal: true } satisfies WorkerReply);
+  });
+};
+process.on('uncaughtException', escaped);
+process.on('unhandledRejection', escaped);
+
 // Files are parsed one after another, in the order they were handed out.
 let queue: Promise<void> = Promise.resolve();
 port.on('message', (msg: { index: number; file: InputFile; className: ClassName }) => {
