@@ -971,3 +971,25 @@ describe('a translator module that misbehaves: exit 2, one line naming the trans
     expect(readdirSync(sb.path('ts-jobs')).sort()).toEqual(['pass.ts', 'r.json']);
   });
 });
+
+describe('standard output that fails is an error; only a reader that went away is not', () => {
+  it('translate -o - > /dev/full: exit 2, one line', () => {
+    const pass = sb.write('full-translate/pass.mjs', PASS_MJS);
+    const r = runBinaryShell(['translate', '--translator', pass, sb.good, '-o', '-'], '> /dev/full');
+    expect(r.stderr).toBe('distalyze: cannot write to standard output: no space left on device\n');
+    expect(r.code).toBe(2);
+  });
+
+  it('distalyze > /dev/full: exit 2, one line', () => {
+    const r = runBinaryShell([sb.good, sb.bad], '> /dev/full');
+    expect(r.stderr).toBe('distalyze: cannot write to standard output: no space left on device\n');
+    expect(r.code).toBe(2);
+  });
+
+  it('translate -o - | head -1: a reader that went away ends it quietly', () => {
+    const pass = sb.write('head-translate/pass.mjs', PASS_MJS);
+    const r = runBinaryIntoHead(['translate', '--translator', pass, sb.good, sb.bad, '-o', '-']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('I\trun-1.dlog\n');
+  });
+});

@@ -85,12 +85,28 @@ async function translate(opts: TranslateOptions, io: TranslateIo): Promise<void>
   let sink: ClassSink & { flush(): void };
   let instances: () => number;
   let written = (): string[] => [];
+  let finish = async (): Promise<void> => undefined;
   if (toStdout) {
-    io.stdout.on('error', () => { closed = true; });
-    const writer = new DlogStreamWriter((text) => {
+    // Only EPIPE means the reader went away (`| head`); any other failure (ENOSPC, EIO) is an error.
+    let failed: unknown = null;
+    const onWriteError = (err: unknown): void => {
+      if ((err as NodeJS.ErrnoException).code === 'EPIPE') closed = true;
+      else failed ??= err;
+    };
+    io.stdout.on('error', onWriteError);
+    const check = (): void => {
+      if (failed !== null) throw new InputError(`cannot write to standard output: ${describeFsError(failed)}`);
       if (closed) throw new OutputClosed();
-      io.stdout.write(text);
+    };
+    const writer = new DlogStreamWriter((text) => {
+      check();
+      io.stdout.write(text, (err) => { if (err !== undefined && err !== null) onWriteError(err); });
     });
+    finish = async () => {
+      // Wait until everything written has reached the stream's destination, then look at the outcome.
+      await new Promise<void>((done) => io.stdout.write('', () => done()));
+      check();
+    };
     sink = writer;
     instances = () => writer.instances.size;
   } else {
@@ -107,15 +123,22 @@ async function translate(opts: TranslateOptions, io: TranslateIo): Promise<void>
     await readClass([file], 'good', sink, { translator, strict: opts.strict, examples: EXAMPLES }, stats);
     // Between files, let a slow reader of stdout catch up.
     if (toStdout && (io.stdout as NodeJS.WritableStream & { writableNeedDrain?: boolean }).writableNeedDrain === true && !closed) {
-      await new Promise<void>((done) => io.stdout.once('drain', done));
+      await new Promise<void>((done) => {
+        const over = (): void => {
+          for (const e of ['drain', 'error', 'close'] as const) io.stdout.off(e, over);
+          done();
+        };
+        for (const e of ['drain', 'error', 'close'] as const) io.stdout.once(e, over);
+      });
     }
   }
   try {
     sink.flush();
   } catch (err) {
-    if (err instanceof OutputClosed) throw err;
+    if (err instanceof InputError) throw err;
     throw new InputError(`cannot write: ${describeFsError(err)}`, opts.out);
   }
+  await finish();
   if (!toStdout) writeMarker(opts.out, written());
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   io.stderr.write(summary(translator, stats, instances(), toStdout ? 'stdout' : opts.out, seconds));
