@@ -415,7 +415,7 @@ describe('options', () => {
   });
 
   it('a value out of range', async () => {
-    await expectError([sb.good, sb.bad, '--jobs', '0'], 'distalyze: --jobs 0: must be a whole number ≥ 1\n');
+    await expectError([sb.good, sb.bad, '--jobs', '0'], 'distalyze: --jobs 0: must be a whole number from 1 to 64\n');
   });
 });
 
@@ -991,5 +991,33 @@ describe('standard output that fails is an error; only a reader that went away i
     const r = runBinaryIntoHead(['translate', '--translator', pass, sb.good, sb.bad, '-o', '-']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('I\trun-1.dlog\n');
+  });
+});
+
+describe('options: bounded, and validated alike by distalyze and distalyze translate', () => {
+  it('--jobs above the bound', async () => {
+    await expectError([sb.good, sb.bad, '--jobs', '100000'], 'distalyze: --jobs 100000: must be a whole number from 1 to 64\n');
+  });
+
+  for (const year of ['26', '20x6', '1969', '10000']) {
+    it(`--year ${year}: the same one line from both commands`, async () => {
+      const pass = sb.write('year/pass.mjs', PASS_MJS);
+      const message = `distalyze: --year ${year}: must be a year from 1970 to 9999, such as 2026\n`;
+      const main = await run(sb.good, sb.bad, '--translator', pass, '--year', year);
+      const translate = await run('translate', '--translator', pass, '--year', year, sb.good, '-o', '-');
+      expect(main).toEqual({ code: 2, stdout: '', stderr: message });
+      expect(translate).toEqual({ code: 2, stdout: '', stderr: message });
+    });
+  }
+});
+
+describe("translate's summary shows text from logs escaped", () => {
+  it('control characters, C1 and bidi overrides in unmapped lines and file names', async () => {
+    const pass = sb.write('summary-escape/pass.mjs', PASS_MJS);
+    const file = sb.write('summary-escape/in/a\u001b[2Jb.log', `E\t1\tStart\nplain \u009b2J csi \u202eevil\u202c \u001b]0;title\u0007\n`);
+    const r = await run('translate', '--translator', pass, file, '-o', '-');
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toMatch(RAW_CONTROL);
+    expect(r.stderr).toContain(`${sb.path('summary-escape', 'in')}/a\\x1b[2Jb.log:2: no translator rule matched: 'plain \\x9b2J csi \\u202eevil\\u202c \\x1b]0;title\\x07'`);
   });
 });

@@ -223,7 +223,7 @@ describe('registerTranslateCommand', () => {
     expect(stdout.text.split('\n').slice(0, 2)).toEqual(['I\tweb-1', 'S\t1794268681\tlink_mbps\t1000']);
     await program.parseAsync(['translate', '--translator', 'examples/syslog/syslog.yaml', '--year', '26', '-o', '-', `${RAW}/syslog/good`], { from: 'user' });
     expect(code).toBe(2);
-    expect(stderr.text).toContain("distalyze: --year must be a year such as 2026, not '26'\n");
+    expect(stderr.text).toContain('distalyze: --year 26: must be a year from 1970 to 9999, such as 2026\n');
   });
 });
 

@@ -8,6 +8,8 @@ import type { Translator } from '../parse/translator.js';
 import { DlogDirectoryWriter, DlogStreamWriter } from '../parse/translators/dlog-writer.js';
 import { loadTranslator } from '../parse/translators/load.js';
 import type { TranslatorProblem } from '../parse/translators/rules.js';
+import { escapeTerminal } from '../report/format.js';
+import { parseYear } from './options.js';
 import { formatUserError } from './output.js';
 
 export interface TranslateOptions {
@@ -62,13 +64,12 @@ export function registerTranslateCommand(program: Command, io: TranslateIo, setC
     .argument('<inputs...>', 'raw log files or directories (searched recursively), or - for stdin')
     .action(async (inputs: string[], raw: { translator: string; out: string; year?: string; strict?: boolean }) => {
       let year: number | undefined;
-      if (raw.year !== undefined) {
-        if (!/^\d{4}$/.test(raw.year)) {
-          io.stderr.write(`distalyze: --year must be a year such as 2026, not '${raw.year}'\n`);
-          setCode(2);
-          return;
-        }
-        year = Number(raw.year);
+      try {
+        if (raw.year !== undefined) year = parseYear(raw.year); // validated as the main command does
+      } catch (err) {
+        io.stderr.write(formatUserError((err as InputError).message));
+        setCode(2);
+        return;
       }
       setCode(await runTranslate({ translator: raw.translator, inputs, out: raw.out, strict: raw.strict === true, ...(year !== undefined ? { year } : {}) }, io));
     });
@@ -259,7 +260,8 @@ function summary(translator: Translator, stats: ReadStats, instances: number, wh
   }
   const year = (translator as { assumedYear?: number }).assumedYear;
   if (year !== undefined) lines.push(`note: timestamps without a year were put in ${year} (the current year); pass --year for reproducible output`);
-  return `${lines.join('\n')}\n`;
+  // File names and log text are the user's: made visible, never obeyed, as everywhere on the terminal.
+  return `${lines.map(escapeTerminal).join('\n')}\n`;
 }
 
 function formatBytes(bytes: number): string {
