@@ -3,15 +3,17 @@
 import { cleanUpNow, installSignalCleanup } from '../dist/cleanup.js';
 import { main } from '../dist/cli/main.js';
 import { formatUserError } from '../dist/cli/output.js';
+import { clearProgressLine } from '../dist/cli/progress.js';
 import { translatorFailureOf, translatorInCharge } from '../dist/parse/translators/module.js';
 
 // SIGINT/SIGTERM/SIGHUP: remove temporary reports, stop translator programs, exit 130/143/129.
-installSignalCleanup(() => { if (process.stderr.isTTY) process.stderr.write('\r\x1b[K'); });
+installSignalCleanup(clearProgressLine);
 
 // An error escaping to the process: a translator module's timer or forgotten promise
 // is the user's (exit 2, one line naming it and the file); anything else is a bug of ours.
 const escaped = (err) => {
   const failure = translatorFailureOf(err);
+  clearProgressLine();
   cleanUpNow();
   finished = true;
   if (failure !== null) process.stderr.write(formatUserError(failure.message, failure.hint));
@@ -27,6 +29,7 @@ let finished = false;
 process.on('exit', (code) => {
   if (finished) return;
   const who = translatorInCharge();
+  clearProgressLine();
   cleanUpNow();
   process.stderr.write(formatUserError(who === null
     ? `ended before finishing (exit code ${code})`
@@ -38,6 +41,7 @@ main(process.argv.slice(2)).then(
   (code) => { finished = true; process.exitCode = code; },
   (err) => {
     finished = true;
+    clearProgressLine();
     // Only a bug in distalyze gets here: user errors are InputErrors, printed on one line.
     process.stderr.write(`distalyze: internal error: ${err instanceof Error ? err.stack : String(err)}\n`);
     process.exitCode = 3;

@@ -1021,3 +1021,24 @@ describe("translate's summary shows text from logs escaped", () => {
     expect(r.stderr).toContain(`${sb.path('summary-escape', 'in')}/a\\x1b[2Jb.log:2: no translator rule matched: 'plain \\x9b2J csi \\u202eevil\\u202c \\x1b]0;title\\x07'`);
   });
 });
+
+describe('the progress line', () => {
+  it('is cleared before an error message, which starts its own line', (ctx) => {
+    const dir = sb.classWith('progress-error', 'bad', { 'run-3.dlog': 'E\t1\tStart\nE\tsoon\tEnd\n' });
+    const tr = sb.write('progress-error-tr/slow.sh', '#!/bin/sh\ncase "$1" in *good/run-4.dlog) sleep 1.5;; esac\ncat "$1"\n');
+    chmodSync(tr, 0o755);
+    const cmd = [process.execPath, join(ROOT, 'bin/distalyze.js'), sb.good, dir, '--translator', tr].map((a) => `'${a}'`).join(' ');
+    // `script` runs it on a pseudo-terminal, so the progress line is drawn (not in CI).
+    const env = { ...process.env };
+    delete env.CI;
+    let out: string;
+    try {
+      out = execFileSync('script', ['-qec', cmd, '/dev/null'], { encoding: 'utf8', env });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return ctx.skip('no `script` here to give a pseudo-terminal');
+      out = String((err as { stdout?: string }).stdout);
+    }
+    expect(out).toContain('reading: ');
+    expect(out).toContain(`\r\u001b[Kdistalyze: ${join(dir, 'run-3.dlog')} (translator ${tr} output):2: timestamp 'soon' is neither decimal seconds nor ISO-8601`);
+  });
+});

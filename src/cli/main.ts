@@ -18,7 +18,7 @@ import { VERSION } from '../version.js';
 import { parseOptions, type Options, type RawOptions } from './options.js';
 import { registerTranslateCommand } from './translate.js';
 import { checkOutputPath, checkReportTargets, formatUserError, guardStream, StagedOutputs, writeStream } from './output.js';
-import { Progress } from './progress.js';
+import { clearProgressLine, Progress } from './progress.js';
 
 /** Below this much input, starting workers costs more than it saves. */
 const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
@@ -41,6 +41,7 @@ export async function main(argv: readonly string[], io: Io = { stdout: process.s
     await program.parseAsync(argv as string[], { from: 'user' });
     return code;
   } catch (err) {
+    clearProgressLine();
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
       // Commander adds a suggestion on a second line: "(Did you mean --json?)".
