@@ -1042,3 +1042,23 @@ describe('the progress line', () => {
     expect(out).toContain(`\r\u001b[Kdistalyze: ${join(dir, 'run-3.dlog')} (translator ${tr} output):2: timestamp 'soon' is neither decimal seconds nor ISO-8601`);
   });
 });
+
+describe('special files in a class directory: an error naming them, never a hang or a silent skip', () => {
+  it('a FIFO', async () => {
+    const d = sb.classWith('special-fifo', 'good', {});
+    execFileSync('mkfifo', [join(d, 'pipe.dlog')]);
+    await expectError([d, sb.bad], `distalyze: good class: '${d}/pipe.dlog' is a FIFO, not a regular file\n  hint: distalyze reads regular files (and .gz files) only; move it out of the class directory\n`);
+  });
+
+  it('a link to a character device', async () => {
+    const d = sb.classWith('special-device', 'bad', {});
+    symlinkSync('/dev/null', join(d, 'null.dlog'));
+    await expectError([sb.good, d], `distalyze: bad class: '${d}/null.dlog' is a character device, not a regular file\n  hint: distalyze reads regular files (and .gz files) only; move it out of the class directory\n`);
+  });
+
+  it('a socket', async () => {
+    const d = sb.classWith('special-socket', 'bad', {});
+    execFileSync('python3', ['-c', `import socket; socket.socket(socket.AF_UNIX).bind(${JSON.stringify(join(d, 'log.sock'))})`]);
+    await expectError([sb.good, d], `distalyze: bad class: '${d}/log.sock' is a socket, not a regular file\n  hint: distalyze reads regular files (and .gz files) only; move it out of the class directory\n`);
+  });
+});

@@ -76,11 +76,23 @@ async function walk(root: string, rootId: string, out: InputFile[], label: strin
         subdirs.push({ dir: path, ancestors: new Map(ancestors).set(id, path) });
       } else if (info.isFile()) {
         out.push({ path, relativePath: relative(root, path).split(sep).join('/'), gzip: name.endsWith('.gz'), size: info.size });
+      } else {
+        // Reading a FIFO or a device could block forever or never end; skipping it would lose data silently.
+        throw new InputError(`${label} class: '${path}' is ${specialKind(info)}, not a regular file`, undefined, undefined,
+          'distalyze reads regular files (and .gz files) only; move it out of the class directory');
       }
     }
     for (let i = subdirs.length - 1; i >= 0; i--) pending.push(subdirs[i]!);
   }
   out.sort((a, b) => compareCodeUnits(a.relativePath, b.relativePath));
+}
+
+function specialKind(info: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
+  if (info.isFIFO()) return 'a FIFO';
+  if (info.isSocket()) return 'a socket';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  return 'a special file';
 }
 
 /** Plain code-unit order: the same on every machine and locale. */
