@@ -384,6 +384,16 @@ describe('file contents', () => {
     await expectError([sb.good, dir], `distalyze: ${file}:116510: a CSV record grows over the 1 MiB limit by this line\n  hint: an unclosed quote (") makes the rest of the file one field\n`);
   });
 
+  it('a CSV row with more fields than the header (an unquoted comma in a name)', async () => {
+    const { dir, file } = broken('csv-extra', 'kind,timestamp,name,value\nE,1,Start,\nE,2,End, at last,\n', 'run-3.csv');
+    await expectError([sb.good, dir], `distalyze: ${file}:3: row has 5 fields, the header 4\n  hint: a field holding a comma must be quoted: "a,b"\n`);
+  });
+
+  it('a TSV row with more fields than the header', async () => {
+    const { dir, file } = broken('tsv-extra', 'kind\ttimestamp\tname\nE\t1\tStart\tsurplus\n', 'run-3.tsv');
+    await expectError([sb.good, dir], `distalyze: ${file}:2: row has 4 fields, the header 3\n  hint: a field holding a TAB must be quoted: "a<TAB>b"\n`);
+  });
+
   it('a CSV row with an unclosed quote', async () => {
     const { dir, file } = broken('csv-quote', 'kind,timestamp,name,value\nE,1,Start,\nE,2,"End,\n', 'run-3.csv');
     await expectError([sb.good, dir], `distalyze: ${file}:3: not valid CSV: Quote Not Closed: the parsing is finished with an opening quote at line 3\n`);

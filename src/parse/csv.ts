@@ -49,6 +49,7 @@ export async function readCsv(file: InputFile, delimiter: string, sink: RecordSi
   source.pipe(parser);
   source.on('error', (err) => parser.destroy(err));
   let index: Record<Column, number> | null = null;
+  let columns = 0;
   let records = 0;
   let currentInstance: string | null = null;
   try {
@@ -56,7 +57,14 @@ export async function readCsv(file: InputFile, delimiter: string, sink: RecordSi
       const line = info.lines;
       if (index === null) {
         index = headerIndex(record, file.path, line);
+        columns = record.length;
         continue;
+      }
+      // More fields than the header: usually an unquoted delimiter inside a name, which would shift the fields silently.
+      // (Fewer are fine: a trailing empty value may be left out.)
+      if (record.length > columns) {
+        throw new InputError(`row has ${record.length} fields, the header ${columns}`, file.path, line,
+          `a field holding ${delimiter === ',' ? 'a comma' : 'a TAB'} must be quoted: "${delimiter === ',' ? 'a,b' : 'a<TAB>b'}"`);
       }
       const field = (c: Column): string => (index![c] >= 0 ? record[index![c]] ?? '' : '');
       if (index.instance >= 0) {
