@@ -1072,3 +1072,19 @@ describe('special files in a class directory: an error naming them, never a hang
     await expectError([sb.good, d], `distalyze: bad class: '${d}/log.sock' is a socket, not a regular file\n  hint: distalyze reads regular files (and .gz files) only; move it out of the class directory\n`);
   });
 });
+
+describe('--two-pass gives the one-pass answer when instance ids repeat', () => {
+  it('a file-named instance and an I-named one with the same id, the same ids in both classes', async () => {
+    // Each class: files run-1..4 (file-named), and req.dlog naming instances 'run-1.dlog', 'run-2.dlog' with I records.
+    const named = (bad: boolean): string => [1, 2].map((i) => `I\trun-${i}.dlog\n${validInstance(i + 10, bad)}`).join('').replace(/\tqueue\t(\d+)/g, (_, v: string) => `\tqueue\t${Number(v) * 7}`);
+    const good = sb.classWith('two-pass/good', 'good', { 'req.dlog': named(false) });
+    const bad = sb.classWith('two-pass/bad', 'bad', { 'req.dlog': named(true) });
+    const one = await accepted([good, bad]);
+    const two = await accepted([good, bad, '--two-pass']);
+    expect(one.doc.classes.good.instances).toBe(INSTANCES + 2);
+    const quartiles = (doc: JsonDoc): JsonTest[] => doc.tests.filter((t) => t.feature.endsWith('.abs'));
+    expect(quartiles(one.doc).length).toBeGreaterThan(0);
+    expect(quartiles(two.doc)).toEqual(quartiles(one.doc));
+    expect(two.doc.tests).toEqual(one.doc.tests);
+  });
+});
