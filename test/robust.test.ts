@@ -1088,3 +1088,30 @@ describe('--two-pass gives the one-pass answer when instance ids repeat', () => 
     expect(two.doc.tests).toEqual(one.doc.tests);
   });
 });
+
+describe('a line of exactly 1 MiB ending in CRLF whose CR ends a 64 KiB chunk', () => {
+  // 65535 bytes before the long line put its CR at byte 65535 + 1 MiB: the last byte of a chunk.
+  const text = (): string => {
+    const head = withCrlf(validInstance(3, true));
+    const pad = 65535 - Buffer.byteLength(head);
+    const filler = `#${'p'.repeat(pad - 3)}\r\n`;
+    const long = `#${'x'.repeat(1024 * 1024 - 1)}\r\n`;
+    const all = `${head}${filler}${long}E\t1040\tLate\r\n`;
+    expect(Buffer.byteLength(`${head}${filler}`)).toBe(65535);
+    return all;
+  };
+
+  it('is accepted by the dlog reader (it is within the limit)', async () => {
+    const d = sb.classWith('limit-cr', 'bad', { 'run-3.dlog': text() });
+    const r = await accepted([sb.good, d]);
+    expect(r.doc.classes.bad.skippedLines).toBe(0);
+    expect(r.doc.classes.bad.skippedExamples).toEqual([]);
+  });
+
+  it('is accepted by the line reader of translators', async () => {
+    const keep = sb.write('limit-cr-tr/keep.mjs', 'export default (l, c) => { if (l.startsWith("#")) return l.length <= 1048576; const p = l.split("\\t"); if (p[0] === "E") c.event(+p[1], p[2]); else if (p[0] === "S") c.state(+p[1], p[2], p[3]); };\n');
+    const d = sb.classWith('limit-cr-tr/bad', 'bad', { 'run-3.dlog': text() });
+    const r = await accepted([sb.good, d, '--translator', keep]);
+    expect(r.doc.classes.bad.skippedExamples).toEqual([]);
+  });
+});

@@ -217,7 +217,8 @@ class DlogBufferParser {
       } else {
         this.carryChars += this.carryDecoder.write(piece).length;
       }
-      if (this.carryChars > MAX_LINE_LENGTH) {
+      // A CR last may be the first half of the line's CRLF (split by the chunk boundary): not the line's.
+      if (this.carryChars > MAX_LINE_LENGTH + (piece[piece.length - 1] === CR ? 1 : 0)) {
         this.skipping = true;
         this.skippedLength = this.carryChars;
         this.pieces = [];

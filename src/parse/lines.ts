@@ -74,7 +74,9 @@ export async function readLines(
         skippedLength += text.length - start;
       } else if (start < text.length) {
         carry = carry.length > 0 ? carry + text.slice(start) : text.slice(start);
-        if (carry.length > MAX_LINE_LENGTH) {
+        // A CR last may be the first half of the line's CRLF (split by the chunk boundary): not the line's.
+        // (Its last character is text's: asking the carry would flatten a long concatenation on every chunk.)
+        if (carry.length > MAX_LINE_LENGTH + (text.charCodeAt(text.length - 1) === 13 ? 1 : 0)) {
           skipping = true;
           skippedLength = carry.length;
           carry = '';
