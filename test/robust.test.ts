@@ -1115,3 +1115,29 @@ describe('a line of exactly 1 MiB ending in CRLF whose CR ends a 64 KiB chunk', 
     expect(r.doc.classes.bad.skippedExamples).toEqual([]);
   });
 });
+
+describe('line ends: LF, CRLF, or a lone CR for a whole file', () => {
+  const withCr = (text: string): string => text.replace(/\n/g, '\r');
+  it('lone-CR files (classic Mac OS) read like LF ones', async () => {
+    const d = sb.classWith('cr-only', 'bad', Object.fromEntries([1, 2, 3, 4].map((i) => [`run-${i}.dlog`, withCr(validInstance(i, true))])));
+    const plain = await accepted([sb.good, sb.bad]);
+    const cr = await accepted([sb.good, d]);
+    expect(cr.doc.classes.bad.skippedLines).toBe(0);
+    expect(testsOf(cr.doc)).toEqual(testsOf(plain.doc));
+  });
+
+  it('lone-CR files through a translator module', async () => {
+    const pass = sb.write('cr-only-tr/pass.mjs', 'export default (l, c) => { const p = l.split("\\t"); if (p[0] === "E") c.event(+p[1], p[2]); else if (p[0] === "S") c.state(+p[1], p[2], p[3]); else if (l.startsWith("#")) return true; };\n');
+    const d = sb.classWith('cr-only-tr/bad', 'bad', Object.fromEntries([1, 2, 3, 4].map((i) => [`run-${i}.dlog`, withCr(validInstance(i, true))])));
+    const plain = await accepted([sb.good, sb.bad, '--translator', pass]);
+    const cr = await accepted([sb.good, d, '--translator', pass]);
+    expect(cr.doc.classes.bad.skippedLines).toBe(0);
+    expect(testsOf(cr.doc)).toEqual(testsOf(plain.doc));
+  });
+
+  it('in an LF file a lone CR is part of the name; U+2028 never ends a line', async () => {
+    const d = sb.classWith('cr-inside', 'bad', { 'run-1.dlog': `${validInstance(1, true)}E\t1011\tA\rB\u2028C\n` });
+    const r = await accepted([sb.good, d]);
+    expect(r.doc.tests.map((t) => t.variable)).toContain('A\rB\u2028C');
+  });
+});

@@ -3,6 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../errors.js';
 import { clip, parseDlogLine } from './dlog.js';
 import { openInputFile, type InputFile } from './files.js';
+import { LineEnds } from './line-ends.js';
 import { MAX_LINE_LENGTH, readFailure } from './lines.js';
 import type { RecordSink } from './records.js';
 import { parseDecimal, parseTimestamp } from './timestamp.js';
@@ -33,11 +34,13 @@ export async function readDlogFast(
   const parser = new DlogBufferParser(sink, onSkip, file.path);
   let bytes = 0;
   let first = true;
+  const lineEnds = new LineEnds(file.gzip || file.path === '-' ? undefined : file.size);
   try {
     for await (const data of stream as AsyncIterable<Uint8Array>) {
       const chunk = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
       bytes += chunk.length;
       onBytes?.(chunk.length);
+      lineEnds.apply(chunk);
       const nul = chunk.indexOf(0);
       if (nul !== -1) {
         // As readLines: lines finished before this chunk, plus the newlines in it before the NUL.

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../errors.js';
 import { describeFsError, openInputFile, type InputFile } from './files.js';
+import { LineEnds } from './line-ends.js';
 
 /** Lines longer than this are skipped (and counted), so one runaway line cannot exhaust memory. */
 export const MAX_LINE_LENGTH = 1024 * 1024;
@@ -36,10 +37,12 @@ export async function readLines(
   let lineNo = 0;
   let bytes = 0;
   let first = true;
+  const lineEnds = new LineEnds(file.gzip || file.path === '-' ? undefined : file.size);
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       bytes += chunk.length;
       onBytes?.(chunk.length);
+      lineEnds.apply(chunk);
       const nul = chunk.indexOf(0);
       if (nul !== -1) {
         // The line the NUL is on: lines finished before this chunk, plus the newlines in it before the NUL.
