@@ -1141,3 +1141,39 @@ describe('line ends: LF, CRLF, or a lone CR for a whole file', () => {
     expect(r.doc.tests.map((t) => t.variable)).toContain('A\rB\u2028C');
   });
 });
+
+describe('bytes that are not UTF-8: refused, so distinct names never merge', () => {
+  const latin1 = (text: string): Buffer => Buffer.from(text, 'latin1');
+  const HINT = '  hint: convert it to UTF-8 first, e.g. iconv -f ISO-8859-1 -t UTF-8\n';
+
+  it('a dlog file with Latin-1 names (café, cafè would both become caf\uFFFD)', async () => {
+    const d = sb.classWith('latin1', 'bad', { 'run-2.dlog': latin1('E\t1\tStart\nE\t2\tcaf\u00e9\nE\t3\tcaf\u00e8\n') });
+    await expectError([sb.good, d], `distalyze: ${d}/run-2.dlog:2: not valid UTF-8 (byte 0xe9 near byte 17); distinct names could not be told apart\n${HINT}`);
+  });
+
+  it('the same through a translator module', async () => {
+    const pass = sb.write('latin1-tr/pass.mjs', PASS_MJS);
+    const d = sb.classWith('latin1-tr/bad', 'bad', { 'run-2.dlog': latin1('E\t1\tStart\nE\t2\tcaf\u00e9\n') });
+    await expectError([sb.good, d, '--translator', pass], `distalyze: ${d}/run-2.dlog:2: not valid UTF-8 (byte 0xe9 near byte 17); distinct names could not be told apart\n${HINT}`);
+  });
+
+  it('a CSV file', async () => {
+    const d = sb.classWith('latin1-csv', 'bad', { 'run-2.csv': latin1('kind,timestamp,name,value\nE,1,Start,\nE,2,caf\u00e9,\n') });
+    await expectError([sb.good, d], `distalyze: ${d}/run-2.csv:3: not valid UTF-8 (byte 0xe9 near byte 44); distinct names could not be told apart\n${HINT}`);
+  });
+
+  it('a sequence cut off by the end of the file', async () => {
+    const d = sb.classWith('utf8-cut', 'bad', { 'run-2.dlog': Buffer.concat([Buffer.from('E\t1\tStart\nE\t2\tEnd'), Buffer.from([0xe2, 0x82])]) });
+    await expectError([sb.good, d], `distalyze: ${d}/run-2.dlog:2: not valid UTF-8 (an unfinished sequence at the end near byte 19); distinct names could not be told apart\n${HINT}`);
+  });
+
+  it('valid multi-byte names split across 64 KiB chunks are accepted', async () => {
+    // The é straddles the first chunk's end: its first byte is byte 65535.
+    const before = 'E\t1020\tStart\nE\t1021\tcaf';
+    const pad = `#${'p'.repeat(65535 - before.length - 2)}\n`;
+    expect(Buffer.byteLength(pad + before)).toBe(65535);
+    const d = sb.classWith('utf8-split', 'bad', { 'run-2.dlog': `${pad}${before}é 日本😀\nE\t1022\tEnd\n` });
+    const r = await accepted([sb.good, d]);
+    expect(r.doc.tests.map((t) => t.variable)).toContain('café 日本😀');
+  });
+});

@@ -3,6 +3,7 @@ import { InputError } from '../errors.js';
 import { clip } from './dlog.js';
 import { openInputFile, type InputFile } from './files.js';
 import { MAX_LINE_LENGTH } from './lines.js';
+import { invalidUtf8Message, lineAt, Utf8Check, UTF8_HINT } from './utf8-check.js';
 import type { RecordSink } from './records.js';
 import { parseDecimal, parseTimestamp } from './timestamp.js';
 
@@ -30,6 +31,7 @@ export async function readCsv(file: InputFile, delimiter: string, sink: RecordSi
   const parser = parse({ delimiter, bom: true, info: true, skip_empty_lines: true, relax_column_count: true, trim: true, max_record_size: MAX_LINE_LENGTH });
   let bytes = 0;
   let newlines = 0;
+  const utf8 = new Utf8Check();
   source.on('data', (chunk: Buffer) => {
     bytes += chunk.length;
     onBytes?.(chunk.length);
@@ -37,8 +39,15 @@ export async function readCsv(file: InputFile, delimiter: string, sink: RecordSi
     const nul = chunk.indexOf(0);
     let line = newlines + 1;
     for (let i = chunk.indexOf(10); i !== -1 && (nul === -1 || i < nul); i = chunk.indexOf(10, i + 1)) line++;
-    if (nul === -1) {
+    const bad = nul === -1 ? utf8.check(chunk) : null;
+    if (nul === -1 && bad === null) {
       newlines = line - 1;
+      return;
+    }
+    if (bad !== null) {
+      parser.destroy(new InputError(invalidUtf8Message(bad.byte, bytes - chunk.length + bad.at), file.path, lineAt(chunk, bad.at, newlines), UTF8_HINT));
+      source.unpipe(parser);
+      source.pause();
       return;
     }
     parser.destroy(new InputError(`binary data (a NUL byte near byte ${bytes - chunk.length + nul}); not a text table`, file.path, line,
@@ -113,6 +122,7 @@ export async function readCsv(file: InputFile, delimiter: string, sink: RecordSi
   } finally {
     if (file.path !== '-') source.destroy();
   }
+  if (utf8.end()) throw new InputError(invalidUtf8Message(undefined, bytes), file.path, newlines + 1, UTF8_HINT);
   if (index === null) throw new InputError('empty CSV file: expected a header row kind,timestamp,name,value[,instance]', file.path);
   return { bytes, records };
 }

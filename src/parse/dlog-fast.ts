@@ -4,6 +4,7 @@ import { InputError } from '../errors.js';
 import { clip, parseDlogLine } from './dlog.js';
 import { openInputFile, type InputFile } from './files.js';
 import { LineEnds } from './line-ends.js';
+import { invalidUtf8Message, lineAt, Utf8Check, UTF8_HINT } from './utf8-check.js';
 import { MAX_LINE_LENGTH, readFailure } from './lines.js';
 import type { RecordSink } from './records.js';
 import { parseDecimal, parseTimestamp } from './timestamp.js';
@@ -34,6 +35,7 @@ export async function readDlogFast(
   const parser = new DlogBufferParser(sink, onSkip, file.path);
   let bytes = 0;
   let first = true;
+  const utf8 = new Utf8Check();
   const lineEnds = new LineEnds(file.gzip || file.path === '-' ? undefined : file.size);
   try {
     for await (const data of stream as AsyncIterable<Uint8Array>) {
@@ -49,6 +51,10 @@ export async function readDlogFast(
         throw new InputError(`binary data (a NUL byte near byte ${bytes - chunk.length + nul}); not a text log`, file.path, line,
           file.gzip ? undefined : 'if it is compressed, name it *.gz');
       }
+      const bad = utf8.check(chunk);
+      if (bad !== null) {
+        throw new InputError(invalidUtf8Message(bad.byte, bytes - chunk.length + bad.at), file.path, lineAt(chunk, bad.at, parser.lineNo), UTF8_HINT);
+      }
       let start = 0;
       if (first) {
         // readLines strips U+FEFF from the first chunk's text: only when that chunk holds the whole BOM.
@@ -63,6 +69,7 @@ export async function readDlogFast(
   } finally {
     if (file.path !== '-') stream.destroy();
   }
+  if (utf8.end()) throw new InputError(invalidUtf8Message(undefined, bytes), file.path, parser.lineNo + 1, UTF8_HINT);
   parser.end();
   return { bytes, lines: parser.lineNo };
 }

@@ -3,6 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../errors.js';
 import { describeFsError, openInputFile, type InputFile } from './files.js';
 import { LineEnds } from './line-ends.js';
+import { invalidUtf8Message, lineAt, Utf8Check, UTF8_HINT } from './utf8-check.js';
 
 /** Lines longer than this are skipped (and counted), so one runaway line cannot exhaust memory. */
 export const MAX_LINE_LENGTH = 1024 * 1024;
@@ -37,6 +38,7 @@ export async function readLines(
   let lineNo = 0;
   let bytes = 0;
   let first = true;
+  const utf8 = new Utf8Check();
   const lineEnds = new LineEnds(file.gzip || file.path === '-' ? undefined : file.size);
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
@@ -50,6 +52,10 @@ export async function readLines(
         for (let i = chunk.indexOf(10); i !== -1 && i < nul; i = chunk.indexOf(10, i + 1)) line++;
         throw new InputError(`binary data (a NUL byte near byte ${bytes - chunk.length + nul}); not a text log`, file.path, line,
           file.gzip ? undefined : 'if it is compressed, name it *.gz');
+      }
+      const bad = utf8.check(chunk);
+      if (bad !== null) {
+        throw new InputError(invalidUtf8Message(bad.byte, bytes - chunk.length + bad.at), file.path, lineAt(chunk, bad.at, lineNo), UTF8_HINT);
       }
       let text = decoder.write(chunk);
       if (first) {
@@ -92,6 +98,7 @@ export async function readLines(
   } finally {
     if (file.path !== '-') stream.destroy();
   }
+  if (utf8.end()) throw new InputError(invalidUtf8Message(undefined, bytes), file.path, lineNo + 1, UTF8_HINT);
   const rest = carry + decoder.end();
   if (skipping) {
     lineNo++;
