@@ -870,6 +870,17 @@ describe('reports never replace what is not theirs', () => {
     expect(readFileSync(input, 'utf8')).toBe(validInstance(2, false));
   });
 
+  it('a report path that is a hard link to an input log is refused', async () => {
+    const input = join(sb.good, 'run-3.dlog');
+    const link = sb.path('out', 'hard.json');
+    execFileSync('ln', [input, link]);
+    onTestFinished(() => { execFileSync('rm', [link]); });
+    const r = await run(sb.good, sb.bad, '--json', link);
+    expect(r.stderr).toBe(`distalyze: --json ${link}: cannot write: it is the input file ${input}\n`);
+    expect(r.code).toBe(2);
+    expect(readFileSync(input, 'utf8')).toBe(validInstance(3, false));
+  });
+
   it('two reports that resolve to the same file through a symbolic link are refused', async () => {
     const real = sb.write('same-real/r.txt', 'old');
     const link = sb.path('same-real', 'link.txt');

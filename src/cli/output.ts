@@ -168,30 +168,33 @@ export async function checkOutputPath(path: string, option: string): Promise<voi
 
 /**
  * Refuse reports that would destroy something: a report path that is one of
- * the input files (compared by real path, so through symbolic links too), and
- * two reports that lead to the same file.
+ * the input files (the same file by device and inode, so through symbolic and
+ * hard links too), and two reports that lead to the same file.
  */
 export async function checkReportTargets(reports: readonly (readonly [string, string | undefined])[], inputs: readonly InputFile[]): Promise<void> {
   const named = reports.filter((r): r is readonly [string, string] => r[1] !== undefined && r[1] !== '-');
   if (named.length === 0) return;
-  const inputByRealPath = new Map<string, string>();
-  await Promise.all(inputs.map(async (f) => {
-    if (f.path === '-') return;
-    const real = await realpath(f.path).catch(() => resolve(f.path));
-    if (!inputByRealPath.has(real)) inputByRealPath.set(real, f.path);
-  }));
   const seen = new Map<string, string>();
+  const existing = new Map<string, readonly [string, string]>(); // device:inode → [option, path]
   for (const [option, path] of named) {
     const dest = await destinationOf(path).catch(() => null);
     if (dest === null) continue;
     const key = 'fd' in dest ? `fd:${dest.fd}` : dest.path;
-    if (!('fd' in dest)) {
-      const input = inputByRealPath.get(dest.path);
-      if (input !== undefined) throw new InputError(`${option} ${path}: cannot write: it is the input file ${input}`);
-    }
     const first = seen.get(key);
     if (first !== undefined) throw new InputError(`${first} and ${option} both write to '${named.find((r) => r[0] === first)![1]}'; give each report its own file`);
     seen.set(key, option);
+    if (!('fd' in dest) && dest.exists) {
+      const info = await stat(dest.path).catch(() => null);
+      if (info !== null) existing.set(`${info.dev}:${info.ino}`, [option, path]);
+    }
+  }
+  if (existing.size === 0) return;
+  // Only when a report would replace an existing file: stat the inputs (in input order, so the first match is named).
+  for (const f of inputs) {
+    if (f.path === '-') continue;
+    const info = await stat(f.path).catch(() => null);
+    const hit = info === null ? undefined : existing.get(`${info.dev}:${info.ino}`);
+    if (hit !== undefined) throw new InputError(`${hit[0]} ${hit[1]}: cannot write: it is the input file ${f.path}`);
   }
 }
 
