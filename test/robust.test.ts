@@ -9,7 +9,7 @@
  * counted or noted in the report. `npm run build` before running this file.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, createReadStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { chmodSync, createReadStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -870,6 +870,20 @@ describe('reports never replace what is not theirs', () => {
     expect(readFileSync(input, 'utf8')).toBe(validInstance(2, false));
   });
 
+  it('a report inside a class directory is refused: the next run would read it as a log', async () => {
+    const d = sb.classWith('report-inside', 'good', {});
+    const r = await run(d, sb.bad, '--json', join(d, 'r.json'));
+    expect(r.stderr).toBe(`distalyze: --json ${join(d, 'r.json')}: cannot write: it is inside the good class directory ${d}, whose every file is read as a log\n`);
+    expect(r.code).toBe(2);
+    expect(readdirSync(d).sort()).toEqual(['run-1.dlog', 'run-2.dlog', 'run-3.dlog', 'run-4.dlog']);
+  });
+
+  it('--json /dev/stdout with --tsv -: both on standard output, refused', async () => {
+    const r = await run(sb.good, sb.bad, '--json', '/dev/stdout', '--tsv', '-');
+    expect(r.stderr).toBe("distalyze: --json and --tsv both write to '/dev/stdout'; give each report its own file\n");
+    expect(r.code).toBe(2);
+  });
+
   it('a report path that is a hard link to an input log is refused', async () => {
     const input = join(sb.good, 'run-3.dlog');
     const link = sb.path('out', 'hard.json');
@@ -1065,6 +1079,13 @@ describe('the progress line', () => {
 });
 
 describe('special files in a class directory: an error naming them, never a hang or a silent skip', () => {
+  it('file names that are not UTF-8 (two would decode to one name)', async () => {
+    const d = sb.classWith('latin1-names', 'good', {});
+    writeFileSync(Buffer.from(`${d}/caf\u00e9.dlog`, 'latin1'), validInstance(5, false));
+    writeFileSync(Buffer.from(`${d}/caf\u00e8.dlog`, 'latin1'), validInstance(6, false));
+    await expectError([d, sb.bad], `distalyze: good class: a file name in '${d}' is not valid UTF-8 ('caf\uFFFD.dlog')\n  hint: rename it; distalyze names instances by their file names\n`);
+  });
+
   it('a FIFO', async () => {
     const d = sb.classWith('special-fifo', 'good', {});
     execFileSync('mkfifo', [join(d, 'pipe.dlog')]);

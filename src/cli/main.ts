@@ -131,7 +131,11 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
     bad: await listInputFiles(badSpec, 'bad'),
   };
   const all = [...files.good, ...files.bad];
-  await checkReportTargets(reportPaths, all);
+  // A class given as a directory (a single file's list is that file): reports must not go inside it.
+  const classDirectories = (['good', 'bad'] as const)
+    .map((c) => [c, c === 'good' ? goodSpec : badSpec] as const)
+    .filter(([c, spec]) => spec !== '-' && !(files[c].length === 1 && files[c][0]!.path === spec));
+  await checkReportTargets(reportPaths, all, classDirectories);
   const totalBytes = all.reduce((s, f) => s + f.size, 0);
   const progress = new Progress(totalBytes, all.length, Progress.enabledFor(options.quiet));
   // Holding every state change point until Dref is known costs memory in
