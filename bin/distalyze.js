@@ -1,10 +1,47 @@
 #!/usr/bin/env node
 // The distalyze executable: runs the compiled CLI (npm install builds dist/ via `prepare`).
+import { cleanUpNow, installSignalCleanup } from '../dist/cleanup.js';
 import { main } from '../dist/cli/main.js';
+import { formatUserError } from '../dist/cli/output.js';
+import { clearProgressLine } from '../dist/cli/progress.js';
+import { translatorFailureOf, translatorInCharge } from '../dist/parse/translators/module.js';
+
+// SIGINT/SIGTERM/SIGHUP: remove temporary reports, stop translator programs, exit 130/143/129.
+installSignalCleanup(clearProgressLine);
+
+// An error escaping to the process: a translator module's timer or forgotten promise
+// is the user's (exit 2, one line naming it and the file); anything else is a bug of ours.
+const escaped = (err) => {
+  const failure = translatorFailureOf(err);
+  clearProgressLine();
+  cleanUpNow();
+  finished = true;
+  if (failure !== null) process.stderr.write(formatUserError(failure.message, failure.hint));
+  else process.stderr.write(`distalyze: internal error: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(failure !== null ? 2 : 3);
+};
+process.on('uncaughtException', escaped);
+process.on('unhandledRejection', escaped);
+
+// The process ending before main() returned: a translator module called a process.exit it saved
+// (the one it calls while translating throws instead). Never a quiet exit 0.
+let finished = false;
+process.on('exit', (code) => {
+  if (finished) return;
+  const who = translatorInCharge();
+  clearProgressLine();
+  cleanUpNow();
+  process.stderr.write(formatUserError(who === null
+    ? `ended before finishing (exit code ${code})`
+    : `${who.file}: translator ${who.path} ended the process (exit code ${code}) while reading this file`));
+  process.exitCode = 2;
+});
 
 main(process.argv.slice(2)).then(
-  (code) => { process.exitCode = code; },
+  (code) => { finished = true; process.exitCode = code; },
   (err) => {
+    finished = true;
+    clearProgressLine();
     // Only a bug in distalyze gets here: user errors are InputErrors, printed on one line.
     process.stderr.write(`distalyze: internal error: ${err instanceof Error ? err.stack : String(err)}\n`);
     process.exitCode = 3;

@@ -9,13 +9,13 @@
  * counted or noted in the report. `npm run build` before running this file.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, createReadStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { chmodSync, createReadStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
   CONTROL_IN_FILES, HOSTILE_NAMES, INSTANCES, NOBODY, RAW_CONTROL, corruptGzip, gzip, makeSandbox, replaceLine, runBinaryAs, runBinaryIntoHead,
-  runBinaryStdoutClosed, truncatedGzip, validInstance, withBom, withCrlf, withLongLine, type Sandbox,
+  runBinaryShell, runBinaryStdoutClosed, runBinaryThenSignal, processAlive, truncatedGzip, validInstance, withBom, withCrlf, withLongLine, type Sandbox,
 } from './helpers/broken-inputs.js';
 import { main } from '../src/cli/main.js';
 import { StagedOutputs } from '../src/cli/output.js';
@@ -387,6 +387,16 @@ describe('file contents', () => {
     await expectError([sb.good, dir], `distalyze: ${file}:116510: a CSV record grows over the 1 MiB limit by this line\n  hint: an unclosed quote (") makes the rest of the file one field\n`);
   });
 
+  it('a CSV row with more fields than the header (an unquoted comma in a name)', async () => {
+    const { dir, file } = broken('csv-extra', 'kind,timestamp,name,value\nE,1,Start,\nE,2,End, at last,\n', 'run-3.csv');
+    await expectError([sb.good, dir], `distalyze: ${file}:3: row has 5 fields, the header 4\n  hint: a field holding a comma must be quoted: "a,b"\n`);
+  });
+
+  it('a TSV row with more fields than the header', async () => {
+    const { dir, file } = broken('tsv-extra', 'kind\ttimestamp\tname\nE\t1\tStart\tsurplus\n', 'run-3.tsv');
+    await expectError([sb.good, dir], `distalyze: ${file}:2: row has 4 fields, the header 3\n  hint: a field holding a TAB must be quoted: "a<TAB>b"\n`);
+  });
+
   it('a CSV row with an unclosed quote', async () => {
     const { dir, file } = broken('csv-quote', 'kind,timestamp,name,value\nE,1,Start,\nE,2,"End,\n', 'run-3.csv');
     await expectError([sb.good, dir], `distalyze: ${file}:3: not valid CSV: Quote Not Closed: the parsing is finished with an opening quote at line 3\n`);
@@ -418,7 +428,7 @@ describe('options', () => {
   });
 
   it('a value out of range', async () => {
-    await expectError([sb.good, sb.bad, '--jobs', '0'], 'distalyze: --jobs 0: must be a whole number ≥ 1\n');
+    await expectError([sb.good, sb.bad, '--jobs', '0'], 'distalyze: --jobs 0: must be a whole number from 1 to 64\n');
   });
 });
 
@@ -787,5 +797,418 @@ describe('hostile names', () => {
     expect(tsv).toContain('two\\nlines\tevent\t');
     expect(tsv).toContain('q\\r\\nx\tstate\t');
     expect(new Set(tsv.trimEnd().split('\n').map((l) => l.split('\t').length))).toEqual(new Set([17]));
+  });
+});
+
+// --- Issue 11: never lose a user's file, never succeed silently ------------
+
+/** A pass-through module translator: dlog E lines in, events out. */
+const PASS_MJS = 'export default (l, c) => { const p = l.split("\\t"); if (p[0] === "E") c.event(+p[1], p[2]); };\n';
+
+describe('translate never deletes what it was not asked to write', () => {
+  it('-o DIR that holds one of the inputs is refused, and the input stays', async () => {
+    const pass = sb.write('t1/pass.mjs', PASS_MJS);
+    const t = sb.path('t1', 'in');
+    sb.write('t1/in/i1.dlog', validInstance(1, false));
+    sb.write('t1/in/i2.dlog', validInstance(2, false));
+    const r = await run('translate', '--translator', pass, join(t, 'i1.dlog'), '-o', t);
+    expect(r.stderr).toBe(`distalyze: ${t}: -o: directory holds input ${join(t, 'i1.dlog')}; translate would overwrite its own input\n`);
+    expect(r.code).toBe(2);
+    expect(readdirSync(t).sort()).toEqual(['i1.dlog', 'i2.dlog']);
+    expect(readFileSync(join(t, 'i1.dlog'), 'utf8')).toBe(validInstance(1, false));
+  });
+
+  it('-o DIR holding .dlog files not written by translate is refused, and they stay', async () => {
+    const pass = sb.write('t2/pass.mjs', PASS_MJS);
+    sb.write('t2/out/mine.dlog', 'E\t1\tMine\n');
+    const r = await run('translate', '--translator', pass, sb.good, '-o', sb.path('t2', 'out'));
+    expect(r.stderr).toBe(`distalyze: ${sb.path('t2', 'out')}: -o: directory is not empty (it holds mine.dlog)\n` +
+      '  hint: translate writes into a new or empty directory, or one holding only the files of an earlier translate run (they are replaced)\n');
+    expect(r.code).toBe(2);
+    expect(readdirSync(sb.path('t2', 'out'))).toEqual(['mine.dlog']);
+  });
+
+  it('a rerun into its own output directory replaces only its own files', async () => {
+    const pass = sb.write('t3/pass.mjs', PASS_MJS);
+    const out = sb.path('t3', 'out');
+    expect((await run('translate', '--translator', pass, sb.good, '-o', out)).code).toBe(0);
+    const first = readdirSync(out).sort();
+    expect(first).toEqual(['.distalyze-translate', 'run-1.dlog.dlog', 'run-2.dlog.dlog', 'run-3.dlog.dlog', 'run-4.dlog.dlog']);
+    const r = await run('translate', '--translator', pass, join(sb.good, 'run-1.dlog'), '-o', out);
+    expect(r.code).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['.distalyze-translate', 'run-1.dlog.dlog']);
+  });
+});
+
+describe('reports never replace what is not theirs', () => {
+  it('--json /dev/stdout >> log.txt appends in place: the earlier content and the terminal report stay', () => {
+    const log = sb.write('append/log.txt', 'earlier line\n');
+    const inode = statSync(log).ino;
+    const r = runBinaryShell([sb.good, sb.bad, '--json', '/dev/stdout'], `>> '${log}'`);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const text = readFileSync(log, 'utf8');
+    expect(statSync(log).ino).toBe(inode);
+    expect(text.startsWith('earlier line\n{\n')).toBe(true);
+    expect(text).toMatch(/\n}\ndistalyze \S+\n {2}good: 4 instances/);
+    expect(readdirSync(sb.path('append'))).toEqual(['log.txt']);
+  });
+
+  it('a report path that is one of the input logs is refused, and the log stays', async () => {
+    const input = join(sb.bad, 'run-1.dlog');
+    const r = await run(sb.good, sb.bad, '--json', input);
+    expect(r.stderr).toBe(`distalyze: --json ${input}: cannot write: it is the input file ${input}\n`);
+    expect(r.code).toBe(2);
+    expect(readFileSync(input, 'utf8')).toBe(validInstance(1, true));
+  });
+
+  it('a report path that leads to an input log through a symbolic link is refused', async () => {
+    const input = join(sb.good, 'run-2.dlog');
+    const link = sb.path('out', 'link-to-input.json');
+    symlinkSync(input, link);
+    onTestFinished(() => { execFileSync('rm', [link]); });
+    const r = await run(sb.good, sb.bad, '--tsv', link);
+    expect(r.stderr).toBe(`distalyze: --tsv ${link}: cannot write: it is the input file ${input}\n`);
+    expect(r.code).toBe(2);
+    expect(readFileSync(input, 'utf8')).toBe(validInstance(2, false));
+  });
+
+  it('a report inside a class directory is refused: the next run would read it as a log', async () => {
+    const d = sb.classWith('report-inside', 'good', {});
+    const r = await run(d, sb.bad, '--json', join(d, 'r.json'));
+    expect(r.stderr).toBe(`distalyze: --json ${join(d, 'r.json')}: cannot write: it is inside the good class directory ${d}, whose every file is read as a log\n`);
+    expect(r.code).toBe(2);
+    expect(readdirSync(d).sort()).toEqual(['run-1.dlog', 'run-2.dlog', 'run-3.dlog', 'run-4.dlog']);
+  });
+
+  it('--json /dev/stdout with --tsv -: both on standard output, refused', async () => {
+    const r = await run(sb.good, sb.bad, '--json', '/dev/stdout', '--tsv', '-');
+    expect(r.stderr).toBe("distalyze: --json and --tsv both write to '/dev/stdout'; give each report its own file\n");
+    expect(r.code).toBe(2);
+  });
+
+  it('a report path that is a hard link to an input log is refused', async () => {
+    const input = join(sb.good, 'run-3.dlog');
+    const link = sb.path('out', 'hard.json');
+    execFileSync('ln', [input, link]);
+    onTestFinished(() => { execFileSync('rm', [link]); });
+    const r = await run(sb.good, sb.bad, '--json', link);
+    expect(r.stderr).toBe(`distalyze: --json ${link}: cannot write: it is the input file ${input}\n`);
+    expect(r.code).toBe(2);
+    expect(readFileSync(input, 'utf8')).toBe(validInstance(3, false));
+  });
+
+  it('two reports that resolve to the same file through a symbolic link are refused', async () => {
+    const real = sb.write('same-real/r.txt', 'old');
+    const link = sb.path('same-real', 'link.txt');
+    symlinkSync(real, link);
+    const r = await run(sb.good, sb.bad, '--json', real, '--tsv', link);
+    expect(r.stderr).toBe(`distalyze: --json and --tsv both write to '${real}'; give each report its own file\n`);
+    expect(r.code).toBe(2);
+    expect(readFileSync(real, 'utf8')).toBe('old');
+  });
+
+  it('--tsv r.tsv --json /dev/full: exit 2 and r.tsv keeps its old content', () => {
+    const tsv = sb.write('full/r.tsv', 'old report\n');
+    const r = runBinary([sb.good, sb.bad, '--tsv', tsv, '--json', '/dev/full']);
+    expect(r.stderr).toBe('distalyze: --json /dev/full: cannot write: no space left on device\n');
+    expect(r.code).toBe(2);
+    expect(readFileSync(tsv, 'utf8')).toBe('old report\n');
+    expect(readdirSync(sb.path('full'))).toEqual(['r.tsv']);
+  });
+});
+
+describe('signals: clean up, exit 128 + the signal number', () => {
+  it('SIGTERM while reports are written: no temporary file left, the old report kept, exit 143', async () => {
+    const dir = sb.path('sig-reports');
+    mkdirSync(dir);
+    const fifo = join(dir, 'nobody-reads.fifo');
+    execFileSync('mkfifo', [fifo]);
+    sb.write('sig-reports/r.tsv', 'old\n');
+    // The FIFO has no reader: writing it blocks, after r.tsv's temporary file is written.
+    const r = await runBinaryThenSignal([sb.good, sb.bad, '--json', fifo, '--tsv', join(dir, 'r.tsv')],
+      () => readdirSync(dir).some((f) => f.endsWith('.tmp')), 'SIGTERM');
+    expect(r.code).toBe(143);
+    expect(r.stderr).toBe('');
+    expect(readdirSync(dir).sort()).toEqual(['nobody-reads.fifo', 'r.tsv']);
+    expect(readFileSync(join(dir, 'r.tsv'), 'utf8')).toBe('old\n');
+  });
+
+  for (const jobs of ['1', '2']) {
+    it(`SIGINT while an executable translator runs (--jobs ${jobs}): its process group is killed, exit 130`, async () => {
+      const dir = sb.path(`sig-translator-${jobs}`);
+      const pids = join(dir, 'pids');
+      const tr = sb.write(`sig-translator-${jobs}/tr.sh`, `#!/bin/sh\ncat "$1"\nsleep 300 &\necho $! >> '${pids}'\nwait\n`);
+      chmodSync(tr, 0o755);
+      onTestFinished(() => {
+        for (const pid of existsSync(pids) ? readFileSync(pids, 'utf8').trim().split('\n').map(Number) : []) {
+          try { process.kill(pid); } catch { /* gone, as it should be */ }
+        }
+      });
+      // Once every worker runs the program (one per worker): a program started at the very moment of the signal may escape.
+      const running = (): number => (existsSync(pids) ? readFileSync(pids, 'utf8').trim().split('\n').length : 0);
+      const r = await runBinaryThenSignal([sb.good, sb.bad, '--translator', tr, '--jobs', jobs], () => running() >= Number(jobs), 'SIGINT');
+        expect(r.code).toBe(130);
+      expect(r.stderr).toBe('');
+      await new Promise((done) => setTimeout(done, 200));
+      const started = readFileSync(pids, 'utf8').trim().split('\n').map(Number);
+      expect(started.length).toBeGreaterThan(0);
+      expect(started.filter(processAlive)).toEqual([]);
+    });
+  }
+});
+
+describe('a translator module that misbehaves: exit 2, one line naming the translator and the file', () => {
+  const binaryError = (args: string[]): RunResult => {
+    const r = runBinary(args);
+    expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+    return r;
+  };
+
+  for (const jobs of ['1', '2']) {
+    it(`a module calling process.exit(0) (--jobs ${jobs})`, () => {
+      const mjs = sb.write(`exit-${jobs}/exit.mjs`, 'export default (l, c) => { if (l.startsWith("E")) process.exit(0); };\n');
+      const r = binaryError([sb.good, sb.bad, '--translator', mjs, '--jobs', jobs]);
+      expect(r.stderr).toBe(`distalyze: ${join(sb.good, 'run-1.dlog')}:2: translator ${mjs} failed: it called process.exit(0)\n`);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+    });
+
+    it(`a module calling a process.exit it saved (--jobs ${jobs})`, () => {
+      const mjs = sb.write(`saved-exit-${jobs}/exit.mjs`, 'const { exit } = process;\nexport default (l, c) => { if (c.file.endsWith("good/run-2.dlog")) exit(0); };\n');
+      const r = binaryError([sb.good, sb.bad, '--translator', mjs, '--jobs', jobs]);
+      const how = jobs === '1' ? 'the process' : 'its worker thread';
+      expect(r.stderr).toBe(`distalyze: ${join(sb.good, 'run-2.dlog')}: translator ${mjs} ended ${how} (exit code 0) while reading this file\n`);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+    });
+
+    it(`an async module that rejects (--jobs ${jobs})`, () => {
+      const mjs = sb.write(`reject-${jobs}/reject.mjs`, 'export default async (l, c) => { if (l.startsWith("E\\t1030")) throw new Error("no luck"); };\n');
+      const r = binaryError([sb.good, sb.bad, '--translator', mjs, '--jobs', jobs]);
+      expect(r.stderr).toBe(`distalyze: ${join(sb.good, 'run-3.dlog')}:2: translator ${mjs} failed: no luck\n`);
+      expect(r.code).toBe(2);
+    });
+
+    it(`a module that throws later, from a timer (--jobs ${jobs})`, () => {
+      const mjs = sb.write(`timer-${jobs}/timer.mjs`, 'export default (l, c) => { if (l.startsWith("E\\t1030")) setTimeout(() => { throw new Error("too late"); }, 0); };\n');
+      const r = binaryError([sb.good, sb.bad, '--translator', mjs, '--jobs', jobs]);
+      // Blamed on the file being read when the timer fires: run-3 or one read after it.
+      expect(r.stderr).toMatch(new RegExp(`^distalyze: ${sb.root}/(good|bad)/run-\\d\\.dlog: translator ${mjs} failed: too late\n$`));
+      expect(r.code).toBe(2);
+    });
+  }
+
+  it('a TypeScript translator on four workers: no clash between their compiled files', () => {
+    // A big module (an 8 MB constant) makes writing and importing the compiled file slow enough to overlap.
+    const ts = sb.write('ts-jobs/pass.ts', `const big = "${'x'.repeat(8_000_000)}";\n` +
+      'export default (l: string, c: { event(t: number, n: string): void }): void => { const p = l.split("\\t"); if (p[0] === "E" && big.length > 0) c.event(+p[1]!, p[2]!); };\n');
+    const r = binaryError([sb.good, sb.bad, '--translator', ts, '--jobs', '4', '--json', sb.path('ts-jobs', 'r.json')]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(readdirSync(sb.path('ts-jobs')).sort()).toEqual(['pass.ts', 'r.json']);
+  });
+});
+
+describe('standard output that fails is an error; only a reader that went away is not', () => {
+  it('translate -o - > /dev/full: exit 2, one line', () => {
+    const pass = sb.write('full-translate/pass.mjs', PASS_MJS);
+    const r = runBinaryShell(['translate', '--translator', pass, sb.good, '-o', '-'], '> /dev/full');
+    expect(r.stderr).toBe('distalyze: cannot write to standard output: no space left on device\n');
+    expect(r.code).toBe(2);
+  });
+
+  it('distalyze > /dev/full: exit 2, one line', () => {
+    const r = runBinaryShell([sb.good, sb.bad], '> /dev/full');
+    expect(r.stderr).toBe('distalyze: cannot write to standard output: no space left on device\n');
+    expect(r.code).toBe(2);
+  });
+
+  it('translate -o - | head -1: a reader that went away ends it quietly', () => {
+    const pass = sb.write('head-translate/pass.mjs', PASS_MJS);
+    const r = runBinaryIntoHead(['translate', '--translator', pass, sb.good, sb.bad, '-o', '-']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('I\trun-1.dlog\n');
+  });
+});
+
+describe('options: bounded, and validated alike by distalyze and distalyze translate', () => {
+  it('--jobs above the bound', async () => {
+    await expectError([sb.good, sb.bad, '--jobs', '100000'], 'distalyze: --jobs 100000: must be a whole number from 1 to 64\n');
+  });
+
+  for (const year of ['26', '20x6', '1969', '10000']) {
+    it(`--year ${year}: the same one line from both commands`, async () => {
+      const pass = sb.write('year/pass.mjs', PASS_MJS);
+      const message = `distalyze: --year ${year}: must be a year from 1970 to 9999, such as 2026\n`;
+      const main = await run(sb.good, sb.bad, '--translator', pass, '--year', year);
+      const translate = await run('translate', '--translator', pass, '--year', year, sb.good, '-o', '-');
+      expect(main).toEqual({ code: 2, stdout: '', stderr: message });
+      expect(translate).toEqual({ code: 2, stdout: '', stderr: message });
+    });
+  }
+});
+
+describe("translate's summary shows text from logs escaped", () => {
+  it('control characters, C1 and bidi overrides in unmapped lines and file names', async () => {
+    const pass = sb.write('summary-escape/pass.mjs', PASS_MJS);
+    const file = sb.write('summary-escape/in/a\u001b[2Jb.log', `E\t1\tStart\nplain \u009b2J csi \u202eevil\u202c \u001b]0;title\u0007\n`);
+    const r = await run('translate', '--translator', pass, file, '-o', '-');
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toMatch(RAW_CONTROL);
+    expect(r.stderr).toContain(`${sb.path('summary-escape', 'in')}/a\\x1b[2Jb.log:2: no translator rule matched: 'plain \\x9b2J csi \\u202eevil\\u202c \\x1b]0;title\\x07'`);
+  });
+});
+
+describe('the progress line', () => {
+  it('is cleared before an error message, which starts its own line', (ctx) => {
+    const dir = sb.classWith('progress-error', 'bad', { 'run-3.dlog': 'E\t1\tStart\nE\tsoon\tEnd\n' });
+    const tr = sb.write('progress-error-tr/slow.sh', '#!/bin/sh\ncase "$1" in *good/run-4.dlog) sleep 1.5;; esac\ncat "$1"\n');
+    chmodSync(tr, 0o755);
+    const cmd = [process.execPath, join(ROOT, 'bin/distalyze.js'), sb.good, dir, '--translator', tr].map((a) => `'${a}'`).join(' ');
+    // `script` runs it on a pseudo-terminal, so the progress line is drawn (not in CI).
+    const env = { ...process.env };
+    delete env.CI;
+    let out: string;
+    try {
+      out = execFileSync('script', ['-qec', cmd, '/dev/null'], { encoding: 'utf8', env });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return ctx.skip('no `script` here to give a pseudo-terminal');
+      out = String((err as { stdout?: string }).stdout);
+    }
+    expect(out).toContain('reading: ');
+    expect(out).toContain(`\r\u001b[Kdistalyze: ${join(dir, 'run-3.dlog')} (translator ${tr} output):2: timestamp 'soon' is neither decimal seconds nor ISO-8601`);
+  });
+});
+
+describe('special files in a class directory: an error naming them, never a hang or a silent skip', () => {
+  it('file names that are not UTF-8 (two would decode to one name)', async () => {
+    const d = sb.classWith('latin1-names', 'good', {});
+    writeFileSync(Buffer.from(`${d}/caf\u00e9.dlog`, 'latin1'), validInstance(5, false));
+    writeFileSync(Buffer.from(`${d}/caf\u00e8.dlog`, 'latin1'), validInstance(6, false));
+    await expectError([d, sb.bad], `distalyze: good class: a file name in '${d}' is not valid UTF-8 ('caf\uFFFD.dlog')\n  hint: rename it; distalyze names instances by their file names\n`);
+  });
+
+  it('a FIFO', async () => {
+    const d = sb.classWith('special-fifo', 'good', {});
+    execFileSync('mkfifo', [join(d, 'pipe.dlog')]);
+    await expectError([d, sb.bad], `distalyze: good class: '${d}/pipe.dlog' is a FIFO, not a regular file\n  hint: distalyze reads regular files (and .gz files) only; move it out of the class directory\n`);
+  });
+
+  it('a link to a character device', async () => {
+    const d = sb.classWith('special-device', 'bad', {});
+    symlinkSync('/dev/null', join(d, 'null.dlog'));
+    await expectError([sb.good, d], `distalyze: bad class: '${d}/null.dlog' is a character device, not a regular file\n  hint: distalyze reads regular files (and .gz files) only; move it out of the class directory\n`);
+  });
+
+  it('a socket', async () => {
+    const d = sb.classWith('special-socket', 'bad', {});
+    execFileSync('python3', ['-c', `import socket; socket.socket(socket.AF_UNIX).bind(${JSON.stringify(join(d, 'log.sock'))})`]);
+    await expectError([sb.good, d], `distalyze: bad class: '${d}/log.sock' is a socket, not a regular file\n  hint: distalyze reads regular files (and .gz files) only; move it out of the class directory\n`);
+  });
+});
+
+describe('--two-pass gives the one-pass answer when instance ids repeat', () => {
+  it('a file-named instance and an I-named one with the same id, the same ids in both classes', async () => {
+    // Each class: files run-1..4 (file-named), and req.dlog naming instances 'run-1.dlog', 'run-2.dlog' with I records.
+    const named = (bad: boolean): string => [1, 2].map((i) => `I\trun-${i}.dlog\n${validInstance(i + 10, bad)}`).join('').replace(/\tqueue\t(\d+)/g, (_, v: string) => `\tqueue\t${Number(v) * 7}`);
+    const good = sb.classWith('two-pass/good', 'good', { 'req.dlog': named(false) });
+    const bad = sb.classWith('two-pass/bad', 'bad', { 'req.dlog': named(true) });
+    const one = await accepted([good, bad]);
+    const two = await accepted([good, bad, '--two-pass']);
+    expect(one.doc.classes.good.instances).toBe(INSTANCES + 2);
+    const quartiles = (doc: JsonDoc): JsonTest[] => doc.tests.filter((t) => t.feature.endsWith('.abs'));
+    expect(quartiles(one.doc).length).toBeGreaterThan(0);
+    expect(quartiles(two.doc)).toEqual(quartiles(one.doc));
+    expect(two.doc.tests).toEqual(one.doc.tests);
+  });
+});
+
+describe('a line of exactly 1 MiB ending in CRLF whose CR ends a 64 KiB chunk', () => {
+  // 65535 bytes before the long line put its CR at byte 65535 + 1 MiB: the last byte of a chunk.
+  const text = (): string => {
+    const head = withCrlf(validInstance(3, true));
+    const pad = 65535 - Buffer.byteLength(head);
+    const filler = `#${'p'.repeat(pad - 3)}\r\n`;
+    const long = `#${'x'.repeat(1024 * 1024 - 1)}\r\n`;
+    const all = `${head}${filler}${long}E\t1040\tLate\r\n`;
+    expect(Buffer.byteLength(`${head}${filler}`)).toBe(65535);
+    return all;
+  };
+
+  it('is accepted by the dlog reader (it is within the limit)', async () => {
+    const d = sb.classWith('limit-cr', 'bad', { 'run-3.dlog': text() });
+    const r = await accepted([sb.good, d]);
+    expect(r.doc.classes.bad.skippedLines).toBe(0);
+    expect(r.doc.classes.bad.skippedExamples).toEqual([]);
+  });
+
+  it('is accepted by the line reader of translators', async () => {
+    const keep = sb.write('limit-cr-tr/keep.mjs', 'export default (l, c) => { if (l.startsWith("#")) return l.length <= 1048576; const p = l.split("\\t"); if (p[0] === "E") c.event(+p[1], p[2]); else if (p[0] === "S") c.state(+p[1], p[2], p[3]); };\n');
+    const d = sb.classWith('limit-cr-tr/bad', 'bad', { 'run-3.dlog': text() });
+    const r = await accepted([sb.good, d, '--translator', keep]);
+    expect(r.doc.classes.bad.skippedExamples).toEqual([]);
+  });
+});
+
+describe('line ends: LF, CRLF, or a lone CR for a whole file', () => {
+  const withCr = (text: string): string => text.replace(/\n/g, '\r');
+  it('lone-CR files (classic Mac OS) read like LF ones', async () => {
+    const d = sb.classWith('cr-only', 'bad', Object.fromEntries([1, 2, 3, 4].map((i) => [`run-${i}.dlog`, withCr(validInstance(i, true))])));
+    const plain = await accepted([sb.good, sb.bad]);
+    const cr = await accepted([sb.good, d]);
+    expect(cr.doc.classes.bad.skippedLines).toBe(0);
+    expect(testsOf(cr.doc)).toEqual(testsOf(plain.doc));
+  });
+
+  it('lone-CR files through a translator module', async () => {
+    const pass = sb.write('cr-only-tr/pass.mjs', 'export default (l, c) => { const p = l.split("\\t"); if (p[0] === "E") c.event(+p[1], p[2]); else if (p[0] === "S") c.state(+p[1], p[2], p[3]); else if (l.startsWith("#")) return true; };\n');
+    const d = sb.classWith('cr-only-tr/bad', 'bad', Object.fromEntries([1, 2, 3, 4].map((i) => [`run-${i}.dlog`, withCr(validInstance(i, true))])));
+    const plain = await accepted([sb.good, sb.bad, '--translator', pass]);
+    const cr = await accepted([sb.good, d, '--translator', pass]);
+    expect(cr.doc.classes.bad.skippedLines).toBe(0);
+    expect(testsOf(cr.doc)).toEqual(testsOf(plain.doc));
+  });
+
+  it('in an LF file a lone CR is part of the name; U+2028 never ends a line', async () => {
+    const d = sb.classWith('cr-inside', 'bad', { 'run-1.dlog': `${validInstance(1, true)}E\t1011\tA\rB\u2028C\n` });
+    const r = await accepted([sb.good, d]);
+    expect(r.doc.tests.map((t) => t.variable)).toContain('A\rB\u2028C');
+  });
+});
+
+describe('bytes that are not UTF-8: refused, so distinct names never merge', () => {
+  const latin1 = (text: string): Buffer => Buffer.from(text, 'latin1');
+  const HINT = '  hint: convert it to UTF-8 first, e.g. iconv -f ISO-8859-1 -t UTF-8\n';
+
+  it('a dlog file with Latin-1 names (café, cafè would both become caf\uFFFD)', async () => {
+    const d = sb.classWith('latin1', 'bad', { 'run-2.dlog': latin1('E\t1\tStart\nE\t2\tcaf\u00e9\nE\t3\tcaf\u00e8\n') });
+    await expectError([sb.good, d], `distalyze: ${d}/run-2.dlog:2: not valid UTF-8 (byte 0xe9 near byte 17); distinct names could not be told apart\n${HINT}`);
+  });
+
+  it('the same through a translator module', async () => {
+    const pass = sb.write('latin1-tr/pass.mjs', PASS_MJS);
+    const d = sb.classWith('latin1-tr/bad', 'bad', { 'run-2.dlog': latin1('E\t1\tStart\nE\t2\tcaf\u00e9\n') });
+    await expectError([sb.good, d, '--translator', pass], `distalyze: ${d}/run-2.dlog:2: not valid UTF-8 (byte 0xe9 near byte 17); distinct names could not be told apart\n${HINT}`);
+  });
+
+  it('a CSV file', async () => {
+    const d = sb.classWith('latin1-csv', 'bad', { 'run-2.csv': latin1('kind,timestamp,name,value\nE,1,Start,\nE,2,caf\u00e9,\n') });
+    await expectError([sb.good, d], `distalyze: ${d}/run-2.csv:3: not valid UTF-8 (byte 0xe9 near byte 44); distinct names could not be told apart\n${HINT}`);
+  });
+
+  it('a sequence cut off by the end of the file', async () => {
+    const d = sb.classWith('utf8-cut', 'bad', { 'run-2.dlog': Buffer.concat([Buffer.from('E\t1\tStart\nE\t2\tEnd'), Buffer.from([0xe2, 0x82])]) });
+    await expectError([sb.good, d], `distalyze: ${d}/run-2.dlog:2: not valid UTF-8 (an unfinished sequence at the end near byte 19); distinct names could not be told apart\n${HINT}`);
+  });
+
+  it('valid multi-byte names split across 64 KiB chunks are accepted', async () => {
+    // The é straddles the first chunk's end: its first byte is byte 65535.
+    const before = 'E\t1020\tStart\nE\t1021\tcaf';
+    const pad = `#${'p'.repeat(65535 - before.length - 2)}\n`;
+    expect(Buffer.byteLength(pad + before)).toBe(65535);
+    const d = sb.classWith('utf8-split', 'bad', { 'run-2.dlog': `${pad}${before}é 日本😀\nE\t1022\tEnd\n` });
+    const r = await accepted([sb.good, d]);
+    expect(r.doc.tests.map((t) => t.variable)).toContain('café 日本😀');
   });
 });

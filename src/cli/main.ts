@@ -23,8 +23,8 @@ import { registerTemplatesCommand } from './templates.js';
 import { registerCheckCommand } from './check.js';
 import { registerHistoryCommand } from './history.js';
 import { registerTranslateCommand } from './translate.js';
-import { checkOutputPath, formatUserError, guardStream, StagedOutputs, writeStream } from './output.js';
-import { Progress, StageProgress } from './progress.js';
+import { checkOutputPath, checkReportTargets, formatUserError, guardStream, StagedOutputs, writeStream } from './output.js';
+import { clearProgressLine, Progress, StageProgress } from './progress.js';
 
 /** Below this much input, starting workers costs more than it saves. */
 const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
@@ -52,6 +52,7 @@ export async function main(argv: readonly string[], io: Io = { stdout: process.s
     await program.parseAsync(argv as string[], { from: 'user' });
     return code;
   } catch (err) {
+    clearProgressLine();
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
       // Commander adds a suggestion on a second line: "(Did you mean --json?)".
@@ -132,7 +133,8 @@ function buildProgram(io: Io, setCode: (c: number) => void): Command {
 
 async function runAnalysis(goodSpec: string, badSpec: string, options: Options, io: Io): Promise<number> {
   if (goodSpec === '-' && badSpec === '-') throw new InputError('only one class can be read from standard input (-)');
-  for (const [option, path] of [['--json', options.json], ['--tsv', options.tsv], ['--dot', options.dot], ['--html', options.html]] as const) {
+  const reportPaths = [['--json', options.json], ['--tsv', options.tsv], ['--dot', options.dot], ['--html', options.html]] as const;
+  for (const [option, path] of reportPaths) {
     if (path !== undefined) await checkOutputPath(path, option);
   }
   const stages: Record<string, number> = {};
@@ -147,6 +149,11 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
     bad: await listInputFiles(badSpec, 'bad'),
   };
   const all = [...files.good, ...files.bad];
+  // A class given as a directory (a single file's list is that file): reports must not go inside it.
+  const classDirectories = (['good', 'bad'] as const)
+    .map((c) => [c, c === 'good' ? goodSpec : badSpec] as const)
+    .filter(([c, spec]) => spec !== '-' && !(files[c].length === 1 && files[c][0]!.path === spec));
+  await checkReportTargets(reportPaths, all, classDirectories);
   const totalBytes = all.reduce((s, f) => s + f.size, 0);
   const progress = new Progress(totalBytes, all.length, Progress.enabledFor(options.quiet));
   // Holding every state change point until Dref is known costs memory in

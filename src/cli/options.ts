@@ -123,8 +123,8 @@ export function parseOptions(raw: RawOptions): Options {
     ...(raw.translator !== undefined ? { translator: raw.translator } : {}),
     ...(raw.timestamp !== undefined ? { timestamp: raw.timestamp } : {}),
     ...(raw.instancePattern !== undefined ? { instancePattern: raw.instancePattern } : {}),
-    ...(raw.year !== undefined ? { year: integer('--year', raw.year, 1970) } : {}),
-    ...(raw.jobs !== undefined ? { jobs: integer('--jobs', raw.jobs, 1) } : {}),
+    ...(raw.year !== undefined ? { year: parseYear(raw.year) } : {}),
+    ...(raw.jobs !== undefined ? { jobs: integer('--jobs', raw.jobs, 1, MAX_JOBS) } : {}),
     limit: integer('--limit', raw.limit, 1),
     timings: raw.timings === true,
     twoPass: raw.twoPass === true,
@@ -161,10 +161,23 @@ function fraction(option: string, text: string): number {
   return x;
 }
 
-function integer(option: string, text: string, min: number): number {
+function integer(option: string, text: string, min: number, max?: number): number {
   const x = number(option, text);
+  if (max !== undefined && !(Number.isInteger(x) && x >= min && x <= max)) throw new InputError(`${option} ${text}: must be a whole number from ${min} to ${max}`);
   if (!Number.isInteger(x) || x < min) throw new InputError(`${option} ${text}: must be a whole number ≥ ${min}`);
   return x;
+}
+
+/**
+ * Parsing workers at most: each costs a thread and its memory (tens of MB),
+ * and parsing stops scaling long before this on any machine we measured.
+ */
+export const MAX_JOBS = 64;
+
+/** `--year`, for both `distalyze` and `distalyze translate`: four digits, 1970–9999. */
+export function parseYear(text: string): number {
+  if (!/^\d{4}$/.test(text) || Number(text) < 1970) throw new InputError(`--year ${text}: must be a year from 1970 to 9999, such as 2026`);
+  return Number(text);
 }
 
 function oneOf<T extends string>(option: string, text: string, allowed: readonly T[]): T {

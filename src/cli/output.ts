@@ -1,61 +1,112 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { access, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { dirname, basename, join } from 'node:path';
+import { constants, fstat as fstatFd, renameSync, write as writeFd } from 'node:fs';
+import { access, lstat, readlink, realpath, stat, unlink, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { dirname, basename, isAbsolute, join, relative, resolve } from 'node:path';
+import { registerTemporaryFile, releaseTemporaryFile } from '../cleanup.js';
 import { InputError } from '../errors.js';
-import { describeFsError } from '../parse/files.js';
+import { describeFsError, type InputFile } from '../parse/files.js';
 import { escapeTerminal } from '../report/format.js';
 
 /**
+ * Where a report path leads. `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` and
+ * `/proc/self/fd/N` (also reached through symbolic links) are a file
+ * descriptor this process already holds: `{ fd }`, written through as the
+ * shell opened it (`>> log` appends). Anything else is the path at the end of
+ * its symbolic links, with its directory's real path when that exists.
+ */
+export type Destination =
+  | { readonly fd: number }
+  | { readonly path: string; readonly exists: boolean; readonly regular: boolean; readonly directory: boolean };
+
+const FD_ALIAS = /^\/(?:dev\/(stdout|stderr|fd\/(\d+))|proc\/(?:self|thread-self|\d+)\/fd\/(\d+))$/;
+
+export async function destinationOf(path: string): Promise<Destination> {
+  let current = resolve(path);
+  for (let hops = 0; hops < 40; hops++) {
+    const alias = FD_ALIAS.exec(current);
+    if (alias !== null && (!/^\/proc\/\d+\//.test(current) || current.startsWith(`/proc/${process.pid}/`))) {
+      return { fd: alias[1] === 'stdout' ? 1 : alias[1] === 'stderr' ? 2 : Number(alias[2] ?? alias[3]) };
+    }
+    const info = await lstat(current).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return null;
+      throw err;
+    });
+    if (info === null) {
+      const dir = await realpath(dirname(current)).catch(() => dirname(current));
+      return { path: join(dir, basename(current)), exists: false, regular: false, directory: false };
+    }
+    if (!info.isSymbolicLink()) {
+      return { path: await realpath(current), exists: true, regular: info.isFile(), directory: info.isDirectory() };
+    }
+    current = resolve(dirname(current), await readlink(current));
+  }
+  throw Object.assign(new Error('too many levels of symbolic links'), { code: 'ELOOP' });
+}
+
+type Direct = { readonly option: string; readonly path: string; readonly content: string; readonly fd?: number };
+
+/**
  * The report files of one run, written all or nothing: each is rendered and
- * written to a temporary file beside its destination (`stage`), and only when
- * every one of them is written are they renamed into place (`commit`). A run
- * that fails on the third file leaves neither it nor the first two behind:
- * `discard` (call it in a `finally`) removes whatever was not committed.
- * A symbolic link is written through (the temporary file goes beside the file
- * it points to, and the link stays). A destination that is no regular file —
- * a FIFO, `/dev/stdout`, bash's `>(jq .)` — cannot be renamed over: it is
- * written directly, at commit.
+ * written to a temporary file beside its destination (`stage`); `commit` then
+ * writes the destinations that cannot be renamed over (a FIFO, a device,
+ * `/dev/stdout`, bash's `>(jq .)`: written in place, as the shell opened
+ * them), and only when all of that succeeded renames every temporary file
+ * into place, in one synchronous loop that a signal cannot interrupt (its
+ * handler runs between event-loop turns). So a failed or interrupted run
+ * leaves the old reports or the new ones, never a mix. `discard` (call it in
+ * a `finally`) removes whatever was not committed; the signal handler removes
+ * registered temporary files too. A symbolic link is written through (the
+ * temporary file goes beside the file it points to, and the link stays).
  */
 export class StagedOutputs {
   private staged: { readonly tmp: string; readonly path: string; readonly target: string; readonly option: string }[] = [];
-  private direct: { readonly path: string; readonly content: string; readonly option: string }[] = [];
+  private direct: Direct[] = [];
 
   async stage(path: string, content: string, option: string): Promise<void> {
     const fail = (err: unknown): never => { throw new InputError(`${option} ${path}: cannot write: ${describeFsError(err)}`); };
-    const existing = await stat(path).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? null : fail(err)));
-    if (existing !== null && !existing.isFile()) {
-      if (existing.isDirectory()) fail({ code: 'EISDIR' });
-      this.direct.push({ path, content, option });
+    const dest = await destinationOf(path).catch(fail);
+    if ('fd' in dest) {
+      this.direct.push({ option, path, content, fd: dest.fd });
       return;
     }
-    const target = existing === null ? path : await realpath(path).catch(fail);
+    if (dest.directory) fail({ code: 'EISDIR' });
+    if (dest.exists && !dest.regular) {
+      this.direct.push({ option, path, content });
+      return;
+    }
+    const target = dest.path;
     const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
+    registerTemporaryFile(tmp);
     try {
       await writeFile(tmp, content);
     } catch (err) {
       await unlink(tmp).catch(() => undefined);
+      releaseTemporaryFile(tmp);
       fail(err);
     }
     this.staged.push({ tmp, path, target, option });
   }
 
   async commit(): Promise<void> {
+    for (const d of this.direct.splice(0)) {
+      try {
+        if (d.fd !== undefined) await writeAllToFd(d.fd, d.content);
+        else await writeFile(d.path, d.content);
+      } catch (err) {
+        throw new InputError(`${d.option} ${d.path}: cannot write: ${describeFsError(err)}`);
+      }
+    }
+    // Synchronous on purpose: see the class comment.
     while (this.staged.length > 0) {
       const { tmp, path, target, option } = this.staged[0]!;
       try {
-        await rename(tmp, target);
+        renameSync(tmp, target);
       } catch (err) {
         throw new InputError(`${option} ${path}: cannot write: ${describeFsError(err)}`);
       }
+      releaseTemporaryFile(tmp);
       this.staged.shift();
-    }
-    for (const { path, content, option } of this.direct.splice(0)) {
-      try {
-        await writeFile(path, content);
-      } catch (err) {
-        throw new InputError(`${option} ${path}: cannot write: ${describeFsError(err)}`);
-      }
     }
   }
 
@@ -63,7 +114,30 @@ export class StagedOutputs {
     const left = this.staged;
     this.staged = [];
     this.direct = [];
-    await Promise.all(left.map((s) => unlink(s.tmp).catch(() => undefined)));
+    await Promise.all(left.map(async (s) => {
+      await unlink(s.tmp).catch(() => undefined);
+      releaseTemporaryFile(s.tmp);
+    }));
+  }
+}
+
+const writeFdAsync = promisify(writeFd);
+
+/** Write all of `content` to an open descriptor; a reader that went away (EPIPE) ends it quietly. */
+async function writeAllToFd(fd: number, content: string): Promise<void> {
+  const bytes = Buffer.from(content);
+  try {
+    for (let at = 0; at < bytes.length;) {
+      const n = await writeFdAsync(fd, bytes, at, bytes.length - at);
+      at += typeof n === 'number' ? n : (n as { bytesWritten: number }).bytesWritten;
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EAGAIN') {
+      // A non-blocking pipe (stdout of some parents): fall back to the stream, which waits.
+      const stream = fd === 2 ? process.stderr : process.stdout;
+      if (fd === 1 || fd === 2) return writeStream(stream, content);
+    }
+    if ((err as NodeJS.ErrnoException).code !== 'EPIPE') throw err;
   }
 }
 
@@ -74,18 +148,72 @@ export class StagedOutputs {
 export async function checkOutputPath(path: string, option: string): Promise<void> {
   if (path === '-') return;
   const fail = (why: string): never => { throw new InputError(`${option} ${path}: cannot write: ${why}`); };
-  const target = await stat(path).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? null : fail(describeFsError(err))));
-  if (target?.isDirectory() === true) fail('is a directory');
-  if (target !== null && !target.isFile()) {
-    // A FIFO or a device (/dev/stdout, >(…)): written directly, so only it must be writable.
-    await access(path, constants.W_OK).catch((err: unknown) => fail(describeFsError(err)));
+  const dest = await destinationOf(path).catch((err: unknown) => fail(describeFsError(err)));
+  if ('fd' in dest) {
+    await promisify(fstatFd)(dest.fd).catch((err: unknown) => fail(describeFsError(err)));
+    return;
+  }
+  if (dest.directory) fail('is a directory');
+  if (dest.exists && !dest.regular) {
+    // A FIFO or a device (>(…), /dev/null): written directly, so only it must be writable.
+    await access(dest.path, constants.W_OK).catch((err: unknown) => fail(describeFsError(err)));
     return;
   }
   // The temporary file goes beside the file a symbolic link points to.
-  const dirPath = dirname(target === null ? path : await realpath(path).catch((err: unknown) => fail(describeFsError(err))));
+  const dirPath = dirname(dest.path);
   const dir = await stat(dirPath).catch((err: unknown) => fail(describeFsError(err)));
   if (!dir.isDirectory()) fail('a part of the path is not a directory');
   await access(dirPath, constants.W_OK).catch((err: unknown) => fail(describeFsError(err)));
+}
+
+/**
+ * Refuse reports that would destroy something: a report path that is one of
+ * the input files (the same file by device and inode, so through symbolic and
+ * hard links too), and two reports that lead to the same file.
+ */
+export async function checkReportTargets(
+  reports: readonly (readonly [string, string | undefined])[],
+  inputs: readonly InputFile[],
+  classDirectories: readonly (readonly [label: string, path: string])[] = [],
+): Promise<void> {
+  const named = reports.filter((r): r is readonly [string, string] => r[1] !== undefined);
+  if (named.length === 0) return;
+  const roots = await Promise.all(classDirectories.map(async ([label, dir]) => [label, dir, await realpath(dir).catch(() => resolve(dir))] as const));
+  const seen = new Map<string, string>();
+  const existing = new Map<string, readonly [string, string]>(); // device:inode → [option, path]
+  const paths: (readonly [string, string, string])[] = []; // [option, path, where it leads]
+  for (const [option, path] of named) {
+    const dest = path === '-' ? { fd: 1 } : await destinationOf(path).catch(() => null);
+    if (dest === null) continue;
+    const key = 'fd' in dest ? `fd:${dest.fd}` : dest.path;
+    const first = seen.get(key);
+    if (first !== undefined) throw new InputError(`${first} and ${option} both write to '${named.find((r) => r[0] === first)![1]}'; give each report its own file`);
+    seen.set(key, option);
+    if ('fd' in dest) continue;
+    paths.push([option, path, dest.path]);
+    if (dest.exists) {
+      const info = await stat(dest.path).catch(() => null);
+      if (info !== null) existing.set(`${info.dev}:${info.ino}`, [option, path]);
+    }
+  }
+  // Only when a report would replace an existing file: stat the inputs (in input order, so the first match is named).
+  if (existing.size > 0) {
+    for (const f of inputs) {
+      if (f.path === '-') continue;
+      const info = await stat(f.path).catch(() => null);
+      const hit = info === null ? undefined : existing.get(`${info.dev}:${info.ino}`);
+      if (hit !== undefined) throw new InputError(`${hit[0]} ${hit[1]}: cannot write: it is the input file ${f.path}`);
+    }
+  }
+  // A new report inside a class directory would be read as a log by the next run.
+  for (const [option, path, where] of paths) {
+    for (const [label, dir, real] of roots) {
+      const rel = relative(real, where);
+      if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) {
+        throw new InputError(`${option} ${path}: cannot write: it is inside the ${label} class directory ${dir}, whose every file is read as a log`);
+      }
+    }
+  }
 }
 
 /**

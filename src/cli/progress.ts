@@ -1,5 +1,13 @@
 import { formatBytes } from '../report/format.js';
 
+/** The progress line on the terminal now, if any: cleared before any other message (clearProgressLine). */
+let shown: Progress | null = null;
+
+/** Clear the progress line, so that a message printed next starts its own line. */
+export function clearProgressLine(): void {
+  shown?.done();
+}
+
 /**
  * A one-line progress indication on stderr (files, bytes, rate, ETA), shown
  * only on a TTY, not in CI, not with --quiet, and only once a run passes a second.
@@ -33,6 +41,8 @@ export class Progress {
 
   done(): void {
     if (this.drawn) process.stderr.write('\r\x1b[K');
+    this.drawn = false;
+    if (shown === this) shown = null;
   }
 
   private maybeDraw(): void {
@@ -41,6 +51,7 @@ export class Progress {
     if (now - this.started < 1000 || now - this.lastDraw < 200) return;
     this.lastDraw = now;
     this.drawn = true;
+    shown = this;
     const seconds = (now - this.started) / 1000;
     const rate = this.bytes / seconds;
     const left = this.totalBytes > this.bytes && rate > 0 ? (this.totalBytes - this.bytes) / rate : 0;

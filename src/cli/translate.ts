@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import { InputError } from '../errors.js';
@@ -8,6 +8,8 @@ import type { Translator } from '../parse/translator.js';
 import { DlogDirectoryWriter, DlogStreamWriter } from '../parse/translators/dlog-writer.js';
 import { loadTranslator } from '../parse/translators/load.js';
 import type { TranslatorProblem } from '../parse/translators/rules.js';
+import { escapeTerminal } from '../report/format.js';
+import { parseYear } from './options.js';
 import { formatUserError } from './output.js';
 
 export interface TranslateOptions {
@@ -62,13 +64,12 @@ export function registerTranslateCommand(program: Command, io: TranslateIo, setC
     .argument('<inputs...>', 'raw log files or directories (searched recursively), or - for stdin')
     .action(async (inputs: string[], raw: { translator: string; out: string; year?: string; strict?: boolean }) => {
       let year: number | undefined;
-      if (raw.year !== undefined) {
-        if (!/^\d{4}$/.test(raw.year)) {
-          io.stderr.write(`distalyze: --year must be a year such as 2026, not '${raw.year}'\n`);
-          setCode(2);
-          return;
-        }
-        year = Number(raw.year);
+      try {
+        if (raw.year !== undefined) year = parseYear(raw.year); // validated as the main command does
+      } catch (err) {
+        io.stderr.write(formatUserError((err as InputError).message));
+        setCode(2);
+        return;
       }
       setCode(await runTranslate({ translator: raw.translator, inputs, out: raw.out, strict: raw.strict === true, ...(year !== undefined ? { year } : {}) }, io));
     });
@@ -84,19 +85,37 @@ async function translate(opts: TranslateOptions, io: TranslateIo): Promise<void>
   let closed = false;
   let sink: ClassSink & { flush(): void };
   let instances: () => number;
+  let written = (): string[] => [];
+  let finish = async (): Promise<void> => undefined;
   if (toStdout) {
-    io.stdout.on('error', () => { closed = true; });
-    const writer = new DlogStreamWriter((text) => {
+    // Only EPIPE means the reader went away (`| head`); any other failure (ENOSPC, EIO) is an error.
+    let failed: unknown = null;
+    const onWriteError = (err: unknown): void => {
+      if ((err as NodeJS.ErrnoException).code === 'EPIPE') closed = true;
+      else failed ??= err;
+    };
+    io.stdout.on('error', onWriteError);
+    const check = (): void => {
+      if (failed !== null) throw new InputError(`cannot write to standard output: ${describeFsError(failed)}`);
       if (closed) throw new OutputClosed();
-      io.stdout.write(text);
+    };
+    const writer = new DlogStreamWriter((text) => {
+      check();
+      io.stdout.write(text, (err) => { if (err !== undefined && err !== null) onWriteError(err); });
     });
+    finish = async () => {
+      // Wait until everything written has reached the stream's destination, then look at the outcome.
+      await new Promise<void>((done) => io.stdout.write('', () => done()));
+      check();
+    };
     sink = writer;
     instances = () => writer.instances.size;
   } else {
-    prepareOutputDirectory(opts.out, opts.inputs);
+    prepareOutputDirectory(opts.out, opts.inputs, files);
     const writer = new DlogDirectoryWriter(opts.out);
     sink = writer;
     instances = () => writer.files().size;
+    written = () => [...writer.files().values()];
   }
 
   const stats = emptyReadStats();
@@ -105,15 +124,23 @@ async function translate(opts: TranslateOptions, io: TranslateIo): Promise<void>
     await readClass([file], 'good', sink, { translator, strict: opts.strict, examples: EXAMPLES }, stats);
     // Between files, let a slow reader of stdout catch up.
     if (toStdout && (io.stdout as NodeJS.WritableStream & { writableNeedDrain?: boolean }).writableNeedDrain === true && !closed) {
-      await new Promise<void>((done) => io.stdout.once('drain', done));
+      await new Promise<void>((done) => {
+        const over = (): void => {
+          for (const e of ['drain', 'error', 'close'] as const) io.stdout.off(e, over);
+          done();
+        };
+        for (const e of ['drain', 'error', 'close'] as const) io.stdout.once(e, over);
+      });
     }
   }
   try {
     sink.flush();
   } catch (err) {
-    if (err instanceof OutputClosed) throw err;
+    if (err instanceof InputError) throw err;
     throw new InputError(`cannot write: ${describeFsError(err)}`, opts.out);
   }
+  await finish();
+  if (!toStdout) writeMarker(opts.out, written());
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   io.stderr.write(summary(translator, stats, instances(), toStdout ? 'stdout' : opts.out, seconds));
 }
@@ -126,16 +153,24 @@ class OutputClosed extends InputError {
 }
 
 /**
- * The output directory: created if missing; if it exists it may hold only
- * `.dlog` files (an earlier run's), which are replaced. Anything else there is
- * an error, so a mistyped `-o` never mixes records into unrelated files.
+ * Marks a directory as translate's output and lists the files it wrote: a
+ * rerun into the same directory removes exactly those, nothing else.
  */
-function prepareOutputDirectory(dir: string, inputs: readonly string[]): void {
+export const TRANSLATE_MARKER = '.distalyze-translate';
+const MARKER_HEADER = '# written by distalyze translate; a rerun with -o here replaces the files listed below';
+
+/**
+ * The output directory: created if missing. An existing one must be empty,
+ * or hold only the files an earlier translate run wrote there (listed in its
+ * marker file), which are replaced. Anything else there is an error, so a
+ * mistyped `-o` never deletes or mixes into a user's files; and it must not
+ * hold (or be inside) one of the inputs, which translate would overwrite.
+ */
+function prepareOutputDirectory(dir: string, inputs: readonly string[], files: readonly InputFile[]): void {
   const out = resolve(dir);
   for (const input of inputs) {
     if (input === '-') continue;
-    const rel = relative(resolve(input), out);
-    if (rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !/^[A-Za-z]:/.test(rel))) {
+    if (isInside(out, resolve(input))) {
       throw new InputError(`output directory ${dir} is inside input ${input}: the next run would read its own output`);
     }
   }
@@ -153,12 +188,51 @@ function prepareOutputDirectory(dir: string, inputs: readonly string[]): void {
     }
     return;
   }
-  const foreign = entries.filter((e) => !e.endsWith('.dlog'));
+  // Real paths: an input reached through a symbolic link is still an input.
+  const realOut = realpathSync(dir);
+  for (const f of files) {
+    if (f.path === '-') continue;
+    let real: string;
+    try {
+      real = realpathSync(f.path);
+    } catch {
+      continue;
+    }
+    if (isInside(real, realOut)) throw new InputError(`-o: directory holds input ${f.path}; translate would overwrite its own input`, dir);
+  }
+  const ours = new Set(entries.includes(TRANSLATE_MARKER) ? readMarker(dir) : []);
+  const foreign = entries.filter((e) => e !== TRANSLATE_MARKER && !ours.has(e));
   if (foreign.length > 0) {
     throw new InputError(`-o: directory is not empty (it holds ${foreign[0]}${foreign.length > 1 ? ` and ${foreign.length - 1} more` : ''})`, dir,
-      undefined, 'translate writes into a new directory, or one holding only .dlog files from an earlier run (they are replaced)');
+      undefined, 'translate writes into a new or empty directory, or one holding only the files of an earlier translate run (they are replaced)');
   }
   for (const e of entries) rmSync(join(dir, e), { force: true });
+}
+
+/** Whether `inner` is `outer` or below it (both absolute). */
+function isInside(inner: string, outer: string): boolean {
+  const rel = relative(outer, inner);
+  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !/^[A-Za-z]:/.test(rel));
+}
+
+/** The file names an earlier run listed in its marker; only plain names, never a path. */
+function readMarker(dir: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, TRANSLATE_MARKER), 'utf8');
+  } catch (err) {
+    throw new InputError(`-o: cannot read ${TRANSLATE_MARKER}: ${describeFsError(err)}`, dir);
+  }
+  if (!text.startsWith(MARKER_HEADER)) return [];
+  return text.split('\n').slice(1).filter((n) => n.endsWith('.dlog') && !n.includes('/') && !n.includes('\\') && !n.startsWith('.'));
+}
+
+function writeMarker(dir: string, names: readonly string[]): void {
+  try {
+    writeFileSync(join(dir, TRANSLATE_MARKER), `${[MARKER_HEADER, ...names].join('\n')}\n`);
+  } catch (err) {
+    throw new InputError(`cannot write: ${describeFsError(err)}`, join(dir, TRANSLATE_MARKER));
+  }
 }
 
 function summary(translator: Translator, stats: ReadStats, instances: number, where: string, seconds: number): string {
@@ -186,7 +260,8 @@ function summary(translator: Translator, stats: ReadStats, instances: number, wh
   }
   const year = (translator as { assumedYear?: number }).assumedYear;
   if (year !== undefined) lines.push(`note: timestamps without a year were put in ${year} (the current year); pass --year for reproducible output`);
-  return `${lines.join('\n')}\n`;
+  // File names and log text are the user's: made visible, never obeyed, as everywhere on the terminal.
+  return `${lines.map(escapeTerminal).join('\n')}\n`;
 }
 
 function formatBytes(bytes: number): string {

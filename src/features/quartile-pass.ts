@@ -23,7 +23,13 @@ export function referenceDurationOf(collector: FeatureCollector): number {
  * (instance, state variable).
  */
 export class AbsoluteQuartilePass implements ClassSink {
-  private readonly slots = new Map<string, number>();
+  /**
+   * Slots by class and id, apart for the two ways an instance is named (as
+   * the collector keeps them apart): a file's own instance (its relative path)
+   * and one named by `I` records may share an id, and so may the two classes.
+   */
+  private readonly fileSlots = new Map<string, number>();
+  private readonly namedSlots = new Map<string, number>();
   /** key slot × S + variable → [firstT, firstV, t(q1), v(q1), t(half), v(half), t(q3), v(q3)] */
   private readonly best = new Map<number, Float64Array>();
   private readonly targets: readonly number[];
@@ -32,14 +38,14 @@ export class AbsoluteQuartilePass implements ClassSink {
   private current = -1;
 
   constructor(private readonly collector: FeatureCollector, referenceDuration: number) {
-    collector.ids.forEach((id, slot) => this.slots.set(`${collector.classes[slot]}\t${id}`, slot));
+    collector.ids.forEach((id, slot) => (collector.named[slot] === true ? this.namedSlots : this.fileSlots).set(`${collector.classes[slot]}\t${id}`, slot));
     this.targets = QUARTERS.map((q) => q * referenceDuration);
     this.stateCount = collector.states.names.length;
   }
 
   beginFile(file: InputFile, className: ClassName): void {
     this.className = className;
-    this.current = this.slots.get(`${className}\t${file.relativePath}`) ?? -1;
+    this.current = this.fileSlots.get(`${className}\t${file.relativePath}`) ?? -1;
   }
 
   endFile(): void {
@@ -47,7 +53,7 @@ export class AbsoluteQuartilePass implements ClassSink {
   }
 
   instance(id: string): void {
-    this.current = this.slots.get(`${this.className}\t${id}`) ?? -1;
+    this.current = this.namedSlots.get(`${this.className}\t${id}`) ?? -1;
   }
 
   event(): void {

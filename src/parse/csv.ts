@@ -3,6 +3,7 @@ import { InputError } from '../errors.js';
 import { clip } from './dlog.js';
 import { openInputFile, type InputFile } from './files.js';
 import { MAX_LINE_LENGTH } from './lines.js';
+import { invalidUtf8Message, lineAt, Utf8Check, UTF8_HINT } from './utf8-check.js';
 import type { RecordSink } from './records.js';
 import { parseDecimal, parseTimestamp } from './timestamp.js';
 
@@ -30,6 +31,7 @@ export async function readCsv(file: InputFile, delimiter: string, sink: RecordSi
   const parser = parse({ delimiter, bom: true, info: true, skip_empty_lines: true, relax_column_count: true, trim: true, max_record_size: MAX_LINE_LENGTH });
   let bytes = 0;
   let newlines = 0;
+  const utf8 = new Utf8Check();
   source.on('data', (chunk: Buffer) => {
     bytes += chunk.length;
     onBytes?.(chunk.length);
@@ -37,8 +39,15 @@ export async function readCsv(file: InputFile, delimiter: string, sink: RecordSi
     const nul = chunk.indexOf(0);
     let line = newlines + 1;
     for (let i = chunk.indexOf(10); i !== -1 && (nul === -1 || i < nul); i = chunk.indexOf(10, i + 1)) line++;
-    if (nul === -1) {
+    const bad = nul === -1 ? utf8.check(chunk) : null;
+    if (nul === -1 && bad === null) {
       newlines = line - 1;
+      return;
+    }
+    if (bad !== null) {
+      parser.destroy(new InputError(invalidUtf8Message(bad.byte, bytes - chunk.length + bad.at), file.path, lineAt(chunk, bad.at, newlines), UTF8_HINT));
+      source.unpipe(parser);
+      source.pause();
       return;
     }
     parser.destroy(new InputError(`binary data (a NUL byte near byte ${bytes - chunk.length + nul}); not a text table`, file.path, line,
@@ -49,6 +58,7 @@ export async function readCsv(file: InputFile, delimiter: string, sink: RecordSi
   source.pipe(parser);
   source.on('error', (err) => parser.destroy(err));
   let index: Record<Column, number> | null = null;
+  let columns = 0;
   let records = 0;
   let currentInstance: string | null = null;
   try {
@@ -56,7 +66,14 @@ export async function readCsv(file: InputFile, delimiter: string, sink: RecordSi
       const line = info.lines;
       if (index === null) {
         index = headerIndex(record, file.path, line);
+        columns = record.length;
         continue;
+      }
+      // More fields than the header: usually an unquoted delimiter inside a name, which would shift the fields silently.
+      // (Fewer are fine: a trailing empty value may be left out.)
+      if (record.length > columns) {
+        throw new InputError(`row has ${record.length} fields, the header ${columns}`, file.path, line,
+          `a field holding ${delimiter === ',' ? 'a comma' : 'a TAB'} must be quoted: "${delimiter === ',' ? 'a,b' : 'a<TAB>b'}"`);
       }
       const field = (c: Column): string => (index![c] >= 0 ? record[index![c]] ?? '' : '');
       if (index.instance >= 0) {
@@ -105,6 +122,7 @@ export async function readCsv(file: InputFile, delimiter: string, sink: RecordSi
   } finally {
     if (file.path !== '-') source.destroy();
   }
+  if (utf8.end()) throw new InputError(invalidUtf8Message(undefined, bytes), file.path, newlines + 1, UTF8_HINT);
   if (index === null) throw new InputError('empty CSV file: expected a header row kind,timestamp,name,value[,instance]', file.path);
   return { bytes, records };
 }

@@ -3,6 +3,8 @@ import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../errors.js';
 import { clip, parseDlogLine } from './dlog.js';
 import { openInputFile, type InputFile } from './files.js';
+import { LineEnds } from './line-ends.js';
+import { invalidUtf8Message, lineAt, Utf8Check, UTF8_HINT } from './utf8-check.js';
 import { MAX_LINE_LENGTH, readFailure } from './lines.js';
 import type { RecordSink } from './records.js';
 import { parseDecimal, parseTimestamp } from './timestamp.js';
@@ -33,11 +35,14 @@ export async function readDlogFast(
   const parser = new DlogBufferParser(sink, onSkip, file.path);
   let bytes = 0;
   let first = true;
+  const utf8 = new Utf8Check();
+  const lineEnds = new LineEnds(file.gzip || file.path === '-' ? undefined : file.size);
   try {
     for await (const data of stream as AsyncIterable<Uint8Array>) {
       const chunk = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
       bytes += chunk.length;
       onBytes?.(chunk.length);
+      lineEnds.apply(chunk);
       const nul = chunk.indexOf(0);
       if (nul !== -1) {
         // As readLines: lines finished before this chunk, plus the newlines in it before the NUL.
@@ -45,6 +50,10 @@ export async function readDlogFast(
         for (let i = chunk.indexOf(10); i !== -1 && i < nul; i = chunk.indexOf(10, i + 1)) line++;
         throw new InputError(`binary data (a NUL byte near byte ${bytes - chunk.length + nul}); not a text log`, file.path, line,
           file.gzip ? undefined : 'if it is compressed, name it *.gz');
+      }
+      const bad = utf8.check(chunk);
+      if (bad !== null) {
+        throw new InputError(invalidUtf8Message(bad.byte, bytes - chunk.length + bad.at), file.path, lineAt(chunk, bad.at, parser.lineNo), UTF8_HINT);
       }
       let start = 0;
       if (first) {
@@ -60,6 +69,7 @@ export async function readDlogFast(
   } finally {
     if (file.path !== '-') stream.destroy();
   }
+  if (utf8.end()) throw new InputError(invalidUtf8Message(undefined, bytes), file.path, parser.lineNo + 1, UTF8_HINT);
   parser.end();
   return { bytes, lines: parser.lineNo };
 }
@@ -217,7 +227,8 @@ class DlogBufferParser {
       } else {
         this.carryChars += this.carryDecoder.write(piece).length;
       }
-      if (this.carryChars > MAX_LINE_LENGTH) {
+      // A CR last may be the first half of the line's CRLF (split by the chunk boundary): not the line's.
+      if (this.carryChars > MAX_LINE_LENGTH + (piece[piece.length - 1] === CR ? 1 : 0)) {
         this.skipping = true;
         this.skippedLength = this.carryChars;
         this.pieces = [];

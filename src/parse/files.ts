@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
@@ -54,6 +55,7 @@ async function walk(root: string, rootId: string, out: InputFile[], label: strin
     } catch (err) {
       throw new InputError(`${label} class: cannot read directory '${current}': ${describeFsError(err)}`);
     }
+    if (names.some((n) => n.includes('\uFFFD'))) await refuseUndecodableNames(current, label);
     names.sort(compareCodeUnits);
     const subdirs: { dir: string; ancestors: Map<string, string> }[] = [];
     for (const name of names) {
@@ -76,11 +78,37 @@ async function walk(root: string, rootId: string, out: InputFile[], label: strin
         subdirs.push({ dir: path, ancestors: new Map(ancestors).set(id, path) });
       } else if (info.isFile()) {
         out.push({ path, relativePath: relative(root, path).split(sep).join('/'), gzip: name.endsWith('.gz'), size: info.size });
+      } else {
+        // Reading a FIFO or a device could block forever or never end; skipping it would lose data silently.
+        throw new InputError(`${label} class: '${path}' is ${specialKind(info)}, not a regular file`, undefined, undefined,
+          'distalyze reads regular files (and .gz files) only; move it out of the class directory');
       }
     }
     for (let i = subdirs.length - 1; i >= 0; i--) pending.push(subdirs[i]!);
   }
   out.sort((a, b) => compareCodeUnits(a.relativePath, b.relativePath));
+}
+
+/**
+ * A file name that is not UTF-8 decodes with U+FFFD: two such names could
+ * become one string (and the file could not be opened by it). Refused,
+ * unless the U+FFFD is really in the name.
+ */
+async function refuseUndecodableNames(dir: string, label: string): Promise<void> {
+  const raw = await readdir(dir, { encoding: 'buffer' }).catch(() => [] as Buffer[]);
+  const bad = raw.find((n) => !isUtf8(n));
+  if (bad !== undefined) {
+    throw new InputError(`${label} class: a file name in '${dir}' is not valid UTF-8 ('${bad.toString('utf8')}')`, undefined, undefined,
+      'rename it; distalyze names instances by their file names');
+  }
+}
+
+function specialKind(info: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
+  if (info.isFIFO()) return 'a FIFO';
+  if (info.isSocket()) return 'a socket';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  return 'a special file';
 }
 
 /** Plain code-unit order: the same on every machine and locale. */

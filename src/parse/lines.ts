@@ -2,6 +2,8 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../errors.js';
 import { describeFsError, openInputFile, type InputFile } from './files.js';
+import { LineEnds } from './line-ends.js';
+import { invalidUtf8Message, lineAt, Utf8Check, UTF8_HINT } from './utf8-check.js';
 
 /** Lines longer than this are skipped (and counted), so one runaway line cannot exhaust memory. */
 export const MAX_LINE_LENGTH = 1024 * 1024;
@@ -36,10 +38,13 @@ export async function readLines(
   let lineNo = 0;
   let bytes = 0;
   let first = true;
+  const utf8 = new Utf8Check();
+  const lineEnds = new LineEnds(file.gzip || file.path === '-' ? undefined : file.size);
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       bytes += chunk.length;
       onBytes?.(chunk.length);
+      lineEnds.apply(chunk);
       const nul = chunk.indexOf(0);
       if (nul !== -1) {
         // The line the NUL is on: lines finished before this chunk, plus the newlines in it before the NUL.
@@ -47,6 +52,10 @@ export async function readLines(
         for (let i = chunk.indexOf(10); i !== -1 && i < nul; i = chunk.indexOf(10, i + 1)) line++;
         throw new InputError(`binary data (a NUL byte near byte ${bytes - chunk.length + nul}); not a text log`, file.path, line,
           file.gzip ? undefined : 'if it is compressed, name it *.gz');
+      }
+      const bad = utf8.check(chunk);
+      if (bad !== null) {
+        throw new InputError(invalidUtf8Message(bad.byte, bytes - chunk.length + bad.at), file.path, lineAt(chunk, bad.at, lineNo), UTF8_HINT);
       }
       let text = decoder.write(chunk);
       if (first) {
@@ -74,7 +83,9 @@ export async function readLines(
         skippedLength += text.length - start;
       } else if (start < text.length) {
         carry = carry.length > 0 ? carry + text.slice(start) : text.slice(start);
-        if (carry.length > MAX_LINE_LENGTH) {
+        // A CR last may be the first half of the line's CRLF (split by the chunk boundary): not the line's.
+        // (Its last character is text's: asking the carry would flatten a long concatenation on every chunk.)
+        if (carry.length > MAX_LINE_LENGTH + (text.charCodeAt(text.length - 1) === 13 ? 1 : 0)) {
           skipping = true;
           skippedLength = carry.length;
           carry = '';
@@ -87,6 +98,7 @@ export async function readLines(
   } finally {
     if (file.path !== '-') stream.destroy();
   }
+  if (utf8.end()) throw new InputError(invalidUtf8Message(undefined, bytes), file.path, lineNo + 1, UTF8_HINT);
   const rest = carry + decoder.end();
   if (skipping) {
     lineNo++;

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { killProcessGroups, processGroupTable } from '../cleanup.js';
 import { InputError } from '../errors.js';
 import type { FeatureCollector, FileContribution } from '../features/collector.js';
 import type { InputFile } from './files.js';
@@ -14,13 +15,17 @@ export interface WorkerInit {
   readonly strict: boolean;
   /** Whether to build state change points (see FeatureCollector): off when the main collector would drop them. */
   readonly keepSeries: boolean;
+  /** Shared with the main thread: the translator programs running (see cleanup.ts). */
+  readonly processGroups?: SharedArrayBuffer;
 }
 
 export type WorkerReply =
   | { readonly type: 'done'; readonly index: number; readonly contribution: FileContribution; readonly stats: ReadStats }
   | { readonly type: 'error'; readonly index: number; readonly message: string; readonly hint?: string }
   | { readonly type: 'crash'; readonly index: number; readonly message: string }
-  | { readonly type: 'bytes'; readonly n: number };
+  | { readonly type: 'bytes'; readonly n: number }
+  /** An error outside any file's reading (a translator's timer): ends the run at once. */
+  | { readonly type: 'fatal'; readonly message: string; readonly hint?: string; readonly internal?: boolean };
 
 export interface ParallelInput {
   readonly file: InputFile;
@@ -44,11 +49,14 @@ export async function readParallel(
   examples = 5,
 ): Promise<void> {
   const workerUrl = new URL('./worker.js', import.meta.url);
-  const workers = Array.from({ length: Math.min(jobs, inputs.length) }, () => new Worker(workerUrl, { workerData: init }));
+  const workers = Array.from({ length: Math.min(jobs, inputs.length) }, () => new Worker(workerUrl, { workerData: { ...init, processGroups: processGroupTable() } }));
   const results = new Map<number, WorkerReply>();
   let next = 0;
   let absorbed = 0;
   let failure: WorkerReply | null = null;
+  let stopping = false;
+  /** The files handed to each worker and not yet answered, oldest first. */
+  const inFlight = new Map<Worker, number[]>(workers.map((w) => [w, []]));
   try {
     await new Promise<void>((resolve, reject) => {
       const dispatch = (w: Worker): boolean => {
@@ -56,6 +64,7 @@ export async function readParallel(
         const index = next++;
         const input = inputs[index] as ParallelInput;
         w.postMessage({ index, file: input.file, className: input.className });
+        inFlight.get(w)!.push(index);
         return true;
       };
       let busy = 0;
@@ -65,7 +74,12 @@ export async function readParallel(
             progress.addBytes(reply.n);
             return;
           }
+          if (reply.type === 'fatal') {
+            reject(reply.internal === true ? new Error(`parsing worker failed: ${reply.message}`) : new InputError(reply.message, undefined, undefined, reply.hint));
+            return;
+          }
           busy--;
+          inFlight.get(w)!.shift();
           results.set(reply.index, reply);
           if (reply.type !== 'done' && (failure === null || reply.index < (failure as { index: number }).index)) failure = reply;
           // Hand out the next file before absorbing, so the worker never waits for the main thread.
@@ -89,16 +103,26 @@ export async function readParallel(
           if (busy === 0) resolve();
         });
         w.on('error', reject);
+        // A worker that ends by itself (a translator calling a saved process.exit) must not end the run quietly.
+        w.on('exit', (code) => {
+          if (stopping) return;
+          const index = inFlight.get(w)![0];
+          const file = index === undefined ? undefined : (inputs[index] as ParallelInput).file.path;
+          const who = init.translator !== undefined ? `translator ${init.translator}` : 'a parsing worker';
+          reject(new InputError(`${who} ended its worker thread (exit code ${code})${file === undefined ? '' : ' while reading this file'}`, file));
+        });
       }
       // Two files in flight per worker: one being parsed, one queued behind it.
       for (let round = 0; round < 2; round++) for (const w of workers) if (dispatch(w)) busy++;
       if (busy === 0) resolve();
     });
   } finally {
+    stopping = true;
     await Promise.all(workers.map((w) => w.terminate()));
+    killProcessGroups(); // programs a terminated worker was still reading from
   }
   if (failure !== null) {
-    const f = failure as Exclude<WorkerReply, { type: 'done' | 'bytes' }>;
+    const f = failure as Extract<WorkerReply, { type: 'error' | 'crash' }>;
     if (f.type === 'crash') throw new Error(`parsing worker failed: ${f.message}`);
     throw new InputError(f.message, undefined, undefined, f.type === 'error' ? f.hint : undefined);
   }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
+import { killProcessGroup, registerProcessGroup, releaseProcessGroup } from '../cleanup.js';
 import { InputError } from '../errors.js';
 import { readCsv, tableFormatOf } from './csv.js';
 import { clip, parseDlogLine } from './dlog.js';
@@ -97,7 +98,10 @@ async function readThroughLines(file: InputFile, className: ClassName, translato
 async function readThroughExecutable(file: InputFile, translator: ExecutableTranslator, sink: RecordSink, options: ReadOptions, stats: ReadStats): Promise<void> {
   const { cmd, args } = translator.command(file.path);
   // With `-` the program reads the raw log from its standard input.
-  const child = spawn(cmd, args as string[], { stdio: [file.path === '-' ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+  // Its own process group, so that an interrupted run stops the program and whatever it started.
+  const child = spawn(cmd, args as string[], { stdio: [file.path === '-' ? 'pipe' : 'ignore', 'pipe', 'pipe'], detached: true });
+  const pid = child.pid;
+  if (pid !== undefined) registerProcessGroup(pid);
   if (file.path === '-' && child.stdin !== null) {
     child.stdin.on('error', () => undefined); // the program may exit without reading everything
     process.stdin.pipe(child.stdin);
@@ -111,6 +115,7 @@ async function readThroughExecutable(file: InputFile, translator: ExecutableTran
     child.on('error', (err) => reject(new InputError(`cannot run translator ${translator.path}: ${err.message}`, file.path)));
     child.on('close', (code) => resolve(code));
   });
+  child.on('close', () => { if (pid !== undefined) releaseProcessGroup(pid); });
   exited.catch(() => undefined);
   const where = `${file.path} (translator ${translator.path} output)`;
   const virtual: InputFile = { path: where, relativePath: file.relativePath, gzip: false, size: 0 };
@@ -126,7 +131,10 @@ async function readThroughExecutable(file: InputFile, translator: ExecutableTran
     stats.bytes += r.bytes;
     stats.lines += r.lines;
   } catch (err) {
-    child.kill();
+    if (pid !== undefined) {
+      killProcessGroup(pid);
+      releaseProcessGroup(pid);
+    }
     throw err;
   }
   const code = await exited;

@@ -3,6 +3,7 @@
  * FeatureCollector, and posts back the file's contribution. See parallel.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { useProcessGroupTable } from '../cleanup.js';
 import { InputError } from '../errors.js';
 import { FeatureCollector } from '../features/collector.js';
 import type { InputFile } from './files.js';
@@ -15,6 +16,8 @@ const init = workerData as WorkerInit;
 const port = parentPort!;
 let translator: Translator | undefined;
 let pendingBytes = 0;
+// Translator programs started here are registered where the main thread's signal handler sees them.
+if (init.processGroups !== undefined) useProcessGroupTable(init.processGroups);
 
 async function handle(index: number, file: InputFile, className: ClassName): Promise<WorkerReply> {
   try {
@@ -44,6 +47,19 @@ async function handle(index: number, file: InputFile, className: ClassName): Pro
     return { type: 'crash', index, message: err instanceof Error ? (err.stack ?? err.message) : String(err) };
   }
 }
+
+// An error escaping from a translator module (a timer, a forgotten promise) ends the run as the
+// translator's failure; anything else is distalyze's bug.
+const escaped = (err: unknown): void => {
+  void import('./translators/module.js').then(({ translatorFailureOf }) => {
+    const failure = translatorFailureOf(err);
+    port.postMessage(failure !== null
+      ? { type: 'fatal', message: failure.message, ...(failure.hint !== undefined ? { hint: failure.hint } : {}) } satisfies WorkerReply
+      : { type: 'fatal', message: err instanceof Error ? (err.stack ?? err.message) : String(err), internal: true } satisfies WorkerReply);
+  });
+};
+process.on('uncaughtException', escaped);
+process.on('unhandledRejection', escaped);
 
 // Files are parsed one after another, in the order they were handed out.
 let queue: Promise<void> = Promise.resolve();

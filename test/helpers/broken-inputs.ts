@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants as osConstants, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { ROOT, type RunResult } from './run.js';
@@ -184,4 +184,49 @@ export function runBinaryIntoHead(args: readonly string[], lines = 1, mergeStder
   const r = spawnSync('bash', ['-c', script], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
   const m = /exit=(\d+)\n$/.exec(r.stderr);
   return { code: m === null ? -1 : Number(m[1]), stdout: r.stdout, stderr: r.stderr.replace(/exit=\d+\n$/, '') };
+}
+
+/** A bash command line running the built executable with ARGS, then `tail`: e.g. `>> log.txt`. */
+export function runBinaryShell(args: readonly string[], tail: string): RunResult {
+  const quoted = args.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+  const r = spawnSync('bash', ['-c', `"${process.execPath}" "${BIN}" ${quoted} ${tail}`], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * The built executable, sent `signal` once `ready()` holds (polled every 20 ms,
+ * for at most 20 s), and its stderr. `code` is the status a shell sees (`$?`):
+ * the exit code, or 128 + the number of the signal that ended it.
+ */
+export function runBinaryThenSignal(args: readonly string[], ready: () => boolean, signal: NodeJS.Signals): Promise<RunResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    const started = Date.now();
+    const poll = setInterval(() => {
+      if (ready() || Date.now() - started > 20_000) {
+        clearInterval(poll);
+        child.kill(signal);
+      }
+    }, 20);
+    child.on('error', reject);
+    child.on('close', (code, sig) => {
+      clearInterval(poll);
+      resolvePromise({ code: code ?? (sig === null ? -1 : 128 + osConstants.signals[sig]), stdout, stderr });
+    });
+  });
+}
+
+/** Whether a process with this id exists (and is no zombie). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const r = spawnSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' });
+  return r.status === 0 && !r.stdout.trim().startsWith('Z');
 }

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { threadId } from 'node:worker_threads';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -39,7 +41,34 @@ export async function loadModuleTranslator(path: string): Promise<LineTranslator
   if (shape === null) {
     throw new InputError('a translator module must export a function: `export default function (line, ctx) { … }` or `export function translate(line, ctx)`', path);
   }
-  return new ModuleTranslator(path, shape);
+  return new ModuleTranslator(path, shape, pathToFileURL(resolve(path)).href);
+}
+
+/** The module translator that last ran (for errors it throws outside a call: timers). */
+let lastActive: { readonly path: string; readonly url: string; file: string } | null = null;
+
+/**
+ * An error that escaped to the process ('uncaughtException' from a timer,
+ * 'unhandledRejection') as an InputError naming the translator and the file
+ * it was translating, when the error comes from the translator module's code
+ * (its stack names the module); null otherwise (then it is distalyze's bug).
+ */
+export function translatorFailureOf(err: unknown): InputError | null {
+  if (lastActive === null) return null;
+  const stack = err instanceof Error ? err.stack ?? '' : '';
+  const compiledTs = /\.m?ts$/.test(lastActive.path) ? `${lastActive.url.replace(/\/[^/]*$/, '/.')}` : null;
+  if (!stack.includes(lastActive.url) && !(compiledTs !== null && stack.includes(compiledTs))) return null;
+  return new InputError(`translator ${lastActive.path} failed: ${err instanceof Error ? err.message : String(err)}`, lastActive.file);
+}
+
+/** The module translator that last ran and the file it read, or null. */
+export function translatorInCharge(): { readonly path: string; readonly file: string } | null {
+  return lastActive;
+}
+
+/** What process.exit does while a translator runs: throws, so the reader reports it as the translator's failure at its line. */
+function exitFromTranslator(code?: number | string | null): never {
+  throw new Error(`it called process.exit(${code ?? ''})`);
 }
 
 class ModuleTranslator implements LineTranslator {
@@ -50,7 +79,10 @@ class ModuleTranslator implements LineTranslator {
   /** One context object, updated per line: no allocation per line. */
   private readonly ctx: { -readonly [K in keyof LineContext]: LineContext[K] } & RecordSink;
 
-  constructor(readonly path: string, private readonly shape: ModuleShape) {
+  /** The first rejection of a promise the module returned, with where it came from: thrown at the next call. */
+  private rejected: { readonly message: string; readonly file: string; readonly line: number } | null = null;
+
+  constructor(readonly path: string, private readonly shape: ModuleShape, private readonly url: string) {
     const self = this;
     this.ctx = {
       file: '', relativePath: '', line: 0, className: 'good',
@@ -74,21 +106,56 @@ class ModuleTranslator implements LineTranslator {
   }
 
   beginFile(ctx: Omit<LineContext, 'line'>, sink: RecordSink): void {
+    lastActive = { path: this.path, url: this.url, file: ctx.file };
+    this.throwRejected();
     if (this.shape.beginFile === undefined) return;
     this.enter({ ...ctx, line: 0 }, sink);
-    this.run(() => this.shape.beginFile?.(this.ctx), 'beginFile', ctx.file);
+    this.run(() => this.guarded(() => this.shape.beginFile?.(this.ctx)), 'beginFile', ctx.file);
   }
 
   translateLine(line: string, ctx: LineContext, sink: RecordSink): boolean {
+    if (this.rejected !== null) this.throwRejected();
     this.enter(ctx, sink);
-    const result = this.shape.translate(line, this.ctx);
+    const result = this.guarded(() => this.shape.translate(line, this.ctx));
+    if (typeof (result as PromiseLike<unknown> | null)?.then === 'function') this.watch(result as PromiseLike<unknown>, ctx.file, ctx.line);
     return this.called || result === true;
   }
 
   endFile(ctx: Omit<LineContext, 'line'>, sink: RecordSink): void {
+    this.throwRejected();
     if (this.shape.endFile === undefined) return;
     this.enter({ ...ctx, line: 0 }, sink);
-    this.run(() => this.shape.endFile?.(this.ctx), 'endFile', ctx.file);
+    this.run(() => this.guarded(() => this.shape.endFile?.(this.ctx)), 'endFile', ctx.file);
+  }
+
+  /** Run the module's code with process.exit turned into an error (see exitFromTranslator). */
+  private guarded<T>(fn: () => T): T {
+    const exit = process.exit;
+    process.exit = exitFromTranslator;
+    try {
+      return fn();
+    } finally {
+      process.exit = exit;
+    }
+  }
+
+  /**
+   * An async translator (a promise returned): its rejection is this line's
+   * failure, reported at the next line or the end of the file, never an
+   * unhandled rejection. (Records it gives after an `await` land wherever the
+   * reader is by then: translators should be synchronous.)
+   */
+  private watch(result: PromiseLike<unknown>, file: string, line: number): void {
+    result.then(undefined, (err: unknown) => {
+      this.rejected ??= { message: err instanceof Error ? err.message : String(err), file, line };
+    });
+  }
+
+  private throwRejected(): void {
+    const r = this.rejected;
+    if (r === null) return;
+    this.rejected = null;
+    throw new InputError(`translator ${this.path} failed: ${r.message}`, r.file, r.line);
   }
 
   private enter(ctx: LineContext, sink: RecordSink): void {
@@ -202,7 +269,8 @@ async function importTypeScript(path: string, absolute: string): Promise<Record<
     const text = typeof syntax.messageText === 'string' ? syntax.messageText : String((syntax.messageText as { messageText?: unknown }).messageText);
     throw new InputError(`TypeScript syntax error: ${text}`, path, line);
   }
-  const compiled = join(dirname(absolute), `.${basename(absolute).replace(/\.m?ts$/, '')}.distalyze-${process.pid}.mjs`);
+  // One name per process, thread and load: parsing workers compile at the same time, and one must not import or delete another's file.
+  const compiled = join(dirname(absolute), `.${basename(absolute).replace(/\.m?ts$/, '')}.distalyze-${process.pid}-${threadId}-${randomBytes(4).toString('hex')}.mjs`);
   try {
     await writeFile(compiled, out.outputText);
   } catch (err) {
