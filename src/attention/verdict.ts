@@ -12,6 +12,8 @@ import type { AttentionGraph } from './types.js';
 
 /** How many events the time attribution names at most. */
 const TIME_SHARES_SHOWN = 3;
+/** How many candidates with no significant feature the verdict lists after the significant ones. */
+const WEAK_SHOWN = 5;
 /** Events whose wait grew by less than this share of the slowdown are not named. */
 const TIME_SHARE_MIN = 0.05;
 
@@ -40,8 +42,12 @@ export interface VerdictCause {
   readonly meanGood: number;
   readonly meanBad: number;
   readonly presence: Presence;
-  /** 'graph': tied to P in an answer graph (with that edge weight); 'divergence': divergent only. */
-  readonly source: 'graph' | 'divergence';
+  /**
+   * 'graph': significant and tied to P in an answer graph (with that edge
+   * weight); 'divergence': significant only; 'weak': not significant after the
+   * correction, listed after every significant one as the next place to look.
+   */
+  readonly source: 'graph' | 'divergence' | 'weak';
   readonly weight: number | null;
 }
 
@@ -76,7 +82,10 @@ export interface Verdict {
  *     its score T̂^(2a)·ŵ^(2(1−a));
  *  2. every other significant variable, by Σ|z| over its significant features
  *     that locate a cause (event times count only where a variable has
- *     nothing else), descending.
+ *     nothing else), descending;
+ *  3. at most WEAK_SHOWN variables with no significant feature, by their
+ *     largest |z| over the features that locate a cause: not evidence, but
+ *     where to look next when the sets are too small for significance.
  */
 export function verdictOf(fs: FeatureSet, summary: TestSummary, graphs: readonly AttentionGraph[], balance: number): Verdict {
   const metricName = (kind: LogKind): string | null => fs.metric[kind];
@@ -127,6 +136,15 @@ export function verdictOf(fs: FeatureSet, summary: TestSummary, graphs: readonly
     listed.add(key);
     causes.push(cause(r.best, 'divergence', null));
   }
+  let weak = 0;
+  for (const t of strongestInsignificant(summary)) {
+    const key = `${t.kind}\u0000${t.variable}`;
+    if (weak >= WEAK_SHOWN) break;
+    if (listed.has(key) || excluded(t.kind, t.variable)) continue;
+    listed.add(key);
+    causes.push(cause(t, 'weak', null));
+    weak++;
+  }
 
   const metric = metricOf(fs, summary);
   const span = eventSpans(fs);
@@ -139,6 +157,22 @@ export function verdictOf(fs: FeatureSet, summary: TestSummary, graphs: readonly
     eventSpan: span === null ? null : { meanGood: span.meanGood, meanBad: span.meanBad },
     aliases,
   };
+}
+
+/** Per variable with no significant feature, its strongest test among the features that locate a cause; strongest first. */
+function strongestInsignificant(summary: TestSummary): TestResult[] {
+  const best = new Map<string, TestResult>();
+  const significant = new Set<string>();
+  for (const t of summary.tests) {
+    const key = `${t.kind}\u0000${t.variable}`;
+    if (t.significant) significant.add(key);
+    if (t.feature !== 'occurrence' && isTimeFeature(t.kind, t.feature)) continue;
+    if (Number.isNaN(t.z)) continue;
+    const seen = best.get(key);
+    if (seen === undefined || Math.abs(t.z) > Math.abs(seen.z)) best.set(key, t);
+  }
+  return [...best].filter(([key]) => !significant.has(key)).map(([, t]) => t)
+    .sort((x, y) => Math.abs(y.z) - Math.abs(x.z) || (x.kind < y.kind ? -1 : x.kind > y.kind ? 1 : 0) || (x.variable < y.variable ? -1 : x.variable > y.variable ? 1 : 0));
 }
 
 /** Significant variables by Σ|z| of their significant features that locate a cause (else of all), with their strongest such test. */

@@ -20,12 +20,14 @@ function sentenceOf(metric: Verdict['metric'], top: VerdictCause | null, shares:
       parts.push(`${metric.variable} does not differ significantly (${change}).`);
     }
   }
-  if (top !== null) {
+  if (top !== null && top.source !== 'weak') {
     parts.push(`Top cause: ${top.variable} (${describeCause(top)}).`);
   } else if (!anySignificant) {
     parts.push('No feature differs significantly between the two classes.');
+    if (top !== null) parts.push(`The strongest divergence, not significant: ${top.variable} (${describeCause(top)}).`);
   } else {
     parts.push('Only the metric P itself (or a name for it) differs significantly.');
+    if (top !== null) parts.push(`The strongest other divergence, not significant: ${top.variable} (${describeCause(top)}).`);
   }
   if (shares.length > 0 && metric !== null && metric.significant && metric.difference > 0) {
     const items = shares.map((s) => `+${seconds(s.difference)} (${Math.round(s.share * 100)}%) before ${s.event}`);
