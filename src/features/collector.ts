@@ -62,6 +62,12 @@ export interface FileContribution {
   readonly heldT: Float64Array;
   readonly heldV: Float64Array;
   readonly heldInst: Int32Array;
+  /**
+   * Instances named by `I` records that the file's reader already summarized
+   * (the file was its class's whole input), in order of first appearance: the
+   * absorbing collector only notes their ids (for ids shared by both classes).
+   */
+  readonly namedIds: string[];
 }
 
 /** Interned variable names of one log kind, in order of first appearance. */
@@ -141,6 +147,8 @@ export class FeatureCollector implements ClassSink {
   private idsByClass = new Map<ClassName, Set<string>>();
   /** -1: the file's own instance; otherwise an index into heldIds. */
   private target = -1;
+  /** Ids of instances of the current class named by `I` records and summarized by a worker (see absorb). */
+  private namedElsewhere: string[] = [];
 
   /**
    * keepSeries: hold every state variable's change points until Dref is known
@@ -182,12 +190,14 @@ export class FeatureCollector implements ClassSink {
         }
       }
     }
+    const named = this.namedElsewhere.length === 0 ? this.heldIds : [...this.namedElsewhere, ...this.heldIds];
     const seen = this.idsByClass.get(this.className === 'good' ? 'bad' : 'good');
-    if (seen !== undefined) for (const id of this.heldIds) if (seen.has(id)) this.sharedIds.push(id);
+    if (seen !== undefined) for (const id of named) if (seen.has(id)) this.sharedIds.push(id);
     // finishClass may run twice for a class (explicitly, then on the next class's first file): add, never replace.
     const own = this.idsByClass.get(this.className) ?? new Set<string>();
-    for (const id of this.heldIds) own.add(id);
+    for (const id of named) own.add(id);
     this.idsByClass.set(this.className, own);
+    this.namedElsewhere = [];
     this.held = new RecordBuffer();
     this.heldIds = [];
     this.heldKinds = [];
@@ -451,7 +461,19 @@ export class FeatureCollector implements ClassSink {
       heldT: this.held.t.data.slice(0, this.held.length),
       heldV: this.held.v.data.slice(0, this.held.length),
       heldInst: this.held.inst.data.slice(0, this.held.length),
+      namedIds: [],
     };
+  }
+
+  /**
+   * As `exportFile`, for a file that is its class's whole input: the instances
+   * its `I` records name cannot continue elsewhere, so they are summarized here
+   * (in the worker) instead of crossing as raw records.
+   */
+  exportWholeClass(): FileContribution {
+    const namedIds = [...this.heldIds];
+    this.finishClass();
+    return { ...this.exportFile(), namedIds };
   }
 
   /**
@@ -497,6 +519,7 @@ export class FeatureCollector implements ClassSink {
     }
     this.unorderedInstances += part.unorderedInstances;
     if (part.emptyFile !== null) this.emptyFiles.push(part.emptyFile);
+    for (const id of part.namedIds) this.namedElsewhere.push(id);
     const instMap = part.heldIds.map((id, j) => {
       this.instance(id, part.heldKinds[j]);
       return this.target;

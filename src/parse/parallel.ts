@@ -46,13 +46,17 @@ export async function readParallel(
   let next = 0;
   let absorbed = 0;
   let failure: WorkerReply | null = null;
+  const filesPerClass = new Map<ClassName, number>();
+  for (const input of inputs) filesPerClass.set(input.className, (filesPerClass.get(input.className) ?? 0) + 1);
   try {
     await new Promise<void>((resolve, reject) => {
       const dispatch = (w: Worker): boolean => {
         if (failure !== null || next >= inputs.length) return false;
         const index = next++;
         const input = inputs[index] as ParallelInput;
-        w.postMessage({ index, file: input.file, className: input.className });
+        // A class read from one file: the worker summarizes the instances its I records name.
+        const wholeClass = filesPerClass.get(input.className) === 1;
+        w.postMessage({ index, file: input.file, className: input.className, wholeClass });
         return true;
       };
       let busy = 0;

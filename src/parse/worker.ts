@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { InputError } from '../errors.js';
-import { FeatureCollector } from '../features/collector.js';
+import { FeatureCollector, type FileContribution } from '../features/collector.js';
 import type { InputFile } from './files.js';
 import { emptyReadStats, readClass } from './reader.js';
 import type { ClassName } from './records.js';
@@ -16,7 +16,7 @@ const port = parentPort!;
 let translator: Translator | undefined;
 let pendingBytes = 0;
 
-async function handle(index: number, file: InputFile, className: ClassName): Promise<WorkerReply> {
+async function handle(index: number, file: InputFile, className: ClassName, wholeClass: boolean): Promise<WorkerReply> {
   try {
     if (init.translator !== undefined && translator === undefined) {
       const { loadTranslator } = await import('./translators/load.js');
@@ -34,7 +34,7 @@ async function handle(index: number, file: InputFile, className: ClassName): Pro
         }
       },
     }, emptyReadStats());
-    return { type: 'done', index, contribution: collector.exportFile(), stats };
+    return { type: 'done', index, contribution: wholeClass ? collector.exportWholeClass() : collector.exportFile(), stats };
   } catch (err) {
     if (err instanceof InputError) return { type: 'error', index, message: err.message, ...(err.hint !== undefined ? { hint: err.hint } : {}) };
     return { type: 'crash', index, message: err instanceof Error ? (err.stack ?? err.message) : String(err) };
@@ -43,12 +43,20 @@ async function handle(index: number, file: InputFile, className: ClassName): Pro
 
 // Files are parsed one after another, in the order they were handed out.
 let queue: Promise<void> = Promise.resolve();
-port.on('message', (msg: { index: number; file: InputFile; className: ClassName }) => {
-  queue = queue.then(() => handle(msg.index, msg.file, msg.className)).then((reply) => {
+port.on('message', (msg: { index: number; file: InputFile; className: ClassName; wholeClass: boolean }) => {
+  queue = queue.then(() => handle(msg.index, msg.file, msg.className, msg.wholeClass)).then((reply) => {
     if (pendingBytes > 0) {
       port.postMessage({ type: 'bytes', n: pendingBytes } satisfies WorkerReply);
       pendingBytes = 0;
     }
-    port.postMessage(reply);
+    // The contribution's typed arrays are fresh copies: moved, not cloned.
+    port.postMessage(reply, reply.type === 'done' ? buffersOf(reply.contribution) : []);
   });
 });
+
+/** The distinct ArrayBuffers of a contribution's typed arrays, for the transfer list. */
+function buffersOf(c: FileContribution): ArrayBuffer[] {
+  const all = [c.durations, c.starts, ...c.eventColumns.flat(), ...c.stateColumns.flat(), c.seriesVar, c.seriesT, c.seriesV, c.heldCode, c.heldT, c.heldV, c.heldInst]
+    .map((a) => a.buffer as ArrayBuffer);
+  return [...new Set(all)];
+}
