@@ -183,7 +183,7 @@ export class FeatureCollector implements ClassSink {
       const k = this.heldIds.length;
       const start = new Int32Array(k + 1);
       const { code, t, v } = this.groupHeldByInstance(start);
-      const order = this.heldIds.map((_, j) => j).sort((a, b) => compare(this.heldIds[a] as string, this.heldIds[b] as string));
+      const order = sortedOrder(this.heldIds);
       for (const j of order) {
         if ((start[j + 1] as number) > (start[j] as number)) {
           this.summarize(this.heldIds[j] as string, this.heldKinds[j] as string | null, true, code, t, v, start[j] as number, start[j + 1] as number);
@@ -663,6 +663,14 @@ class SummaryScratch {
     this.orderTmp = new Int32Array(cap);
     this.runs = new Int32Array(cap + 1);
   }
+}
+
+/** Indices of `ids` in code-unit order, stable; an O(n) check first (ids often come in order). */
+function sortedOrder(ids: readonly string[]): number[] {
+  const order = ids.map((_, j) => j);
+  let inOrder = true;
+  for (let j = 1; j < ids.length && inOrder; j++) inOrder = (ids[j - 1] as string) <= (ids[j] as string);
+  return inOrder ? order : order.sort((a, b) => compare(ids[a] as string, ids[b] as string));
 }
 
 function compare(a: string, b: string): number {

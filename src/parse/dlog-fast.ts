@@ -28,7 +28,7 @@ export async function readDlogFast(
   sink: RecordSink,
   onSkip: SkipHandler,
   onBytes?: (n: number) => void,
-  stream: Readable = openInputFile(file),
+  stream: Readable = openInputFile(file, READ_CHUNK),
 ): Promise<{ bytes: number; lines: number }> {
   const parser = new DlogBufferParser(sink, onSkip, file.path);
   let bytes = 0;
@@ -64,6 +64,8 @@ export async function readDlogFast(
   return { bytes, lines: parser.lineNo };
 }
 
+/** Bytes per read: 1 MB reads cost less parser and stream overhead per byte than 64 KB ones. */
+const READ_CHUNK = 1 << 20;
 const NL = 10;
 const TAB = 9;
 const CR = 13;
