@@ -28,7 +28,8 @@ import { GENERATOR_VERSION, dlogJobs, log4jJobs, requestJobs } from './generate.
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH, '..');
 const DATA = join(BENCH, 'data');
-const CLI = join(ROOT, 'bin', 'distalyze.js');
+/** The executable measured: this checkout's, or BENCH_CLI (another build, for before/after tables). */
+const CLI = process.env.BENCH_CLI ? resolve(process.env.BENCH_CLI) : join(ROOT, 'bin', 'distalyze.js');
 
 // ---------------------------------------------------------------------------
 // Parameters
@@ -552,6 +553,7 @@ function machine() {
     node: process.version,
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
     commit: git(['rev-parse', '--short', 'HEAD']),
+    cli: CLI,
     workingTreeDirty: (git(['status', '--porcelain', '--', 'src']) ?? '') !== '',
     distBuilt: existsSync(distMain) ? statSync(distMain).mtime.toISOString() : null,
     peakRssFrom: HAS_TIME ? '/usr/bin/time -v' : '--timings',
@@ -603,7 +605,7 @@ async function main() {
   const T = targets(F);
   const scalingLine = SCALING === null ? '' :
     `machine's own 1 → 2 thread scaling (bench/machine-check.mjs; 2.00 = perfect): compute ${SCALING.compute.scaling.toFixed(2)}×, memory streaming ${SCALING.memory.scaling.toFixed(2)}×, string parsing ${SCALING.strings.scaling.toFixed(2)}×\n`;
-  const header = `distalyze bench — ${M.cpu}, ${M.cores} cores, ${M.memoryGB} GB RAM, Node ${M.node}, ${M.platform}, commit ${M.commit ?? '?'}${M.workingTreeDirty ? ' (src/ modified)' : ''}\n` +
+  const header = `distalyze bench — ${M.cpu}, ${M.cores} cores, ${M.memoryGB} GB RAM, Node ${M.node}, ${M.platform}, commit ${M.commit ?? '?'}${M.workingTreeDirty ? ' (src/ modified)' : ''}${process.env.BENCH_CLI ? `; measuring BENCH_CLI=${CLI}` : ''}\n` +
     `(MB = 10^6 bytes; warm page cache; best of ${P.refRepeat} for references, of ${P.repeat} for distalyze; cpu = user + system time, all threads; cores = cpu / wall;\n` +
     ` load = 1-minute load average when the run started (above ${M.cores}, other work shared the cores and wall times are inflated);\n` +
     ` "vs" = throughput as a share of the reference's; "by cpu" = the same share by cpu time (node loop cpu / this cpu); "×loop" = stage time / node loop time)`;
