@@ -47,9 +47,15 @@ export interface FileContribution {
   readonly kinds: (string | null)[];
   readonly entryEvents: number[];
   readonly named: boolean[];
-  /** Per local variable, per feature type: values of this file's slots (NaN = missing). */
-  readonly eventColumns: Float64Array[][];
-  readonly stateColumns: Float64Array[][];
+  /**
+   * Feature values of this file's slots, packed in one buffer per log kind:
+   * value of local variable v, feature type f, slot s at [(v × types + f) × slots + s]
+   * (NaN = missing), for the first eventVariables / stateVariables variables.
+   */
+  readonly eventValues: Float64Array;
+  readonly eventVariables: number;
+  readonly stateValues: Float64Array;
+  readonly stateVariables: number;
   readonly seriesVar: Int32Array;
   readonly seriesT: Float64Array;
   readonly seriesV: Float64Array;
@@ -435,7 +441,11 @@ export class FeatureCollector implements ClassSink {
    */
   exportFile(): FileContribution {
     const slots = this.ids.length;
-    const cut = (cols: GrowableFloat64[][]) => cols.map((byFeature) => byFeature.map((c) => c.toArray(slots)));
+    const pack = (cols: GrowableFloat64[][], width: number): Float64Array => {
+      const out = new Float64Array(cols.length * width * slots).fill(Number.NaN);
+      cols.forEach((byFeature, v) => byFeature.forEach((c, f) => out.set(c.data.subarray(0, Math.min(slots, c.length)), (v * width + f) * slots)));
+      return out;
+    };
     return {
       className: this.className,
       eventNames: [...this.events.names],
@@ -447,8 +457,10 @@ export class FeatureCollector implements ClassSink {
       kinds: [...this.kinds],
       entryEvents: [...this.entryEvents],
       named: [...this.named],
-      eventColumns: cut(this.eventColumns),
-      stateColumns: cut(this.stateColumns),
+      eventValues: pack(this.eventColumns, EVENT_FEATURE_TYPES.length),
+      eventVariables: this.eventColumns.length,
+      stateValues: pack(this.stateColumns, STATE_FEATURE_TYPES.length),
+      stateVariables: this.stateColumns.length,
       seriesVar: this.seriesVar.data.slice(0, this.seriesVar.length),
       seriesT: this.seriesT.data.slice(0, this.seriesT.length),
       seriesV: this.seriesV.data.slice(0, this.seriesV.length),
@@ -500,16 +512,21 @@ export class FeatureCollector implements ClassSink {
       this.entryEvents.push(entry < 0 ? -1 : (eventMap[entry] as number));
       this.named.push(part.named[s] as boolean);
     });
-    const copy = (from: Float64Array[][], to: GrowableFloat64[][], map: number[], width: number) => {
-      from.forEach((byFeature, v) => {
+    const slots = part.ids.length;
+    const copy = (from: Float64Array, variables: number, to: GrowableFloat64[][], map: number[], width: number) => {
+      for (let v = 0; v < variables; v++) {
         const cols = this.columnsOf(to, map[v] as number, width);
-        byFeature.forEach((values, f) => {
-          for (let s = 0; s < values.length; s++) if (!Number.isNaN(values[s])) set(cols, f, base + s, values[s] as number);
-        });
-      });
+        for (let f = 0; f < width; f++) {
+          const at = (v * width + f) * slots;
+          for (let s = 0; s < slots; s++) {
+            const x = from[at + s] as number;
+            if (!Number.isNaN(x)) set(cols, f, base + s, x);
+          }
+        }
+      }
     };
-    copy(part.eventColumns, this.eventColumns, eventMap, EVENT_FEATURE_TYPES.length);
-    copy(part.stateColumns, this.stateColumns, stateMap, STATE_FEATURE_TYPES.length);
+    copy(part.eventValues, part.eventVariables, this.eventColumns, eventMap, EVENT_FEATURE_TYPES.length);
+    copy(part.stateValues, part.stateVariables, this.stateColumns, stateMap, STATE_FEATURE_TYPES.length);
     const seriesBase = this.seriesVar.length;
     for (const start of part.seriesStart) this.seriesStart.push(seriesBase + start);
     for (let i = 0; this.keepSeries && i < part.seriesVar.length; i++) {

@@ -56,7 +56,7 @@ port.on('message', (msg: { index: number; file: InputFile; className: ClassName;
 
 /** The distinct ArrayBuffers of a contribution's typed arrays, for the transfer list. */
 function buffersOf(c: FileContribution): ArrayBuffer[] {
-  const all = [c.durations, c.starts, ...c.eventColumns.flat(), ...c.stateColumns.flat(), c.seriesVar, c.seriesT, c.seriesV, c.heldCode, c.heldT, c.heldV, c.heldInst]
+  const all = [c.durations, c.starts, c.eventValues, c.stateValues, c.seriesVar, c.seriesT, c.seriesV, c.heldCode, c.heldT, c.heldV, c.heldInst]
     .map((a) => a.buffer as ArrayBuffer);
   return [...new Set(all)];
 }
