@@ -9,6 +9,8 @@ import { EVENT_FEATURE_TYPES, STATE_FEATURE_TYPES } from './types.js';
 const EV = Object.fromEntries(EVENT_FEATURE_TYPES.map((f, i) => [f, i])) as Record<(typeof EVENT_FEATURE_TYPES)[number], number>;
 const ST = Object.fromEntries(STATE_FEATURE_TYPES.map((f, i) => [f, i])) as Record<(typeof STATE_FEATURE_TYPES)[number], number>;
 const QUARTERS = [0.25, 0.5, 0.75] as const;
+/** Instances per part handed on by exportWholeClass. */
+const FLUSH_SLOTS = 1 << 16;
 
 /** Records not yet summarized: event variable v is coded v, state variable v is coded −1−v. */
 class RecordBuffer {
@@ -153,6 +155,8 @@ export class FeatureCollector implements ClassSink {
   private idsByClass = new Map<ClassName, Set<string>>();
   /** -1: the file's own instance; otherwise an index into heldIds. */
   private target = -1;
+  /** exportWholeClass: receives the summarized instances in parts while the class is finished. */
+  private onFlush: ((part: FileContribution) => void) | null = null;
   /** Ids of instances of the current class named by `I` records and summarized by a worker (see absorb). */
   private namedElsewhere: string[] = [];
 
@@ -193,6 +197,10 @@ export class FeatureCollector implements ClassSink {
       for (const j of order) {
         if ((start[j + 1] as number) > (start[j] as number)) {
           this.summarize(this.heldIds[j] as string, this.heldKinds[j] as string | null, true, code, t, v, start[j] as number, start[j + 1] as number);
+          if (this.onFlush !== null && this.ids.length >= FLUSH_SLOTS) {
+            this.onFlush(this.exportFile(false));
+            this.clearSlots();
+          }
         }
       }
     }
@@ -439,8 +447,9 @@ export class FeatureCollector implements ClassSink {
    * Everything this collector holds, after reading exactly one file (and no
    * finishClass), for `absorb` in another collector.
    */
-  exportFile(): FileContribution {
+  exportFile(withHeld = true): FileContribution {
     const slots = this.ids.length;
+    const heldLength = withHeld ? this.held.length : 0;
     const pack = (cols: GrowableFloat64[][], width: number): Float64Array => {
       const out = new Float64Array(cols.length * width * slots).fill(Number.NaN);
       cols.forEach((byFeature, v) => byFeature.forEach((c, f) => out.set(c.data.subarray(0, Math.min(slots, c.length)), (v * width + f) * slots)));
@@ -467,14 +476,30 @@ export class FeatureCollector implements ClassSink {
       seriesStart: [...this.seriesStart],
       unorderedInstances: this.unorderedInstances,
       emptyFile: this.emptyFiles[0] ?? null,
-      heldIds: [...this.heldIds],
-      heldKinds: [...this.heldKinds],
-      heldCode: this.held.code.data.slice(0, this.held.length),
-      heldT: this.held.t.data.slice(0, this.held.length),
-      heldV: this.held.v.data.slice(0, this.held.length),
-      heldInst: this.held.inst.data.slice(0, this.held.length),
+      heldIds: withHeld ? [...this.heldIds] : [],
+      heldKinds: withHeld ? [...this.heldKinds] : [],
+      heldCode: this.held.code.data.slice(0, heldLength),
+      heldT: this.held.t.data.slice(0, heldLength),
+      heldV: this.held.v.data.slice(0, heldLength),
+      heldInst: this.held.inst.data.slice(0, heldLength),
       namedIds: [],
     };
+  }
+
+  /** Forget the summarized instances (after exporting them): the next slot is 0 again. */
+  private clearSlots(): void {
+    for (const list of [this.ids, this.classes, this.recordCounts, this.kinds, this.entryEvents, this.named, this.seriesStart, this.emptyFiles]) list.length = 0;
+    for (const g of [this.durations, this.starts]) g.clear();
+    for (const cols of [...this.eventColumns, ...this.stateColumns]) {
+      for (const c of cols) {
+        c.data.fill(c.fill, 0, c.length);
+        c.clear();
+      }
+    }
+    this.seriesVar.clear();
+    this.seriesT.clear();
+    this.seriesV.clear();
+    this.unorderedInstances = 0;
   }
 
   /**
@@ -482,9 +507,15 @@ export class FeatureCollector implements ClassSink {
    * its `I` records name cannot continue elsewhere, so they are summarized here
    * (in the worker) instead of crossing as raw records.
    */
-  exportWholeClass(): FileContribution {
+  exportWholeClass(send: (part: FileContribution) => void): FileContribution {
     const namedIds = [...this.heldIds];
-    this.finishClass();
+    // Handed on every FLUSH_SLOTS instances, so the worker never holds a million summaries at once.
+    this.onFlush = send;
+    try {
+      this.finishClass();
+    } finally {
+      this.onFlush = null;
+    }
     return { ...this.exportFile(), namedIds };
   }
 

@@ -15,6 +15,8 @@ export interface WorkerInit {
 
 export type WorkerReply =
   | { readonly type: 'done'; readonly index: number; readonly contribution: FileContribution; readonly stats: ReadStats }
+  /** A leading part of file `index`'s contribution (a class's only file, in parts of summarized instances); 'done' follows. */
+  | { readonly type: 'part'; readonly index: number; readonly contribution: FileContribution }
   | { readonly type: 'error'; readonly index: number; readonly message: string; readonly hint?: string }
   | { readonly type: 'crash'; readonly index: number; readonly message: string }
   | { readonly type: 'bytes'; readonly n: number };
@@ -43,6 +45,7 @@ export async function readParallel(
   const workerUrl = new URL('./worker.js', import.meta.url);
   const workers = Array.from({ length: Math.min(jobs, inputs.length) }, () => new Worker(workerUrl, { workerData: init }));
   const results = new Map<number, WorkerReply>();
+  const parts = new Map<number, FileContribution[]>();
   let next = 0;
   let absorbed = 0;
   let failure: WorkerReply | null = null;
@@ -66,6 +69,18 @@ export async function readParallel(
             progress.addBytes(reply.n);
             return;
           }
+          if (reply.type === 'part') {
+            // Absorbed at once when its file is next in order, else kept until it is.
+            if (failure !== null) return;
+            const queued = parts.get(reply.index) ?? [];
+            queued.push(reply.contribution);
+            parts.set(reply.index, queued);
+            if (reply.index === absorbed) {
+              for (const part of queued) collector.absorb(part);
+              parts.delete(absorbed);
+            }
+            return;
+          }
           busy--;
           results.set(reply.index, reply);
           if (reply.type !== 'done' && (failure === null || reply.index < (failure as { index: number }).index)) failure = reply;
@@ -75,6 +90,8 @@ export async function readParallel(
           while (failure === null && results.has(absorbed)) {
             const r = results.get(absorbed) as Extract<WorkerReply, { type: 'done' }>;
             results.delete(absorbed);
+            for (const part of parts.get(absorbed) ?? []) collector.absorb(part);
+            parts.delete(absorbed);
             collector.absorb(r.contribution);
             mergeStats(stats[(inputs[absorbed] as ParallelInput).className], r.stats, examples);
             progress.fileDone();
@@ -92,7 +109,7 @@ export async function readParallel(
     await Promise.all(workers.map((w) => w.terminate()));
   }
   if (failure !== null) {
-    const f = failure as Exclude<WorkerReply, { type: 'done' | 'bytes' }>;
+    const f = failure as Exclude<WorkerReply, { type: 'done' | 'bytes' | 'part' }>;
     if (f.type === 'crash') throw new Error(`parsing worker failed: ${f.message}`);
     throw new InputError(f.message, undefined, undefined, f.type === 'error' ? f.hint : undefined);
   }

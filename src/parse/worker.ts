@@ -34,7 +34,8 @@ async function handle(index: number, file: InputFile, className: ClassName, whol
         }
       },
     }, emptyReadStats());
-    return { type: 'done', index, contribution: wholeClass ? collector.exportWholeClass() : collector.exportFile(), stats };
+    const send = (part: FileContribution): void => port.postMessage({ type: 'part', index, contribution: part } satisfies WorkerReply, buffersOf(part));
+    return { type: 'done', index, contribution: wholeClass ? collector.exportWholeClass(send) : collector.exportFile(), stats };
   } catch (err) {
     if (err instanceof InputError) return { type: 'error', index, message: err.message, ...(err.hint !== undefined ? { hint: err.hint } : {}) };
     return { type: 'crash', index, message: err instanceof Error ? (err.stack ?? err.message) : String(err) };
