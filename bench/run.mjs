@@ -57,7 +57,7 @@ const P = {
   generateOnly: env('BENCH_GENERATE_ONLY', '') === '1',
   out: env('BENCH_OUT', join(BENCH, 'results', 'latest.json')),
   extraArgs: env('BENCH_ARGS', '').split(' ').filter(Boolean),
-  refs: env('BENCH_REFS', 'dlog').split(',').map((s) => s.trim()).filter(Boolean),
+  refs: env('BENCH_REFS', 'dlog').split(',').map((s) => s.trim()).filter((s) => s !== '' && s !== 'none'),
   python: env('BENCH_PYTHON', ''),
 };
 for (const s of P.sets) if (!['dlog', 'requests', 'log4j'].includes(s)) throw new Error(`BENCH_SETS: unknown set '${s}' (dlog, requests, log4j)`);
