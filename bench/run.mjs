@@ -28,7 +28,8 @@ import { GENERATOR_VERSION, dlogJobs, log4jJobs, requestJobs } from './generate.
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH, '..');
 const DATA = join(BENCH, 'data');
-const CLI = join(ROOT, 'bin', 'distalyze.js');
+/** The executable measured: this checkout's, or BENCH_CLI (another build, for before/after tables). */
+const CLI = process.env.BENCH_CLI ? resolve(process.env.BENCH_CLI) : join(ROOT, 'bin', 'distalyze.js');
 
 // ---------------------------------------------------------------------------
 // Parameters
@@ -56,6 +57,8 @@ const P = {
   generateOnly: env('BENCH_GENERATE_ONLY', '') === '1',
   out: env('BENCH_OUT', join(BENCH, 'results', 'latest.json')),
   extraArgs: env('BENCH_ARGS', '').split(' ').filter(Boolean),
+  refs: env('BENCH_REFS', 'dlog').split(',').map((s) => s.trim()).filter((s) => s !== '' && s !== 'none'),
+  python: env('BENCH_PYTHON', ''),
 };
 for (const s of P.sets) if (!['dlog', 'requests', 'log4j'].includes(s)) throw new Error(`BENCH_SETS: unknown set '${s}' (dlog, requests, log4j)`);
 for (const j of P.jobs) if (!(Number.isInteger(j) && j >= 1)) throw new Error(`BENCH_JOBS: '${j}' is not a whole number ≥ 1`);
@@ -67,6 +70,17 @@ const TARGETS = {
   dnSeconds: 30, // dependency networks + attention on 1 000 000 instances
   rulesMBps: 100, // rules translator over log4j text on 2 cores
   rssMB: 1500, // peak RSS for 5 GB / 1 000 instances (MB = 10^6 bytes)
+};
+
+/** Issue 17's targets. */
+const TARGETS17 = {
+  vsPython: 10, // end to end, wall: ≥ 10× the Python reference
+  cpuVsDuckdb: 0.5, // cpu ≤ half of the DuckDB query's
+  parseVsLoopPerCore: 0.5, // parse + collect ≥ 50 % of the node line loop per core
+  scalingVsMachine: 0.9, // 2-core parse speed-up within 10 % of the machine's string-parsing scaling
+  requestsVsLoop: 0.25, // 1 M request instances, parse ≥ 25 % of the line loop
+  dnSeconds: 10, // DN + attention on 200 k instances × 23 variables
+  rssJ2VsJ1: 1.3, // -j2 peak RSS with I records ≤ 1.3 × -j1's
 };
 
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
@@ -235,11 +249,41 @@ async function measureLoop(listFile) {
   return best(runs);
 }
 
-async function measureDistalyze(set, spec, jobs) {
+/** A reference program (bench/reference.py or bench/duckdb-run.py) under the bench's Python. */
+async function measureRef(spec, name, args) {
+  const r = await timed(PYTHON, args);
+  if (r.code !== 0) {
+    log(`${spec.name}: ${name} reference failed: ${r.stderr.split('\n').filter((l) => l.trim() && !/^\s/.test(l)).slice(-1)[0] ?? ''}`);
+    return { ok: false };
+  }
+  return { ok: true, ms: r.ms, cpuMs: r.cpuMs, rssMB: r.rssMB, load: r.load, out: r.stdout.trim() };
+}
+
+/**
+ * The Python of the references: BENCH_PYTHON, else bench/.venv (created on
+ * first use with the packages the references import, from the Python
+ * registry; the bench only), else none (the references are skipped).
+ */
+function findPython() {
+  if (P.generateOnly || P.refs.length === 0) return null;
+  const check = (py) => spawnSync(py, ['-c', 'import numpy, pandas, scipy, sklearn, duckdb'], { stdio: 'ignore' }).status === 0;
+  if (P.python !== '') return check(P.python) ? P.python : (log(`BENCH_PYTHON=${P.python} lacks numpy/pandas/scipy/scikit-learn/duckdb: references skipped`), null);
+  const venv = join(BENCH, '.venv');
+  const py = join(venv, 'bin', 'python');
+  if (existsSync(py) && check(py)) return py;
+  log('creating bench/.venv for the Python and DuckDB references (numpy pandas scipy scikit-learn duckdb) …');
+  const mk = spawnSync('python3', ['-m', 'venv', '--system-site-packages', venv], { stdio: 'inherit' });
+  const pip = mk.status === 0 ? spawnSync(py, ['-m', 'pip', 'install', '-q', 'numpy', 'pandas', 'scipy', 'scikit-learn', 'duckdb'], { stdio: 'inherit' }) : mk;
+  if (pip.status === 0 && check(py)) return py;
+  log('could not set up bench/.venv: the Python and DuckDB references are skipped (set BENCH_PYTHON to a python that has them)');
+  return null;
+}
+
+async function measureDistalyze(set, spec, jobs, repeat = P.repeat) {
   const args = [CLI, join(set.dir, 'good'), join(set.dir, 'bad'), '--quiet', '--timings', '--json', '/dev/null', '--jobs', String(jobs), ...spec.args, ...P.extraArgs];
   const runs = [];
-  for (let i = 0; i < P.repeat; i++) {
-    log(`${spec.name}: distalyze --jobs ${jobs}${P.repeat > 1 ? ` (${i + 1}/${P.repeat})` : ''} …`);
+  for (let i = 0; i < repeat; i++) {
+    log(`${spec.name}: distalyze --jobs ${jobs} …`);
     const r = await timed(process.execPath, args);
     const timingsLine = r.stderr.split('\n').find((l) => l.startsWith('{"stages"'));
     if (r.code !== 0 || timingsLine === undefined) {
@@ -280,13 +324,33 @@ async function measureSet(spec) {
   log(`${spec.name}: wc -l, node line loop …`);
   const wc = await measureWc(paths);
   const loop = await measureLoop(listFile);
+  // Rounds: the references and every distalyze setting in turn, so that load changes hit them alike.
+  const withRefs = P.refs.includes(spec.name) && spec.args.length === 0 && PYTHON !== null;
+  const tries = {};
+  const refRuns = { python: [], duckdb: [] };
+  for (let i = 0; i < P.repeat; i++) {
+    if (withRefs) {
+      log(`${spec.name}: Python reference, DuckDB query (round ${i + 1}/${P.repeat}) …`);
+      refRuns.python.push(await measureRef(spec, 'python', [join(BENCH, 'reference.py'), join(set.dir, 'good'), join(set.dir, 'bad')]));
+      refRuns.duckdb.push(await measureRef(spec, 'duckdb', [join(BENCH, 'duckdb-run.py'), join(set.dir, 'good'), join(set.dir, 'bad'), '2']));
+    }
+    for (const j of P.jobs) (tries[`j${j}`] ??= []).push(await measureDistalyze(set, spec, j, 1));
+  }
   const runs = {};
-  for (const j of P.jobs) runs[`j${j}`] = await measureDistalyze(set, spec, j);
+  for (const [k, rs] of Object.entries(tries)) {
+    const ok = rs.filter((r) => r.ok);
+    runs[k] = ok.length > 0 ? best(ok) : rs[0];
+  }
+  const refs = {};
+  for (const [k, rs] of Object.entries(refRuns)) {
+    const ok = rs.filter((r) => r.ok);
+    if (ok.length > 0) refs[k] = best(ok);
+  }
   if (wc.lines !== set.lines) log(`${spec.name}: note: wc -l counted ${wc.lines} lines, the generator wrote ${set.lines}`);
   for (const r of Object.values(runs)) {
     if (r.ok && r.lines !== set.lines) log(`${spec.name}: note: distalyze --jobs ${r.jobs} read ${r.lines} lines, the generator wrote ${set.lines}`);
   }
-  return { spec, set, wc, loop, runs };
+  return { spec, set, wc, loop, runs, refs };
 }
 
 // ---------------------------------------------------------------------------
@@ -337,6 +401,8 @@ function figures(m) {
       stagesVsNodeLoop: Object.fromEntries(Object.entries(r.stages).map(([k, v]) => [k, v / loop.ms])),
     };
   }
+  out.refs = {};
+  for (const [k, r] of Object.entries(m.refs ?? {})) out.refs[k] = { ...r, ms: Math.round(r.ms), cpuMs: Math.round(r.cpuMs), ...thr(r.ms) };
   const j1 = out.runs.j1;
   const j2 = out.runs.j2;
   if (j1?.ok && j2?.ok) out.speedup2 = { wall: j1.ms / j2.ms, parse: j1.stages.parse / j2.stages.parse, cpuRatio: j2.cpuMs / j1.cpuMs };
@@ -357,6 +423,10 @@ function printSet(m, f) {
   const rows = [['run', 'wall s', 'cpu s', 'cores', 'load', 'MB/s', 'lines/s', 'vs wc -l', 'vs node loop', 'by cpu', 'peak RSS MB']];
   rows.push(['wc -l', fmtS(f.wc.ms), cpu(f.wc), cores(f.wc), f.wc.load.toFixed(1), f.wc.MBps.toFixed(0), fmtCount(f.wc.linesPerS), '100%', pct(f.nodeLoop.ms / f.wc.ms), cpuPct(f.nodeLoop.cpuMs / f.wc.cpuMs), '']);
   rows.push(['node line loop', fmtS(f.nodeLoop.ms), cpu(f.nodeLoop), cores(f.nodeLoop), f.nodeLoop.load.toFixed(1), f.nodeLoop.MBps.toFixed(0), fmtCount(f.nodeLoop.linesPerS), pct(f.wc.ms / f.nodeLoop.ms), '100%', '100%', '']);
+  const REF_LABEL = { python: 'python reference', duckdb: 'duckdb query (2 thr)' };
+  for (const [k, r] of Object.entries(f.refs ?? {})) {
+    rows.push([REF_LABEL[k] ?? k, fmtS(r.ms), cpu(r), cores(r), r.load.toFixed(1), r.MBps.toFixed(1), fmtCount(r.linesPerS), pct(f.wc.ms / r.ms), pct(f.nodeLoop.ms / r.ms), cpuPct(f.nodeLoop.cpuMs / r.cpuMs), r.rssMB.toFixed(0)]);
+  }
   for (const r of runs) {
     const label = `distalyze -j${r.jobs}`;
     if (!r.ok) rows.push([label, fmtS(r.ms), '', '', '', 'failed', '', '', '', '', '']);
@@ -425,6 +495,50 @@ function targets(F) {
   return rows;
 }
 
+/** Issue 17's targets, each as a ratio from the same run. */
+function targets17(F) {
+  const rows = [];
+  const add = (name, measured, goal, ok, note = '') => rows.push({ name, measured, goal, status: measured === 'failed' ? 'no figure' : ok === null ? 'n/a' : ok ? 'met' : 'MISSED', note });
+  const okRuns = (set) => Object.values(set.runs).filter((r) => r.ok);
+  const d = F.dlog;
+  if (d) {
+    const rs = okRuns(d);
+    const fastest = rs.length ? rs.reduce((a, b) => (b.ms < a.ms ? b : a)) : null;
+    const leanest = rs.length ? rs.reduce((a, b) => (b.cpuMs < a.cpuMs ? b : a)) : null;
+    const py = d.refs.python;
+    const duck = d.refs.duckdb;
+    add('end to end vs Python reference (wall)', fastest && py ? `${(py.ms / fastest.ms).toFixed(1)}×` : 'failed', `≥ ${TARGETS17.vsPython}×`,
+      fastest && py ? py.ms / fastest.ms >= TARGETS17.vsPython : false, fastest && py ? `python ${fmtS(py.ms)} s, distalyze -j${fastest.jobs} ${fmtS(fastest.ms)} s` : 'run with the references (BENCH_REFS=dlog)');
+    add('cpu vs DuckDB query', leanest && duck ? `${(leanest.cpuMs / duck.cpuMs).toFixed(2)}×` : 'failed', `≤ ${TARGETS17.cpuVsDuckdb}×`,
+      leanest && duck ? leanest.cpuMs / duck.cpuMs <= TARGETS17.cpuVsDuckdb : false,
+      leanest && duck ? `distalyze -j${leanest.jobs} ${fmtS(leanest.cpuMs)} cpu s, duckdb ${fmtS(duck.cpuMs)} cpu s (${fmtS(duck.ms)} s wall: distalyze wall/duckdb wall ${(fastest.ms / duck.ms).toFixed(2)})` : '');
+    const j1 = d.runs.j1;
+    const j2 = d.runs.j2;
+    add('dlog parse + collect per core vs node loop', j1?.ok ? pct(j1.parse.vsNodeLoop) : 'failed', `≥ ${pct(TARGETS17.parseVsLoopPerCore)}`,
+      j1?.ok ? j1.parse.vsNodeLoop >= TARGETS17.parseVsLoopPerCore : false, j2?.ok ? `-j2 per core: ${pct(j2.parse.vsNodeLoop / 2)}` : '');
+    const machineS = SCALING?.strings?.scaling;
+    add('2-core parse speed-up vs machine scaling', d.speedup2 && machineS ? `${(d.speedup2.parse / machineS).toFixed(2)}` : 'failed', `≥ ${TARGETS17.scalingVsMachine}`,
+      d.speedup2 && machineS ? d.speedup2.parse / machineS >= TARGETS17.scalingVsMachine : false,
+      d.speedup2 && machineS ? `distalyze ${d.speedup2.parse.toFixed(2)}×, machine string parsing ${machineS.toFixed(2)}×` : '');
+  }
+  const q = F.requests;
+  if (q) {
+    const rs = okRuns(q);
+    const bestParse = rs.length ? Math.max(...rs.map((r) => r.parse.vsNodeLoop)) : NaN;
+    add(`${fmtCount(P.requests)} requests, parse vs node loop`, rs.length ? pct(bestParse) : 'failed', `≥ ${pct(TARGETS17.requestsVsLoop)}`,
+      rs.length ? bestParse >= TARGETS17.requestsVsLoop : false, 'best of the runs');
+    const dn = rs.filter((r) => r.stages[DN] !== undefined);
+    const worst = dn.length ? Math.max(...dn.map((r) => r.stages[DN])) : NaN;
+    add('DN + attention, ≤ 200 k instances sampled', dn.length ? `${fmtS(worst)} s` : 'failed', `< ${TARGETS17.dnSeconds} s`,
+      dn.length ? worst < TARGETS17.dnSeconds * 1000 : false, 'slowest of the runs (--dn-sample: 100 000 per class)');
+    const j1 = q.runs.j1;
+    const j2 = q.runs.j2;
+    add('-j2 / -j1 peak RSS with I records', j1?.ok && j2?.ok ? `${(j2.rssMB / j1.rssMB).toFixed(2)}×` : 'failed', `≤ ${TARGETS17.rssJ2VsJ1}×`,
+      j1?.ok && j2?.ok ? j2.rssMB / j1.rssMB <= TARGETS17.rssJ2VsJ1 : false, j1?.ok && j2?.ok ? `${j1.rssMB.toFixed(0)} → ${j2.rssMB.toFixed(0)} MB; -j2/-j1 wall ${(j2.ms / j1.ms).toFixed(2)}` : '');
+  }
+  return rows;
+}
+
 function machine() {
   const git = (args) => {
     const r = spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' });
@@ -439,6 +553,7 @@ function machine() {
     node: process.version,
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
     commit: git(['rev-parse', '--short', 'HEAD']),
+    cli: CLI,
     workingTreeDirty: (git(['status', '--porcelain', '--', 'src']) ?? '') !== '',
     distBuilt: existsSync(distMain) ? statSync(distMain).mtime.toISOString() : null,
     peakRssFrom: HAS_TIME ? '/usr/bin/time -v' : '--timings',
@@ -463,11 +578,13 @@ function checkBuild() {
 const LOAD_AT_START = os.loadavg();
 /** bench/machine-check.mjs: how this machine scales 1 → 2 threads by itself. */
 let SCALING = null;
+let PYTHON = null;
 
 async function main() {
   mkdirSync(DATA, { recursive: true });
   if (!P.generateOnly) checkBuild();
   const specs = setSpecs();
+  PYTHON = findPython();
   if (!P.generateOnly && env('BENCH_MACHINE_CHECK', '1') !== '0') {
     log('machine check: 1 vs 2 threads (compute, memory, strings) …');
     const r = await timed(process.execPath, [join(BENCH, 'machine-check.mjs')]);
@@ -488,7 +605,7 @@ async function main() {
   const T = targets(F);
   const scalingLine = SCALING === null ? '' :
     `machine's own 1 → 2 thread scaling (bench/machine-check.mjs; 2.00 = perfect): compute ${SCALING.compute.scaling.toFixed(2)}×, memory streaming ${SCALING.memory.scaling.toFixed(2)}×, string parsing ${SCALING.strings.scaling.toFixed(2)}×\n`;
-  const header = `distalyze bench — ${M.cpu}, ${M.cores} cores, ${M.memoryGB} GB RAM, Node ${M.node}, ${M.platform}, commit ${M.commit ?? '?'}${M.workingTreeDirty ? ' (src/ modified)' : ''}\n` +
+  const header = `distalyze bench — ${M.cpu}, ${M.cores} cores, ${M.memoryGB} GB RAM, Node ${M.node}, ${M.platform}, commit ${M.commit ?? '?'}${M.workingTreeDirty ? ' (src/ modified)' : ''}${process.env.BENCH_CLI ? `; measuring BENCH_CLI=${CLI}` : ''}\n` +
     `(MB = 10^6 bytes; warm page cache; best of ${P.refRepeat} for references, of ${P.repeat} for distalyze; cpu = user + system time, all threads; cores = cpu / wall;\n` +
     ` load = 1-minute load average when the run started (above ${M.cores}, other work shared the cores and wall times are inflated);\n` +
     ` "vs" = throughput as a share of the reference's; "by cpu" = the same share by cpu time (node loop cpu / this cpu); "×loop" = stage time / node loop time)`;
@@ -496,7 +613,12 @@ async function main() {
     ['target (issue 6)', 'measured', 'goal', 'status', ''],
     ...T.map((t) => [t.name, t.measured, t.goal, t.status, t.note]),
   ]);
-  const text = `${header}\n${scalingLine}\n${blocks.join('\n\n')}\n\n${targetTable}\n`;
+  const T17 = targets17(F);
+  const target17Table = T17.length === 0 ? '' : `\n${table([
+    ['target (issue 17)', 'measured', 'goal', 'status', ''],
+    ...T17.map((t) => [t.name, t.measured, t.goal, t.status, t.note]),
+  ])}\n`;
+  const text = `${header}\n${scalingLine}\n${blocks.join('\n\n')}\n\n${targetTable}\n${target17Table}`;
   process.stdout.write(text);
 
   const result = {
@@ -506,6 +628,7 @@ async function main() {
     targets: TARGETS,
     sets: F,
     verdicts: T,
+    verdicts17: T17,
     table: text,
   };
   mkdirSync(dirname(P.out), { recursive: true });

@@ -109,6 +109,30 @@ describe('record order and instances', () => {
     expect(result.warnings).toContain('1 instance(s) had timestamps going backwards; their records were sorted by time');
   });
 
+  it('sorts records with equal timestamps stably: input order decides among them', () => {
+    // In time order: E 0 Start, S 3 q 7, S 5 q 1, S 5 q 2 (after q 1: input order), E 9 End; D = 9.
+    const tied = dlog('S 5 q 1', 'S 3 q 7', 'S 5 q 2', 'E 0 Start', 'E 9 End');
+    const { features: fs } = featuresOf({ good: [tied, B], bad: [C, D] });
+    expect(column(fs, 'state', 'final', 'q')[0]).toBe(2);
+    expect(column(fs, 'state', 'q3.rel', 'q')[0]).toBe(2); // at 6.75: the last value at or before, q 2
+    expect(column(fs, 'state', 'q1.rel', 'q')[0]).toBe(7); // at 2.25: before the first logged value, the first
+    expect(column(fs, 'state', 'mean', 'q')[0]).toBeCloseTo(10 / 3, 12);
+  });
+
+  it('an instance in many out-of-order runs has the features of the same records in order', () => {
+    // 60 events X0..X5 at t = 0..59, written in reversed blocks of 7 (many runs for the merge sort), plus ties.
+    const inOrder: string[] = [];
+    for (let t = 0; t < 60; t++) inOrder.push(`E ${t} X${t % 6}`, `S ${t} q ${t % 4}`);
+    const blocks: string[] = [];
+    for (let b = 0; b < inOrder.length; b += 14) blocks.unshift(...inOrder.slice(b, b + 14));
+    const want = featuresOf({ good: [dlog(...inOrder), B], bad: [C, D] }).features;
+    const got = featuresOf({ good: [dlog(...blocks), B], bad: [C, D] }).features;
+    for (const t of want.tables) {
+      const other = got.tables.find((u) => u.kind === t.kind && u.feature === t.feature)!;
+      expect(other.columns.map((c) => Array.from(c))).toEqual(t.columns.map((c) => Array.from(c)));
+    }
+  });
+
   it('I records switch instances, and one instance may span files', () => {
     const part1 = dlog('I r1', 'E 0 Start', 'I r2', 'E 5 Start', 'I r1', 'E 1 X');
     const part2 = dlog('I r2', 'E 9 End', 'I r1', 'E 3 End');

@@ -10,6 +10,8 @@ import { EVENT_FEATURE_TYPES, STATE_FEATURE_TYPES } from './types.js';
 const EV = Object.fromEntries(EVENT_FEATURE_TYPES.map((f, i) => [f, i])) as Record<(typeof EVENT_FEATURE_TYPES)[number], number>;
 const ST = Object.fromEntries(STATE_FEATURE_TYPES.map((f, i) => [f, i])) as Record<(typeof STATE_FEATURE_TYPES)[number], number>;
 const QUARTERS = [0.25, 0.5, 0.75] as const;
+/** Instances per part handed on by exportWholeClass. */
+const FLUSH_SLOTS = 1 << 16;
 
 /** Records not yet summarized: event variable v is coded v, state variable v is coded −1−v. */
 class RecordBuffer {
@@ -48,9 +50,15 @@ export interface FileContribution {
   readonly kinds: (string | null)[];
   readonly entryEvents: number[];
   readonly named: boolean[];
-  /** Per local variable, per feature type: values of this file's slots (NaN = missing). */
-  readonly eventColumns: Float64Array[][];
-  readonly stateColumns: Float64Array[][];
+  /**
+   * Feature values of this file's slots, packed in one buffer per log kind:
+   * value of local variable v, feature type f, slot s at [(v × types + f) × slots + s]
+   * (NaN = missing), for the first eventVariables / stateVariables variables.
+   */
+  readonly eventValues: Float64Array;
+  readonly eventVariables: number;
+  readonly stateValues: Float64Array;
+  readonly stateVariables: number;
   readonly seriesVar: Int32Array;
   readonly seriesT: Float64Array;
   readonly seriesV: Float64Array;
@@ -63,6 +71,12 @@ export interface FileContribution {
   readonly heldT: Float64Array;
   readonly heldV: Float64Array;
   readonly heldInst: Int32Array;
+  /**
+   * Instances named by `I` records that the file's reader already summarized
+   * (the file was its class's whole input), in order of first appearance: the
+   * absorbing collector only notes their ids (for ids shared by both classes).
+   */
+  readonly namedIds: string[];
 }
 
 /** Interned variable names of one log kind, in order of first appearance. */
@@ -131,6 +145,7 @@ export class FeatureCollector implements ClassSink {
   private readonly seriesT = new GrowableFloat64();
   private readonly seriesV = new GrowableFloat64();
   private readonly seriesStart: number[] = [];
+  private readonly scratch = new SummaryScratch();
 
   private className: ClassName = 'good';
   private fileDefaultId = '';
@@ -144,6 +159,10 @@ export class FeatureCollector implements ClassSink {
   private idsByClass = new Map<ClassName, Set<string>>();
   /** -1: the file's own instance; otherwise an index into heldIds. */
   private target = -1;
+  /** exportWholeClass: receives the summarized instances in parts while the class is finished. */
+  private onFlush: ((part: FileContribution) => void) | null = null;
+  /** Ids of instances of the current class named by `I` records and summarized by a worker (see absorb). */
+  private namedElsewhere: string[] = [];
 
   /**
    * keepSeries: hold every state variable's change points until Dref is known
@@ -178,19 +197,25 @@ export class FeatureCollector implements ClassSink {
       const k = this.heldIds.length;
       const start = new Int32Array(k + 1);
       const { code, t, v } = this.groupHeldByInstance(start);
-      const order = this.heldIds.map((_, j) => j).sort((a, b) => compare(this.heldIds[a] as string, this.heldIds[b] as string));
+      const order = sortedOrder(this.heldIds);
       for (const j of order) {
         if ((start[j + 1] as number) > (start[j] as number)) {
           this.summarize(this.heldIds[j] as string, this.heldKinds[j] as string | null, true, code, t, v, start[j] as number, start[j + 1] as number);
+          if (this.onFlush !== null && this.ids.length >= FLUSH_SLOTS) {
+            this.onFlush(this.exportFile(false));
+            this.clearSlots();
+          }
         }
       }
     }
+    const named = this.namedElsewhere.length === 0 ? this.heldIds : [...this.namedElsewhere, ...this.heldIds];
     const seen = this.idsByClass.get(this.className === 'good' ? 'bad' : 'good');
-    if (seen !== undefined) for (const id of this.heldIds) if (seen.has(id)) this.sharedIds.push(id);
+    if (seen !== undefined) for (const id of named) if (seen.has(id)) this.sharedIds.push(id);
     // finishClass may run twice for a class (explicitly, then on the next class's first file): add, never replace.
     const own = this.idsByClass.get(this.className) ?? new Set<string>();
-    for (const id of this.heldIds) own.add(id);
+    for (const id of named) own.add(id);
     this.idsByClass.set(this.className, own);
+    this.namedElsewhere = [];
     this.held = new RecordBuffer();
     this.heldIds = [];
     this.heldKinds = [];
@@ -258,14 +283,15 @@ export class FeatureCollector implements ClassSink {
   /** Features of one instance from its records [from, to) (SPEC §2, Table 2.1 plus `gap`, `gap.after`, `wait`). */
   private summarize(id: string, kind: string | null, named: boolean, code: Int32Array, ts: Float64Array, vs: Float64Array, from: number, to: number): void {
     const n = to - from;
-    const order = timeOrder(ts, from, to);
+    const order = timeOrder(ts, from, to, this.scratch);
     if (order !== null) this.unorderedInstances++;
-    const at = (i: number): number => (order === null ? from + i : (order[i] as number));
-    const t0 = ts[at(0)] as number;
-    const duration = (ts[at(n - 1)] as number) - t0;
+    const first = order === null ? from : (order[0] as number);
+    const lastAt = order === null ? to - 1 : (order[n - 1] as number);
+    const t0 = ts[first] as number;
+    const duration = (ts[lastAt] as number) - t0;
     if (!Number.isFinite(duration)) {
       // Every timestamp is finite, but their span is not: no time within this instance can be computed.
-      throw new InputError(`${this.className} class, instance '${id}': its timestamps span from ${t0} to ${ts[at(n - 1)]}, more than the largest number`,
+      throw new InputError(`${this.className} class, instance '${id}': its timestamps span from ${t0} to ${ts[lastAt]}, more than the largest number`,
         undefined, undefined, 'timestamps are seconds (epoch or since start)');
     }
     const slot = this.ids.length;
@@ -277,91 +303,118 @@ export class FeatureCollector implements ClassSink {
     this.kinds.push(kind);
     this.named.push(named);
 
-    const eventTimes = new Map<number, number[]>();
-    const eventGap = new Map<number, number>();
-    const eventGapAfter = new Map<number, number>();
-    const eventWait = new Map<number, number>();
-    const stateSeries = new Map<number, { t: number[]; v: number[] }>();
+    // Counting sort of the records by variable (bucket e for event e, E + v for state v), stable in
+    // time order, into reused buffers; the buckets in order of first appearance, as the features' order.
+    const sc = this.scratch;
+    const nEvents = this.events.names.length;
+    sc.buckets(nEvents + this.states.names.length);
+    const count = sc.count;
+    const touched = sc.touched;
+    let nTouched = 0;
+    for (let i = 0; i < n; i++) {
+      const c = code[order === null ? from + i : (order[i] as number)] as number;
+      const b = c >= 0 ? c : nEvents - 1 - c;
+      if (count[b]++ === 0) touched[nTouched++] = b;
+    }
+    const fill = sc.fill;
+    let offset = 0;
+    for (let k = 0; k < nTouched; k++) {
+      const b = touched[k] as number;
+      fill[b] = offset;
+      offset += count[b] as number;
+    }
+    const bt = sc.times(n);
+    const bv = sc.values;
+    // Event waits in time order: `gap` of the later event and `gap.after` of the earlier (SPEC §2).
+    const gapOf = sc.gap;
+    const gapAfterOf = sc.gapAfter;
+    const waitOf = sc.wait;
     let previousEvent = Number.NaN;
     let previousCode = -1;
     let entry = -1;
     for (let i = 0; i < n; i++) {
-      const r = at(i);
+      const r = order === null ? from + i : (order[i] as number);
       const c = code[r] as number;
       const tn = (ts[r] as number) - t0;
+      const b = c >= 0 ? c : nEvents - 1 - c;
+      const at = fill[b]++;
+      bt[at] = tn;
       if (c >= 0) {
-        let times = eventTimes.get(c);
-        if (times === undefined) eventTimes.set(c, (times = []));
-        times.push(tn);
         if (entry < 0) entry = c;
-        if (Number.isNaN(previousEvent)) {
-          if (!eventWait.has(c)) eventWait.set(c, 0);
-        } else {
-          // The wait between two consecutive events is `gap` of the later and `gap.after` of the earlier.
+        // The first event's wait is 0: waitOf starts at 0 for every event.
+        if (!Number.isNaN(previousEvent)) {
           const gap = tn - previousEvent;
-          const best = eventGap.get(c);
-          if (best === undefined || gap > best) eventGap.set(c, gap);
-          const after = eventGapAfter.get(previousCode);
-          if (after === undefined || gap > after) eventGapAfter.set(previousCode, gap);
-          eventWait.set(c, (eventWait.get(c) ?? 0) + gap);
+          const best = gapOf[c] as number;
+          if (Number.isNaN(best) || gap > best) gapOf[c] = gap;
+          const after = gapAfterOf[previousCode] as number;
+          if (Number.isNaN(after) || gap > after) gapAfterOf[previousCode] = gap;
+          waitOf[c] = (waitOf[c] as number) + gap;
         }
         previousEvent = tn;
         previousCode = c;
       } else {
-        let s = stateSeries.get(c);
-        if (s === undefined) stateSeries.set(c, (s = { t: [], v: [] }));
-        s.t.push(tn);
-        s.v.push(vs[r] as number);
+        bv[at] = vs[r] as number;
       }
-    }
-
-    for (const [e, times] of eventTimes) {
-      const cols = this.columnsOf(this.eventColumns, e, EVENT_FEATURE_TYPES.length);
-      const first = times[0] as number;
-      const mid = medianOfSorted(times);
-      const last = times[times.length - 1] as number;
-      set(cols, EV['first.abs'], slot, first);
-      set(cols, EV['median.abs'], slot, mid);
-      set(cols, EV['last.abs'], slot, last);
-      if (duration > 0) {
-        set(cols, EV['first.rel'], slot, first / duration);
-        set(cols, EV['median.rel'], slot, mid / duration);
-        set(cols, EV['last.rel'], slot, last / duration);
-      }
-      set(cols, EV.count, slot, times.length);
-      const gap = eventGap.get(e);
-      if (gap !== undefined) set(cols, EV.gap, slot, gap);
-      const after = eventGapAfter.get(e);
-      if (after !== undefined) set(cols, EV['gap.after'], slot, after);
-      set(cols, EV.wait, slot, eventWait.get(e) as number);
     }
     this.entryEvents.push(entry);
 
     this.seriesStart.push(this.seriesVar.length);
-    for (const [c, s] of stateSeries) {
-      const v = -1 - c;
+    for (let k = 0; k < nTouched; k++) {
+      const b = touched[k] as number;
+      const m = count[b] as number;
+      const end = fill[b] as number;
+      const begin = end - m;
+      count[b] = 0;
+      if (b < nEvents) {
+        const cols = this.columnsOf(this.eventColumns, b, EVENT_FEATURE_TYPES.length);
+        const firstT = bt[begin] as number;
+        const mid = medianOfSorted(bt, begin, end);
+        const lastT = bt[end - 1] as number;
+        set(cols, EV['first.abs'], slot, firstT);
+        set(cols, EV['median.abs'], slot, mid);
+        set(cols, EV['last.abs'], slot, lastT);
+        if (duration > 0) {
+          set(cols, EV['first.rel'], slot, firstT / duration);
+          set(cols, EV['median.rel'], slot, mid / duration);
+          set(cols, EV['last.rel'], slot, lastT / duration);
+        }
+        set(cols, EV.count, slot, m);
+        const gap = gapOf[b] as number;
+        if (!Number.isNaN(gap)) set(cols, EV.gap, slot, gap);
+        const after = gapAfterOf[b] as number;
+        if (!Number.isNaN(after)) set(cols, EV['gap.after'], slot, after);
+        set(cols, EV.wait, slot, waitOf[b] as number);
+        gapOf[b] = Number.NaN;
+        gapAfterOf[b] = Number.NaN;
+        waitOf[b] = 0;
+        continue;
+      }
+      const v = b - nEvents;
       const cols = this.columnsOf(this.stateColumns, v, STATE_FEATURE_TYPES.length);
+      const t = bt.subarray(begin, end);
+      const vals = bv.subarray(begin, end);
       let min = Infinity;
       let max = -Infinity;
       let sum = 0;
-      for (const x of s.v) {
+      for (let i = 0; i < m; i++) {
+        const x = vals[i] as number;
         if (x < min) min = x;
         if (x > max) max = x;
         sum += x;
       }
       set(cols, ST.min, slot, min);
-      set(cols, ST.mean, slot, finiteMean(s.v, sum));
+      set(cols, ST.mean, slot, finiteMean(vals, sum));
       set(cols, ST.max, slot, max);
-      set(cols, ST.final, slot, s.v[s.v.length - 1] as number);
-      for (let q = 0; q < 3; q++) set(cols, ST['q1.rel'] + q, slot, valueAt(s.t, s.v, s.v.length, QUARTERS[q] * duration));
+      set(cols, ST.final, slot, vals[m - 1] as number);
+      for (let q = 0; q < 3; q++) set(cols, ST['q1.rel'] + q, slot, valueAt(t, vals, m, QUARTERS[q] * duration));
       if (!this.keepSeries) continue;
       // Keep the change points only: the step function (last value at or before x) is unchanged.
       let previous = Number.NaN;
-      for (let i = 0; i < s.v.length; i++) {
-        const x = s.v[i] as number;
+      for (let i = 0; i < m; i++) {
+        const x = vals[i] as number;
         if (i > 0 && x === previous) continue;
         this.seriesVar.push(v);
-        this.seriesT.push(s.t[i] as number);
+        this.seriesT.push(t[i] as number);
         this.seriesV.push(x);
         previous = x;
       }
@@ -398,9 +451,14 @@ export class FeatureCollector implements ClassSink {
    * Everything this collector holds, after reading exactly one file (and no
    * finishClass), for `absorb` in another collector.
    */
-  exportFile(): FileContribution {
+  exportFile(withHeld = true): FileContribution {
     const slots = this.ids.length;
-    const cut = (cols: GrowableFloat64[][]) => cols.map((byFeature) => byFeature.map((c) => c.toArray(slots)));
+    const heldLength = withHeld ? this.held.length : 0;
+    const pack = (cols: GrowableFloat64[][], width: number): Float64Array => {
+      const out = new Float64Array(cols.length * width * slots).fill(Number.NaN);
+      cols.forEach((byFeature, v) => byFeature.forEach((c, f) => out.set(c.data.subarray(0, Math.min(slots, c.length)), (v * width + f) * slots)));
+      return out;
+    };
     return {
       className: this.className,
       eventNames: [...this.events.names],
@@ -412,21 +470,57 @@ export class FeatureCollector implements ClassSink {
       kinds: [...this.kinds],
       entryEvents: [...this.entryEvents],
       named: [...this.named],
-      eventColumns: cut(this.eventColumns),
-      stateColumns: cut(this.stateColumns),
+      eventValues: pack(this.eventColumns, EVENT_FEATURE_TYPES.length),
+      eventVariables: this.eventColumns.length,
+      stateValues: pack(this.stateColumns, STATE_FEATURE_TYPES.length),
+      stateVariables: this.stateColumns.length,
       seriesVar: this.seriesVar.data.slice(0, this.seriesVar.length),
       seriesT: this.seriesT.data.slice(0, this.seriesT.length),
       seriesV: this.seriesV.data.slice(0, this.seriesV.length),
       seriesStart: [...this.seriesStart],
       unorderedInstances: this.unorderedInstances,
       emptyFile: this.emptyFiles[0] ?? null,
-      heldIds: [...this.heldIds],
-      heldKinds: [...this.heldKinds],
-      heldCode: this.held.code.data.slice(0, this.held.length),
-      heldT: this.held.t.data.slice(0, this.held.length),
-      heldV: this.held.v.data.slice(0, this.held.length),
-      heldInst: this.held.inst.data.slice(0, this.held.length),
+      heldIds: withHeld ? [...this.heldIds] : [],
+      heldKinds: withHeld ? [...this.heldKinds] : [],
+      heldCode: this.held.code.data.slice(0, heldLength),
+      heldT: this.held.t.data.slice(0, heldLength),
+      heldV: this.held.v.data.slice(0, heldLength),
+      heldInst: this.held.inst.data.slice(0, heldLength),
+      namedIds: [],
     };
+  }
+
+  /** Forget the summarized instances (after exporting them): the next slot is 0 again. */
+  private clearSlots(): void {
+    for (const list of [this.ids, this.classes, this.recordCounts, this.kinds, this.entryEvents, this.named, this.seriesStart, this.emptyFiles]) list.length = 0;
+    for (const g of [this.durations, this.starts]) g.clear();
+    for (const cols of [...this.eventColumns, ...this.stateColumns]) {
+      for (const c of cols) {
+        c.data.fill(c.fill, 0, c.length);
+        c.clear();
+      }
+    }
+    this.seriesVar.clear();
+    this.seriesT.clear();
+    this.seriesV.clear();
+    this.unorderedInstances = 0;
+  }
+
+  /**
+   * As `exportFile`, for a file that is its class's whole input: the instances
+   * its `I` records name cannot continue elsewhere, so they are summarized here
+   * (in the worker) instead of crossing as raw records.
+   */
+  exportWholeClass(send: (part: FileContribution) => void): FileContribution {
+    const namedIds = [...this.heldIds];
+    // Handed on every FLUSH_SLOTS instances, so the worker never holds a million summaries at once.
+    this.onFlush = send;
+    try {
+      this.finishClass();
+    } finally {
+      this.onFlush = null;
+    }
+    return { ...this.exportFile(), namedIds };
   }
 
   /**
@@ -453,16 +547,21 @@ export class FeatureCollector implements ClassSink {
       this.entryEvents.push(entry < 0 ? -1 : (eventMap[entry] as number));
       this.named.push(part.named[s] as boolean);
     });
-    const copy = (from: Float64Array[][], to: GrowableFloat64[][], map: number[], width: number) => {
-      from.forEach((byFeature, v) => {
+    const slots = part.ids.length;
+    const copy = (from: Float64Array, variables: number, to: GrowableFloat64[][], map: number[], width: number) => {
+      for (let v = 0; v < variables; v++) {
         const cols = this.columnsOf(to, map[v] as number, width);
-        byFeature.forEach((values, f) => {
-          for (let s = 0; s < values.length; s++) if (!Number.isNaN(values[s])) set(cols, f, base + s, values[s] as number);
-        });
-      });
+        for (let f = 0; f < width; f++) {
+          const at = (v * width + f) * slots;
+          for (let s = 0; s < slots; s++) {
+            const x = from[at + s] as number;
+            if (!Number.isNaN(x)) set(cols, f, base + s, x);
+          }
+        }
+      }
     };
-    copy(part.eventColumns, this.eventColumns, eventMap, EVENT_FEATURE_TYPES.length);
-    copy(part.stateColumns, this.stateColumns, stateMap, STATE_FEATURE_TYPES.length);
+    copy(part.eventValues, part.eventVariables, this.eventColumns, eventMap, EVENT_FEATURE_TYPES.length);
+    copy(part.stateValues, part.stateVariables, this.stateColumns, stateMap, STATE_FEATURE_TYPES.length);
     const seriesBase = this.seriesVar.length;
     for (const start of part.seriesStart) this.seriesStart.push(seriesBase + start);
     for (let i = 0; this.keepSeries && i < part.seriesVar.length; i++) {
@@ -472,6 +571,7 @@ export class FeatureCollector implements ClassSink {
     }
     this.unorderedInstances += part.unorderedInstances;
     if (part.emptyFile !== null) this.emptyFiles.push(part.emptyFile);
+    for (const id of part.namedIds) this.namedElsewhere.push(id);
     const instMap = part.heldIds.map((id, j) => {
       this.instance(id, part.heldKinds[j]);
       return this.target;
@@ -515,19 +615,114 @@ export function valueAt(t: ArrayLike<number>, v: ArrayLike<number>, n: number, x
   return lo === 0 ? (v[0] as number) : (v[lo - 1] as number);
 }
 
-/** null when [from, to) is already in time order; otherwise a stable time order of its indices. */
-function timeOrder(ts: Float64Array, from: number, to: number): Int32Array | null {
-  let sorted = true;
-  for (let i = from + 1; i < to; i++) {
-    if ((ts[i] as number) < (ts[i - 1] as number)) {
-      sorted = false;
-      break;
-    }
+/**
+ * null when [from, to) is already in time order (an O(n) check); otherwise a
+ * stable time order of its indices, in scratch memory valid until the next call:
+ * a natural merge sort (runs already in order are merged pairwise, left first on
+ * ties, so equal times keep input order as the comparator sort by (t, index) did).
+ */
+function timeOrder(ts: Float64Array, from: number, to: number, sc: SummaryScratch): Int32Array | null {
+  let i = from + 1;
+  while (i < to && (ts[i] as number) >= (ts[i - 1] as number)) i++;
+  if (i >= to) return null;
+  const n = to - from;
+  sc.orders(n);
+  let a = sc.order;
+  let b = sc.orderTmp;
+  const runs = sc.runs;
+  let r = 0;
+  runs[r++] = 0;
+  a[0] = from;
+  for (let k = 1; k < n; k++) {
+    a[k] = from + k;
+    if ((ts[from + k] as number) < (ts[from + k - 1] as number)) runs[r++] = k;
   }
-  if (sorted) return null;
-  const idx = Array.from({ length: to - from }, (_, i) => from + i);
-  idx.sort((a, b) => (ts[a] as number) - (ts[b] as number) || a - b);
-  return Int32Array.from(idx);
+  runs[r] = n;
+  while (r > 1) {
+    let w = 0;
+    for (let p = 0; p < r; p += 2) {
+      const lo = runs[p] as number;
+      const mid = runs[p + 1] as number;
+      const hi = p + 2 <= r ? (runs[p + 2] as number) : mid;
+      let x = lo;
+      let y = mid;
+      let o = lo;
+      while (x < mid && y < hi) {
+        const ax = a[x] as number;
+        const ay = a[y] as number;
+        if ((ts[ay] as number) < (ts[ax] as number)) {
+          b[o++] = ay;
+          y++;
+        } else {
+          b[o++] = ax;
+          x++;
+        }
+      }
+      while (x < mid) b[o++] = a[x++] as number;
+      while (y < hi) b[o++] = a[y++] as number;
+      runs[w++] = lo;
+    }
+    runs[w] = n;
+    r = w;
+    const swap = a;
+    a = b;
+    b = swap;
+  }
+  return a;
+}
+
+/** Buffers reused by every `summarize` call (grown, never shrunk). */
+class SummaryScratch {
+  /** Per bucket (event e, then state E + v): records so far; 0 between calls. */
+  count = new Int32Array(0);
+  fill = new Int32Array(0);
+  touched = new Int32Array(0);
+  /** Per event variable: largest gap before / after it (NaN = none), sum of waits (0 between calls). */
+  gap = new Float64Array(0);
+  gapAfter = new Float64Array(0);
+  wait = new Float64Array(0);
+  private bt = new Float64Array(0);
+  values = new Float64Array(0);
+  order = new Int32Array(0);
+  orderTmp = new Int32Array(0);
+  runs = new Int32Array(0);
+
+  buckets(k: number): void {
+    if (this.count.length >= k) return;
+    const cap = Math.max(16, k * 2);
+    this.count = new Int32Array(cap);
+    this.fill = new Int32Array(cap);
+    this.touched = new Int32Array(cap);
+    this.gap = new Float64Array(cap).fill(Number.NaN);
+    this.gapAfter = new Float64Array(cap).fill(Number.NaN);
+    this.wait = new Float64Array(cap);
+  }
+
+  /** Times (and state values) of n records, grouped by bucket. */
+  times(n: number): Float64Array {
+    if (this.bt.length < n) {
+      const cap = Math.max(1024, n * 2);
+      this.bt = new Float64Array(cap);
+      this.values = new Float64Array(cap);
+    }
+    return this.bt;
+  }
+
+  orders(n: number): void {
+    if (this.order.length >= n + 1) return;
+    const cap = Math.max(1024, n * 2);
+    this.order = new Int32Array(cap);
+    this.orderTmp = new Int32Array(cap);
+    this.runs = new Int32Array(cap + 1);
+  }
+}
+
+/** Indices of `ids` in code-unit order, stable; an O(n) check first (ids often come in order). */
+function sortedOrder(ids: readonly string[]): number[] {
+  const order = ids.map((_, j) => j);
+  let inOrder = true;
+  for (let j = 1; j < ids.length && inOrder; j++) inOrder = (ids[j - 1] as string) <= (ids[j] as string);
+  return inOrder ? order : order.sort((a, b) => compare(ids[a] as string, ids[b] as string));
 }
 
 function compare(a: string, b: string): number {

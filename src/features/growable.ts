@@ -38,8 +38,10 @@ export class GrowableFloat64 {
   private grow(min: number): void {
     let cap = Math.max(16, this.data.length * 2);
     while (cap < min) cap *= 2;
-    const next = new Float64Array(cap).fill(this.fill);
+    // Only the new part is filled: the old part is copied over it.
+    const next = new Float64Array(cap);
     next.set(this.data);
+    next.fill(this.fill, this.data.length);
     this.data = next;
   }
 }

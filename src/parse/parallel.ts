@@ -21,6 +21,8 @@ export interface WorkerInit {
 
 export type WorkerReply =
   | { readonly type: 'done'; readonly index: number; readonly contribution: FileContribution; readonly stats: ReadStats }
+  /** A leading part of file `index`'s contribution (a class's only file, in parts of summarized instances); 'done' follows. */
+  | { readonly type: 'part'; readonly index: number; readonly contribution: FileContribution }
   | { readonly type: 'error'; readonly index: number; readonly message: string; readonly hint?: string }
   | { readonly type: 'crash'; readonly index: number; readonly message: string }
   | { readonly type: 'bytes'; readonly n: number }
@@ -51,19 +53,24 @@ export async function readParallel(
   const workerUrl = new URL('./worker.js', import.meta.url);
   const workers = Array.from({ length: Math.min(jobs, inputs.length) }, () => new Worker(workerUrl, { workerData: { ...init, processGroups: processGroupTable() } }));
   const results = new Map<number, WorkerReply>();
+  const parts = new Map<number, FileContribution[]>();
   let next = 0;
   let absorbed = 0;
   let failure: WorkerReply | null = null;
   let stopping = false;
   /** The files handed to each worker and not yet answered, oldest first. */
   const inFlight = new Map<Worker, number[]>(workers.map((w) => [w, []]));
+  const filesPerClass = new Map<ClassName, number>();
+  for (const input of inputs) filesPerClass.set(input.className, (filesPerClass.get(input.className) ?? 0) + 1);
   try {
     await new Promise<void>((resolve, reject) => {
       const dispatch = (w: Worker): boolean => {
         if (failure !== null || next >= inputs.length) return false;
         const index = next++;
         const input = inputs[index] as ParallelInput;
-        w.postMessage({ index, file: input.file, className: input.className });
+        // A class read from one file: the worker summarizes the instances its I records name.
+        const wholeClass = filesPerClass.get(input.className) === 1;
+        w.postMessage({ index, file: input.file, className: input.className, wholeClass });
         inFlight.get(w)!.push(index);
         return true;
       };
@@ -78,6 +85,24 @@ export async function readParallel(
             reject(reply.internal === true ? new Error(`parsing worker failed: ${reply.message}`) : new InputError(reply.message, undefined, undefined, reply.hint));
             return;
           }
+          if (reply.type === 'part') {
+            // Absorbed at once when its file is next in order, else kept until it is.
+            if (failure !== null) return;
+            const queued = parts.get(reply.index) ?? [];
+            queued.push(reply.contribution);
+            parts.set(reply.index, queued);
+            if (reply.index === absorbed) {
+              try {
+                for (const part of queued) collector.absorb(part);
+              } catch (err) {
+                next = inputs.length;
+                reject(err);
+                return;
+              }
+              parts.delete(absorbed);
+            }
+            return;
+          }
           busy--;
           inFlight.get(w)!.shift();
           results.set(reply.index, reply);
@@ -90,6 +115,8 @@ export async function readParallel(
             while (failure === null && results.has(absorbed)) {
               const r = results.get(absorbed) as Extract<WorkerReply, { type: 'done' }>;
               results.delete(absorbed);
+              for (const part of parts.get(absorbed) ?? []) collector.absorb(part);
+              parts.delete(absorbed);
               collector.absorb(r.contribution);
               mergeStats(stats[(inputs[absorbed] as ParallelInput).className], r.stats, examples);
               progress.fileDone();

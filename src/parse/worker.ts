@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { useProcessGroupTable } from '../cleanup.js';
 import { InputError } from '../errors.js';
-import { FeatureCollector } from '../features/collector.js';
+import { FeatureCollector, type FileContribution } from '../features/collector.js';
 import type { InputFile } from './files.js';
 import { emptyReadStats, readClass } from './reader.js';
 import type { ClassName } from './records.js';
@@ -19,7 +19,7 @@ let pendingBytes = 0;
 // Translator programs started here are registered where the main thread's signal handler sees them.
 if (init.processGroups !== undefined) useProcessGroupTable(init.processGroups);
 
-async function handle(index: number, file: InputFile, className: ClassName): Promise<WorkerReply> {
+async function handle(index: number, file: InputFile, className: ClassName, wholeClass: boolean): Promise<WorkerReply> {
   try {
     if (init.templates !== undefined && translator === undefined) {
       const { templateTranslator } = await import('./templates/index.js');
@@ -41,7 +41,8 @@ async function handle(index: number, file: InputFile, className: ClassName): Pro
         }
       },
     }, emptyReadStats());
-    return { type: 'done', index, contribution: collector.exportFile(), stats };
+    const send = (part: FileContribution): void => port.postMessage({ type: 'part', index, contribution: part } satisfies WorkerReply, buffersOf(part));
+    return { type: 'done', index, contribution: wholeClass ? collector.exportWholeClass(send) : collector.exportFile(), stats };
   } catch (err) {
     if (err instanceof InputError) return { type: 'error', index, message: err.message, ...(err.hint !== undefined ? { hint: err.hint } : {}) };
     return { type: 'crash', index, message: err instanceof Error ? (err.stack ?? err.message) : String(err) };
@@ -63,12 +64,20 @@ process.on('unhandledRejection', escaped);
 
 // Files are parsed one after another, in the order they were handed out.
 let queue: Promise<void> = Promise.resolve();
-port.on('message', (msg: { index: number; file: InputFile; className: ClassName }) => {
-  queue = queue.then(() => handle(msg.index, msg.file, msg.className)).then((reply) => {
+port.on('message', (msg: { index: number; file: InputFile; className: ClassName; wholeClass: boolean }) => {
+  queue = queue.then(() => handle(msg.index, msg.file, msg.className, msg.wholeClass)).then((reply) => {
     if (pendingBytes > 0) {
       port.postMessage({ type: 'bytes', n: pendingBytes } satisfies WorkerReply);
       pendingBytes = 0;
     }
-    port.postMessage(reply);
+    // The contribution's typed arrays are fresh copies: moved, not cloned.
+    port.postMessage(reply, reply.type === 'done' ? buffersOf(reply.contribution) : []);
   });
 });
+
+/** The distinct ArrayBuffers of a contribution's typed arrays, for the transfer list. */
+function buffersOf(c: FileContribution): ArrayBuffer[] {
+  const all = [c.durations, c.starts, c.eventValues, c.stateValues, c.seriesVar, c.seriesT, c.seriesV, c.heldCode, c.heldT, c.heldV, c.heldInst]
+    .map((a) => a.buffer as ArrayBuffer);
+  return [...new Set(all)];
+}
