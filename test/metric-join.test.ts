@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bonferroniBand, excessOverBand, MetricJoin, robustCenterScale, samplesOver } from '../src/features/metric-join.js';
+import { bonferroniBand, excessOverBand, largestElsewhere, localMedians, MetricJoin, robustCenterScale, samplesOver } from '../src/features/metric-join.js';
 import type { InputFile } from '../src/parse/files.js';
 import { readMetrics, type EntitySeries } from '../src/parse/metrics.js';
 import type { ClassSink } from '../src/parse/reader.js';
@@ -45,6 +45,17 @@ describe('metric samples over an instance', () => {
     expect(excessOverBand(-10, 3, 1.4826, 3)).toBeCloseTo(-(13 / 1.4826 - 3), 12);
     expect(excessOverBand(5, 3, 1.4826, 3)).toBe(0);
     expect(excessOverBand(5, 3, 0, 3)).toBe(0);
+  });
+
+  it('usual level: the median of the window before each sample; range elsewhere: the largest |z| more than the window away', () => {
+    const times = Float64Array.from([0, 60, 120, 180, 240]);
+    const values = Float64Array.from([1, 2, 3, 4, 100]);
+    // window 130 s: sample 0 has none before (fallback 9), 1 → [1], 2 → [1, 2], 3 → [2, 3] (t ≥ 50), 4 → [3, 4] (t ≥ 110).
+    expect([...localMedians(times, values, 130, 9)]).toEqual([9, 1, 1.5, 2.5, 3.5]);
+    // centers all 0, scale 1 → |z| = values; window 100 s: k=0 sees 120..240 → 100; k=2 sees 0 and 240 → 100;
+    // k=4 sees 0..120 → 3; k=1 sees 180, 240 → 100; k=3 sees 0, 60 → 2.
+    expect([...largestElsewhere(times, values, new Float64Array(5), 1, 100)]).toEqual([100, 100, 100, 2, 3]);
+    expect([...largestElsewhere(times, values, new Float64Array(5), 0, 100)]).toEqual([0, 0, 0, 0, 0]);
   });
 
   it('the Bonferroni band: P(|Z| > k) = α/m (scipy: norm.isf(0.025) = 1.959964, norm.isf(0.05/1600) = 4.003168)', () => {

@@ -88,7 +88,7 @@ function buildProgram(io: Io, setCode: (c: number) => void): Command {
     .option('--metrics <dir>', 'resource metrics (.csv, .csv.gz) joined to the instances that touched their entity (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--metrics-entity <column>', 'the metric files\' entity column (default: PodName, Pod, ServiceName, …)')
     .option('--metrics-time <column>', 'the metric files\' time column (default: TimeStamp, Timestamp, Time)')
-    .option('--metrics-band <k>', 'a metric sample counts by how far it lies beyond k robust SDs of its entity\'s usual level; auto: k from --alpha, Bonferroni over the series (0: the plain robust z)', 'auto')
+    .option('--metrics-band <k>', 'a metric sample counts by how far it lies beyond k robust SDs of its entity\'s usual level; auto: beyond both the Bonferroni band over the series and the entity\'s own range elsewhere (0: the plain robust z)', 'auto')
     .addOption(new Option('--metrics-align <end|start>', 'a metric sample describes the interval ending at its time (rates) or holds from its time on (gauges)').choices(['end', 'start']).default('end'))
     .option('--year <yyyy>', 'year for timestamps that have none (syslog)')
     .option('--dot <file>', 'write the top graphs as Graphviz DOT (- for stdout)')
@@ -178,7 +178,7 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
       state: (t, n, v) => collector.state(t, n, v),
     };
     const join = metrics === undefined ? undefined : new MetricJoin(metrics, direct, {
-      band: options.metricsBand === 'auto' ? bonferroniBand(options.alpha, seriesCount(metrics)) : options.metricsBand, window: 1800, align: options.metricsAlign,
+      band: options.metricsBand === 'auto' ? bonferroniBand(options.alpha, seriesCount(metrics)) : options.metricsBand, window: 1800, align: options.metricsAlign, beyondRange: options.metricsBand === 'auto',
     });
     for (const c of ['good', 'bad'] as const) {
       await readClass(files[c], c, join ?? direct, {

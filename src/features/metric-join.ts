@@ -27,6 +27,12 @@ export interface MetricJoinOptions {
   readonly window: number;
   /** Which instant a sample describes: see samplesOver. */
   readonly align: 'start' | 'end';
+  /**
+   * Widen each sample's band to the largest |z| its entity shows more than
+   * `window` away from it (before or after) in the metric files: only what the
+   * entity does nowhere else counts (see largestElsewhere).
+   */
+  readonly beyondRange?: boolean;
 }
 
 /**
@@ -113,17 +119,19 @@ export class MetricJoin implements ClassSink {
   private current: Track = this.fileTrack;
   private readonly serviceOfPrefix = new Map<string, string | null>();
   /** Per entity series, per metric: its center and scale. */
-  private readonly bands = new Map<EntitySeries, { centers: Float64Array; scale: number }[]>();
+  private readonly bands = new Map<EntitySeries, { centers: Float64Array; scale: number; range: Float64Array | null }[]>();
 
   constructor(private readonly metrics: MetricSeries, private readonly inner: ClassSink, private readonly options: MetricJoinOptions = { band: 3, window: 1800, align: 'end' }) {}
 
   /** Per metric of a series: each sample's usual level (median of the window before it) and the series' robust scale; computed on first use. */
-  private bandsOf(series: EntitySeries): { centers: Float64Array; scale: number }[] {
+  private bandsOf(series: EntitySeries): { centers: Float64Array; scale: number; range: Float64Array | null }[] {
     let b = this.bands.get(series);
     if (b === undefined) {
       b = series.values.map((values) => {
         const whole = robustCenterScale(values);
-        return { centers: localMedians(series.times, values, this.options.window, whole.center), scale: whole.scale };
+        const centers = localMedians(series.times, values, this.options.window, whole.center);
+        const range = this.options.beyondRange === true ? largestElsewhere(series.times, values, centers, whole.scale, this.options.window) : null;
+        return { centers, scale: whole.scale, range };
       });
       this.bands.set(series, b);
     }
@@ -192,9 +200,10 @@ export class MetricJoin implements ClassSink {
       for (const series of this.metrics.byService.get(service) ?? []) {
         const bands = this.bandsOf(series);
         this.metrics.metricNames.forEach((metric, m) => {
-          const { centers, scale } = bands[m] as { centers: Float64Array; scale: number };
+          const { centers, scale, range } = bands[m] as { centers: Float64Array; scale: number; range: Float64Array | null };
           for (const [t, v, k] of samplesOver(series, m, track.tMin, track.tMax, this.options.align)) {
-            this.inner.state(t, `${service}:${metric}`, excessOverBand(v, centers[k] as number, scale, this.options.band));
+            const band = range === null ? this.options.band : Math.max(this.options.band, range[k] as number);
+            this.inner.state(t, `${service}:${metric}`, excessOverBand(v, centers[k] as number, scale, band));
             this.records++;
           }
         });
@@ -242,6 +251,36 @@ export function samplesOver(series: EntitySeries, m: number, tMin: number, tMax:
     const t = times[k] as number;
     if (!Number.isNaN(values[k])) out.push([clip(t), values[k] as number, k]);
     if (t >= tMax && !Number.isNaN(values[k])) break;
+  }
+  return out;
+}
+
+/**
+ * For each sample k, the largest |z_j| = |x_j − center_j| / scale over the
+ * samples j more than `window` seconds away from it (either side): the
+ * entity's own range of deviations elsewhere in the files, an extreme-value
+ * band free of any distributional assumption. 0 where there are none (or for
+ * scale 0). Two sweeps, O(n).
+ */
+export function largestElsewhere(times: Float64Array, values: Float64Array, centers: Float64Array, scale: number, window: number): Float64Array {
+  const n = times.length;
+  const out = new Float64Array(n);
+  if (!(scale > 0)) return out;
+  const z = (j: number): number => {
+    const v = Math.abs(((values[j] as number) - (centers[j] as number)) / scale);
+    return Number.isNaN(v) ? 0 : v;
+  };
+  let j = 0;
+  let best = 0;
+  for (let k = 0; k < n; k++) {
+    while (j < n && (times[j] as number) < (times[k] as number) - window) best = Math.max(best, z(j++));
+    out[k] = best;
+  }
+  j = n - 1;
+  best = 0;
+  for (let k = n - 1; k >= 0; k--) {
+    while (j >= 0 && (times[j] as number) > (times[k] as number) + window) best = Math.max(best, z(j--));
+    out[k] = Math.max(out[k] as number, best);
   }
   return out;
 }
