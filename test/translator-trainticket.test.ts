@@ -56,7 +56,7 @@ describe('examples/trainticket: the Nezha TrainTicket log export (module)', () =
     expect(parseStatement('{"log":"16:44:10.485 INFO  t.s.X#1 …"}:""2023"}')).toBeNull(); // not JSON
   });
 
-  it('a span file in the same folder is left untranslated; any other header is an error naming the file', async () => {
+  it('a span file in the same folder is read natively, not by the translator; any other header is an error naming the file', async () => {
     const translator = await loadTranslator(TRANSLATOR);
     const { writeFileSync, mkdtempSync } = await import('node:fs');
     const { join } = await import('node:path');
@@ -64,8 +64,9 @@ describe('examples/trainticket: the Nezha TrainTicket log export (module)', () =
     const dir = mkdtempSync(join(tmpdir(), 'distalyze-tt-'));
     writeFileSync(join(dir, 'trace.csv'), 'TraceID,SpanID,ParentID,PodName,OperationName,StartTimeUnixNano,EndTimeUnixNano,Duration\nt1,s1,root,ts-a-1,GET,1,2,1\n');
     const spans = await recordsByInstance(dir, { translator });
-    expect(spans.byInstance).toEqual({});
-    expect(spans.stats.skippedLines).toBe(2);
+    expect(Object.keys(spans.byInstance)).toEqual(['t1']);
+    expect(spans.byInstance['t1']!.filter((r) => r.startsWith('E '))).toHaveLength(2); // the span's start and end
+    expect(spans.stats.skippedLines).toBe(0);
     writeFileSync(join(dir, 'trace.csv'), 'time,message\n1,hello\n');
     await expect(recordsByInstance(dir, { translator })).rejects.toThrow(/trace\.csv:1: .*header lacks a 'TimeUnixNano' column/);
   });

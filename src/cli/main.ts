@@ -9,7 +9,9 @@ import { variableLimit } from '../features/limits.js';
 import { AbsoluteQuartilePass, referenceDurationOf } from '../features/quartile-pass.js';
 import { listInputFiles, type InputFile } from '../parse/files.js';
 import { readParallel } from '../parse/parallel.js';
-import { emptyReadStats, readClass, type ReadStats } from '../parse/reader.js';
+import { bonferroniBand, MetricJoin, seriesCount } from '../features/metric-join.js';
+import { readMetrics, type MetricSeries } from '../parse/metrics.js';
+import { emptyReadStats, readClass, type ClassSink, type ReadStats } from '../parse/reader.js';
 import type { ClassName } from '../parse/records.js';
 import type { MinedTranslator } from '../parse/templates/index.js';
 import type { Translator } from '../parse/translator.js';
@@ -99,6 +101,11 @@ function buildProgram(io: Io, setCode: (c: number) => void): Command {
     .option('--translator <file>', 'translate raw logs: a rules file (.yaml/.json), a JS module, or an executable')
     .option('--timestamp <format>', 'raw logs without a translator: the timestamp format (default: detected per file)')
     .option('--instance-pattern <regex>', 'raw logs without a translator: a regex whose group id (or 1) names instances (default: a request-id field, else one file = one instance)')
+    .option('--metrics <dir>', 'resource metrics (.csv, .csv.gz) joined to the instances that touched their entity (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--metrics-entity <column>', 'the metric files\' entity column (default: PodName, Pod, ServiceName, …)')
+    .option('--metrics-time <column>', 'the metric files\' time column (default: TimeStamp, Timestamp, Time)')
+    .option('--metrics-band <k>', 'a metric sample counts by how far it lies beyond k robust SDs of its entity\'s usual level; auto: beyond both the Bonferroni band over the series and the entity\'s own range elsewhere (0: the plain robust z)', 'auto')
+    .addOption(new Option('--metrics-align <end|start>', 'a metric sample describes the interval ending at its time (rates) or holds from its time on (gauges)').choices(['end', 'start']).default('end'))
     .option('--year <yyyy>', 'year for timestamps that have none (syslog)')
     .option('--dot <file>', 'write the top graphs as Graphviz DOT (- for stdout)')
     .option('--json <file>', 'write everything as JSON (- for stdout)')
@@ -160,7 +167,8 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
   // proportion to the input; above a size (and when the input can be read
   // again) q*.abs come from a second, streaming pass instead.
   const rereadable = goodSpec !== '-' && badSpec !== '-';
-  const keepSeries = !(rereadable && (options.twoPass || totalBytes > SERIES_IN_MEMORY_MAX_BYTES));
+  // Joined metrics exist in the one pass only: with --metrics, series are always held.
+  const keepSeries = options.metrics.length > 0 || !(rereadable && (options.twoPass || totalBytes > SERIES_IN_MEMORY_MAX_BYTES));
   const collector = new FeatureCollector(keepSeries);
   collector.events.limit = collector.states.limit = variableLimit(getHeapStatistics().heap_size_limit);
   const stats: Record<ClassName, ReadStats> = { good: emptyReadStats(), bad: emptyReadStats() };
@@ -175,7 +183,9 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
   // Workers pay off on large inputs; an explicit --jobs always uses them.
   // Automatically only with at least two files per worker: a few huge files of
   // `I`-named instances (requests) cost more to ship back than to parse here.
-  const parallel = jobs > 1 && all.length > 1 && goodSpec !== '-' && badSpec !== '-' &&
+  const metrics = options.metrics.length > 0 ? await readMetricsOption(options) : undefined;
+  // The metric join watches every record, so it runs on this thread.
+  const parallel = metrics === undefined && jobs > 1 && all.length > 1 && goodSpec !== '-' && badSpec !== '-' &&
     (options.jobs !== undefined || (totalBytes >= PARALLEL_MIN_BYTES && all.length >= 2 * jobs));
   if (parallel) {
     const inputs = (['good', 'bad'] as const).flatMap((className) => files[className].map((file) => ({ file, className })));
@@ -189,18 +199,23 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
     collector.finishClass();
   } else {
     const translator = await translatorOnce();
+    const direct: ClassSink = {
+      beginFile: (f, cl) => collector.beginFile(f, cl),
+      endFile: (f) => { collector.endFile(f); progress.fileDone(); },
+      instance: (id, kind) => collector.instance(id, kind),
+      event: (t, n) => collector.event(t, n),
+      state: (t, n, v) => collector.state(t, n, v),
+    };
+    const join = metrics === undefined ? undefined : new MetricJoin(metrics, direct, {
+      band: options.metricsBand === 'auto' ? bonferroniBand(options.alpha, seriesCount(metrics)) : options.metricsBand, window: 1800, align: options.metricsAlign, beyondRange: options.metricsBand === 'auto',
+    });
     for (const c of ['good', 'bad'] as const) {
-      await readClass(files[c], c, {
-        beginFile: (f, cl) => collector.beginFile(f, cl),
-        endFile: (f) => { collector.endFile(f); progress.fileDone(); },
-        instance: (id, kind) => collector.instance(id, kind),
-        event: (t, n) => collector.event(t, n),
-        state: (t, n, v) => collector.state(t, n, v),
-      }, {
+      await readClass(files[c], c, join ?? direct, {
         ...(translator !== undefined ? { translator } : {}),
         strict: options.strict,
         onBytes: (n) => progress.addBytes(n),
       }, stats[c]);
+      join?.finishClass();
       collector.finishClass();
     }
   }
@@ -214,12 +229,13 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
   }
   progress.done();
   stageDone('parse');
-  const features = buildFeatureSet(collector, {
+  const built = buildFeatureSet(collector, {
     ...(options.metric !== undefined ? { metric: options.metric } : {}),
     ...(options.eventMetric !== undefined ? { eventMetric: options.eventMetric } : {}),
     ...(options.stateMetric !== undefined ? { stateMetric: options.stateMetric } : {}),
     weight: options.weight,
   });
+  const features = { ...built, warnings: [...built.warnings, ...stats.good.notes, ...stats.bad.notes] };
   stageDone('features');
   const summary = (c: ClassName): ClassInputSummary => ({
     instances: c === 'good' ? features.features.nGood : features.features.nBad,
@@ -306,6 +322,13 @@ async function minedTranslator(files: Record<ClassName, InputFile[]>, options: O
   }
   if (mined !== undefined && !options.quiet) io.stderr.write(`${mined.summary()}\n`);
   return mined;
+}
+
+function readMetricsOption(options: Options): Promise<MetricSeries> {
+  return readMetrics(options.metrics, {
+    ...(options.metricsEntity !== undefined ? { entityColumn: options.metricsEntity } : {}),
+    ...(options.metricsTime !== undefined ? { timeColumn: options.metricsTime } : {}),
+  });
 }
 
 async function loadTranslatorOption(path: string, year: number | undefined): Promise<Translator> {

@@ -37,6 +37,11 @@ export interface RawOptions {
   limit: string;
   timings?: boolean;
   twoPass?: boolean;
+  metrics?: string[];
+  metricsEntity?: string;
+  metricsTime?: string;
+  metricsBand: string;
+  metricsAlign: string;
 }
 
 export interface Options {
@@ -73,6 +78,13 @@ export interface Options {
   readonly limit: number;
   readonly timings: boolean;
   readonly twoPass: boolean;
+  /** Directories (or files) of resource metrics joined to instances (src/features/metric-join.ts). */
+  readonly metrics: readonly string[];
+  readonly metricsEntity?: string;
+  readonly metricsTime?: string;
+  /** k of the normal band a metric sample is measured beyond (MetricJoinOptions). */
+  readonly metricsBand: number | 'auto';
+  readonly metricsAlign: 'end' | 'start';
 }
 
 /** Validate every option, naming the option in the one-line error. */
@@ -128,6 +140,11 @@ export function parseOptions(raw: RawOptions): Options {
     limit: integer('--limit', raw.limit, 1),
     timings: raw.timings === true,
     twoPass: raw.twoPass === true,
+    metrics: raw.metrics ?? [],
+    ...(raw.metricsEntity !== undefined ? { metricsEntity: raw.metricsEntity } : {}),
+    ...(raw.metricsTime !== undefined ? { metricsTime: raw.metricsTime } : {}),
+    metricsBand: raw.metricsBand === 'auto' ? 'auto' : nonNegative('--metrics-band', raw.metricsBand),
+    metricsAlign: oneOf('--metrics-align', raw.metricsAlign, ['end', 'start'] as const),
   };
 }
 
@@ -152,6 +169,12 @@ function number(option: string, text: string): number {
 function probability(option: string, text: string): number {
   const x = number(option, text);
   if (!(x > 0 && x < 1)) throw new InputError(`${option} ${text}: must be between 0 and 1 (exclusive)`);
+  return x;
+}
+
+function nonNegative(option: string, text: string): number {
+  const x = number(option, text);
+  if (!(x >= 0)) throw new InputError(`${option} ${text}: must be 0 or more`);
   return x;
 }
 

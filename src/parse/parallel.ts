@@ -162,4 +162,5 @@ function mergeStats(into: ReadStats, from: ReadStats, examples: number): void {
   into.records += from.records;
   into.skippedLines += from.skippedLines;
   for (const e of from.skippedExamples) if (into.skippedExamples.length < examples) into.skippedExamples.push(e);
+  into.notes.push(...from.notes);
 }

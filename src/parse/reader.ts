@@ -7,6 +7,7 @@ import { clip, parseDlogLine } from './dlog.js';
 import { readDlogFast } from './dlog-fast.js';
 import type { InputFile } from './files.js';
 import { readLines } from './lines.js';
+import { detectSpanFormat, readSpanFile } from './spans.js';
 import type { ClassName, LineContext, RecordSink } from './records.js';
 import type { ExecutableTranslator, LineTranslator, Translator } from './translator.js';
 
@@ -33,10 +34,12 @@ export interface ReadStats {
   records: number;
   skippedLines: number;
   skippedExamples: string[];
+  /** Counted notes about input that was used but irregular (e.g. spans whose parent is missing), one line each. */
+  notes: string[];
 }
 
 export function emptyReadStats(): ReadStats {
-  return { files: 0, bytes: 0, lines: 0, records: 0, skippedLines: 0, skippedExamples: [] };
+  return { files: 0, bytes: 0, lines: 0, records: 0, skippedLines: 0, skippedExamples: [], notes: [] };
 }
 
 /**
@@ -56,6 +59,15 @@ export async function readClass(files: readonly InputFile[], className: ClassNam
 }
 
 async function readFile(file: InputFile, className: ClassName, sink: RecordSink, options: ReadOptions, stats: ReadStats): Promise<void> {
+  // Span files (OpenTelemetry CSV, JSON Lines, OTLP/JSON) are read natively, also beside raw logs given to a translator.
+  const spanFormat = await detectSpanFormat(file);
+  if (spanFormat !== null) {
+    const r = await readSpanFile(file, spanFormat, sink, options.onBytes);
+    stats.bytes += r.bytes;
+    stats.lines += r.lines;
+    stats.notes.push(...r.notes);
+    return;
+  }
   const translator = options.translator;
   if (translator?.type === 'executable') return readThroughExecutable(file, translator, sink, options, stats);
   if (translator?.type === 'lines') return readThroughLines(file, className, translator, sink, options, stats);

@@ -20,6 +20,7 @@
  *
  * The model is plain data, so parsing workers rebuild the same translator.
  */
+import { detectSpanFormat } from '../spans.js';
 import { InputError } from '../../errors.js';
 import { openInputFile, type InputFile } from '../files.js';
 import { readLines } from '../lines.js';
@@ -133,8 +134,17 @@ export interface MinedTranslator extends LineTranslator {
  * or CSV records): the one call the CLI makes when no translator is given.
  */
 export async function rawLogTranslator(classes: Readonly<Record<ClassName, readonly InputFile[]>>, options: TemplateOptions & { readonly jobs?: number } = {}): Promise<MinedTranslator | undefined> {
-  if (!(await looksRaw(classes.good)) || !(await looksRaw(classes.bad))) return undefined;
-  return templateTranslator(await mineTemplates(classes, options));
+  // Span files are read natively beside the logs (src/parse/spans.ts): they are neither mined nor sniffed.
+  const logs = { good: await withoutSpanFiles(classes.good), bad: await withoutSpanFiles(classes.bad) };
+  if (logs.good.length + logs.bad.length === 0) return undefined;
+  for (const c of ['good', 'bad'] as const) if (logs[c].length > 0 && !(await looksRaw(logs[c]))) return undefined;
+  return templateTranslator(await mineTemplates(logs, options));
+}
+
+async function withoutSpanFiles(files: readonly InputFile[]): Promise<InputFile[]> {
+  const out: InputFile[] = [];
+  for (const f of files) if (f.path === '-' || (await detectSpanFormat(f)) === null) out.push(f);
+  return out;
 }
 
 function describeModel(model: TemplateModel): string {

@@ -1,0 +1,170 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse } from 'csv-parse';
+import { InputError } from '../errors.js';
+import { clip } from './dlog.js';
+import { compareCodeUnits, describeFsError, openInputFile, type InputFile } from './files.js';
+import { MAX_LINE_LENGTH } from './lines.js';
+import { serviceOfPod } from './spans.js';
+import { parseDecimal, parseTimestamp } from './timestamp.js';
+
+/**
+ * Resource metrics: a time series per entity (pod, host, container), read from
+ * CSV files (`.csv`, `.csv.gz`) in the `--metrics` directories, e.g. the
+ * TrainTicket dataset's `TimeStamp,PodName,CpuUsageRate(%),MemoryUsageRate(%),…`.
+ *
+ * Columns: the entity is the first column named (case-insensitively) PodName,
+ * Pod, ServiceName, Service, Container, Host, Node or Entity, unless
+ * `--metrics-entity` names one; the time is the first named TimeStamp,
+ * Timestamp or Time whose values parse, unless `--metrics-time` names one.
+ * Times are epoch seconds, milliseconds, microseconds or nanoseconds (told
+ * apart by magnitude), or ISO-8601. Every other column whose values are
+ * decimal numbers is a metric (empty cells are missing samples); columns with
+ * any other text are left out.
+ */
+export interface MetricOptions {
+  readonly entityColumn?: string;
+  readonly timeColumn?: string;
+}
+
+/** One entity's samples, sorted by time: values[m][k] is metric m at times[k] (NaN = missing). */
+export interface EntitySeries {
+  readonly entity: string;
+  readonly times: Float64Array;
+  readonly values: Float64Array[];
+}
+
+/** All metric series, by service (the entity with any Kubernetes replica suffix removed). */
+export interface MetricSeries {
+  readonly metricNames: readonly string[];
+  readonly byService: ReadonlyMap<string, readonly EntitySeries[]>;
+  readonly files: number;
+  readonly samples: number;
+}
+
+const ENTITY_COLUMNS = ['podname', 'pod', 'servicename', 'service', 'container', 'host', 'node', 'entity'];
+const TIME_COLUMNS = ['timestamp', 'time'];
+
+/** Epoch time of any common unit → seconds, by magnitude; text that is not a number is tried as ISO-8601. */
+export function epochSeconds(text: string): number {
+  const x = parseDecimal(text);
+  if (Number.isNaN(x)) return parseTimestamp(text);
+  const a = Math.abs(x);
+  return a >= 1e17 ? x / 1e9 : a >= 1e14 ? x / 1e6 : a >= 1e11 ? x / 1e3 : x;
+}
+
+/** Read every metric file of the directories (recursively, sorted; hidden files skipped). */
+export async function readMetrics(dirs: readonly string[], options: MetricOptions = {}): Promise<MetricSeries> {
+  const files: string[] = [];
+  for (const dir of dirs) {
+    const found = await listCsv(dir);
+    if (found.length === 0) throw new InputError(`--metrics '${dir}' holds no .csv or .csv.gz file`);
+    files.push(...found);
+  }
+  const metricIndex = new Map<string, number>();
+  const metricNames: string[] = [];
+  const raw = new Map<string, { t: number[]; v: Map<number, number>[] }>();
+  let samples = 0;
+  for (const path of files) {
+    const rows = await readTable(path);
+    if (rows.length === 0) continue;
+    const header = rows[0]!.record.map((h) => h.trim());
+    const lower = header.map((h) => h.toLowerCase());
+    const pick = (given: string | undefined, defaults: string[], option: string): number => {
+      if (given !== undefined) {
+        const i = lower.indexOf(given.toLowerCase());
+        if (i < 0) throw new InputError(`${option} ${given}: no such column (the header has ${header.join(', ')})`, path, rows[0]!.line);
+        return i;
+      }
+      for (const d of defaults) {
+        const i = lower.indexOf(d);
+        if (i >= 0 && (option !== '--metrics-time' || rows.length < 2 || !Number.isNaN(epochSeconds((rows[1]!.record[i] ?? '').trim())))) return i;
+      }
+      throw new InputError(`no ${option === '--metrics-time' ? 'time' : 'entity'} column (looked for ${defaults.join(', ')}); name it with ${option}`, path, rows[0]!.line);
+    };
+    const entityCol = pick(options.entityColumn, ENTITY_COLUMNS, '--metrics-entity');
+    const timeCol = pick(options.timeColumn, TIME_COLUMNS, '--metrics-time');
+    // A metric column holds decimal numbers (or nothing) in every row.
+    const metricCols = header.map((_, i) => i).filter((i) => i !== entityCol && i !== timeCol && !/^node/i.test(header[i]!) &&
+      rows.slice(1).every((r) => { const c = (r.record[i] ?? '').trim(); return c === '' || !Number.isNaN(parseDecimal(c)); }) &&
+      rows.slice(1).some((r) => (r.record[i] ?? '').trim() !== ''));
+    for (const i of metricCols) {
+      if (!metricIndex.has(header[i]!)) {
+        metricIndex.set(header[i]!, metricNames.length);
+        metricNames.push(header[i]!);
+      }
+    }
+    for (const { record, line } of rows.slice(1)) {
+      const entity = (record[entityCol] ?? '').trim();
+      if (entity === '') throw new InputError('empty entity name', path, line);
+      const tText = (record[timeCol] ?? '').trim();
+      const t = epochSeconds(tText);
+      if (Number.isNaN(t)) throw new InputError(`metric time '${clip(tText)}' is neither an epoch number nor ISO-8601`, path, line);
+      let series = raw.get(entity);
+      if (series === undefined) raw.set(entity, (series = { t: [], v: [] }));
+      const values = new Map<number, number>();
+      for (const i of metricCols) {
+        const c = (record[i] ?? '').trim();
+        if (c !== '') values.set(metricIndex.get(header[i]!)!, parseDecimal(c));
+      }
+      series.t.push(t);
+      series.v.push(values);
+      samples++;
+    }
+  }
+  const byService = new Map<string, EntitySeries[]>();
+  for (const entity of [...raw.keys()].sort(compareCodeUnits)) {
+    const s = raw.get(entity)!;
+    // Samples of one entity at one time given twice (two directories holding the same day) count once: the first read.
+    const order = s.t.map((_, k) => k).sort((a, b) => s.t[a]! - s.t[b]! || a - b).filter((k, i, all) => i === 0 || s.t[all[i - 1]!] !== s.t[k]);
+    const times = Float64Array.from(order, (k) => s.t[k]!);
+    const values = metricNames.map((_, m) => Float64Array.from(order, (k) => s.v[k]!.get(m) ?? Number.NaN));
+    const service = serviceOfPod(entity);
+    let list = byService.get(service);
+    if (list === undefined) byService.set(service, (list = []));
+    list.push({ entity, times, values });
+  }
+  return { metricNames, byService, files: files.length, samples };
+}
+
+async function listCsv(dir: string): Promise<string[]> {
+  let info;
+  try {
+    info = await stat(dir);
+  } catch (err) {
+    throw new InputError(`--metrics: cannot read '${dir}': ${describeFsError(err)}`);
+  }
+  if (info.isFile()) return [dir];
+  const out: string[] = [];
+  const pending = [dir];
+  while (pending.length > 0) {
+    const current = pending.pop()!;
+    const names = (await readdir(current, { withFileTypes: true })).sort((a, b) => compareCodeUnits(a.name, b.name));
+    for (const d of names) {
+      if (d.name.startsWith('.')) continue;
+      const path = join(current, d.name);
+      if (d.isDirectory()) pending.push(path);
+      else if (/\.csv(\.gz)?$/i.test(d.name)) out.push(path);
+    }
+  }
+  return out.sort(compareCodeUnits);
+}
+
+async function readTable(path: string): Promise<{ record: string[]; line: number }[]> {
+  const file: InputFile = { path, relativePath: path, gzip: path.endsWith('.gz'), size: 0 };
+  const source = openInputFile(file);
+  const parser = parse({ bom: true, info: true, skip_empty_lines: true, relax_column_count: true, max_record_size: MAX_LINE_LENGTH });
+  source.on('error', (err) => parser.destroy(err));
+  source.pipe(parser);
+  const rows: { record: string[]; line: number }[] = [];
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) rows.push({ record, line: info.lines });
+  } catch (err) {
+    const e = err as { message?: string; lines?: number; code?: string };
+    if (e.code?.startsWith('Z_') || /unexpected end of file/i.test(e.message ?? '')) throw new InputError(`corrupt or truncated gzip data (${e.message})`, path);
+    throw new InputError(`not valid CSV: ${e.message ?? String(err)}`, path, e.lines);
+  } finally {
+    source.destroy();
+  }
+  return rows;
+}
