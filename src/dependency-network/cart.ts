@@ -1,6 +1,6 @@
 import { erfcx } from '../ttest/erfc.js';
 import { studentTTwoSided } from '../ttest/tdist.js';
-import { normalQuantile } from './normal-quantile.js';
+import { normalQuantile } from '../ttest/normal-quantile.js';
 import { sortColumn, type SortedColumn } from './sort-order.js';
 
 /**

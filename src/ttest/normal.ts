@@ -1,5 +1,6 @@
 import { logErfc } from './erfc.js';
 import { lnGamma } from './gamma.js';
+import { normalQuantile } from './normal-quantile.js';
 
 const LN10 = Math.LN10;
 const LN2 = Math.LN2;
@@ -17,17 +18,22 @@ export function logNormalUpper(z: number): number {
   return Math.log1p(-Math.exp(logErfc(-z / Math.SQRT2) - LN2));
 }
 
+/** Below this ln q, q is no longer a normal double: the quantile comes from ln q itself. */
+const LN_SMALLEST_Q = Math.log(1e-300);
+
 /**
  * The z with Q(z) = q, given ln q (q ≤ ½ gives z ≥ 0): the normal quantile
- * Φ⁻¹(1 − q), accurate where q underflows double precision. Newton's method on
- * ln Q, started from the asymptotic √(−2 ln q) guess (or 0 near q = ½):
- * z ← z + (ln Q(z) − ln q)·Q(z)/φ(z). Converges in a few steps to ~1e-13
- * relative. ln q ≥ ln ½ returns the mirror image; ln q = −∞ returns +∞.
+ * Φ⁻¹(1 − q). While q is a normal double, Wichura's AS 241
+ * (`normalQuantile`); below, where q underflows, Newton's method on ln Q
+ * started from the asymptotic √(−2 ln q) guess:
+ * z ← z + (ln Q(z) − ln q)·Q(z)/φ(z), a few steps to ~1e-13 relative.
+ * ln q ≥ ln ½ returns the mirror image; ln q = −∞ returns +∞.
  */
 export function normalUpperQuantileFromLog(lnQ: number): number {
   if (Number.isNaN(lnQ) || lnQ > 0) return NaN;
   if (lnQ === -Infinity) return Infinity;
   if (lnQ > -LN2) return -normalUpperQuantileFromLog(Math.log1p(-Math.exp(lnQ)));
+  if (lnQ >= LN_SMALLEST_Q) return -normalQuantile(Math.exp(lnQ));
   let z = lnQ > -2 ? 0.5 : Math.sqrt(-2 * lnQ - Math.log(-4 * Math.PI * lnQ));
   for (let i = 0; i < 60; i++) {
     const logQ = logNormalUpper(z);
