@@ -94,7 +94,8 @@ describe('distalyze history on 30 generated nightly runs (fixtures/history)', ()
     expect(variance!.after).toEqual({ from: '2026-11-12', to: '2026-11-19' });
     expect(regression!.before).toEqual({ from: '2026-11-12', to: '2026-11-19' });
     expect(regression!.after).toEqual({ from: '2026-11-20', to: '2026-11-30' });
-    expect(regression!.verdict).toBe('duration 3.391 → 4.185 (+23.4%), significant; top divergent variable: load_done (first.abs, 0.9889 → 1.8)');
+    // The two-set verdict (SPEC §6) of runs before against runs after the change.
+    expect(regression!.verdict).toBe('Bad instances are worse: duration 3.391 s → 4.185 s (+23.42%), p 1.8e-12. Top cause: load_done (event gap 0.9889 → 1.8, z +12). Where the time went: +0.8113 s (102%) before load_done.');
     // The build counter changes between any two sets of runs; it is kept out of the comparisons.
     expect(regression!.analysis.tests.some((t) => t.variable === 'config_version')).toBe(false);
   });

@@ -1,3 +1,4 @@
+import { verdictSentence } from '../report/verdict.js';
 import { renderJsonValue } from '../report/json.js';
 import { escapeTerminal, formatValue, plural } from '../report/format.js';
 import type { Comparison, DetectedChange, History } from './index.js';
@@ -5,17 +6,9 @@ import type { Comparison, DetectedChange, History } from './index.js';
 const STATISTIC_WORDS = { mean: 'mean', sd: 'variance (sd)', correlation: 'correlation with P' } as const;
 
 /** One line on what the before/after comparison found: P's move and the top-ranked other variable. */
-export function comparisonVerdict(h: History, c: Comparison): string {
-  const { metricBefore: b, metricAfter: a } = c;
-  const pct = b !== 0 ? ((a - b) / Math.abs(b)) * 100 : Number.NaN;
-  const pText = `${h.metric.variable} ${formatValue(b)} → ${formatValue(a)}${Number.isFinite(pct) ? ` (${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%)` : ''}`;
-  const pName = (kind: string): string | null => (kind === 'event' ? c.analysis.metric.event : c.analysis.metric.state);
-  const top = c.analysis.ranking.find((r) => r.variable !== pName(r.kind) && r.variable !== 'duration');
-  const pTest = c.analysis.tests.find((t) => t.variable === h.metric.variable && t.kind === h.metric.kind && t.feature === h.metric.feature);
-  const pVerdict = pTest === undefined ? '' : pTest.significant ? ', significant' : ', not significant';
-  if (top === undefined) return `${pText}${pVerdict}; no other variable differs significantly`;
-  const f = top.features[0]!;
-  return `${pText}${pVerdict}; top divergent variable: ${top.variable} (${f.feature}, ${formatValue(f.meanGood)} → ${formatValue(f.meanBad)})`;
+/** The before/after comparison's verdict: the same sentence the two-set analysis prints (SPEC §6). */
+export function comparisonVerdict(_h: History, c: Comparison): string {
+  return verdictSentence(c.analysis.verdict);
 }
 
 export function changeLine(h: History, c: DetectedChange): string {
