@@ -196,7 +196,8 @@ const classFiles = (dir, source) => [join(dir, 'log.csv.gz'), ...(source === 'lo
 function supports(source, dataset, tmp) {
   if (source === 'logs') return { ok: true };
   if (!(cli(['--help']).stdout ?? '').includes('--metrics') && source.includes('metrics')) return { ok: false, why: 'no --metrics option' };
-  const probe = stage(tmp, 'probe-traces', [join(dataset, 'baseline', 'trace.csv.gz')]);
+  // One probe directory per source (a second stage() into the same one would find its link there already).
+  const probe = stage(tmp, `probe-traces-${source.replace(/\+/g, '-')}`, [join(dataset, 'baseline', 'trace.csv.gz')]);
   const r = cli(['translate', '--translator', TRANSLATOR, probe, '-o', '-']);
   if (r.status !== 0 || !/^E\t/m.test(r.stdout ?? '')) return { ok: false, why: 'span files (trace.csv) give no records' };
   return { ok: true };

@@ -159,6 +159,16 @@ export function verdictOf(fs: FeatureSet, summary: TestSummary, graphs: readonly
   };
 }
 
+/**
+ * 1 for an event that occurs in one class only (new in bad, or vanished from
+ * it), else 0: among divergences of like strength, a line that appears or
+ * disappears (an exception, a skipped step) is a change in kind, not in
+ * degree, and is listed first.
+ */
+function qualitative(t: Pick<TestResult, 'presence'>): number {
+  return t.presence === 'both' ? 0 : 1;
+}
+
 /** Per variable with no significant feature, its strongest test among the features that locate a cause; strongest first. */
 function strongestInsignificant(summary: TestSummary): TestResult[] {
   const best = new Map<string, TestResult>();
@@ -172,7 +182,7 @@ function strongestInsignificant(summary: TestSummary): TestResult[] {
     if (seen === undefined || Math.abs(t.z) > Math.abs(seen.z)) best.set(key, t);
   }
   return [...best].filter(([key]) => !significant.has(key)).map(([, t]) => t)
-    .sort((x, y) => Math.abs(y.z) - Math.abs(x.z) || (x.kind < y.kind ? -1 : x.kind > y.kind ? 1 : 0) || (x.variable < y.variable ? -1 : x.variable > y.variable ? 1 : 0));
+    .sort((x, y) => qualitative(y) - qualitative(x) || Math.abs(y.z) - Math.abs(x.z) || (x.kind < y.kind ? -1 : x.kind > y.kind ? 1 : 0) || (x.variable < y.variable ? -1 : x.variable > y.variable ? 1 : 0));
 }
 
 /** Significant variables by Σ|z| of their significant features that locate a cause (else of all), with their strongest such test. */
@@ -190,7 +200,7 @@ function divergentByLocatingFeatures(summary: TestSummary): { best: TestResult; 
     const best = pool.reduce((x, y) => (Math.abs(y.z) > Math.abs(x.z) ? y : x));
     out.push({ best, score: pool.reduce((s, t) => s + Math.abs(t.z), 0), locating: locating.length > 0 });
   }
-  return out.sort((x, y) => Number(y.locating) - Number(x.locating) || y.score - x.score ||
+  return out.sort((x, y) => Number(y.locating) - Number(x.locating) || qualitative(y.best) - qualitative(x.best) || y.score - x.score ||
     (x.best.kind < y.best.kind ? -1 : x.best.kind > y.best.kind ? 1 : 0) || (x.best.variable < y.best.variable ? -1 : x.best.variable > y.best.variable ? 1 : 0));
 }
 

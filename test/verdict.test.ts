@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { verdictOf } from '../src/attention/verdict.js';
+import { runTests } from '../src/ttest/index.js';
+import { dlog, featuresOf } from './helpers/collect.js';
+
+/** An instance: Start at 0, End at 1, and the given events in between. */
+const run = (...events: string[]): string => dlog('E 0 Start', ...events.map((e, i) => `E ${0.1 + i * 0.1} ${e}`), 'E 1 End');
+
+describe('the verdict\'s candidate causes (src/attention/verdict.ts)', () => {
+  it('with nothing significant, lists the strongest divergences as weak, an event new in bad before a stronger shift in frequency', () => {
+    // shift: in 2 of 6 good runs, 6 of 6 bad (Fisher p = 0.061); ERROR: in none of 6 good, 3 of 6 bad (p = 0.18).
+    const good = [run('shift'), run('shift'), run(), run(), run(), run()];
+    const bad = [run('shift', 'ERROR'), run('shift', 'ERROR'), run('shift', 'ERROR'), run('shift'), run('shift'), run('shift')];
+    const { features: fs } = featuresOf({ good, bad });
+    const summary = runTests(fs, { alpha: 0.05, correction: 'bonferroni' });
+    expect(summary.tests.some((t) => t.significant)).toBe(false);
+    const v = verdictOf(fs, summary, [], 0.5);
+    expect(v.causes.map((c) => c.source)).toEqual(v.causes.map(() => 'weak'));
+    expect(v.causes[0]).toMatchObject({ variable: 'ERROR', presence: 'new' });
+    expect(v.causes.map((c) => c.variable)).toContain('shift');
+    // By |z| alone, ERROR would not come first.
+    expect(Math.max(...v.causes.slice(1).map((c) => Math.abs(c.z)))).toBeGreaterThan(Math.abs(v.causes[0]!.z));
+  });
+});
