@@ -77,9 +77,9 @@ export interface Verdict {
 
 /**
  * Candidate causes, in this order (P and its aliases are never candidates):
- *  1. the significant nodes of the graphs that locate a cause and scored above
- *     0, graph by graph in answer order, each graph's nodes by their share of
- *     its score T̂^(2a)·ŵ^(2(1−a));
+ *  1. where P itself diverges significantly, the significant nodes of the
+ *     graphs that locate a cause and scored above 0, graph by graph in answer
+ *     order, each graph's nodes by their share of its score T̂^(2a)·ŵ^(2(1−a));
  *  2. every other significant variable, by Σ|z| over its significant features
  *     that locate a cause (event times count only where a variable has
  *     nothing else), descending;
@@ -111,7 +111,9 @@ export function verdictOf(fs: FeatureSet, summary: TestSummary, graphs: readonly
     variable: t.variable, kind: t.kind, feature: t.feature, method: t.method, z: t.z, t: t.t,
     meanGood: t.meanGood, meanBad: t.meanBad, presence: t.presence, source, weight,
   });
-  for (const g of graphs) {
+  // The graphs explain P's divergence: where P does not diverge, they explain nothing, and divergence alone ranks.
+  const metric = metricOf(fs, summary);
+  for (const g of metric?.significant === true ? graphs : []) {
     if (!(g.score > 0) || !locatesCause(g)) continue;
     const weightOf = parentWeights(g);
     const nodes = g.nodes
@@ -146,7 +148,6 @@ export function verdictOf(fs: FeatureSet, summary: TestSummary, graphs: readonly
     weak++;
   }
 
-  const metric = metricOf(fs, summary);
   const span = eventSpans(fs);
   const timeShares = span === null ? [] : span.shares;
   return {

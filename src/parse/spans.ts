@@ -315,7 +315,7 @@ export function emitTraces(spans: readonly Span[], file: string, sink: RecordSin
       missing += missingParents.length;
     }
     const self = selfTimes(trace, parent);
-    sink.instance(traceId, rootOf(trace, parent).operation);
+    sink.instance(traceId, kindOf(trace, parent));
     const records: { t: number; order: number; emit: () => void }[] = [];
     trace.forEach((s, i) => {
       const name = `${s.service}:${s.operation}`;
@@ -360,6 +360,20 @@ function linkParents(trace: readonly Span[], file: string): { parent: Int32Array
     for (const j of path) state[j] = 2;
   }
   return { parent, missingParents };
+}
+
+/**
+ * A trace's kind (SPEC §2, its entry point): the root span's operation, and,
+ * where the trace goes on into another service, the first span there (by
+ * start): `/* → ts-travel-service:queryInfo`. Behind an ingress or gateway
+ * every root has the same operation (`/*` in TrainTicket's traces), and the
+ * first service it calls is what tells one request type from another.
+ */
+function kindOf(trace: readonly Span[], parent: Int32Array): string {
+  const root = rootOf(trace, parent);
+  let entry: Span | null = null;
+  for (const s of trace) if (s.service !== root.service && (entry === null || s.start < entry.start)) entry = s;
+  return entry === null ? root.operation : `${root.operation} → ${entry.service}:${entry.operation}`;
 }
 
 /** The root that names the trace's kind: the earliest span without a parent id, else the earliest parentless one. */
