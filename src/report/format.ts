@@ -23,7 +23,8 @@ export function formatStat(x: number, signed = true): string {
   if (x === -Infinity) return '−∞';
   const sign = signed && x > 0 ? '+' : '';
   const a = Math.abs(x);
-  const text = a !== 0 && (a >= 1e5 || a < 1e-3) ? x.toExponential(2) : x.toPrecision(3).replace(/\.?0+$/, (m) => (m.includes('.') ? '' : m));
+  // 3 significant digits, trailing zeros after the point dropped: 2.50 → 2.5, 3.00 → 3, 120 stays.
+  const text = a !== 0 && (a >= 1e5 || a < 1e-3) ? x.toExponential(2) : x.toPrecision(3).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
   return sign + text;
 }
 

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import type { Analysis } from '../src/analysis.js';
+import type { AttentionGraph } from '../src/attention/types.js';
+import { renderText } from '../src/report/text.js';
+
+// Golden test of the terminal tree (issue 10): each child's subtree is printed
+// right after it, under it, before its next sibling — also for nested,
+// non-last children.
+const node = (variable: string, t: number, metric = false) => ({ variable, t, significant: true, metric });
+const graph: AttentionGraph = {
+  kind: 'state', feature: 'mean', features: ['mean'], className: 'bad', score: 1.5, omitted: 0, aliases: [],
+  nodes: [node('runtime', 9, true), node('A', 5), node('A1', 4), node('A2', 3), node('B', 2.5), node('B1', 2)],
+  edges: [
+    { from: 'runtime', to: 'A', weight: 0.9, directed: false },
+    { from: 'A', to: 'A1', weight: 0.8, directed: false },
+    { from: 'A', to: 'A2', weight: 0.7, directed: false },
+    { from: 'runtime', to: 'B', weight: 0.6, directed: false },
+    { from: 'B', to: 'B1', weight: 0.5, directed: false },
+  ],
+};
+
+function analysis(): Analysis {
+  const cls = { instances: 30, files: 30, bytes: 100, records: 100, skippedLines: 0, skippedExamples: [] };
+  return {
+    tool: { name: 'distalyze', version: '0.0.0' },
+    classes: { good: cls, bad: cls },
+    metric: { event: null, state: 'runtime', eventIsDuration: false, stateIsDuration: false },
+    heavyTail: null,
+    weighting: { mode: 'none', half: null, applied: false },
+    alpha: 0.05, correction: 'bonferroni', performed: 0, tests: [], ranking: [],
+    graphs: [graph],
+    verdict: { metric: null, causes: [], timeShares: [], eventSpan: null, aliases: [], anySignificant: false },
+    kinds: null,
+    warnings: [],
+  };
+}
+
+describe('the terminal tree', () => {
+  it('prints each child\'s subtree right after it (nested, non-last children)', () => {
+    const text = renderText(analysis(), { color: false, limit: 10 });
+    const lines = text.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('  States, feature mean'));
+    expect(lines.slice(at + 1, at + 8)).toEqual([
+      '    runtime (P) t +9',
+      '    ├─ A t +5  weight 0.90',
+      '    │  ├─ A1 t +4  weight 0.80',
+      '    │  └─ A2 t +3  weight 0.70',
+      '    └─ B t +2.5  weight 0.60',
+      '       └─ B1 t +2  weight 0.50',
+      '',
+    ]);
+  });
+});
