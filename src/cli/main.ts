@@ -1,20 +1,7 @@
-import { availableParallelism } from 'node:os';
-import { getHeapStatistics } from 'node:v8';
 import { Command, CommanderError, Option } from 'commander';
-import { analyze, type Analysis, type ClassInputSummary } from '../analysis.js';
+import { analyze, type Analysis } from '../analysis.js';
 import { InputError } from '../errors.js';
-import { FeatureCollector } from '../features/collector.js';
-import { buildFeatureSet } from '../features/index.js';
-import { variableLimit } from '../features/limits.js';
-import { AbsoluteQuartilePass, referenceDurationOf } from '../features/quartile-pass.js';
-import { listInputFiles, type InputFile } from '../parse/files.js';
-import { readParallel } from '../parse/parallel.js';
-import { bonferroniBand, MetricJoin, seriesCount } from '../features/metric-join.js';
-import { readMetrics, type MetricSeries } from '../parse/metrics.js';
-import { emptyReadStats, readClass, type ClassSink, type ReadStats } from '../parse/reader.js';
-import type { ClassName } from '../parse/records.js';
-import type { MinedTranslator } from '../parse/templates/index.js';
-import type { Translator } from '../parse/translator.js';
+import { readClasses } from '../read.js';
 import { renderDot } from '../report/dot.js';
 import { renderJson } from '../report/json.js';
 import { renderText } from '../report/text.js';
@@ -27,11 +14,6 @@ import { registerHistoryCommand } from './history.js';
 import { registerTranslateCommand } from './translate.js';
 import { checkOutputPath, checkReportTargets, formatUserError, guardStream, StagedOutputs, writeStream } from './output.js';
 import { clearProgressLine, Progress, StageProgress } from './progress.js';
-
-/** Below this much input, starting workers costs more than it saves. */
-const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
-/** Above this much input, state change points are not held in memory: see AbsoluteQuartilePass. */
-const SERIES_IN_MEMORY_MAX_BYTES = 1024 * 1024 * 1024;
 
 const SUBCOMMAND_USAGE: Readonly<Record<string, string>> = {
   check: 'distalyze check [options] BASELINE NEW… (see distalyze check --help)',
@@ -145,110 +127,31 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
     if (path !== undefined) await checkOutputPath(path, option);
   }
   const stages: Record<string, number> = {};
-  let stageStart = performance.now();
-  const stageDone = (name: string): void => {
-    const now = performance.now();
-    stages[name] = Math.round(now - stageStart);
-    stageStart = now;
-  };
-  const files: Record<ClassName, InputFile[]> = {
-    good: await listInputFiles(goodSpec, 'good'),
-    bad: await listInputFiles(badSpec, 'bad'),
-  };
-  const all = [...files.good, ...files.bad];
-  // A class given as a directory (a single file's list is that file): reports must not go inside it.
-  const classDirectories = (['good', 'bad'] as const)
-    .map((c) => [c, c === 'good' ? goodSpec : badSpec] as const)
-    .filter(([c, spec]) => spec !== '-' && !(files[c].length === 1 && files[c][0]!.path === spec));
-  await checkReportTargets(reportPaths, all, classDirectories);
-  const totalBytes = all.reduce((s, f) => s + f.size, 0);
-  const progress = new Progress(totalBytes, all.length, Progress.enabledFor(options.quiet));
-  // Holding every state change point until Dref is known costs memory in
-  // proportion to the input; above a size (and when the input can be read
-  // again) q*.abs come from a second, streaming pass instead.
-  const rereadable = goodSpec !== '-' && badSpec !== '-';
-  // Joined metrics exist in the one pass only: with --metrics, series are always held.
-  const keepSeries = options.metrics.length > 0 || !(rereadable && (options.twoPass || totalBytes > SERIES_IN_MEMORY_MAX_BYTES));
-  const collector = new FeatureCollector(keepSeries);
-  collector.events.limit = collector.states.limit = variableLimit(getHeapStatistics().heap_size_limit);
-  const stats: Record<ClassName, ReadStats> = { good: emptyReadStats(), bad: emptyReadStats() };
-  // No translator and raw text: mine templates over both classes first (src/parse/templates).
-  const mined = options.translator === undefined ? await minedTranslator(files, options, io) : undefined;
-  let loaded: Translator | undefined = mined;
-  const translatorOnce = async (): Promise<Translator | undefined> => {
-    if (options.translator !== undefined && loaded === undefined) loaded = await loadTranslatorOption(options.translator, options.year);
-    return loaded;
-  };
-  const jobs = options.jobs ?? availableParallelism();
-  // Workers pay off on large inputs; an explicit --jobs always uses them.
-  // Automatically only with at least two files per worker: a few huge files of
-  // `I`-named instances (requests) cost more to ship back than to parse here.
-  const metrics = options.metrics.length > 0 ? await readMetricsOption(options) : undefined;
-  // The metric join watches every record, so it runs on this thread.
-  const parallel = metrics === undefined && jobs > 1 && all.length > 1 && goodSpec !== '-' && badSpec !== '-' &&
-    (options.jobs !== undefined || (totalBytes >= PARALLEL_MIN_BYTES && all.length >= 2 * jobs));
-  if (parallel) {
-    const inputs = (['good', 'bad'] as const).flatMap((className) => files[className].map((file) => ({ file, className })));
-    await readParallel(inputs, jobs, {
-      ...(options.translator !== undefined ? { translator: options.translator } : {}),
-      ...(options.year !== undefined ? { year: options.year } : {}),
-      ...(mined !== undefined ? { templates: mined.model } : {}),
-      strict: options.strict,
-      keepSeries,
-    }, collector, stats, progress);
-    collector.finishClass();
-  } else {
-    const translator = await translatorOnce();
-    const direct: ClassSink = {
-      beginFile: (f, cl) => collector.beginFile(f, cl),
-      endFile: (f) => { collector.endFile(f); progress.fileDone(); },
-      instance: (id, kind) => collector.instance(id, kind),
-      event: (t, n) => collector.event(t, n),
-      state: (t, n, v) => collector.state(t, n, v),
-    };
-    const join = metrics === undefined ? undefined : new MetricJoin(metrics, direct, {
-      band: options.metricsBand === 'auto' ? bonferroniBand(options.alpha, seriesCount(metrics)) : options.metricsBand, window: 1800, align: options.metricsAlign, beyondRange: options.metricsBand === 'auto',
-    });
-    for (const c of ['good', 'bad'] as const) {
-      await readClass(files[c], c, join ?? direct, {
-        ...(translator !== undefined ? { translator } : {}),
-        strict: options.strict,
-        onBytes: (n) => progress.addBytes(n),
-      }, stats[c]);
-      join?.finishClass();
-      collector.finishClass();
-    }
-  }
-  if (!keepSeries && collector.states.names.length > 0) {
-    const pass = new AbsoluteQuartilePass(collector, referenceDurationOf(collector));
-    const translator = await translatorOnce();
-    for (const c of ['good', 'bad'] as const) {
-      await readClass(files[c], c, pass, { ...(translator !== undefined ? { translator } : {}), strict: options.strict }, emptyReadStats());
-    }
-    pass.finish();
-  }
-  progress.done();
-  stageDone('parse');
-  const built = buildFeatureSet(collector, {
-    ...(options.metric !== undefined ? { metric: options.metric } : {}),
-    ...(options.eventMetric !== undefined ? { eventMetric: options.eventMetric } : {}),
-    ...(options.stateMetric !== undefined ? { stateMetric: options.stateMetric } : {}),
-    weight: options.weight,
+  const onStage = (name: string, ms: number): void => { stages[name] = Math.round(ms); };
+  let progress: Progress | undefined;
+  const read = await readClasses(goodSpec, badSpec, options, {
+    onFiles: async (files, totalBytes) => {
+      const all = [...files.good, ...files.bad];
+      // A class given as a directory (a single file's list is that file): reports must not go inside it.
+      const classDirectories = (['good', 'bad'] as const)
+        .map((c) => [c, c === 'good' ? goodSpec : badSpec] as const)
+        .filter(([c, spec]) => spec !== '-' && !(files[c].length === 1 && files[c][0]!.path === spec));
+      await checkReportTargets(reportPaths, all, classDirectories);
+      progress = new Progress(totalBytes, all.length, Progress.enabledFor(options.quiet));
+    },
+    onBytes: (n) => progress?.addBytes(n),
+    onFileDone: () => progress?.fileDone(),
+    onNote: (text) => { if (!options.quiet) io.stderr.write(`${text}\n`); },
+    onStage: (name, ms) => {
+      if (name === 'parse') progress?.done();
+      onStage(name, ms);
+    },
   });
-  const features = { ...built, warnings: [...built.warnings, ...stats.good.notes, ...stats.bad.notes] };
-  stageDone('features');
-  const summary = (c: ClassName): ClassInputSummary => ({
-    instances: c === 'good' ? features.features.nGood : features.features.nBad,
-    files: stats[c].files,
-    bytes: stats[c].bytes,
-    records: stats[c].records,
-    skippedLines: stats[c].skippedLines,
-    skippedExamples: stats[c].skippedExamples,
-  });
+  const { features, stats, parallel } = read;
   const dnProgress = new StageProgress(Progress.enabledFor(options.quiet));
   let analysis: Analysis;
   try {
-    analysis = analyze({ classes: { good: summary('good'), bad: summary('bad') }, features }, {
+    analysis = analyze({ classes: read.classes, features }, {
       alpha: options.alpha,
       correction: options.correction,
       kinds: options.kinds,
@@ -262,14 +165,14 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
         onProgress: dnProgress.update,
       },
       distributions: options.html !== undefined,
-      onStage: (name, ms) => { stages[name] = Math.round(ms); },
+      onStage,
     });
   } finally {
     dnProgress.done();
   }
-  stageStart = performance.now();
+  const reportsStart = performance.now();
   await writeReports(analysis, options, io);
-  stageDone('reports');
+  onStage('reports', performance.now() - reportsStart);
   if (options.timings) {
     const instances = features.features.instances.length;
     io.stderr.write(`${JSON.stringify({ stages, maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024), instances, bytes: stats.good.bytes + stats.bad.bytes, lines: stats.good.lines + stats.bad.lines, parallel })}\n`);
@@ -305,33 +208,4 @@ async function writeReports(analysis: Analysis, options: Options, io: Io): Promi
   } else {
     await writeStream(io.stdout, text);
   }
-}
-
-async function minedTranslator(files: Record<ClassName, InputFile[]>, options: Options, io: Io): Promise<MinedTranslator | undefined> {
-  const { rawLogTranslator } = await import('../parse/templates/index.js');
-  const bytes = [...files.good, ...files.bad].reduce((n, f) => n + f.size, 0);
-  const mined = await rawLogTranslator(files, {
-    // Mining workers as for parsing: above PARALLEL_MIN_BYTES, or when --jobs says so.
-    jobs: options.jobs ?? (bytes >= PARALLEL_MIN_BYTES ? availableParallelism() : 1),
-    ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
-    ...(options.instancePattern !== undefined ? { instancePattern: options.instancePattern } : {}),
-    ...(options.year !== undefined ? { year: options.year } : {}),
-  });
-  if (mined === undefined && (options.timestamp !== undefined || options.instancePattern !== undefined)) {
-    throw new InputError(`${options.timestamp !== undefined ? '--timestamp' : '--instance-pattern'} is for raw logs, but the input holds records`);
-  }
-  if (mined !== undefined && !options.quiet) io.stderr.write(`${mined.summary()}\n`);
-  return mined;
-}
-
-function readMetricsOption(options: Options): Promise<MetricSeries> {
-  return readMetrics(options.metrics, {
-    ...(options.metricsEntity !== undefined ? { entityColumn: options.metricsEntity } : {}),
-    ...(options.metricsTime !== undefined ? { timeColumn: options.metricsTime } : {}),
-  });
-}
-
-async function loadTranslatorOption(path: string, year: number | undefined): Promise<Translator> {
-  const { loadTranslator } = await import('../parse/translators/load.js');
-  return loadTranslator(path, year !== undefined ? { year } : {});
 }
