@@ -1,11 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
-import { analyze, type Analysis } from '../analysis.js';
+import type { Analysis } from '../analysis.js';
 import { InputError } from '../errors.js';
-import { readClasses } from '../read.js';
-import { renderDot } from '../report/dot.js';
-import { renderJson } from '../report/json.js';
-import { renderText } from '../report/text.js';
-import { renderTsv } from '../report/tsv.js';
 import { VERSION } from '../version.js';
 import { parseOptions, type Options, type RawOptions } from './options.js';
 import { registerTemplatesCommand } from './templates.js';
@@ -126,6 +121,8 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
   for (const [option, path] of reportPaths) {
     if (path !== undefined) await checkOutputPath(path, option);
   }
+  // The stages are loaded when a run needs them, not at start-up (`--version`, `--help`, subcommands).
+  const [{ readClasses }, { analyze }] = await Promise.all([import('../read.js'), import('../analysis.js')]);
   const stages: Record<string, number> = {};
   const onStage = (name: string, ms: number): void => { stages[name] = Math.round(ms); };
   let progress: Progress | undefined;
@@ -185,9 +182,9 @@ async function writeReports(analysis: Analysis, options: Options, io: Io): Promi
   const files = new StagedOutputs();
   let toStdout: string | undefined;
   const reports: [string, string | undefined, () => string | Promise<string>][] = [
-    ['--json', options.json, () => renderJson(analysis)],
-    ['--tsv', options.tsv, () => renderTsv(analysis)],
-    ['--dot', options.dot, () => renderDot(analysis)],
+    ['--json', options.json, async () => (await import('../report/json.js')).renderJson(analysis)],
+    ['--tsv', options.tsv, async () => (await import('../report/tsv.js')).renderTsv(analysis)],
+    ['--dot', options.dot, async () => (await import('../report/dot.js')).renderDot(analysis)],
     ['--html', options.html, async () => (await import('../report/html.js')).renderHtml(analysis)],
   ];
   try {
@@ -202,6 +199,7 @@ async function writeReports(analysis: Analysis, options: Options, io: Io): Promi
   }
   if (toStdout !== undefined) await writeStream(io.stdout, toStdout);
   // The terminal report goes to stdout unless a machine-readable format took it.
+  const { renderText } = await import('../report/text.js');
   const text = renderText(analysis, { color: options.color && io.stdout.isTTY === true && !process.env.NO_COLOR, limit: options.limit });
   if (toStdout !== undefined) {
     if (!options.quiet) await writeStream(io.stderr, text, 'standard error');

@@ -3,10 +3,8 @@ import { join, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import { InputError } from '../errors.js';
 import { describeFsError, listInputFiles, type InputFile } from '../parse/files.js';
-import { emptyReadStats, readClass, type ClassSink, type ReadStats } from '../parse/reader.js';
+import type { ClassSink, ReadStats } from '../parse/reader.js';
 import type { Translator } from '../parse/translator.js';
-import { DlogDirectoryWriter, DlogStreamWriter } from '../parse/translators/dlog-writer.js';
-import { loadTranslator } from '../parse/translators/load.js';
 import type { TranslatorProblem } from '../parse/translators/rules.js';
 import { escapeTerminal } from '../report/format.js';
 import { parseYear } from './options.js';
@@ -77,6 +75,10 @@ export function registerTranslateCommand(program: Command, io: TranslateIo, setC
 
 async function translate(opts: TranslateOptions, io: TranslateIo): Promise<void> {
   if (opts.inputs.length === 0) throw new InputError('translate needs at least one input file or directory');
+  // Loaded here, not at start-up: `distalyze --version` does not pay for them.
+  const [{ emptyReadStats, readClass }, { DlogDirectoryWriter, DlogStreamWriter }, { loadTranslator }] = await Promise.all([
+    import('../parse/reader.js'), import('../parse/translators/dlog-writer.js'), import('../parse/translators/load.js'),
+  ]);
   const translator = await loadTranslator(opts.translator, opts.year !== undefined ? { year: opts.year } : {});
   const files: InputFile[] = [];
   for (const spec of opts.inputs) files.push(...await listInputFiles(spec, 'input'));
