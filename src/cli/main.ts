@@ -58,6 +58,17 @@ function buildProgram(io: Io, setCode: (c: number) => void): Command {
     .version(VERSION)
     .argument('<good>', 'logs of acceptable performance: a directory (searched recursively), a file, or - for stdin')
     .argument('<bad>', 'logs with the problem: a directory, a file, or -')
+    .optionsGroup('Input:')
+    .option('--translator <file>', 'translate raw logs: a rules file (.yaml/.json), a JS module, or an executable (default: records are read as they are; raw text is mined into templates)')
+    .option('--timestamp <format>', 'raw logs without a translator: the timestamp format (default: detected per file)')
+    .option('--instance-pattern <regex>', 'raw logs without a translator: a regex whose group id (or 1) names instances (default: a request-id field, else one file = one instance)')
+    .option('--year <yyyy>', 'year for timestamps that have none (syslog) (default: the current year)')
+    .option('--metrics <dir>', 'resource metrics (.csv, .csv.gz) joined to the instances that touched their entity (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--metrics-entity <column>', 'the metric files\' entity column (default: PodName, Pod, ServiceName, …)')
+    .option('--metrics-time <column>', 'the metric files\' time column (default: TimeStamp, Timestamp, Time)')
+    .option('--strict', 'stop at the first line that is not a record')
+    .option('-j, --jobs <n>', 'parallel parsing workers (default: all cores)')
+    .optionsGroup('Analysis:')
     .option('--metric <name>', 'the variable that measures performance, for events and states (default: the built-in duration)')
     .option('--event-metric <name>', 'the event variable that is the metric (e.g. Finish)')
     .option('--state-metric <name>', 'the state variable that is the metric (e.g. runtime)')
@@ -65,36 +76,40 @@ function buildProgram(io: Io, setCode: (c: number) => void): Command {
     .option('--alpha <p>', 'significance level before correction', '0.05')
     .addOption(new Option('--correction <method>', 'multiple-testing correction').choices(['bonferroni', 'holm', 'bh', 'none']).default('bonferroni'))
     .addOption(new Option('--kinds <mode>', 'instance kinds (request types): test within each kind (on), combine the kinds\' differences by inverse variance (combine), or pool them (off)').choices(['on', 'combine', 'off']).default('on'))
+    .optionsGroup('Output:')
+    .option('--json <file>', 'write everything as JSON (- for stdout)')
+    .option('--html <file>', 'write a self-contained HTML report')
+    .option('--dot <file>', 'write the top graphs as Graphviz DOT (- for stdout)')
+    .option('--tsv <file>', 'write every t-test as TSV (- for stdout)')
+    .option('--limit <n>', 'ranked variables listed in the terminal report', '10')
+    .option('--top <k>', 'graphs to show per log kind', '1')
+    .option('--max-nodes <n>', 'nodes to draw per graph (besides P and the paths to it)', '10')
+    .option('--fail-on-divergence', 'exit 1 when any feature diverges significantly (for CI gates)')
+    .option('--no-color', 'no colors in the terminal report')
+    .option('-q, --quiet', 'no progress line or notes on stderr; with a report option (--json, --html, --dot, --tsv) no terminal report either')
+    .optionsGroup('Advanced:')
+    .option('--balance <a>', 'score = Σ T̂^(2a)·ŵ^(2(1−a)): 0.5 weighs divergence and dependency equally', '0.5')
     .option('--min-split <n>', 'minimum samples to split a regression-tree node (default ⌈N/3⌉ per class)')
     .option('--split-alpha <p>', 'family-wise level of the tree split gate at each node', '0.05')
     .addOption(new Option('--split-test <gate>', 'tree split gate: rank (SPEC §4), or the earlier F-tests per candidate split or per predictor').choices(['rank', 'f-splits', 'f-predictors']).default('rank'))
     .option('--dn-sample <n>', 'at most this many instances per class for dependency networks', '100000')
     .addOption(new Option('--dn-class <class>', 'the class whose dependency networks are searched').choices(['good', 'bad', 'both']).default('bad'))
-    .option('--balance <a>', 'score = Σ T̂^(2a)·ŵ^(2(1−a)): 0.5 weighs divergence and dependency equally', '0.5')
-    .option('--top <k>', 'graphs to show per log kind', '1')
-    .option('--max-nodes <n>', 'nodes to draw per graph (besides P and the paths to it)', '10')
     .option('--seed <n>', 'seed for sampling instances', '1')
-    .option('--limit <n>', 'ranked variables listed in the terminal report', '10')
-    .option('--translator <file>', 'translate raw logs: a rules file (.yaml/.json), a JS module, or an executable')
-    .option('--timestamp <format>', 'raw logs without a translator: the timestamp format (default: detected per file)')
-    .option('--instance-pattern <regex>', 'raw logs without a translator: a regex whose group id (or 1) names instances (default: a request-id field, else one file = one instance)')
-    .option('--metrics <dir>', 'resource metrics (.csv, .csv.gz) joined to the instances that touched their entity (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
-    .option('--metrics-entity <column>', 'the metric files\' entity column (default: PodName, Pod, ServiceName, …)')
-    .option('--metrics-time <column>', 'the metric files\' time column (default: TimeStamp, Timestamp, Time)')
     .option('--metrics-band <k>', 'a metric sample counts by how far it lies beyond k robust SDs of its entity\'s usual level; auto: beyond both the Bonferroni band over the series and the entity\'s own range elsewhere (0: the plain robust z)', 'auto')
     .addOption(new Option('--metrics-align <end|start>', 'a metric sample describes the interval ending at its time (rates) or holds from its time on (gauges)').choices(['end', 'start']).default('end'))
-    .option('--year <yyyy>', 'year for timestamps that have none (syslog)')
-    .option('--dot <file>', 'write the top graphs as Graphviz DOT (- for stdout)')
-    .option('--json <file>', 'write everything as JSON (- for stdout)')
-    .option('--tsv <file>', 'write every t-test as TSV (- for stdout)')
-    .option('--html <file>', 'write a self-contained HTML report')
-    .option('--fail-on-divergence', 'exit 1 when any feature diverges significantly (for CI gates)')
-    .option('--strict', 'stop at the first line that is not a record')
-    .option('--no-color', 'no colors in the terminal report')
-    .option('-q, --quiet', 'no progress line')
-    .option('-j, --jobs <n>', 'parallel parsing workers (default: all cores)')
     .option('--timings', 'print the time of each stage and the peak memory on stderr, as JSON')
     .addOption(new Option('--two-pass', 'read the input twice instead of holding state series (automatic above 1 GiB)').hideHelp())
+    .addHelpText('after', `
+Examples:
+  distalyze good/ bad/                          the terminal report: the verdict, the ranking, the top graphs
+  distalyze good/ bad/ --html report.html -q    a self-contained HTML report, nothing else printed
+  distalyze good/ bad/ --json - | jq .verdict   JSON on stdout (the terminal report goes to stderr)
+  distalyze good/ bad/ --translator rules.yaml  raw logs through a rules file (see examples/README.md)
+  distalyze templates good/ bad/ -o rules.yaml  a starter rules file from the templates mined in raw logs
+  distalyze check baseline-runs/ new-run/       a CI gate against the distribution of earlier runs
+
+In a clone, run it as npx distalyze (or node bin/distalyze.js); npm install -g . puts it on PATH.
+`)
     // `translate` has its own --translator: options after a subcommand's name are the subcommand's.
     .enablePositionalOptions()
     .exitOverride()
@@ -199,10 +214,13 @@ async function writeReports(analysis: Analysis, options: Options, io: Io): Promi
   }
   if (toStdout !== undefined) await writeStream(io.stdout, toStdout);
   // The terminal report goes to stdout unless a machine-readable format took it.
+  // --quiet with any report asked for (a file or stdout): no terminal report at all.
+  const reportAsked = options.json !== undefined || options.tsv !== undefined || options.dot !== undefined || options.html !== undefined;
+  if (options.quiet && reportAsked) return;
   const { renderText } = await import('../report/text.js');
   const text = renderText(analysis, { color: options.color && io.stdout.isTTY === true && !process.env.NO_COLOR, limit: options.limit });
   if (toStdout !== undefined) {
-    if (!options.quiet) await writeStream(io.stderr, text, 'standard error');
+    await writeStream(io.stderr, text, 'standard error');
   } else {
     await writeStream(io.stdout, text);
   }
