@@ -137,9 +137,15 @@ describe('distalyze translate', () => {
     expect(files).toHaveLength(10);
     expect(files.every((f) => /^[0-9a-f]+\.dlog$/.test(f))).toBe(true);
     const direct = await records(`${RAW}/trace-csv/bad`, await loadTranslator('examples/trace-csv/trace.yaml'));
-    expect((await records(out)).byInstance).toEqual(direct.byInstance);
+    const translated = await records(out);
+    expect(translated.byInstance).toEqual(direct.byInstance);
+    // The same records counted on the fly and after translate -o: events and states, not the
+    // instance switches (the trace CSV interleaves its 10 traces; the .dlog files name none).
+    expect(translated.stats.records).toBe(direct.stats.records);
+    // 90 = the 30 + 30 + 30 lines of rules 2–4 below, one record each.
+    expect(direct.stats.records).toBe(90);
     expect(stderr.text.replace(/ \([\d.]+ kB/, ' (N kB')).toBe([
-      `translated 3 files (N kB, 63 lines) into 10 instances, 120 records → ${out}`,
+      `translated 3 files (N kB, 63 lines) into 10 instances, 90 records (events and states) → ${out}`,
       'lines translated per rule:',
       '   3  rule 1 (ignore /^trace_id,/)',
       '  30  rule 2 (event ${service}_${span}_start)',
@@ -159,7 +165,7 @@ describe('distalyze translate', () => {
     expect(lines.slice(0, 3)).toEqual(['I\trs-1.log', 'E\t1795168800.266\tStart', 'E\t1795168800.514\tConfigLoaded']);
     expect(lines.filter((l) => l.startsWith('I\t'))).toEqual(['I\trs-1.log', 'I\trs-2.log']);
     expect(stderr.text.replace(/ \([\d.]+ kB/, ' (N kB')).toBe([
-      'translated 2 files (N kB, 62 lines) into 2 instances, 66 records → stdout',
+      'translated 2 files (N kB, 62 lines) into 2 instances, 66 records (events and states) → stdout',
       'lines translated per rule:',
       '  14  rule 1 (ignore / DEBUG /)',
       '   2  rule 2 (event Start)',

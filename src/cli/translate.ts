@@ -240,11 +240,11 @@ function writeMarker(dir: string, names: readonly string[]): void {
 function summary(translator: Translator, stats: ReadStats, instances: number, where: string, seconds: number): string {
   const n = (x: number): string => x.toLocaleString('en-US');
   const lines: string[] = [];
-  const mb = stats.bytes / 1e6;
-  const rate = seconds > 0 && mb >= 1 ? `, ${(mb / seconds).toFixed(0)} MB/s` : '';
+  // A rate only for a megabyte or more (below, it measures start-up); in the unit that fits it (never "0 MB/s").
+  const rate = seconds > 0 && stats.bytes >= 1e6 ? `, ${formatBytes(stats.bytes / seconds)}/s` : '';
   const what = translator.type === 'executable' ? 'output lines of the program' : 'lines';
   lines.push(`translated ${n(stats.files)} file${stats.files === 1 ? '' : 's'} (${formatBytes(stats.bytes)}, ${n(stats.lines)} ${what}${rate}) ` +
-    `into ${n(instances)} instance${instances === 1 ? '' : 's'}, ${n(stats.records)} record${stats.records === 1 ? '' : 's'} → ${where}`);
+    `into ${n(instances)} instance${instances === 1 ? '' : 's'}, ${n(stats.records)} record${stats.records === 1 ? '' : 's'} (events and states) → ${where}`);
   if (translator.type === 'lines' && translator.ruleCounts !== undefined) {
     const counts = [...translator.ruleCounts()];
     const width = Math.max(...counts.map(([, c]) => n(c).length), 1);
@@ -267,7 +267,7 @@ function summary(translator: Translator, stats: ReadStats, instances: number, wh
 }
 
 function formatBytes(bytes: number): string {
-  if (bytes < 1e3) return `${bytes} B`;
+  if (bytes < 1e3) return `${Math.round(bytes)} B`;
   if (bytes < 1e6) return `${(bytes / 1e3).toFixed(1)} kB`;
   if (bytes < 1e9) return `${(bytes / 1e6).toFixed(1)} MB`;
   return `${(bytes / 1e9).toFixed(2)} GB`;
