@@ -172,6 +172,17 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
     pass.finish();
   }
   stageDone('parse');
+  // Lines were read but none became a record: say why (the first skipped line's reason, e.g. a rule that
+  // matched but found no timestamp in its format) rather than "no instances" further on.
+  for (const c of ['good', 'bad'] as const) {
+    const s = stats[c];
+    if (s.records === 0 && s.skippedLines > 0) {
+      // A line a rule matched but could not use names the cause better than one no rule matched.
+      const example = s.skippedExamples.find((e) => !e.includes(': no translator rule matched: ')) ?? s.skippedExamples[0] ?? '';
+      throw new InputError(`${c} class: no records: ${s.skippedLines.toLocaleString('en-US')} lines were skipped, e.g. ${example}`, undefined, undefined,
+        translatorPath !== undefined ? `check the translator on one file: distalyze translate --translator ${translatorPath} FILE -o -` : undefined);
+    }
+  }
   const built = buildFeatureSet(collector, {
     ...(options.metric !== undefined ? { metric: options.metric } : {}),
     ...(options.eventMetric !== undefined ? { eventMetric: options.eventMetric } : {}),

@@ -10,6 +10,7 @@ import type { Translator } from '../src/parse/translator.js';
 import { FileNames } from '../src/parse/translators/dlog-writer.js';
 import { loadTranslator } from '../src/parse/translators/load.js';
 import { recordsByInstance } from './helpers/records.js';
+import { run } from './helpers/run.js';
 
 const RAW = 'fixtures/raw';
 
@@ -239,5 +240,37 @@ describe('instance file names', () => {
     expect(['a/b', 'a_b', 'A_B', '.hidden', '', 'con', 'x'.repeat(300), 'req 1:2'].map((id) => names.claim(id))).toEqual([
       'a_b.dlog', 'a_b~2.dlog', 'A_B~3.dlog', '_hidden.dlog', '_.dlog', '_con.dlog', `${'x'.repeat(120)}.dlog`, 'req_1_2.dlog',
     ]);
+  });
+});
+
+describe('a rules file with the wrong timestamp format', () => {
+  const wrong = (): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'distalyze-wrong-ts-'));
+    const path = join(dir, 'wrong.yaml');
+    writeFileSync(path, readFileSync('examples/log4j/log4j.yaml', 'utf8').replace(/^timestamp: log4j/m, 'timestamp: syslog'));
+    return path;
+  };
+
+  it('translate reports the matched-but-unusable lines first, as what they are, apart from the lines no rule matched', async () => {
+    const stdout = new Capture();
+    const stderr = new Capture();
+    await runTranslate({ translator: wrong(), inputs: [`${RAW}/log4j/good/rs-1.log`], out: '-', strict: false, year: 2026 }, { stdout, stderr });
+    const lines = stderr.text.split('\n');
+    const problem = lines.findIndex((l) => /^\d+ lines matched a rule but had no timestamp in the format 'syslog', e\.g\.:$/.test(l));
+    const unmatched = lines.findIndex((l) => /^\d+ lines were not translated \(no rule matched\), e\.g\.:$/.test(l));
+    expect(problem).toBeGreaterThan(0);
+    expect(unmatched).toBeGreaterThan(problem);
+    // Together they are every line not ignored: 31 lines, 7 DEBUG lines ignored (rule 1).
+    const count = (i: number): number => Number(lines[i]!.split(' ')[0]);
+    const ignored = Number(/^\s*(\d+)\s+rule 1 \(ignore/m.exec(stderr.text)![1]);
+    expect(count(problem) + count(unmatched) + ignored).toBe(readFileSync(`${RAW}/log4j/good/rs-1.log`, 'utf8').trimEnd().split('\n').length);
+    expect(lines[unmatched + 1]).toMatch(/rs-1\.log:\d+: no translator rule matched: 'java\.io\.IOException/);
+  });
+
+  it('the analysis names the cause in one line, not "no instances"', async () => {
+    const r = await run('--translator', wrong(), '--year', '2026', `${RAW}/log4j/good`, `${RAW}/log4j/bad`);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^distalyze: good class: no records: \d+ lines were skipped, e\.g\. .*rs-1\.log:1: matched a rule but had no timestamp in the format 'syslog': '2026-11-20 10:00:00,266 INFO/);
+    expect(r.stderr).toContain('hint: check the translator on one file: distalyze translate --translator');
   });
 });

@@ -97,7 +97,8 @@ async function readThroughLines(file: InputFile, className: ClassName, translato
         if (err instanceof InputError) throw err;
         throw new InputError(`translator ${translator.path} failed: ${err instanceof Error ? err.message : String(err)}`, file.path, lineNo);
       }
-      if (!mapped) skip(stats, options, file.path, lineNo, () => `no translator rule matched: '${clip(text)}'`);
+      // A rule that matched but could not use the line (no timestamp in its format…) says so: the true cause.
+      if (!mapped) skip(stats, options, file.path, lineNo, () => `${translator.whyUnmapped?.() ?? 'no translator rule matched'}: '${clip(text)}'`);
     },
     tooLong: (lineNo, length) => skip(stats, options, file.path, lineNo, () => `line of ${length} characters is over the 1 MiB limit`),
   }, options.onBytes);

@@ -72,6 +72,8 @@ export class RulesTranslator implements LineTranslator {
   private readonly noTime: TranslatorProblem;
   private readonly noInstance: TranslatorProblem;
   private readonly rejectedExamples = new Map<Rule, TranslatorProblem>();
+  /** The problem noted on the line translated last, if any (whyUnmapped). */
+  private lastProblem: TranslatorProblem | null = null;
 
   constructor(
     readonly path: string,
@@ -93,6 +95,7 @@ export class RulesTranslator implements LineTranslator {
   }
 
   translateLine(line: string, ctx: LineContext, sink: RecordSink): boolean {
+    this.lastProblem = null;
     let mapped = false;
     const instanceRule = this.instanceRule;
     if (instanceRule?.sticky === true) {
@@ -201,7 +204,12 @@ export class RulesTranslator implements LineTranslator {
     return p;
   }
 
+  whyUnmapped(): string | null {
+    return this.lastProblem?.reason ?? null;
+  }
+
   private note(problem: TranslatorProblem, ctx: LineContext, line: string): void {
+    this.lastProblem = problem;
     problem.count++;
     if (problem.examples.length < MAX_PROBLEM_EXAMPLES) problem.examples.push(InputError.format(`'${clip(line)}'`, ctx.file, ctx.line));
   }
