@@ -14,6 +14,7 @@ export interface ClassInputSummary {
   readonly instances: number;
   readonly files: number;
   readonly bytes: number;
+  /** Event and state records (instance records `I` are not counted). */
   readonly records: number;
   /** Lines that were not records (or that a translator did not map). */
   readonly skippedLines: number;

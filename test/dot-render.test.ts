@@ -77,17 +77,41 @@ describe('renderDot', () => {
     const line = (id: string): string => dot.split('\n').find((l) => l.trimStart().startsWith(`${id} [`))!;
     expect(line('g0_n0')).toContain('style="filled"');
     expect(line('g0_n0')).toContain('fillcolor=');
-    // The largest finite |t| (12) gets 28 pt, ∞ too; t = 3 gets 10 + 18·3/12 = 14.5; 0.4 → 10.6.
-    expect(line('g0_n0')).toContain('fontsize="28"');
+    // P at the fixed 16 pt whatever its t (12). The largest finite |t| of the other drawn nodes (3)
+    // gets 28 pt, ∞ too; 0.4 → 10 + 18·0.4/3 = 12.4.
+    expect(line('g0_n0')).toContain('fontsize="16"');
     expect(line('g0_n1')).toContain('fontsize="28"');
-    expect(line('g0_n2')).toContain('fontsize="14.5"');
-    expect(line('g0_n3')).toContain('fontsize="10.6"');
+    expect(line('g0_n2')).toContain('fontsize="28"');
+    expect(line('g0_n3')).toContain('fontsize="12.4"');
     const edges = dot.split('\n').filter((l) => l.includes(' -> '));
     expect(edges).toHaveLength(3);
+    // The weights differ (1, 0.35, 0.5): each edge is labelled.
     expect(edges[0]).toMatch(/g0_n0 -> g0_n1 \[penwidth="6", label="1", dir="none"\]/);
     expect(edges[1]).toMatch(/g0_n3 -> g0_n0 \[penwidth="2.75", label="0.35"\]/);
     expect(edges[2]).toContain('dir="none"');
     svgOf(dot);
+  });
+
+  it('labels no edge when every weight is the same (said once in the heading), and draws a legend', () => {
+    const same: AttentionGraph = { ...eventGraph, edges: eventGraph.edges.map((e) => ({ ...e, weight: 1 })) };
+    const dot = renderDot(analysis([same]));
+    expect(dot.split('\n').filter((l) => l.includes(' -> ')).every((l) => !l.includes('label='))).toBe(true);
+    expect(dot).toContain('every edge weight 1');
+    expect(dot).toMatch(/legend \[.*arrow: happens-before \(earlier → later\), not causality/);
+    expect(dot).toContain('red outline: larger in bad (t > 0); blue: larger in good (t < 0)');
+    expect(renderDot(analysis([same]), { legend: false })).not.toContain('legend');
+    svgOf(dot);
+  });
+
+  it('a P-only graph does not draw P biggest; fonts share one scale across graphs', () => {
+    const pOnly: AttentionGraph = { ...stateAlone, nodes: [{ variable: 'runtime', t: 40, significant: true, metric: true }] };
+    const dot = renderDot(analysis([eventGraph, pOnly]));
+    const line = (id: string): string => dot.split('\n').find((l) => l.trimStart().startsWith(`${id} [`))!;
+    expect(line('g1_n0')).toContain('fontsize="16"');
+    // Drawing the second graph alone (as the HTML report does) keeps the first graph's scale.
+    const alone = renderDot(analysis([pOnly, eventGraph]), { only: 1 });
+    expect(alone).not.toContain('g0_n0');
+    expect(alone.split('\n').find((l) => l.trimStart().startsWith('g1_n3 ['))).toContain('fontsize="12.4"');
   });
 
   it('keeps node ids unique per cluster even when two graphs share variable names', () => {

@@ -91,7 +91,7 @@ describe('malformed spans', () => {
     const ok = (id: string) => row(id, 'r', 'root', 'svc', 'op', 1_700_000_000, 1_700_000_000.01);
     writeFileSync(join(dir, 'g', 'trace.csv'), [HEADER, ok('g1'), ok('g2'), ok('g3')].join('\n') + '\n');
     writeFileSync(join(dir, 'b', 'trace.csv'), [HEADER, ok('b1'), ok('b2'), ...lines].join('\n') + '\n');
-    return run(join(dir, 'g'), join(dir, 'b'), '--quiet', '--no-color', '--json', join(dir, 'out.json'));
+    return run(join(dir, 'g'), join(dir, 'b'), '--no-color', '--json', join(dir, 'out.json'));
   };
 
   it('a parent cycle is a one-line error naming file, line and the cycle', async () => {

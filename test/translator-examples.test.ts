@@ -10,6 +10,7 @@ import type { Translator } from '../src/parse/translator.js';
 import { FileNames } from '../src/parse/translators/dlog-writer.js';
 import { loadTranslator } from '../src/parse/translators/load.js';
 import { recordsByInstance } from './helpers/records.js';
+import { run } from './helpers/run.js';
 
 const RAW = 'fixtures/raw';
 
@@ -137,9 +138,15 @@ describe('distalyze translate', () => {
     expect(files).toHaveLength(10);
     expect(files.every((f) => /^[0-9a-f]+\.dlog$/.test(f))).toBe(true);
     const direct = await records(`${RAW}/trace-csv/bad`, await loadTranslator('examples/trace-csv/trace.yaml'));
-    expect((await records(out)).byInstance).toEqual(direct.byInstance);
+    const translated = await records(out);
+    expect(translated.byInstance).toEqual(direct.byInstance);
+    // The same records counted on the fly and after translate -o: events and states, not the
+    // instance switches (the trace CSV interleaves its 10 traces; the .dlog files name none).
+    expect(translated.stats.records).toBe(direct.stats.records);
+    // 90 = the 30 + 30 + 30 lines of rules 2–4 below, one record each.
+    expect(direct.stats.records).toBe(90);
     expect(stderr.text.replace(/ \([\d.]+ kB/, ' (N kB')).toBe([
-      `translated 3 files (N kB, 63 lines) into 10 instances, 120 records → ${out}`,
+      `translated 3 files (N kB, 63 lines) into 10 instances, 90 records (events and states) → ${out}`,
       'lines translated per rule:',
       '   3  rule 1 (ignore /^trace_id,/)',
       '  30  rule 2 (event ${service}_${span}_start)',
@@ -159,7 +166,7 @@ describe('distalyze translate', () => {
     expect(lines.slice(0, 3)).toEqual(['I\trs-1.log', 'E\t1795168800.266\tStart', 'E\t1795168800.514\tConfigLoaded']);
     expect(lines.filter((l) => l.startsWith('I\t'))).toEqual(['I\trs-1.log', 'I\trs-2.log']);
     expect(stderr.text.replace(/ \([\d.]+ kB/, ' (N kB')).toBe([
-      'translated 2 files (N kB, 62 lines) into 2 instances, 66 records → stdout',
+      'translated 2 files (N kB, 62 lines) into 2 instances, 66 records (events and states) → stdout',
       'lines translated per rule:',
       '  14  rule 1 (ignore / DEBUG /)',
       '   2  rule 2 (event Start)',
@@ -233,5 +240,37 @@ describe('instance file names', () => {
     expect(['a/b', 'a_b', 'A_B', '.hidden', '', 'con', 'x'.repeat(300), 'req 1:2'].map((id) => names.claim(id))).toEqual([
       'a_b.dlog', 'a_b~2.dlog', 'A_B~3.dlog', '_hidden.dlog', '_.dlog', '_con.dlog', `${'x'.repeat(120)}.dlog`, 'req_1_2.dlog',
     ]);
+  });
+});
+
+describe('a rules file with the wrong timestamp format', () => {
+  const wrong = (): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'distalyze-wrong-ts-'));
+    const path = join(dir, 'wrong.yaml');
+    writeFileSync(path, readFileSync('examples/log4j/log4j.yaml', 'utf8').replace(/^timestamp: log4j/m, 'timestamp: syslog'));
+    return path;
+  };
+
+  it('translate reports the matched-but-unusable lines first, as what they are, apart from the lines no rule matched', async () => {
+    const stdout = new Capture();
+    const stderr = new Capture();
+    await runTranslate({ translator: wrong(), inputs: [`${RAW}/log4j/good/rs-1.log`], out: '-', strict: false, year: 2026 }, { stdout, stderr });
+    const lines = stderr.text.split('\n');
+    const problem = lines.findIndex((l) => /^\d+ lines matched a rule but had no timestamp in the format 'syslog', e\.g\.:$/.test(l));
+    const unmatched = lines.findIndex((l) => /^\d+ lines were not translated \(no rule matched\), e\.g\.:$/.test(l));
+    expect(problem).toBeGreaterThan(0);
+    expect(unmatched).toBeGreaterThan(problem);
+    // Together they are every line not ignored: 31 lines, 7 DEBUG lines ignored (rule 1).
+    const count = (i: number): number => Number(lines[i]!.split(' ')[0]);
+    const ignored = Number(/^\s*(\d+)\s+rule 1 \(ignore/m.exec(stderr.text)![1]);
+    expect(count(problem) + count(unmatched) + ignored).toBe(readFileSync(`${RAW}/log4j/good/rs-1.log`, 'utf8').trimEnd().split('\n').length);
+    expect(lines[unmatched + 1]).toMatch(/rs-1\.log:\d+: no translator rule matched: 'java\.io\.IOException/);
+  });
+
+  it('the analysis names the cause in one line, not "no instances"', async () => {
+    const r = await run('--translator', wrong(), '--year', '2026', `${RAW}/log4j/good`, `${RAW}/log4j/bad`);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^distalyze: good class: no records: \d+ lines were skipped, e\.g\. .*rs-1\.log:1: matched a rule but had no timestamp in the format 'syslog': '2026-11-20 10:00:00,266 INFO/);
+    expect(r.stderr).toContain('hint: check the translator on one file: distalyze translate --translator');
   });
 });

@@ -95,6 +95,35 @@ rules:
     ]);
   });
 
+  it('one rule with both event: and state: emits both records from one match', async () => {
+    const both = `
+timestamp: log4j
+rules:
+  - match: 'Writer (?<worker>\\d+) started queue=(?<q>\\d+)'
+    event: 'Writer_\${worker}_run'
+    state: queue_len
+    value: q
+  - match: 'queue=(?<q>\\d+)'
+    state: other_queue
+    value: q
+`;
+    const dir = scratch({ 't.yaml': both, 'logs/node-1.log': LOG });
+    const translator = await loadTranslator(join(dir, 't.yaml'));
+    const { records } = await translate(translator, join(dir, 'logs'));
+    expect(records['node-1.log']).toEqual([
+      `E ${AT_10_00_01 + 0.5} Writer_2_run`, // line 2: event then state, from one match …
+      `S ${AT_10_00_01 + 0.5} queue_len 4`, // … and no continue: the other_queue rule does not see it
+      `S ${AT_10_00_01 + 1.25} other_queue 17`,
+    ]);
+    expect([...(translator as RulesTranslator).ruleCounts()]).toEqual([
+      ['rule 1 (event Writer_${worker}_run)', 1],
+      ['rule 1 (state queue_len)', 1],
+      ['rule 2 (state other_queue)', 1],
+    ]);
+    const bad = scratch({ 't.yaml': 'timestamp: log4j\nrules:\n  - match: x\n    event: E\n    state: S\n    value: 1\n    ignore: true\n' });
+    expect(await loadError(join(bad, 't.yaml'))).toMatch(/rule 1: give event:, state: \(or both\), or ignore: true/);
+  });
+
   it('reads JSON too, and .gz raw files', async () => {
     const json = JSON.stringify({ timestamp: 'log4j', rules: [{ match: 'Writer (\\d+) started', event: 'W${1}' }] });
     const dir = scratch({ 't.json': json, 'logs/a.log.gz': gzipSync(LOG) });

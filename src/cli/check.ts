@@ -1,7 +1,4 @@
 import type { Command } from 'commander';
-import { runCheck, CheckInputError } from '../check/index.js';
-import { ignoreMatcher } from '../check/ignore.js';
-import { gateLine, renderCheckJson, renderCheckText, renderGithub, renderJunit } from '../check/render.js';
 import { InputError } from '../errors.js';
 import { checkOutputPath, StagedOutputs, writeStream } from './output.js';
 import { addRunsOptions, numberOption, readRunsFor, runArgument, runsInDirectory, type RunCommandIo, type RunsRawOptions } from './runs.js';
@@ -40,6 +37,9 @@ export function parsePercent(option: string, text: string): number {
 }
 
 async function runCheckCommand(baselineDir: string, news: readonly string[], raw: CheckRawOptions, io: RunCommandIo): Promise<number> {
+  const [{ runCheck, CheckInputError }, { ignoreMatcher }, { gateLine, renderCheckJson, renderCheckText, renderGithub, renderJunit }] = await Promise.all([
+    import('../check/index.js'), import('../check/ignore.js'), import('../check/render.js'),
+  ]);
   const maxSlowdown = parsePercent('--max-slowdown', raw.maxSlowdown);
   const minEffect = numberOption('--min-effect', raw.minEffect, (x) => x >= 0, 'must be a number ≥ 0 (standard deviations)');
   const alpha = numberOption('--alpha', raw.alpha, (x) => x > 0 && x < 1, 'must be between 0 and 1 (exclusive)');

@@ -1,9 +1,6 @@
 import type { Command } from 'commander';
 import type { AnalysisOptions } from '../analysis.js';
-import { ignoreMatcher } from '../check/ignore.js';
 import { InputError } from '../errors.js';
-import { detectHistory } from '../history/index.js';
-import { renderHistoryJson, renderHistoryText } from '../history/render.js';
 import { checkOutputPath, StagedOutputs, writeStream } from './output.js';
 import { addRunsOptions, numberOption, readRunsFor, runArgument, runsInDirectory, type RunCommandIo, type RunsRawOptions } from './runs.js';
 
@@ -47,6 +44,9 @@ async function runHistory(args: readonly string[], raw: RunsRawOptions & { minSe
   if (runs.length < 2 * minSegment) {
     throw new InputError(`history needs at least ${2 * minSegment} runs (--min-segment ${minSegment} on each side of a change); got ${runs.length}`);
   }
+  const [{ ignoreMatcher }, { detectHistory }, { renderHistoryJson, renderHistoryText }] = await Promise.all([
+    import('../check/ignore.js'), import('../history/index.js'), import('../history/render.js'),
+  ]);
   const read = await readRunsFor(runs, raw, { good: 2, bad: 0 });
   const ignored = ignoreMatcher(raw.ignore);
   const history = detectHistory({ features: read.features, runOf: read.runOf, runNames: runs.map((r) => r.name) }, {

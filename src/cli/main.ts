@@ -1,24 +1,6 @@
-import { availableParallelism } from 'node:os';
-import { getHeapStatistics } from 'node:v8';
 import { Command, CommanderError, Option } from 'commander';
-import { analyze, type Analysis, type ClassInputSummary } from '../analysis.js';
+import type { Analysis } from '../analysis.js';
 import { InputError } from '../errors.js';
-import { FeatureCollector } from '../features/collector.js';
-import { buildFeatureSet } from '../features/index.js';
-import { variableLimit } from '../features/limits.js';
-import { AbsoluteQuartilePass, referenceDurationOf } from '../features/quartile-pass.js';
-import { listInputFiles, type InputFile } from '../parse/files.js';
-import { readParallel } from '../parse/parallel.js';
-import { bonferroniBand, MetricJoin, seriesCount } from '../features/metric-join.js';
-import { readMetrics, type MetricSeries } from '../parse/metrics.js';
-import { emptyReadStats, readClass, type ClassSink, type ReadStats } from '../parse/reader.js';
-import type { ClassName } from '../parse/records.js';
-import type { MinedTranslator } from '../parse/templates/index.js';
-import type { Translator } from '../parse/translator.js';
-import { renderDot } from '../report/dot.js';
-import { renderJson } from '../report/json.js';
-import { renderText } from '../report/text.js';
-import { renderTsv } from '../report/tsv.js';
 import { VERSION } from '../version.js';
 import { parseOptions, type Options, type RawOptions } from './options.js';
 import { registerTemplatesCommand } from './templates.js';
@@ -27,11 +9,6 @@ import { registerHistoryCommand } from './history.js';
 import { registerTranslateCommand } from './translate.js';
 import { checkOutputPath, checkReportTargets, formatUserError, guardStream, StagedOutputs, writeStream } from './output.js';
 import { clearProgressLine, Progress, StageProgress } from './progress.js';
-
-/** Below this much input, starting workers costs more than it saves. */
-const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
-/** Above this much input, state change points are not held in memory: see AbsoluteQuartilePass. */
-const SERIES_IN_MEMORY_MAX_BYTES = 1024 * 1024 * 1024;
 
 const SUBCOMMAND_USAGE: Readonly<Record<string, string>> = {
   check: 'distalyze check [options] BASELINE NEW… (see distalyze check --help)',
@@ -81,6 +58,17 @@ function buildProgram(io: Io, setCode: (c: number) => void): Command {
     .version(VERSION)
     .argument('<good>', 'logs of acceptable performance: a directory (searched recursively), a file, or - for stdin')
     .argument('<bad>', 'logs with the problem: a directory, a file, or -')
+    .optionsGroup('Input:')
+    .option('--translator <file>', 'translate raw logs: a rules file (.yaml/.json), a JS module, or an executable (default: records are read as they are; raw text is mined into templates)')
+    .option('--timestamp <format>', 'raw logs without a translator: the timestamp format (default: detected per file)')
+    .option('--instance-pattern <regex>', 'raw logs without a translator: a regex whose group id (or 1) names instances (default: a request-id field, else one file = one instance)')
+    .option('--year <yyyy>', 'year for timestamps that have none (syslog) (default: the current year)')
+    .option('--metrics <dir>', 'resource metrics (.csv, .csv.gz) joined to the instances that touched their entity (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--metrics-entity <column>', 'the metric files\' entity column (default: PodName, Pod, ServiceName, …)')
+    .option('--metrics-time <column>', 'the metric files\' time column (default: TimeStamp, Timestamp, Time)')
+    .option('--strict', 'stop at the first line that is not a record')
+    .option('-j, --jobs <n>', 'parallel parsing workers (default: all cores)')
+    .optionsGroup('Analysis:')
     .option('--metric <name>', 'the variable that measures performance, for events and states (default: the built-in duration)')
     .option('--event-metric <name>', 'the event variable that is the metric (e.g. Finish)')
     .option('--state-metric <name>', 'the state variable that is the metric (e.g. runtime)')
@@ -88,36 +76,40 @@ function buildProgram(io: Io, setCode: (c: number) => void): Command {
     .option('--alpha <p>', 'significance level before correction', '0.05')
     .addOption(new Option('--correction <method>', 'multiple-testing correction').choices(['bonferroni', 'holm', 'bh', 'none']).default('bonferroni'))
     .addOption(new Option('--kinds <mode>', 'instance kinds (request types): test within each kind (on), combine the kinds\' differences by inverse variance (combine), or pool them (off)').choices(['on', 'combine', 'off']).default('on'))
+    .optionsGroup('Output:')
+    .option('--json <file>', 'write everything as JSON (- for stdout)')
+    .option('--html <file>', 'write a self-contained HTML report')
+    .option('--dot <file>', 'write the top graphs as Graphviz DOT (- for stdout)')
+    .option('--tsv <file>', 'write every t-test as TSV (- for stdout)')
+    .option('--limit <n>', 'ranked variables listed in the terminal report', '10')
+    .option('--top <k>', 'graphs to show per log kind', '1')
+    .option('--max-nodes <n>', 'nodes to draw per graph (besides P and the paths to it)', '10')
+    .option('--fail-on-divergence', 'exit 1 when any feature diverges significantly (for CI gates)')
+    .option('--no-color', 'no colors in the terminal report')
+    .option('-q, --quiet', 'no progress line or notes on stderr; with a report option (--json, --html, --dot, --tsv) no terminal report either')
+    .optionsGroup('Advanced:')
+    .option('--balance <a>', 'score = Σ T̂^(2a)·ŵ^(2(1−a)): 0.5 weighs divergence and dependency equally', '0.5')
     .option('--min-split <n>', 'minimum samples to split a regression-tree node (default ⌈N/3⌉ per class)')
     .option('--split-alpha <p>', 'family-wise level of the tree split gate at each node', '0.05')
     .addOption(new Option('--split-test <gate>', 'tree split gate: rank (SPEC §4), or the earlier F-tests per candidate split or per predictor').choices(['rank', 'f-splits', 'f-predictors']).default('rank'))
     .option('--dn-sample <n>', 'at most this many instances per class for dependency networks', '100000')
     .addOption(new Option('--dn-class <class>', 'the class whose dependency networks are searched').choices(['good', 'bad', 'both']).default('bad'))
-    .option('--balance <a>', 'score = Σ T̂^(2a)·ŵ^(2(1−a)): 0.5 weighs divergence and dependency equally', '0.5')
-    .option('--top <k>', 'graphs to show per log kind', '1')
-    .option('--max-nodes <n>', 'nodes to draw per graph (besides P and the paths to it)', '10')
     .option('--seed <n>', 'seed for sampling instances', '1')
-    .option('--limit <n>', 'ranked variables listed in the terminal report', '10')
-    .option('--translator <file>', 'translate raw logs: a rules file (.yaml/.json), a JS module, or an executable')
-    .option('--timestamp <format>', 'raw logs without a translator: the timestamp format (default: detected per file)')
-    .option('--instance-pattern <regex>', 'raw logs without a translator: a regex whose group id (or 1) names instances (default: a request-id field, else one file = one instance)')
-    .option('--metrics <dir>', 'resource metrics (.csv, .csv.gz) joined to the instances that touched their entity (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
-    .option('--metrics-entity <column>', 'the metric files\' entity column (default: PodName, Pod, ServiceName, …)')
-    .option('--metrics-time <column>', 'the metric files\' time column (default: TimeStamp, Timestamp, Time)')
     .option('--metrics-band <k>', 'a metric sample counts by how far it lies beyond k robust SDs of its entity\'s usual level; auto: beyond both the Bonferroni band over the series and the entity\'s own range elsewhere (0: the plain robust z)', 'auto')
     .addOption(new Option('--metrics-align <end|start>', 'a metric sample describes the interval ending at its time (rates) or holds from its time on (gauges)').choices(['end', 'start']).default('end'))
-    .option('--year <yyyy>', 'year for timestamps that have none (syslog)')
-    .option('--dot <file>', 'write the top graphs as Graphviz DOT (- for stdout)')
-    .option('--json <file>', 'write everything as JSON (- for stdout)')
-    .option('--tsv <file>', 'write every t-test as TSV (- for stdout)')
-    .option('--html <file>', 'write a self-contained HTML report')
-    .option('--fail-on-divergence', 'exit 1 when any feature diverges significantly (for CI gates)')
-    .option('--strict', 'stop at the first line that is not a record')
-    .option('--no-color', 'no colors in the terminal report')
-    .option('-q, --quiet', 'no progress line')
-    .option('-j, --jobs <n>', 'parallel parsing workers (default: all cores)')
     .option('--timings', 'print the time of each stage and the peak memory on stderr, as JSON')
     .addOption(new Option('--two-pass', 'read the input twice instead of holding state series (automatic above 1 GiB)').hideHelp())
+    .addHelpText('after', `
+Examples:
+  distalyze good/ bad/                          the terminal report: the verdict, the ranking, the top graphs
+  distalyze good/ bad/ --html report.html -q    a self-contained HTML report, nothing else printed
+  distalyze good/ bad/ --json - | jq .verdict   JSON on stdout (the terminal report goes to stderr)
+  distalyze good/ bad/ --translator rules.yaml  raw logs through a rules file (see examples/README.md)
+  distalyze templates good/ bad/ -o rules.yaml  a starter rules file from the templates mined in raw logs
+  distalyze check baseline-runs/ new-run/       a CI gate against the distribution of earlier runs
+
+In a clone, run it as npx distalyze (or node bin/distalyze.js); npm install -g . puts it on PATH.
+`)
     // `translate` has its own --translator: options after a subcommand's name are the subcommand's.
     .enablePositionalOptions()
     .exitOverride()
@@ -144,111 +136,34 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
   for (const [option, path] of reportPaths) {
     if (path !== undefined) await checkOutputPath(path, option);
   }
+  // The stages are loaded when a run needs them, not at start-up (`--version`, `--help`, subcommands).
+  const [{ readClasses }, { analyze }] = await Promise.all([import('../read.js'), import('../analysis.js')]);
   const stages: Record<string, number> = {};
-  let stageStart = performance.now();
-  const stageDone = (name: string): void => {
-    const now = performance.now();
-    stages[name] = Math.round(now - stageStart);
-    stageStart = now;
-  };
-  const files: Record<ClassName, InputFile[]> = {
-    good: await listInputFiles(goodSpec, 'good'),
-    bad: await listInputFiles(badSpec, 'bad'),
-  };
-  const all = [...files.good, ...files.bad];
-  // A class given as a directory (a single file's list is that file): reports must not go inside it.
-  const classDirectories = (['good', 'bad'] as const)
-    .map((c) => [c, c === 'good' ? goodSpec : badSpec] as const)
-    .filter(([c, spec]) => spec !== '-' && !(files[c].length === 1 && files[c][0]!.path === spec));
-  await checkReportTargets(reportPaths, all, classDirectories);
-  const totalBytes = all.reduce((s, f) => s + f.size, 0);
-  const progress = new Progress(totalBytes, all.length, Progress.enabledFor(options.quiet));
-  // Holding every state change point until Dref is known costs memory in
-  // proportion to the input; above a size (and when the input can be read
-  // again) q*.abs come from a second, streaming pass instead.
-  const rereadable = goodSpec !== '-' && badSpec !== '-';
-  // Joined metrics exist in the one pass only: with --metrics, series are always held.
-  const keepSeries = options.metrics.length > 0 || !(rereadable && (options.twoPass || totalBytes > SERIES_IN_MEMORY_MAX_BYTES));
-  const collector = new FeatureCollector(keepSeries);
-  collector.events.limit = collector.states.limit = variableLimit(getHeapStatistics().heap_size_limit);
-  const stats: Record<ClassName, ReadStats> = { good: emptyReadStats(), bad: emptyReadStats() };
-  // No translator and raw text: mine templates over both classes first (src/parse/templates).
-  const mined = options.translator === undefined ? await minedTranslator(files, options, io) : undefined;
-  let loaded: Translator | undefined = mined;
-  const translatorOnce = async (): Promise<Translator | undefined> => {
-    if (options.translator !== undefined && loaded === undefined) loaded = await loadTranslatorOption(options.translator, options.year);
-    return loaded;
-  };
-  const jobs = options.jobs ?? availableParallelism();
-  // Workers pay off on large inputs; an explicit --jobs always uses them.
-  // Automatically only with at least two files per worker: a few huge files of
-  // `I`-named instances (requests) cost more to ship back than to parse here.
-  const metrics = options.metrics.length > 0 ? await readMetricsOption(options) : undefined;
-  // The metric join watches every record, so it runs on this thread.
-  const parallel = metrics === undefined && jobs > 1 && all.length > 1 && goodSpec !== '-' && badSpec !== '-' &&
-    (options.jobs !== undefined || (totalBytes >= PARALLEL_MIN_BYTES && all.length >= 2 * jobs));
-  if (parallel) {
-    const inputs = (['good', 'bad'] as const).flatMap((className) => files[className].map((file) => ({ file, className })));
-    await readParallel(inputs, jobs, {
-      ...(options.translator !== undefined ? { translator: options.translator } : {}),
-      ...(options.year !== undefined ? { year: options.year } : {}),
-      ...(mined !== undefined ? { templates: mined.model } : {}),
-      strict: options.strict,
-      keepSeries,
-    }, collector, stats, progress);
-    collector.finishClass();
-  } else {
-    const translator = await translatorOnce();
-    const direct: ClassSink = {
-      beginFile: (f, cl) => collector.beginFile(f, cl),
-      endFile: (f) => { collector.endFile(f); progress.fileDone(); },
-      instance: (id, kind) => collector.instance(id, kind),
-      event: (t, n) => collector.event(t, n),
-      state: (t, n, v) => collector.state(t, n, v),
-    };
-    const join = metrics === undefined ? undefined : new MetricJoin(metrics, direct, {
-      band: options.metricsBand === 'auto' ? bonferroniBand(options.alpha, seriesCount(metrics)) : options.metricsBand, window: 1800, align: options.metricsAlign, beyondRange: options.metricsBand === 'auto',
-    });
-    for (const c of ['good', 'bad'] as const) {
-      await readClass(files[c], c, join ?? direct, {
-        ...(translator !== undefined ? { translator } : {}),
-        strict: options.strict,
-        onBytes: (n) => progress.addBytes(n),
-      }, stats[c]);
-      join?.finishClass();
-      collector.finishClass();
-    }
-  }
-  if (!keepSeries && collector.states.names.length > 0) {
-    const pass = new AbsoluteQuartilePass(collector, referenceDurationOf(collector));
-    const translator = await translatorOnce();
-    for (const c of ['good', 'bad'] as const) {
-      await readClass(files[c], c, pass, { ...(translator !== undefined ? { translator } : {}), strict: options.strict }, emptyReadStats());
-    }
-    pass.finish();
-  }
-  progress.done();
-  stageDone('parse');
-  const built = buildFeatureSet(collector, {
-    ...(options.metric !== undefined ? { metric: options.metric } : {}),
-    ...(options.eventMetric !== undefined ? { eventMetric: options.eventMetric } : {}),
-    ...(options.stateMetric !== undefined ? { stateMetric: options.stateMetric } : {}),
-    weight: options.weight,
+  const onStage = (name: string, ms: number): void => { stages[name] = Math.round(ms); };
+  let progress: Progress | undefined;
+  const read = await readClasses(goodSpec, badSpec, options, {
+    onFiles: async (files, totalBytes) => {
+      const all = [...files.good, ...files.bad];
+      // A class given as a directory (a single file's list is that file): reports must not go inside it.
+      const classDirectories = (['good', 'bad'] as const)
+        .map((c) => [c, c === 'good' ? goodSpec : badSpec] as const)
+        .filter(([c, spec]) => spec !== '-' && !(files[c].length === 1 && files[c][0]!.path === spec));
+      await checkReportTargets(reportPaths, all, classDirectories);
+      progress = new Progress(totalBytes, all.length, Progress.enabledFor(options.quiet));
+    },
+    onBytes: (n) => progress?.addBytes(n),
+    onFileDone: () => progress?.fileDone(),
+    onNote: (text) => { if (!options.quiet) io.stderr.write(`${text}\n`); },
+    onStage: (name, ms) => {
+      if (name === 'parse') progress?.done();
+      onStage(name, ms);
+    },
   });
-  const features = { ...built, warnings: [...built.warnings, ...stats.good.notes, ...stats.bad.notes] };
-  stageDone('features');
-  const summary = (c: ClassName): ClassInputSummary => ({
-    instances: c === 'good' ? features.features.nGood : features.features.nBad,
-    files: stats[c].files,
-    bytes: stats[c].bytes,
-    records: stats[c].records,
-    skippedLines: stats[c].skippedLines,
-    skippedExamples: stats[c].skippedExamples,
-  });
+  const { features, stats, parallel } = read;
   const dnProgress = new StageProgress(Progress.enabledFor(options.quiet));
   let analysis: Analysis;
   try {
-    analysis = analyze({ classes: { good: summary('good'), bad: summary('bad') }, features }, {
+    analysis = analyze({ classes: read.classes, features }, {
       alpha: options.alpha,
       correction: options.correction,
       kinds: options.kinds,
@@ -262,14 +177,14 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
         onProgress: dnProgress.update,
       },
       distributions: options.html !== undefined,
-      onStage: (name, ms) => { stages[name] = Math.round(ms); },
+      onStage,
     });
   } finally {
     dnProgress.done();
   }
-  stageStart = performance.now();
+  const reportsStart = performance.now();
   await writeReports(analysis, options, io);
-  stageDone('reports');
+  onStage('reports', performance.now() - reportsStart);
   if (options.timings) {
     const instances = features.features.instances.length;
     io.stderr.write(`${JSON.stringify({ stages, maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024), instances, bytes: stats.good.bytes + stats.bad.bytes, lines: stats.good.lines + stats.bad.lines, parallel })}\n`);
@@ -282,9 +197,9 @@ async function writeReports(analysis: Analysis, options: Options, io: Io): Promi
   const files = new StagedOutputs();
   let toStdout: string | undefined;
   const reports: [string, string | undefined, () => string | Promise<string>][] = [
-    ['--json', options.json, () => renderJson(analysis)],
-    ['--tsv', options.tsv, () => renderTsv(analysis)],
-    ['--dot', options.dot, () => renderDot(analysis)],
+    ['--json', options.json, async () => (await import('../report/json.js')).renderJson(analysis)],
+    ['--tsv', options.tsv, async () => (await import('../report/tsv.js')).renderTsv(analysis)],
+    ['--dot', options.dot, async () => (await import('../report/dot.js')).renderDot(analysis)],
     ['--html', options.html, async () => (await import('../report/html.js')).renderHtml(analysis)],
   ];
   try {
@@ -299,39 +214,14 @@ async function writeReports(analysis: Analysis, options: Options, io: Io): Promi
   }
   if (toStdout !== undefined) await writeStream(io.stdout, toStdout);
   // The terminal report goes to stdout unless a machine-readable format took it.
+  // --quiet with any report asked for (a file or stdout): no terminal report at all.
+  const reportAsked = options.json !== undefined || options.tsv !== undefined || options.dot !== undefined || options.html !== undefined;
+  if (options.quiet && reportAsked) return;
+  const { renderText } = await import('../report/text.js');
   const text = renderText(analysis, { color: options.color && io.stdout.isTTY === true && !process.env.NO_COLOR, limit: options.limit });
   if (toStdout !== undefined) {
-    if (!options.quiet) await writeStream(io.stderr, text, 'standard error');
+    await writeStream(io.stderr, text, 'standard error');
   } else {
     await writeStream(io.stdout, text);
   }
-}
-
-async function minedTranslator(files: Record<ClassName, InputFile[]>, options: Options, io: Io): Promise<MinedTranslator | undefined> {
-  const { rawLogTranslator } = await import('../parse/templates/index.js');
-  const bytes = [...files.good, ...files.bad].reduce((n, f) => n + f.size, 0);
-  const mined = await rawLogTranslator(files, {
-    // Mining workers as for parsing: above PARALLEL_MIN_BYTES, or when --jobs says so.
-    jobs: options.jobs ?? (bytes >= PARALLEL_MIN_BYTES ? availableParallelism() : 1),
-    ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
-    ...(options.instancePattern !== undefined ? { instancePattern: options.instancePattern } : {}),
-    ...(options.year !== undefined ? { year: options.year } : {}),
-  });
-  if (mined === undefined && (options.timestamp !== undefined || options.instancePattern !== undefined)) {
-    throw new InputError(`${options.timestamp !== undefined ? '--timestamp' : '--instance-pattern'} is for raw logs, but the input holds records`);
-  }
-  if (mined !== undefined && !options.quiet) io.stderr.write(`${mined.summary()}\n`);
-  return mined;
-}
-
-function readMetricsOption(options: Options): Promise<MetricSeries> {
-  return readMetrics(options.metrics, {
-    ...(options.metricsEntity !== undefined ? { entityColumn: options.metricsEntity } : {}),
-    ...(options.metricsTime !== undefined ? { timeColumn: options.metricsTime } : {}),
-  });
-}
-
-async function loadTranslatorOption(path: string, year: number | undefined): Promise<Translator> {
-  const { loadTranslator } = await import('../parse/translators/load.js');
-  return loadTranslator(path, year !== undefined ? { year } : {});
 }

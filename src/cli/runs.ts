@@ -2,10 +2,9 @@ import { readdir, stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { basename, join } from 'node:path';
 import { InputError } from '../errors.js';
-import { FeatureCollector } from '../features/collector.js';
-import { buildFeatureSet, type FeatureOptions, type FeatureResult } from '../features/index.js';
+import type { FeatureOptions, FeatureResult } from '../features/index.js';
 import { compareCodeUnits, describeFsError, listInputFiles, type InputFile } from '../parse/files.js';
-import { emptyReadStats, readClass, type ClassSink } from '../parse/reader.js';
+import type { ClassSink } from '../parse/reader.js';
 import type { ClassName } from '../parse/records.js';
 import type { Translator } from '../parse/translator.js';
 import { parseWeight } from './options.js';
@@ -55,6 +54,9 @@ export function runArgument(path: string, className: ClassName): RunInput {
  * so instances named alike in two runs stay apart.
  */
 export async function readRuns(runs: readonly RunInput[], options: FeatureOptions & { readonly translator?: Translator; readonly strict: boolean }): Promise<RunsRead> {
+  const [{ FeatureCollector }, { buildFeatureSet }, { emptyReadStats, readClass }] = await Promise.all([
+    import('../features/collector.js'), import('../features/index.js'), import('../parse/reader.js'),
+  ]);
   const collector = new FeatureCollector(true);
   const runOfId = new Map<string, number>();
   const order = [...runs.keys()].sort((a, b) => (runs[a]!.className === runs[b]!.className ? a - b : runs[a]!.className === 'good' ? -1 : 1));

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import { InputError } from '../errors.js';
 import { listInputFiles } from '../parse/files.js';
-import { mineTemplates, type TemplateModel } from '../parse/templates/index.js';
-import { rulesYaml } from '../parse/templates/rules.js';
+import type { TemplateModel } from '../parse/templates/index.js';
 import { clip } from '../parse/dlog.js';
 import { checkOutputPath, formatUserError, StagedOutputs, writeStream } from './output.js';
 
@@ -32,6 +31,7 @@ export async function runTemplates(opts: TemplatesOptions, io: TemplatesIo): Pro
   try {
     if (opts.good === '-' || opts.bad === '-') throw new InputError('templates are mined in a pass over the files; standard input (-) cannot be used');
     if (opts.out !== undefined && opts.out !== '-') await checkOutputPath(opts.out, '--out');
+    const [{ mineTemplates }, { rulesYaml }] = await Promise.all([import('../parse/templates/index.js'), import('../parse/templates/rules.js')]);
     const model = await mineTemplates({ good: await listInputFiles(opts.good, 'good'), bad: await listInputFiles(opts.bad, 'bad') }, {
       ...(opts.timestamp !== undefined ? { timestamp: opts.timestamp } : {}),
       ...(opts.instancePattern !== undefined ? { instancePattern: opts.instancePattern } : {}),

@@ -3,10 +3,10 @@ import { join, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import { InputError } from '../errors.js';
 import { describeFsError, listInputFiles, type InputFile } from '../parse/files.js';
-import { emptyReadStats, readClass, type ClassSink, type ReadStats } from '../parse/reader.js';
-import type { Translator } from '../parse/translator.js';
-import { DlogDirectoryWriter, DlogStreamWriter } from '../parse/translators/dlog-writer.js';
-import { loadTranslator } from '../parse/translators/load.js';
+import type { ClassSink, ReadStats } from '../parse/reader.js';
+import type { LineContext, RecordSink } from '../parse/records.js';
+import type { LineTranslator, Translator } from '../parse/translator.js';
+import { clip } from '../parse/dlog.js';
 import type { TranslatorProblem } from '../parse/translators/rules.js';
 import { escapeTerminal } from '../report/format.js';
 import { parseYear } from './options.js';
@@ -77,7 +77,14 @@ export function registerTranslateCommand(program: Command, io: TranslateIo, setC
 
 async function translate(opts: TranslateOptions, io: TranslateIo): Promise<void> {
   if (opts.inputs.length === 0) throw new InputError('translate needs at least one input file or directory');
-  const translator = await loadTranslator(opts.translator, opts.year !== undefined ? { year: opts.year } : {});
+  // Loaded here, not at start-up: `distalyze --version` does not pay for them.
+  const [{ emptyReadStats, readClass }, { DlogDirectoryWriter, DlogStreamWriter }, { loadTranslator }] = await Promise.all([
+    import('../parse/reader.js'), import('../parse/translators/dlog-writer.js'), import('../parse/translators/load.js'),
+  ]);
+  const loaded = await loadTranslator(opts.translator, opts.year !== undefined ? { year: opts.year } : {});
+  // Lines no rule matched, apart from lines a rule matched but could not use (counted by the translator's problems).
+  const unmatched: Unmatched = { count: 0, examples: [] };
+  const translator: Translator = loaded.type === 'lines' ? countUnmatched(loaded, unmatched) : loaded;
   const files: InputFile[] = [];
   for (const spec of opts.inputs) files.push(...await listInputFiles(spec, 'input'));
 
@@ -142,7 +149,31 @@ async function translate(opts: TranslateOptions, io: TranslateIo): Promise<void>
   await finish();
   if (!toStdout) writeMarker(opts.out, written());
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  io.stderr.write(summary(translator, stats, instances(), toStdout ? 'stdout' : opts.out, seconds));
+  io.stderr.write(summary(loaded, stats, instances(), toStdout ? 'stdout' : opts.out, seconds, unmatched));
+}
+
+interface Unmatched {
+  count: number;
+  readonly examples: string[];
+}
+
+/** The translator, counting (with a few examples) the lines it left unmapped with no rule matching them. */
+function countUnmatched(translator: LineTranslator, into: Unmatched): LineTranslator {
+  return {
+    type: 'lines',
+    path: translator.path,
+    beginFile: (ctx, sink) => translator.beginFile?.(ctx, sink),
+    endFile: (ctx, sink) => translator.endFile?.(ctx, sink),
+    whyUnmapped: () => translator.whyUnmapped?.() ?? null,
+    translateLine(line: string, ctx: LineContext, sink: RecordSink): boolean {
+      const mapped = translator.translateLine(line, ctx, sink);
+      if (!mapped && (translator.whyUnmapped?.() ?? null) === null) {
+        into.count++;
+        if (into.examples.length < EXAMPLES) into.examples.push(InputError.format(`no translator rule matched: '${clip(line)}'`, ctx.file, ctx.line));
+      }
+      return mapped;
+    },
+  };
 }
 
 /** Thrown by the stdout writer when the reader went away (`| head`): stop quietly. */
@@ -235,28 +266,34 @@ function writeMarker(dir: string, names: readonly string[]): void {
   }
 }
 
-function summary(translator: Translator, stats: ReadStats, instances: number, where: string, seconds: number): string {
+function summary(translator: Translator, stats: ReadStats, instances: number, where: string, seconds: number, unmatched: Unmatched): string {
   const n = (x: number): string => x.toLocaleString('en-US');
   const lines: string[] = [];
-  const mb = stats.bytes / 1e6;
-  const rate = seconds > 0 && mb >= 1 ? `, ${(mb / seconds).toFixed(0)} MB/s` : '';
+  // A rate only for a megabyte or more (below, it measures start-up); in the unit that fits it (never "0 MB/s").
+  const rate = seconds > 0 && stats.bytes >= 1e6 ? `, ${formatBytes(stats.bytes / seconds)}/s` : '';
   const what = translator.type === 'executable' ? 'output lines of the program' : 'lines';
   lines.push(`translated ${n(stats.files)} file${stats.files === 1 ? '' : 's'} (${formatBytes(stats.bytes)}, ${n(stats.lines)} ${what}${rate}) ` +
-    `into ${n(instances)} instance${instances === 1 ? '' : 's'}, ${n(stats.records)} record${stats.records === 1 ? '' : 's'} → ${where}`);
+    `into ${n(instances)} instance${instances === 1 ? '' : 's'}, ${n(stats.records)} record${stats.records === 1 ? '' : 's'} (events and states) → ${where}`);
   if (translator.type === 'lines' && translator.ruleCounts !== undefined) {
     const counts = [...translator.ruleCounts()];
     const width = Math.max(...counts.map(([, c]) => n(c).length), 1);
     lines.push('lines translated per rule:');
     for (const [label, count] of counts) lines.push(`  ${n(count).padStart(width)}  ${label}${count === 0 ? '   (nothing)' : ''}`);
   }
-  const skipped = stats.skippedLines;
-  const none = translator.type === 'executable' ? 'were not records' : 'were not translated (no rule matched)';
-  lines.push(`${n(skipped)} ${skipped === 1 ? 'line' : 'lines'} ${none}${skipped > 0 ? ', e.g.:' : ''}`);
-  for (const e of stats.skippedExamples) lines.push(`  ${e}`);
+  // Lines a rule matched but could not use first (a wrong timestamp format shows here), as what they are;
+  // then the lines no rule matched.
   const problems = (translator as { problems?: () => readonly TranslatorProblem[] }).problems?.() ?? [];
   for (const p of problems) {
     lines.push(`${n(p.count)} ${p.count === 1 ? 'line' : 'lines'} ${p.reason}, e.g.:`);
     for (const e of p.examples) lines.push(`  ${e}`);
+  }
+  if (translator.type === 'executable') {
+    const skipped = stats.skippedLines;
+    lines.push(`${n(skipped)} ${skipped === 1 ? 'line' : 'lines'} were not records${skipped > 0 ? ', e.g.:' : ''}`);
+    for (const e of stats.skippedExamples) lines.push(`  ${e}`);
+  } else {
+    lines.push(`${n(unmatched.count)} ${unmatched.count === 1 ? 'line was' : 'lines were'} not translated (no rule matched)${unmatched.count > 0 ? ', e.g.:' : ''}`);
+    for (const e of unmatched.examples) lines.push(`  ${e}`);
   }
   const year = (translator as { assumedYear?: number }).assumedYear;
   if (year !== undefined) lines.push(`note: timestamps without a year were put in ${year} (the current year); pass --year for reproducible output`);
@@ -265,7 +302,7 @@ function summary(translator: Translator, stats: ReadStats, instances: number, wh
 }
 
 function formatBytes(bytes: number): string {
-  if (bytes < 1e3) return `${bytes} B`;
+  if (bytes < 1e3) return `${Math.round(bytes)} B`;
   if (bytes < 1e6) return `${(bytes / 1e3).toFixed(1)} kB`;
   if (bytes < 1e9) return `${(bytes / 1e6).toFixed(1)} MB`;
   return `${(bytes / 1e9).toFixed(2)} GB`;

@@ -97,7 +97,8 @@ async function readThroughLines(file: InputFile, className: ClassName, translato
         if (err instanceof InputError) throw err;
         throw new InputError(`translator ${translator.path} failed: ${err instanceof Error ? err.message : String(err)}`, file.path, lineNo);
       }
-      if (!mapped) skip(stats, options, file.path, lineNo, () => `no translator rule matched: '${clip(text)}'`);
+      // A rule that matched but could not use the line (no timestamp in its format…) says so: the true cause.
+      if (!mapped) skip(stats, options, file.path, lineNo, () => `${translator.whyUnmapped?.() ?? 'no translator rule matched'}: '${clip(text)}'`);
     },
     tooLong: (lineNo, length) => skip(stats, options, file.path, lineNo, () => `line of ${length} characters is over the 1 MiB limit`),
   }, options.onBytes);
@@ -140,7 +141,8 @@ async function readThroughExecutable(file: InputFile, translator: ExecutableTran
       },
       tooLong: (lineNo, length) => skip(stats, options, where, lineNo, () => `line of ${length} characters is over the 1 MiB limit`),
     }, options.onBytes, stdout);
-    stats.bytes += r.bytes;
+    // The size read is the raw file's (as for every other input), not the program's output; stdin's is unknown: its output.
+    stats.bytes += file.path === '-' ? r.bytes : file.size;
     stats.lines += r.lines;
   } catch (err) {
     if (pid !== undefined) {
@@ -167,9 +169,15 @@ function skip(stats: ReadStats, options: ReadOptions, file: string, lineNo: numb
   if (stats.skippedExamples.length < (options.examples ?? 5)) stats.skippedExamples.push(InputError.format(reason(), file, lineNo));
 }
 
+/**
+ * Counts the records read: events and states. Instance records (`I`) are not
+ * counted: a translator names the instance again at every switch between
+ * interleaved instances, so counting them would make the same data count
+ * differently on the fly and after `translate -o` (one `I` per instance).
+ */
 function countingSink(sink: RecordSink, stats: ReadStats): RecordSink {
   return {
-    instance: (id, kind) => { stats.records++; sink.instance(id, kind); },
+    instance: (id, kind) => { sink.instance(id, kind); },
     event: (t, name) => { stats.records++; sink.event(t, name); },
     state: (t, name, value) => { stats.records++; sink.state(t, name, value); },
   };

@@ -23,6 +23,12 @@ export interface LineTranslator {
   endFile?(ctx: Omit<LineContext, 'line'>, sink: RecordSink): void;
   /** How many lines each rule matched, for `distalyze translate`'s summary. */
   ruleCounts?(): ReadonlyMap<string, number>;
+  /**
+   * After translateLine returned false: why, when a rule matched the line but
+   * could not use it (e.g. "matched a rule but had no timestamp in the format
+   * 'syslog'"); null when no rule matched.
+   */
+  whyUnmapped?(): string | null;
 }
 
 export interface ExecutableTranslator {

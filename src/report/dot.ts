@@ -1,17 +1,25 @@
 import type { Analysis } from '../analysis.js';
 import type { AttentionGraph, AttentionNode } from '../attention/types.js';
-import type { LogKind } from '../features/types.js';
+
+export interface DotOptions {
+  /** Draw only this graph (an index into analysis.graphs); fonts keep the scale of all graphs. */
+  readonly only?: number;
+  /** Draw the legend (default true; the HTML report has its own). */
+  readonly legend?: boolean;
+}
 
 /**
  * The `--dot` output (SPEC §6): one Graphviz `digraph` with each top graph as
- * a cluster. P is filled; a node's font size grows with |t| of its feature
- * (10–28 pt, scaled by the largest finite |t| of its log kind, ∞ = 28);
- * edge pen width grows with the edge weight (1–6); happens-before edges are
- * arrows from the earlier to the later variable, the rest `dir=none`.
- * Every string is a quoted, escaped DOT string, so any variable name from a
- * log is safe; node ids are generated (`g0_n3`), never taken from names.
+ * a cluster, and a legend. P is filled, at a fixed size (its t is not a
+ * cause's); a node's font size grows with |t| of its feature (10–28 pt, scaled
+ * by the largest finite |t| among the drawn non-P nodes of every graph, so
+ * sizes compare across graphs; ∞ = 28). Edge pen width grows with the edge
+ * weight (1–6), labelled only when a graph's weights differ; happens-before
+ * edges are arrows from the earlier to the later variable, the rest
+ * `dir=none`. Every string is a quoted, escaped DOT string, so any variable
+ * name from a log is safe; node ids are generated (`g0_n3`), never taken from names.
  */
-export function renderDot(analysis: Analysis): string {
+export function renderDot(analysis: Analysis, options: DotOptions = {}): string {
   const maxT = largestFiniteAbsT(analysis);
   const lines: string[] = [
     'digraph distalyze {',
@@ -22,7 +30,10 @@ export function renderDot(analysis: Analysis): string {
   if (analysis.graphs.length === 0) {
     lines.push(`  note [${attrs({ shape: 'note', label: 'No dependency graphs: no log kind had a performance metric to focus on.' })}];`);
   }
-  analysis.graphs.forEach((g, gi) => lines.push(...cluster(g, gi, maxT[g.kind])));
+  analysis.graphs.forEach((g, gi) => {
+    if (options.only === undefined || options.only === gi) lines.push(...cluster(g, gi, maxT));
+  });
+  if (analysis.graphs.length > 0 && options.legend !== false) lines.push(...legend());
   lines.push('}');
   return `${lines.join('\n')}\n`;
 }
@@ -30,6 +41,8 @@ export function renderDot(analysis: Analysis): string {
 const FONT = 'Helvetica';
 const MIN_FONT = 10;
 const MAX_FONT = 28;
+/** P's size: the middle of the scale, whatever its t (a P-only graph must not draw it biggest). */
+const METRIC_FONT = 16;
 const MIN_PEN = 1;
 const MAX_PEN = 6;
 const METRIC_FILL = '#fdb863';
@@ -45,6 +58,10 @@ function cluster(g: AttentionGraph, gi: number, maxT: number): string[] {
     alone ? 'score 0 · no divergent dependency found' : `score ${formatNumber(g.score)}`,
   ];
   if (g.omitted > 0) heading.push(`(${g.omitted} more node${g.omitted === 1 ? '' : 's'} not shown)`);
+  // A weight says something only where weights differ: one value on every edge is said once, in the heading.
+  const weights = new Set(g.edges.map((e) => formatNumber(e.weight, 2)));
+  const labelled = weights.size > 1;
+  if (g.edges.length > 0 && !labelled) heading.push(`every edge weight ${[...weights][0]!}`);
   const out = [
     `  subgraph cluster_${gi} {`,
     `    graph [${attrs({ label: heading.join('\n'), labeljust: 'l', style: 'rounded', color: '#999999' })}];`,
@@ -54,10 +71,8 @@ function cluster(g: AttentionGraph, gi: number, maxT: number): string[] {
     const from = index.get(e.from);
     const to = index.get(e.to);
     if (from === undefined || to === undefined) continue;
-    const edge: Record<string, string | number> = {
-      penwidth: round(MIN_PEN + (MAX_PEN - MIN_PEN) * clamp01(e.weight)),
-      label: formatNumber(e.weight, 2),
-    };
+    const edge: Record<string, string | number> = { penwidth: round(MIN_PEN + (MAX_PEN - MIN_PEN) * clamp01(e.weight)) };
+    if (labelled) edge.label = formatNumber(e.weight, 2);
     if (!e.directed) edge.dir = 'none';
     out.push(`    ${id(from)} -> ${id(to)} [${attrs(edge)}];`);
   }
@@ -68,7 +83,7 @@ function cluster(g: AttentionGraph, gi: number, maxT: number): string[] {
 function nodeAttrs(n: AttentionNode, maxT: number): Record<string, string | number> {
   const a: Record<string, string | number> = {
     label: `${n.variable}\n${Number.isNaN(n.t) ? 'untested' : `t = ${formatT(n.t)}`}`,
-    fontsize: round(MIN_FONT + (MAX_FONT - MIN_FONT) * fontScale(n.t, maxT)),
+    fontsize: n.metric ? METRIC_FONT : round(MIN_FONT + (MAX_FONT - MIN_FONT) * fontScale(n.t, maxT)),
   };
   if (n.metric) {
     a.style = 'filled';
@@ -90,13 +105,33 @@ function fontScale(t: number, maxT: number): number {
   return maxT > 0 ? clamp01(Math.abs(t) / maxT) : 0;
 }
 
-function largestFiniteAbsT(analysis: Analysis): Record<LogKind, number> {
-  const max: Record<LogKind, number> = { event: 0, state: 0 };
-  for (const t of analysis.tests) if (Number.isFinite(t.t)) max[t.kind] = Math.max(max[t.kind], Math.abs(t.t));
+/** The largest finite |t| among the non-P nodes of every graph (0 when none): one scale for all graphs. */
+function largestFiniteAbsT(analysis: Analysis): number {
+  let max = 0;
   for (const g of analysis.graphs) {
-    for (const n of g.nodes) if (Number.isFinite(n.t)) max[g.kind] = Math.max(max[g.kind], Math.abs(n.t));
+    for (const n of g.nodes) if (!n.metric && Number.isFinite(n.t)) max = Math.max(max, Math.abs(n.t));
   }
   return max;
+}
+
+/** What colour, size, arrows and pen width mean. */
+function legend(): string[] {
+  const text = [
+    'Legend',
+    'filled: P, the performance metric',
+    'red outline: larger in bad (t > 0); blue: larger in good (t < 0)',
+    'dashed: not significant (on the path to P)',
+    'text size: |t| (one scale for all graphs)',
+    'arrow: happens-before (earlier → later), not causality',
+    'plain line: dependency with no time order',
+    'line width: dependency weight',
+  ];
+  return [
+    '  subgraph cluster_legend {',
+    `    graph [${attrs({ label: '', style: 'invis' })}];`,
+    `    legend [${attrs({ shape: 'note', fontsize: 10, color: '#999999', label: text.join('\n') })}];`,
+    '  }',
+  ];
 }
 
 /** `key="value", …` with every value a quoted DOT string. */

@@ -64,7 +64,7 @@ export function plural(n: number, word: string, many = `${word}s`): string {
 }
 
 export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
+  if (n < 1024) return `${Math.round(n)} B`; // a rate (progress line) is fractional
   const units = ['KB', 'MB', 'GB', 'TB'];
   let x = n / 1024;
   let u = 0;

@@ -72,6 +72,8 @@ export class RulesTranslator implements LineTranslator {
   private readonly noTime: TranslatorProblem;
   private readonly noInstance: TranslatorProblem;
   private readonly rejectedExamples = new Map<Rule, TranslatorProblem>();
+  /** The problem noted on the line translated last, if any (whyUnmapped). */
+  private lastProblem: TranslatorProblem | null = null;
 
   constructor(
     readonly path: string,
@@ -93,6 +95,7 @@ export class RulesTranslator implements LineTranslator {
   }
 
   translateLine(line: string, ctx: LineContext, sink: RecordSink): boolean {
+    this.lastProblem = null;
     let mapped = false;
     const instanceRule = this.instanceRule;
     if (instanceRule?.sticky === true) {
@@ -201,7 +204,12 @@ export class RulesTranslator implements LineTranslator {
     return p;
   }
 
+  whyUnmapped(): string | null {
+    return this.lastProblem?.reason ?? null;
+  }
+
   private note(problem: TranslatorProblem, ctx: LineContext, line: string): void {
+    this.lastProblem = problem;
     problem.count++;
     if (problem.examples.length < MAX_PROBLEM_EXAMPLES) problem.examples.push(InputError.format(`'${clip(line)}'`, ctx.file, ctx.line));
   }
@@ -287,12 +295,32 @@ export function parseRulesTranslator(path: string, text: string, options: RulesO
   if (!Array.isArray(list) || list.length === 0) {
     fail("missing 'rules:' (a list of { match:, event: } or { match:, state:, value: })", Array.isArray(list) ? ['rules'] : []);
   }
-  const rules = (list as unknown[]).map((item, i) => compileRule(item, i, fail));
+  const rules = (list as unknown[]).flatMap((item, i) => compileRules(item, i, fail));
   return new RulesTranslator(path, rules, time, timeRegex, timeGroup, instanceRule,
     time.needsYear && year === undefined ? fallbackYear : undefined);
 }
 
 type Fail = (message: string, keys: Array<string | number>, hint?: string) => never;
+
+/**
+ * One rule of the file as the rules it stands for: a rule with both `event:`
+ * and `state:` is an event rule that lets the line go on (`continue`) followed
+ * by the state rule with the same regex and the rule's own `continue` — one
+ * match, both records, each counted under its own label.
+ */
+function compileRules(item: unknown, i: number, fail: Fail): Rule[] {
+  if (!isObject(item)) return [compileRule(item, i, fail)];
+  const spec = item as Record<string, unknown>;
+  if (spec.event === undefined || spec.event === false || spec.state === undefined || spec.state === false) return [compileRule(item, i, fail)];
+  if (spec.ignore !== undefined && spec.ignore !== false) compileRule(item, i, fail); // the one-kind error
+  const { state: _s, value: _v, scale: _k, ...eventSpec } = spec;
+  const { event: _e, ...stateSpec } = spec;
+  const label = typeof spec.name === 'string' ? spec.name : undefined;
+  return [
+    compileRule({ ...eventSpec, continue: true, ...(label !== undefined ? { name: `${label} (event)` } : {}) }, i, fail),
+    compileRule({ ...stateSpec, ...(label !== undefined ? { name: `${label} (state)` } : {}) }, i, fail),
+  ];
+}
 
 function compileRule(item: unknown, i: number, fail: Fail): Rule {
   const where = `rule ${i + 1}`;
@@ -301,7 +329,7 @@ function compileRule(item: unknown, i: number, fail: Fail): Rule {
   const spec = item as Record<string, unknown>;
   checkKeys(spec, RULE_KEYS, where, keys, fail);
   const kinds = (['event', 'state', 'ignore'] as const).filter((k) => spec[k] !== undefined && spec[k] !== false);
-  if (kinds.length !== 1) fail(`${where}: give exactly one of event:, state: or ignore: true`, keys);
+  if (kinds.length !== 1) fail(`${where}: give event:, state: (or both), or ignore: true`, keys);
   const kind = kinds[0] as RuleKind;
   const regex = regexAt(spec.match, `${where}: match`, [...keys, 'match'], fail);
   if (spec.contains !== undefined && typeof spec.contains !== 'string') fail(`${where}: 'contains' must be text`, [...keys, 'contains']);

@@ -4,7 +4,6 @@
  */
 import { Graphviz } from '@hpcc-js/wasm-graphviz';
 import type { Analysis } from '../../analysis.js';
-import type { AttentionGraph } from '../../attention/types.js';
 import { renderDot } from '../dot.js';
 
 export type GraphDrawing = { readonly svg: string } | { readonly error: string };
@@ -16,12 +15,13 @@ export async function drawGraphs(a: Analysis): Promise<GraphDrawing[]> {
   if (a.graphs.length === 0) return [];
   graphviz ??= Graphviz.load();
   const gv = await graphviz;
-  return a.graphs.map((g, i) => drawOne(gv, a, g, `g${i + 1}-`));
+  return a.graphs.map((_g, i) => drawOne(gv, a, i, `g${i + 1}-`));
 }
 
-function drawOne(gv: Graphviz, a: Analysis, g: AttentionGraph, idPrefix: string): GraphDrawing {
+function drawOne(gv: Graphviz, a: Analysis, index: number, idPrefix: string): GraphDrawing {
   try {
-    return { svg: inlineSvg(gv.dot(renderDot({ ...a, graphs: [g] }), 'svg'), idPrefix) };
+    // One graph, on the font scale of all of them; the page has one legend for all (GRAPH_LEGEND).
+    return { svg: inlineSvg(gv.dot(renderDot(a, { only: index, legend: false }), 'svg'), idPrefix) };
   } catch (err) {
     return { error: err instanceof Error ? err.message : String(err) };
   }

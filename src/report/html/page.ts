@@ -219,13 +219,18 @@ function nameButton(kind: LogKind, variable: string, feature: string, ix: Map<st
     : `<button type="button" class="var" data-test="${i}" title="show its distributions">${h(variable)}</button>`;
 }
 
+/** What the drawings' colours, sizes and lines mean (the DOT output draws the same as a legend node). */
+const GRAPH_LEGEND = 'Filled: P, the performance metric. Red outline: larger in bad (t > 0); blue: larger in good (t < 0); dashed: not significant. '
+  + 'Text size: |t|, one scale for all graphs. Arrows: happens-before (earlier → later), not causality; plain lines: no time order. '
+  + 'Line width: dependency weight (labelled where the weights differ).';
+
 function renderCards(a: Analysis, drawings: readonly GraphDrawing[], ix: Map<string, number>): string {
   if (a.graphs.length === 0) return '';
   const tops = topGraphs(a);
   const topSet = new Set(tops.map((x) => x.index));
   const rest = a.graphs.map((graph, index) => ({ graph, index })).filter((x) => !topSet.has(x.index));
   const card = ({ graph, index }: { graph: AttentionGraph; index: number }): string => renderCard(a, graph, index, drawings[index], ix);
-  let out = `<div class="cards">${tops.map(card).join('\n')}</div>`;
+  let out = `<p class="muted graph-legend">${h(GRAPH_LEGEND)}</p>\n<div class="cards">${tops.map(card).join('\n')}</div>`;
   if (rest.length > 0) {
     out += `\n<details class="more-graphs"><summary>${h(`${plural(rest.length, 'more graph')} (--top)`)}</summary><div class="cards">${rest.map(card).join('\n')}</div></details>`;
   }

@@ -1,0 +1,228 @@
+import { availableParallelism } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
+import type { ClassInputSummary } from './analysis.js';
+import { InputError } from './errors.js';
+import { FeatureCollector } from './features/collector.js';
+import { buildFeatureSet, type FeatureResult, type WeightOption } from './features/index.js';
+import { variableLimit } from './features/limits.js';
+import { bonferroniBand, MetricJoin, seriesCount } from './features/metric-join.js';
+import { AbsoluteQuartilePass, referenceDurationOf } from './features/quartile-pass.js';
+import { listInputFiles, type InputFile } from './parse/files.js';
+import type { MetricSeries } from './parse/metrics.js';
+import { emptyReadStats, readClass, type ClassSink, type ReadStats } from './parse/reader.js';
+import type { ClassName } from './parse/records.js';
+import type { MinedTranslator } from './parse/templates/index.js';
+import type { Translator } from './parse/translator.js';
+
+/** Below this much input, starting workers costs more than it saves. */
+export const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
+/** Above this much input, state change points are not held in memory: see AbsoluteQuartilePass. */
+export const SERIES_IN_MEMORY_MAX_BYTES = 1024 * 1024 * 1024;
+
+/** How to read the two classes and build features (the CLI's input options; every field optional). */
+export interface ReadOptions {
+  /** Raw logs: a rules file (.yaml/.json), a JS module or an executable (a path), or a loaded Translator. */
+  readonly translator?: string | Translator;
+  /** Raw logs without a translator (template mining): the timestamp format and the instance-id regex. */
+  readonly timestamp?: string;
+  readonly instancePattern?: string;
+  /** Year for timestamps that have none (syslog). */
+  readonly year?: number;
+  /** Stop at the first line that is not a record (default false: skip and count it). */
+  readonly strict?: boolean;
+  /** Parsing workers (default: all cores, used above 16 MiB of input; a number always uses them). */
+  readonly jobs?: number;
+  /** Read twice instead of holding state series (automatic above 1 GiB when the input can be reread). */
+  readonly twoPass?: boolean;
+  /** Resource metrics (directories or files of .csv/.csv.gz) joined to instances. */
+  readonly metrics?: readonly string[];
+  readonly metricsEntity?: string;
+  readonly metricsTime?: string;
+  /** k robust SDs, or 'auto' (default): see README "Resource metrics". */
+  readonly metricsBand?: number | 'auto';
+  readonly metricsAlign?: 'end' | 'start';
+  /** The significance level, for the metrics band 'auto' (default 0.05). */
+  readonly alpha?: number;
+  /** The performance metric (default: the built-in duration). */
+  readonly metric?: string;
+  readonly eventMetric?: string;
+  readonly stateMetric?: string;
+  /** Cost weights for a heavy tail (default none). */
+  readonly weight?: WeightOption;
+}
+
+/** What a caller may watch while reading: all optional, none changes the result. */
+export interface ReadHooks {
+  /** The files found, before any is read (the CLI checks report paths against them here). */
+  readonly onFiles?: (files: Readonly<Record<ClassName, readonly InputFile[]>>, totalBytes: number) => void | Promise<void>;
+  readonly onBytes?: (n: number) => void;
+  readonly onFileDone?: () => void;
+  /** A line for the user (the template-mining summary). */
+  readonly onNote?: (text: string) => void;
+  /** Stage durations in milliseconds ('parse', 'features'). */
+  readonly onStage?: (stage: string, ms: number) => void;
+}
+
+/** The two classes read: what each held (for the report) and the features. */
+export interface ClassesRead {
+  readonly classes: Readonly<Record<ClassName, ClassInputSummary>>;
+  readonly features: FeatureResult;
+  readonly stats: Readonly<Record<ClassName, ReadStats>>;
+  /** Whether parsing ran in worker threads. */
+  readonly parallel: boolean;
+}
+
+/**
+ * Read the good and bad logs (a directory, a file, or '-' for stdin; one of
+ * the two at most) and build the FeatureSet. Decides how to read: worker
+ * threads for large inputs, template mining for raw logs with no translator,
+ * a second streaming pass for the absolute quartiles of very large inputs,
+ * and the metric join.
+ */
+export async function readClasses(goodSpec: string, badSpec: string, options: ReadOptions = {}, hooks: ReadHooks = {}): Promise<ClassesRead> {
+  if (goodSpec === '-' && badSpec === '-') throw new InputError('only one class can be read from standard input (-)');
+  let stageStart = performance.now();
+  const stageDone = (name: string): void => {
+    const now = performance.now();
+    hooks.onStage?.(name, now - stageStart);
+    stageStart = now;
+  };
+  const files: Record<ClassName, InputFile[]> = {
+    good: await listInputFiles(goodSpec, 'good'),
+    bad: await listInputFiles(badSpec, 'bad'),
+  };
+  const all = [...files.good, ...files.bad];
+  const totalBytes = all.reduce((s, f) => s + f.size, 0);
+  await hooks.onFiles?.(files, totalBytes);
+  const metricPaths = options.metrics ?? [];
+  const strict = options.strict === true;
+  // Holding every state change point until Dref is known costs memory in
+  // proportion to the input; above a size (and when the input can be read
+  // again) q*.abs come from a second, streaming pass instead.
+  const rereadable = goodSpec !== '-' && badSpec !== '-';
+  // Joined metrics exist in the one pass only: with metrics, series are always held.
+  const keepSeries = metricPaths.length > 0 || !(rereadable && (options.twoPass === true || totalBytes > SERIES_IN_MEMORY_MAX_BYTES));
+  const collector = new FeatureCollector(keepSeries);
+  collector.events.limit = collector.states.limit = variableLimit(getHeapStatistics().heap_size_limit);
+  const stats: Record<ClassName, ReadStats> = { good: emptyReadStats(), bad: emptyReadStats() };
+  const translatorPath = typeof options.translator === 'string' ? options.translator : undefined;
+  // No translator and raw text: mine templates over both classes first (src/parse/templates).
+  const mined = options.translator === undefined ? await minedTranslator(files, options, hooks) : undefined;
+  let loaded: Translator | undefined = typeof options.translator === 'object' ? options.translator : mined;
+  const translatorOnce = async (): Promise<Translator | undefined> => {
+    if (translatorPath !== undefined && loaded === undefined) {
+      const { loadTranslator } = await import('./parse/translators/load.js');
+      loaded = await loadTranslator(translatorPath, options.year !== undefined ? { year: options.year } : {});
+    }
+    return loaded;
+  };
+  const jobs = options.jobs ?? availableParallelism();
+  const metrics = metricPaths.length > 0 ? await readMetricsOption(metricPaths, options) : undefined;
+  // Workers pay off on large inputs; an explicit jobs always uses them.
+  // Automatically only with at least two files per worker: a few huge files of
+  // `I`-named instances (requests) cost more to ship back than to parse here.
+  // The metric join watches every record, so it runs on this thread; a loaded
+  // Translator object cannot be sent to workers.
+  const parallel = metrics === undefined && typeof options.translator !== 'object' && jobs > 1 && all.length > 1 && rereadable &&
+    (options.jobs !== undefined || (totalBytes >= PARALLEL_MIN_BYTES && all.length >= 2 * jobs));
+  const progress = { addBytes: (n: number) => hooks.onBytes?.(n), fileDone: () => hooks.onFileDone?.() };
+  if (parallel) {
+    const { readParallel } = await import('./parse/parallel.js');
+    const inputs = (['good', 'bad'] as const).flatMap((className) => files[className].map((file) => ({ file, className })));
+    await readParallel(inputs, jobs, {
+      ...(translatorPath !== undefined ? { translator: translatorPath } : {}),
+      ...(options.year !== undefined ? { year: options.year } : {}),
+      ...(mined !== undefined ? { templates: mined.model } : {}),
+      strict,
+      keepSeries,
+    }, collector, stats, progress);
+    collector.finishClass();
+  } else {
+    const translator = await translatorOnce();
+    const direct: ClassSink = {
+      beginFile: (f, cl) => collector.beginFile(f, cl),
+      endFile: (f) => { collector.endFile(f); progress.fileDone(); },
+      instance: (id, kind) => collector.instance(id, kind),
+      event: (t, n) => collector.event(t, n),
+      state: (t, n, v) => collector.state(t, n, v),
+    };
+    const band = options.metricsBand ?? 'auto';
+    const join = metrics === undefined ? undefined : new MetricJoin(metrics, direct, {
+      band: band === 'auto' ? bonferroniBand(options.alpha ?? 0.05, seriesCount(metrics)) : band,
+      window: 1800,
+      align: options.metricsAlign ?? 'end',
+      beyondRange: band === 'auto',
+    });
+    for (const c of ['good', 'bad'] as const) {
+      await readClass(files[c], c, join ?? direct, {
+        ...(translator !== undefined ? { translator } : {}),
+        strict,
+        onBytes: progress.addBytes,
+      }, stats[c]);
+      join?.finishClass();
+      collector.finishClass();
+    }
+  }
+  if (!keepSeries && collector.states.names.length > 0) {
+    const pass = new AbsoluteQuartilePass(collector, referenceDurationOf(collector));
+    const translator = await translatorOnce();
+    for (const c of ['good', 'bad'] as const) {
+      await readClass(files[c], c, pass, { ...(translator !== undefined ? { translator } : {}), strict }, emptyReadStats());
+    }
+    pass.finish();
+  }
+  stageDone('parse');
+  // Lines were read but none became a record: say why (the first skipped line's reason, e.g. a rule that
+  // matched but found no timestamp in its format) rather than "no instances" further on.
+  for (const c of ['good', 'bad'] as const) {
+    const s = stats[c];
+    if (s.records === 0 && s.skippedLines > 0) {
+      // A line a rule matched but could not use names the cause better than one no rule matched.
+      const example = s.skippedExamples.find((e) => !e.includes(': no translator rule matched: ')) ?? s.skippedExamples[0] ?? '';
+      throw new InputError(`${c} class: no records: ${s.skippedLines.toLocaleString('en-US')} lines were skipped, e.g. ${example}`, undefined, undefined,
+        translatorPath !== undefined ? `check the translator on one file: distalyze translate --translator ${translatorPath} FILE -o -` : undefined);
+    }
+  }
+  const built = buildFeatureSet(collector, {
+    ...(options.metric !== undefined ? { metric: options.metric } : {}),
+    ...(options.eventMetric !== undefined ? { eventMetric: options.eventMetric } : {}),
+    ...(options.stateMetric !== undefined ? { stateMetric: options.stateMetric } : {}),
+    weight: options.weight ?? { mode: 'none' },
+  });
+  const features = { ...built, warnings: [...built.warnings, ...stats.good.notes, ...stats.bad.notes] };
+  stageDone('features');
+  const summary = (c: ClassName): ClassInputSummary => ({
+    instances: c === 'good' ? features.features.nGood : features.features.nBad,
+    files: stats[c].files,
+    bytes: stats[c].bytes,
+    records: stats[c].records,
+    skippedLines: stats[c].skippedLines,
+    skippedExamples: stats[c].skippedExamples,
+  });
+  return { classes: { good: summary('good'), bad: summary('bad') }, features, stats, parallel };
+}
+
+async function minedTranslator(files: Record<ClassName, InputFile[]>, options: ReadOptions, hooks: ReadHooks): Promise<MinedTranslator | undefined> {
+  const { rawLogTranslator } = await import('./parse/templates/index.js');
+  const bytes = [...files.good, ...files.bad].reduce((n, f) => n + f.size, 0);
+  const mined = await rawLogTranslator(files, {
+    // Mining workers as for parsing: above PARALLEL_MIN_BYTES, or when jobs says so.
+    jobs: options.jobs ?? (bytes >= PARALLEL_MIN_BYTES ? availableParallelism() : 1),
+    ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
+    ...(options.instancePattern !== undefined ? { instancePattern: options.instancePattern } : {}),
+    ...(options.year !== undefined ? { year: options.year } : {}),
+  });
+  if (mined === undefined && (options.timestamp !== undefined || options.instancePattern !== undefined)) {
+    throw new InputError(`${options.timestamp !== undefined ? '--timestamp' : '--instance-pattern'} is for raw logs, but the input holds records`);
+  }
+  if (mined !== undefined) hooks.onNote?.(mined.summary());
+  return mined;
+}
+
+async function readMetricsOption(paths: readonly string[], options: ReadOptions): Promise<MetricSeries> {
+  const { readMetrics } = await import('./parse/metrics.js');
+  return readMetrics(paths, {
+    ...(options.metricsEntity !== undefined ? { entityColumn: options.metricsEntity } : {}),
+    ...(options.metricsTime !== undefined ? { timeColumn: options.metricsTime } : {}),
+  });
+}

@@ -1,0 +1,46 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { run } from './helpers/run.js';
+
+const ROOT = join(import.meta.dirname, '..');
+
+/** The README's library example, as written there (between its marker and the closing fence). */
+function readmeExample(): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const m = /<!-- library-example[^\n]*\n```js\n([\s\S]*?)\n```/.exec(readme);
+  if (m === null) throw new Error('README.md has no library example');
+  return m[1]!;
+}
+
+describe('the library entry (package exports, README example)', () => {
+  it('runs the README example through the package name and finds the planted cause', async () => {
+    // Run by node itself from the repository root: `from 'distalyze'` resolves
+    // through package.json "exports" (a package may import itself by name).
+    const code = `${readmeExample()}\nprocess.stdout.write('\\n' + json.length + '\\n');`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', code], { cwd: ROOT });
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^Bad instances are worse: duration .* Top cause: lock_wait_ms /);
+    expect(lines[1]).toBe('lock_wait_ms');
+    expect(lines).toHaveLength(4);
+  });
+
+  it('returns what the CLI renders: renderJson(distalyze(…)) is byte-identical to --json -', async () => {
+    // The built entry (not src/): typed as src/index.ts, which it is compiled from.
+    const lib = (await import(pathToFileURL(join(ROOT, 'dist/index.js')).href)) as typeof import('../src/index.js');
+    const analysis = await lib.distalyze({ good: join(ROOT, 'fixtures/pipeline/good'), bad: join(ROOT, 'fixtures/pipeline/bad') });
+    const cli = await run(join(ROOT, 'fixtures/pipeline/good'), join(ROOT, 'fixtures/pipeline/bad'), '--json', '-', '--quiet');
+    expect(cli.code).toBe(0);
+    expect(lib.renderJson(analysis)).toBe(cli.stdout);
+  });
+
+  it('declares its types in dist/index.d.ts, as package.json exports them', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: { '.': { types: string; import: string } } };
+    expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js' });
+    const dts = readFileSync(join(ROOT, 'dist/index.d.ts'), 'utf8');
+    expect(dts).toContain('export declare function distalyze(options: DistalyzeOptions): Promise<Analysis>;');
+  });
+});
