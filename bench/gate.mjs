@@ -23,15 +23,12 @@ const seeds = Number(process.argv[4] ?? 100);
 const GATES = ['rank', 'f-splits', 'f-predictors'];
 const SIZES = [30, 200, 1000];
 
+const { mulberry32: projectMulberry32 } = await import(new URL('dependency-network/prng.js', dist).href);
+
+/** The project's mulberry32, shifted by half a step into (0, 1) so that log() of it is finite. */
 function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) + 0.5) / 4294967296;
-  };
+  const next = projectMulberry32(seed);
+  return () => next() + 0.5 / 4294967296;
 }
 
 const DISTRIBUTIONS = {

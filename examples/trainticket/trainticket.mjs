@@ -20,6 +20,7 @@
 // writes were interleaved. A span file (trace.csv, header with ParentID and
 // OperationName) met in the same folder is left untranslated too.
 
+import { splitCsv } from '../trace-csv/trace.mjs';
 const LEVEL_EVENTS = (process.env.TRAINTICKET_LEVELS ?? 'on') !== 'off';
 const NEEDED = ['TimeUnixNano', 'PodName', 'TraceID', 'Log'];
 
@@ -83,21 +84,5 @@ function nanosToSeconds(ns) {
   return `${ns.slice(0, -9)}.${ns.slice(-9)}`;
 }
 
-/** RFC 4180 fields: commas inside double quotes, "" for a quote. */
-export function splitCsv(line) {
-  const out = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') { field += '"'; i++; }
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') { out.push(field); field = ''; }
-    else field += c;
-  }
-  out.push(field);
-  return out;
-}
+/** RFC 4180 fields, as the trace-csv example splits them. */
+export { splitCsv };
