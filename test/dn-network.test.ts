@@ -45,6 +45,24 @@ describe('learnDependencyNetwork', () => {
     expect(calls).toEqual([[0, 3, 'state mean'], [3, 3, 'state mean']]);
   });
 
+  it('a table with the same columns as an earlier one gets its edges (shared work), a different one its own', () => {
+    // Tables 0 and 1 hold equal values; table 2 differs from them in one value of D, which
+    // moves the B = 0 node's split. Each must equal the network learned on its own feature set.
+    const changed = [...D];
+    changed[0] = 2;
+    const same = { ...handTable, feature: 'max' as const };
+    const other = { ...handTable, feature: 'min' as const, columns: { ...handTable.columns, D: { good: zeros(3), bad: changed } } };
+    const fs = featureSet([handTable, same, other], { state: 'A' });
+    const alone = (i: number): DependencyNetwork => {
+      const own = featureSet([[handTable, same, other][i]], { state: 'A' });
+      return learnDependencyNetwork(own, own.tables[0], 'bad', options);
+    };
+    const together = fs.tables.map((t) => learnDependencyNetwork(fs, t, 'bad', options));
+    together.forEach((dn, i) => expect(dn).toEqual(alone(i)));
+    expect(named(together[1])).toEqual(named(together[0]));
+    expect(named(together[2])).not.toEqual(named(together[0]));
+  });
+
   it('replication weights give the same network as replicated instances', () => {
     const w = [1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3];
     const noise = normalStream(5);
