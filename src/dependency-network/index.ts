@@ -72,8 +72,9 @@ export function learnDependencyNetwork(
   // gate's options only: a table whose columns equal an earlier table's
   // (first = median = last of a one-off event, states sampled once) gets
   // that table's edges without growing a tree.
-  const cache = cacheOf(fs);
-  const digests = columns.map(digest);
+  // Below SHARE_MIN_ROWS rows the trees cost less than hashing thousands of columns would.
+  const cache = m >= SHARE_MIN_ROWS ? cacheOf(fs) : new NetworkCache();
+  const digests = m >= SHARE_MIN_ROWS ? columns.map(digest) : columns.map((_, j) => String(j));
   const weighting = unweighted ? '1' : digest(weights);
   const key = `${m} ${weighting} ${minSplit} ${options.splitAlpha} ${options.splitTest ?? ''} ${digests.join(',')}`;
   const known = cache.networks.get(key);
@@ -144,6 +145,9 @@ class NetworkCache {
     this.bytes += size;
   }
 }
+
+/** Fewest rows at which a network's work is shared with equal tables' (see NetworkCache). */
+const SHARE_MIN_ROWS = 1024;
 
 /** Sort orders and ranks kept for reuse across one feature set's networks (32 bytes a row a column). */
 const COLUMN_CACHE_BYTES = 256 * 1024 * 1024;
