@@ -45,6 +45,32 @@ describe('learnDependencyNetwork', () => {
     expect(calls).toEqual([[0, 3, 'state mean'], [3, 3, 'state mean']]);
   });
 
+  it('a table with the same columns as an earlier one gets its edges (shared work), a different one its own', () => {
+    // 1 200 rows (work is shared from 1 024 rows on): A = 10·B + 3·D·(1 − B) + noise, B and D
+    // the hand table's pattern repeated. Tables 0 and 1 hold equal values; table 2's D is
+    // noise, which changes A's tree. Each must equal the network learned on its own feature set.
+    const noise = normalStream(11);
+    const rep = (xs: readonly number[]): number[] => Array.from({ length: 1200 }, (_, i) => xs[i % xs.length] as number);
+    const b = rep(B);
+    const d = rep(D);
+    const a = b.map((x, i) => 10 * x + 3 * (d[i] as number) * (1 - x) + 0.1 * noise());
+    const col = (bad: number[]) => ({ good: zeros(3), bad });
+    const base = { kind: 'state' as const, feature: 'mean' as const, columns: { A: col(a), B: col(b), D: col(d) } };
+    const same = { ...base, feature: 'max' as const };
+    const other = { ...base, feature: 'min' as const, columns: { ...base.columns, D: col(d.map(() => noise())) } };
+    const tables = [base, same, other];
+    const fs = featureSet(tables, { state: 'A' });
+    const alone = (i: number): DependencyNetwork => {
+      const own = featureSet([tables[i]!], { state: 'A' });
+      return learnDependencyNetwork(own, own.tables[0]!, 'bad', options);
+    };
+    const together = fs.tables.map((t) => learnDependencyNetwork(fs, t, 'bad', options));
+    together.forEach((dn, i) => expect(dn).toEqual(alone(i)));
+    expect(together[0]!.instances).toBe(1200);
+    expect(together[1]!.edges).toEqual(together[0]!.edges);
+    expect(together[2]!.edges).not.toEqual(together[0]!.edges);
+  });
+
   it('replication weights give the same network as replicated instances', () => {
     const w = [1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3];
     const noise = normalStream(5);

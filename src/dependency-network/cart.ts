@@ -120,10 +120,17 @@ export class TreeColumns {
   readonly nonConstant: number;
   private readonly sortedCache: (SortedColumn | undefined)[];
   private readonly rankCache: (Float64Array | undefined)[];
+  private readonly sortedRankCache: (Float64Array | undefined)[];
 
+  /**
+   * `shared`: a column's sort order and ranks already computed elsewhere for
+   * equal values and weights (a dependency network's caller reuses them
+   * across tables), per column, undefined where unknown.
+   */
   constructor(
     readonly columns: readonly Float64Array[],
     readonly weights: Float64Array | undefined,
+    shared?: readonly (PreparedColumn | undefined)[],
   ) {
     const n = columns.length > 0 ? columns[0].length : (weights?.length ?? 0);
     this.rows = n;
@@ -145,6 +152,16 @@ export class TreeColumns {
     this.nonConstant = live;
     this.sortedCache = new Array(columns.length);
     this.rankCache = new Array(columns.length);
+    this.sortedRankCache = new Array(columns.length);
+    if (shared) {
+      for (let j = 0; j < columns.length; j++) {
+        const known = shared[j];
+        if (known === undefined) continue;
+        this.sortedCache[j] = known.sorted;
+        this.rankCache[j] = known.ranks;
+        this.sortedRankCache[j] = known.sortedRanks;
+      }
+    }
   }
 
   sorted(j: number): SortedColumn {
@@ -155,6 +172,32 @@ export class TreeColumns {
   ranks(j: number): Float64Array {
     return (this.rankCache[j] ??= midRanks(this.sorted(j), this.weights));
   }
+
+  /** The same ranks in the column's sorted order: `sortedRanks(j)[i] = ranks(j)[order[i]]`. */
+  sortedRanks(j: number): Float64Array {
+    const cached = this.sortedRankCache[j];
+    if (cached !== undefined) return cached;
+    const { order } = this.sorted(j);
+    const ranks = this.ranks(j);
+    const out = new Float64Array(order.length);
+    for (let i = 0; i < order.length; i++) out[i] = ranks[order[i]];
+    return (this.sortedRankCache[j] = out);
+  }
+
+  /** What has been computed for column j so far (to share with another TreeColumns over equal values). */
+  prepared(j: number): PreparedColumn | undefined {
+    const sorted = this.sortedCache[j];
+    const ranks = this.rankCache[j];
+    const sortedRanks = this.sortedRankCache[j];
+    return sorted && ranks && sortedRanks ? { sorted, ranks, sortedRanks } : undefined;
+  }
+}
+
+/** A column's sort order, its weighted mid-ranks in row order and in sorted order. */
+export interface PreparedColumn {
+  readonly sorted: SortedColumn;
+  readonly ranks: Float64Array;
+  readonly sortedRanks: Float64Array;
 }
 
 /**
@@ -275,7 +318,7 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
   const work = options.workspace !== undefined && options.workspace.rows === n ? options.workspace : new TreeWorkspace(n);
   const targetRanks = ranked ? columns.ranks(target) : undefined;
   const lanes: Lane[] = live.map((j, k) =>
-    fillLane(work.lane(k, w !== undefined, ranked), columns.sorted(j), y, w, ranked ? columns.ranks(j) : undefined, targetRanks),
+    fillLane(work.lane(k, w !== undefined, ranked), columns.sorted(j), y, w, ranked ? columns.sortedRanks(j) : undefined, targetRanks),
   );
 
   const goLeft = work.goLeft;
@@ -508,31 +551,43 @@ interface Lane {
   readonly ry: Float64Array | undefined;
 }
 
+/** `sortedPredictorRanks`: the predictor's ranks already in its sorted order (copied, not scattered). */
 function fillLane(
   lane: Lane,
   sorted: SortedColumn,
   target: Float64Array,
   weights: Float64Array | undefined,
-  predictorRanks: Float64Array | undefined,
+  sortedPredictorRanks: Float64Array | undefined,
   targetRanks: Float64Array | undefined,
 ): Lane {
   const { order, rank, values } = sorted;
   const n = order.length;
   lane.row.set(order);
   lane.x.set(values);
-  // Scattered through the inverse permutation: several times faster than gathering.
-  const scatter = (to: Float64Array, from: Float64Array): Float64Array => {
-    for (let r = 0; r < n; r++) to[rank[r]] = from[r];
-    return to;
-  };
-  return {
-    row: lane.row,
-    x: lane.x,
-    y: scatter(lane.y, target),
-    w: weights && lane.w ? scatter(lane.w, weights) : undefined,
-    rx: predictorRanks && lane.rx ? scatter(lane.rx, predictorRanks) : undefined,
-    ry: targetRanks && lane.ry ? scatter(lane.ry, targetRanks) : undefined,
-  };
+  // Scattered through the inverse permutation: several times faster than
+  // gathering; the target and its ranks in one pass over `rank`.
+  const y = lane.y;
+  const ry = targetRanks && lane.ry ? lane.ry : undefined;
+  if (ry && targetRanks) {
+    for (let r = 0; r < n; r++) {
+      const at = rank[r];
+      y[at] = target[r];
+      ry[at] = targetRanks[r];
+    }
+  } else {
+    for (let r = 0; r < n; r++) y[rank[r]] = target[r];
+  }
+  let w: Float64Array | undefined;
+  if (weights && lane.w) {
+    w = lane.w;
+    for (let r = 0; r < n; r++) w[rank[r]] = weights[r];
+  }
+  let rx: Float64Array | undefined;
+  if (sortedPredictorRanks && lane.rx) {
+    rx = lane.rx;
+    rx.set(sortedPredictorRanks);
+  }
+  return { row: lane.row, x: lane.x, y, w, rx, ry };
 }
 
 /** Reusable buffers for trees over `rows` rows: one lane per predictor, grown on demand. */

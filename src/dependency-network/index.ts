@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { classRange, type FeatureSet, type FeatureTable } from '../features/types.js';
 import type { ClassName } from '../parse/records.js';
-import { growTree, TreeColumns, TreeWorkspace, type TreeSplit } from './cart.js';
+import { growTree, TreeColumns, TreeWorkspace, type PreparedColumn, type TreeSplit } from './cart.js';
 import { weightedMedian } from './median.js';
 import { mulberry32, sampleWithoutReplacement } from './prng.js';
 import type { DependencyEdge, DependencyNetwork, DependencyNetworkOptions } from './types.js';
@@ -55,17 +56,44 @@ export function learnDependencyNetwork(
   });
 
   const minSplit = options.minSplit ?? Math.ceil(total / 3);
-  const prepared = new TreeColumns(columns, unweighted ? undefined : weights);
+  const progress = options.onProgress;
+  const label = `${table.kind} ${table.feature}`;
+  const network = (edges: readonly DependencyEdge[]): DependencyNetwork => ({
+    kind: table.kind,
+    feature: table.feature,
+    className,
+    variables,
+    edges,
+    instances: m,
+    weight: total,
+    minSplit,
+  });
+  // The trees are a function of the columns' values, the weights and the
+  // gate's options only: a table whose columns equal an earlier table's
+  // (first = median = last of a one-off event, states sampled once) gets
+  // that table's edges without growing a tree.
+  // Below SHARE_MIN_ROWS rows the trees cost less than hashing thousands of columns would.
+  const cache = m >= SHARE_MIN_ROWS ? cacheOf(fs) : new NetworkCache();
+  const digests = m >= SHARE_MIN_ROWS ? columns.map(digest) : columns.map((_, j) => String(j));
+  const weighting = unweighted ? '1' : digest(weights);
+  const key = `${m} ${weighting} ${minSplit} ${options.splitAlpha} ${options.splitTest ?? ''} ${digests.join(',')}`;
+  const known = cache.networks.get(key);
+  if (known !== undefined) {
+    if (progress) progress(columns.length, columns.length, label);
+    return network(known.map((e) => ({ ...e })));
+  }
+  // Sort orders and ranks of equal columns (same values, same weights) are shared too.
+  const columnKey = (j: number): string => `${m} ${weighting} ${digests[j]}`;
+  const prepared = new TreeColumns(columns, unweighted ? undefined : weights, digests.map((_, j) => cache.columns.get(columnKey(j))));
   const edges: DependencyEdge[] = [];
-  const workspace = new TreeWorkspace(m);
+  if (cache.workspace?.rows !== m) cache.workspace = new TreeWorkspace(m);
+  const workspace = cache.workspace;
   const treeOptions = {
     minSamplesSplit: minSplit,
     splitAlpha: options.splitAlpha,
     ...(options.splitTest ? { splitTest: options.splitTest } : {}),
     workspace,
   };
-  const progress = options.onProgress;
-  const label = `${table.kind} ${table.feature}`;
   for (let child = 0; child < columns.length; child++) {
     if (progress && (child & 1023) === 0) progress(child, columns.length, label);
     const tree = growTree(prepared, child, treeOptions);
@@ -82,17 +110,60 @@ export function learnDependencyNetwork(
     }
   }
   if (progress) progress(columns.length, columns.length, label);
+  cache.networks.set(key, edges.map((e) => ({ ...e })));
+  for (let j = 0; j < columns.length; j++) {
+    const done = prepared.prepared(j);
+    if (done !== undefined) cache.remember(columnKey(j), done);
+  }
+  return network(edges);
+}
 
-  return {
-    kind: table.kind,
-    feature: table.feature,
-    className,
-    variables,
-    edges,
-    instances: m,
-    weight: total,
-    minSplit,
-  };
+/**
+ * What the networks of one feature set share: learned edges per network key
+ * (what a network's trees depend on: the row count, the weights, minSplit,
+ * the gate's options and the columns' values, as imputed, in order; equal
+ * keys give equal trees, the training being deterministic), the sort order
+ * and ranks per column key (bounded: the oldest are dropped past
+ * COLUMN_CACHE_BYTES), and the trees' buffers.
+ */
+class NetworkCache {
+  readonly networks = new Map<string, readonly DependencyEdge[]>();
+  readonly columns = new Map<string, PreparedColumn>();
+  workspace: TreeWorkspace | undefined;
+  private bytes = 0;
+
+  remember(key: string, column: PreparedColumn): void {
+    if (this.columns.has(key)) return;
+    const size = column.sorted.order.length * 32;
+    while (this.bytes + size > COLUMN_CACHE_BYTES && this.columns.size > 0) {
+      const [oldest, dropped] = this.columns.entries().next().value as [string, PreparedColumn];
+      this.columns.delete(oldest);
+      this.bytes -= dropped.sorted.order.length * 32;
+    }
+    if (size > COLUMN_CACHE_BYTES) return;
+    this.columns.set(key, column);
+    this.bytes += size;
+  }
+}
+
+/** Fewest rows at which a network's work is shared with equal tables' (see NetworkCache). */
+const SHARE_MIN_ROWS = 1024;
+
+/** Sort orders and ranks kept for reuse across one feature set's networks (32 bytes a row a column). */
+const COLUMN_CACHE_BYTES = 256 * 1024 * 1024;
+
+/** Per feature set (dropped with it). */
+const networkCache = new WeakMap<FeatureSet, NetworkCache>();
+
+function cacheOf(fs: FeatureSet): NetworkCache {
+  let cache = networkCache.get(fs);
+  if (cache === undefined) networkCache.set(fs, (cache = new NetworkCache()));
+  return cache;
+}
+
+/** SHA-256 of a column's bytes (its values exactly, −0 and +0 apart). */
+function digest(column: Float64Array): string {
+  return createHash('sha256').update(new Uint8Array(column.buffer, column.byteOffset, column.byteLength)).digest('base64');
 }
 
 /**

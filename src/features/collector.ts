@@ -10,6 +10,9 @@ import { EVENT_FEATURE_TYPES, STATE_FEATURE_TYPES } from './types.js';
 const EV = Object.fromEntries(EVENT_FEATURE_TYPES.map((f, i) => [f, i])) as Record<(typeof EVENT_FEATURE_TYPES)[number], number>;
 const ST = Object.fromEntries(STATE_FEATURE_TYPES.map((f, i) => [f, i])) as Record<(typeof STATE_FEATURE_TYPES)[number], number>;
 const QUARTERS = [0.25, 0.5, 0.75] as const;
+/** Instances summarized at the end of a class before its dense columns are grown to their final size. */
+const RESERVE_AFTER = 1024;
+
 /** Instances per part handed on by exportWholeClass. */
 const FLUSH_SLOTS = 1 << 16;
 
@@ -198,7 +201,14 @@ export class FeatureCollector implements ClassSink {
       const start = new Int32Array(k + 1);
       const { code, t, v } = this.groupHeldByInstance(start);
       const order = sortedOrder(this.heldIds);
+      let done = 0;
       for (const j of order) {
+        // Once the first instances show which columns nearly every instance sets, make room for all of them.
+        // (Handing on parts, the slots are emptied every FLUSH_SLOTS instances: room for a part only.)
+        if (done++ === RESERVE_AFTER) {
+          const slots = this.ids.length + order.length - RESERVE_AFTER;
+          this.reserveDenseColumns(this.onFlush !== null ? Math.min(slots, FLUSH_SLOTS) : slots);
+        }
         if ((start[j + 1] as number) > (start[j] as number)) {
           this.summarize(this.heldIds[j] as string, this.heldKinds[j] as string | null, true, code, t, v, start[j] as number, start[j + 1] as number);
           if (this.onFlush !== null && this.ids.length >= FLUSH_SLOTS) {
@@ -220,6 +230,21 @@ export class FeatureCollector implements ClassSink {
     this.heldIds = [];
     this.heldKinds = [];
     this.heldIndex = new Map();
+  }
+
+  /**
+   * Grow every column that at least half of the slots so far have set (and
+   * the durations and starts) to `slots` at once: the million-instance
+   * columns would otherwise double ~20 times, copying and refilling each
+   * time. Sparse columns are left to grow on demand. Values are unchanged.
+   */
+  private reserveDenseColumns(slots: number): void {
+    const half = this.ids.length / 2;
+    for (const all of [this.eventColumns, this.stateColumns]) {
+      for (const byFeature of all) for (const c of byFeature) if (c.length >= half) c.reserve(slots);
+    }
+    this.durations.reserve(slots);
+    this.starts.reserve(slots);
   }
 
   /**

@@ -18,6 +18,15 @@ export class GrowableFloat64 {
     if (i >= this.length) this.length = i + 1;
   }
 
+  /** Room for `n` values without growing again (one copy now instead of doublings later). */
+  reserve(n: number): void {
+    if (n <= this.data.length) return;
+    const next = new Float64Array(n);
+    next.set(this.data);
+    next.fill(this.fill, this.data.length);
+    this.data = next;
+  }
+
   /** A copy of the first n values (unset ones = fill). */
   toArray(n = this.length): Float64Array {
     const out = new Float64Array(n).fill(this.fill);

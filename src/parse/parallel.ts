@@ -17,7 +17,19 @@ export interface WorkerInit {
   readonly keepSeries: boolean;
   /** Shared with the main thread: the translator programs running (see cleanup.ts). */
   readonly processGroups?: SharedArrayBuffer;
+  /**
+   * One Int32 shared with the main thread: how many of this worker's 'part'
+   * messages it has absorbed (STOP_PARTS when the run stops). The worker sends
+   * at most PARTS_AHEAD parts beyond that, then waits: parts of a file that is
+   * not yet next in order stay in the worker instead of piling up here.
+   */
+  readonly partsAbsorbed?: SharedArrayBuffer;
 }
+
+/** Parts a worker may have sent and not yet seen absorbed. */
+export const PARTS_AHEAD = 2;
+/** partsAbsorbed's value once the run stops: no worker waits any more. */
+export const STOP_PARTS = 1 << 30;
 
 export type WorkerReply =
   | { readonly type: 'done'; readonly index: number; readonly contribution: FileContribution; readonly stats: ReadStats }
@@ -51,9 +63,25 @@ export async function readParallel(
   examples = 5,
 ): Promise<void> {
   const workerUrl = new URL('./worker.js', import.meta.url);
-  const workers = Array.from({ length: Math.min(jobs, inputs.length) }, () => new Worker(workerUrl, { workerData: { ...init, processGroups: processGroupTable() } }));
+  const counters = new Map<Worker, Int32Array>();
+  const workers = Array.from({ length: Math.min(jobs, inputs.length) }, () => {
+    const partsAbsorbed = new SharedArrayBuffer(4);
+    const w = new Worker(workerUrl, { workerData: { ...init, processGroups: processGroupTable(), partsAbsorbed } });
+    counters.set(w, new Int32Array(partsAbsorbed));
+    return w;
+  });
+  /** A part absorbed: its worker may send the next. */
+  const acknowledge = (w: Worker): void => {
+    const counter = counters.get(w)!;
+    Atomics.add(counter, 0, 1);
+    Atomics.notify(counter, 0);
+  };
+  const absorbPart = (part: { contribution: FileContribution; from: Worker }): void => {
+    collector.absorb(part.contribution);
+    acknowledge(part.from);
+  };
   const results = new Map<number, WorkerReply>();
-  const parts = new Map<number, FileContribution[]>();
+  const parts = new Map<number, { contribution: FileContribution; from: Worker }[]>();
   let next = 0;
   let absorbed = 0;
   let failure: WorkerReply | null = null;
@@ -89,11 +117,11 @@ export async function readParallel(
             // Absorbed at once when its file is next in order, else kept until it is.
             if (failure !== null) return;
             const queued = parts.get(reply.index) ?? [];
-            queued.push(reply.contribution);
+            queued.push({ contribution: reply.contribution, from: w });
             parts.set(reply.index, queued);
             if (reply.index === absorbed) {
               try {
-                for (const part of queued) collector.absorb(part);
+                for (const part of queued) absorbPart(part);
               } catch (err) {
                 next = inputs.length;
                 reject(err);
@@ -115,12 +143,18 @@ export async function readParallel(
             while (failure === null && results.has(absorbed)) {
               const r = results.get(absorbed) as Extract<WorkerReply, { type: 'done' }>;
               results.delete(absorbed);
-              for (const part of parts.get(absorbed) ?? []) collector.absorb(part);
+              for (const part of parts.get(absorbed) ?? []) absorbPart(part);
               parts.delete(absorbed);
               collector.absorb(r.contribution);
               mergeStats(stats[(inputs[absorbed] as ParallelInput).className], r.stats, examples);
               progress.fileDone();
               absorbed++;
+            }
+            // The next file's parts that came early (its worker may be waiting for them to go in).
+            const early = failure === null ? parts.get(absorbed) : undefined;
+            if (early !== undefined) {
+              for (const part of early) absorbPart(part);
+              parts.delete(absorbed);
             }
           } catch (err) {
             next = inputs.length;
@@ -145,6 +179,10 @@ export async function readParallel(
     });
   } finally {
     stopping = true;
+    for (const counter of counters.values()) {
+      Atomics.store(counter, 0, STOP_PARTS);
+      Atomics.notify(counter, 0);
+    }
     await Promise.all(workers.map((w) => w.terminate()));
     killProcessGroups(); // programs a terminated worker was still reading from
   }

@@ -10,12 +10,28 @@ import type { InputFile } from './files.js';
 import { emptyReadStats, readClass } from './reader.js';
 import type { ClassName } from './records.js';
 import type { Translator } from './translator.js';
-import type { WorkerInit, WorkerReply } from './parallel.js';
+import { PARTS_AHEAD, type WorkerInit, type WorkerReply } from './parallel.js';
 
 const init = workerData as WorkerInit;
 const port = parentPort!;
 let translator: Translator | undefined;
 let pendingBytes = 0;
+const partsAbsorbed = init.partsAbsorbed !== undefined ? new Int32Array(init.partsAbsorbed) : undefined;
+let partsSent = 0;
+
+/**
+ * After sending a part: wait (blocking this worker only) while more than
+ * PARTS_AHEAD of its parts are not yet absorbed by the main thread. The
+ * wait re-checks every 100 ms, so a stop is seen even if a wake-up is missed.
+ */
+function awaitRoom(): void {
+  if (partsAbsorbed === undefined) return;
+  for (;;) {
+    const absorbed = Atomics.load(partsAbsorbed, 0);
+    if (partsSent - absorbed <= PARTS_AHEAD) return;
+    Atomics.wait(partsAbsorbed, 0, absorbed, 100);
+  }
+}
 // Translator programs started here are registered where the main thread's signal handler sees them.
 if (init.processGroups !== undefined) useProcessGroupTable(init.processGroups);
 
@@ -41,7 +57,11 @@ async function handle(index: number, file: InputFile, className: ClassName, whol
         }
       },
     }, emptyReadStats());
-    const send = (part: FileContribution): void => port.postMessage({ type: 'part', index, contribution: part } satisfies WorkerReply, buffersOf(part));
+    const send = (part: FileContribution): void => {
+      port.postMessage({ type: 'part', index, contribution: part } satisfies WorkerReply, buffersOf(part));
+      partsSent++;
+      awaitRoom();
+    };
     return { type: 'done', index, contribution: wholeClass ? collector.exportWholeClass(send) : collector.exportFile(), stats };
   } catch (err) {
     if (err instanceof InputError) return { type: 'error', index, message: err.message, ...(err.hint !== undefined ? { hint: err.hint } : {}) };
