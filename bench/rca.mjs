@@ -22,7 +22,7 @@
 // A fault whose cause is not ranked at all (not significant) is a miss.
 //
 // Options:
-//   --sources logs|logs+traces|logs+traces+metrics|all   (default all = each of the three in turn)
+//   --sources logs|logs+traces|logs+metrics|logs+traces+metrics|all   (default all = each in turn)
 //       logs     log.csv.gz only;
 //       +traces  trace.csv.gz beside it, in the same class directory;
 //       +metrics --metrics <dataset>/metric/baseline --metrics <dataset>/metric/fault-day.
@@ -44,7 +44,7 @@ import { serviceOf } from '../examples/trainticket/trainticket.mjs';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'bin', 'distalyze.js');
 const TRANSLATOR = 'examples/trainticket/trainticket.mjs';
-const SOURCES = ['logs', 'logs+traces', 'logs+traces+metrics'];
+const SOURCES = ['logs', 'logs+traces', 'logs+metrics', 'logs+traces+metrics'];
 const TYPES = ['exception', 'return', 'cpu_contention', 'network_delay'];
 const KS = [1, 3, 5];
 
@@ -185,7 +185,7 @@ function stage(root, name, files) {
   return dir;
 }
 
-const classFiles = (dir, source) => [join(dir, 'log.csv.gz'), ...(source === 'logs' ? [] : [join(dir, 'trace.csv.gz')])];
+const classFiles = (dir, source) => [join(dir, 'log.csv.gz'), ...(source.includes('traces') ? [join(dir, 'trace.csv.gz')] : [])];
 
 /**
  * Can this build read `source`? Traces: the span file alone, through the same
@@ -196,6 +196,7 @@ const classFiles = (dir, source) => [join(dir, 'log.csv.gz'), ...(source === 'lo
 function supports(source, dataset, tmp) {
   if (source === 'logs') return { ok: true };
   if (!(cli(['--help']).stdout ?? '').includes('--metrics') && source.includes('metrics')) return { ok: false, why: 'no --metrics option' };
+  if (!source.includes('traces')) return { ok: true };
   // One probe directory per source (a second stage() into the same one would find its link there already).
   const probe = stage(tmp, `probe-traces-${source.replace(/\+/g, '-')}`, [join(dataset, 'baseline', 'trace.csv.gz')]);
   const r = cli(['translate', '--translator', TRANSLATOR, probe, '-o', '-']);
