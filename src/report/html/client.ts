@@ -74,7 +74,7 @@ function renderRanking() {
   D.ranking.forEach(function (r) { var s = num(r[2]); if (isFinite(s) && s > maxScore) maxScore = s; });
   var table = el('table', 'ranking');
   var head = el('tr');
-  ['#', 'Variable', 'Kind', 'Σ|t|', 'Strongest significant features'].forEach(function (h, k) {
+  ['#', 'Variable', 'Kind', 'Σ|z|', 'Strongest significant features'].forEach(function (h, k) {
     head.appendChild(el('th', k === 0 || k === 3 ? 'num' : '', h));
   });
   table.appendChild(el('thead')).appendChild(head);

@@ -53,7 +53,7 @@ ${renderCards(a, drawings, testIndex)}
 </section>
 <section id="ranking">
 <h2>Ranking</h2>
-<p class="hint">Variables with a significant feature, by Σ|t| over those features: divergence alone, which can rank a harmless change (a version number, a bigger heap) above the cause. The verdict above also weighs how strongly each variable is tied to P. Click a variable or a feature to see its distributions.</p>
+<p class="hint">Variables with a significant feature, by Σ|z| over those features: divergence alone, which can rank a harmless change (a version number, a bigger heap) above the cause. The verdict above also weighs how strongly each variable is tied to P. Click a variable or a feature to see its distributions.</p>
 <div id="ranking-list"><noscript><p class="empty">The ranking, the table and the plots need JavaScript.</p></noscript></div>
 </section>
 <section id="tests">
