@@ -92,6 +92,9 @@ describe('renderHtml', () => {
     expect(causes).toContain('FlushEnd');
     expect(causes).not.toContain('heap_mb');
     expect(html.indexOf('id="verdict"')).toBeLessThan(html.indexOf('id="ranking"'));
+    // The answer (the analysis's first graph, here the state graph) is drawn first.
+    expect(html.indexOf('<article class="card" data-kind="state"')).toBeLessThan(html.indexOf('<article class="card" data-kind="event"'));
+    expect(html.indexOf('<article class="card" data-kind="state"')).toBeGreaterThan(0);
     expect(html.indexOf('id="ranking"')).toBeLessThan(html.indexOf('id="tests"'));
     expect(html.match(/<div class="graph" data-graph="\d+"[^>]*><svg /g)).toHaveLength(2);
     expect(html).not.toContain('No divergence found');

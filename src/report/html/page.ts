@@ -184,10 +184,11 @@ export function causesOf(g: AttentionGraph): Cause[] {
 
 /** The first (best) graph of each log kind. */
 function topGraphs(a: Analysis): { graph: AttentionGraph; index: number }[] {
+  // The best graph of each kind, in the analysis's order: the answer first (SPEC §5 step 5).
   return LOG_KINDS.flatMap((kind) => {
     const index = a.graphs.findIndex((g) => g.kind === kind);
     return index < 0 ? [] : [{ graph: a.graphs[index]!, index }];
-  });
+  }).sort((x, y) => x.index - y.index);
 }
 
 /**
