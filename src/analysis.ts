@@ -1,4 +1,4 @@
-import { focusAttention } from './attention/index.js';
+import { aliasesByTable, focusAttention } from './attention/index.js';
 import type { AttentionGraph, AttentionOptions } from './attention/types.js';
 import { verdictOf, type Verdict } from './attention/verdict.js';
 import type { DependencyNetworkOptions } from './dependency-network/types.js';
@@ -93,8 +93,10 @@ export function analyze(
     return result;
   };
   const summary = timed('t-tests', () => runTests(fs, { alpha: options.alpha, correction: options.correction, kinds: options.kinds ?? 'on' }));
-  const graphs = timed('dependency networks + attention', () => focusAttention(fs, summary, { ...options.attention, ...options.network }));
-  const verdict = verdictOf(fs, summary, graphs, options.attention.balance);
+  // Aliases of P (SPEC §5), once: the networks leave them out, the verdict lists them.
+  const aliases = aliasesByTable(fs);
+  const graphs = timed('dependency networks + attention', () => focusAttention(fs, summary, { ...options.attention, ...options.network }, aliases));
+  const verdict = verdictOf(fs, summary, graphs, options.attention.balance, aliases);
   return {
     tool: { name: 'distalyze', version: VERSION },
     classes: input.classes,

@@ -1,5 +1,15 @@
 import { classRange, type FeatureSet, type FeatureTable } from '../features/types.js';
 
+/** The aliases of P of every feature table that has a metric (`metricAliases` per table), computed once. */
+export function aliasesByTable(fs: FeatureSet): Map<FeatureTable, string[]> {
+  const out = new Map<FeatureTable, string[]>();
+  for (const table of fs.tables) {
+    const p = fs.metric[table.kind];
+    if (p !== null) out.set(table, metricAliases(fs, table, p));
+  }
+  return out;
+}
+
 /** |r| at or above which a variable's feature is P under another name (SPEC §5). */
 export const ALIAS_MIN_CORRELATION = 0.999;
 /** Pairs a class needs for its correlation to count. */

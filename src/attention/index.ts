@@ -1,16 +1,16 @@
 import { happensBefore, learnDependencyNetwork, type HappensBefore } from '../dependency-network/index.js';
 import type { DependencyNetwork, DependencyNetworkOptions } from '../dependency-network/types.js';
-import { featureTypesOf, isTimeFeature, LOG_KINDS, type FeatureSet, type FeatureType, type LogKind } from '../features/types.js';
+import { featureTypesOf, isTimeFeature, LOG_KINDS, type FeatureSet, type FeatureTable, type FeatureType, type LogKind } from '../features/types.js';
 import { Z_CAP } from '../ttest/normal.js';
 import type { TestResult, TestSummary } from '../ttest/types.js';
-import { metricAliases } from './aliases.js';
+import { aliasesByTable } from './aliases.js';
 import { pruneTree } from './prune.js';
 import { maximumSpanningTree, type RootedTree } from './spanning-tree.js';
 import type { AttentionEdge, AttentionGraph, AttentionNode, AttentionOptions } from './types.js';
 
 export { maximumSpanningTree, type RootedTree, type WeightedEdge } from './spanning-tree.js';
 export { pruneTree } from './prune.js';
-export { metricAliases, ALIAS_MIN_CORRELATION } from './aliases.js';
+export { aliasesByTable, metricAliases, ALIAS_MIN_CORRELATION } from './aliases.js';
 export type { AttentionEdge, AttentionGraph, AttentionNode, AttentionOptions } from './types.js';
 
 export const DEFAULT_ATTENTION_OPTIONS: AttentionOptions = { balance: 0.5, top: 1, maxNodes: 10, dnClass: 'bad' };
@@ -33,6 +33,7 @@ export function focusAttention(
   fs: FeatureSet,
   tests: TestSummary,
   options: AttentionOptions & DependencyNetworkOptions,
+  aliases: ReadonlyMap<FeatureTable, readonly string[]> = aliasesByTable(fs),
 ): AttentionGraph[] {
   const graphs: AttentionGraph[] = [];
   for (const kind of LOG_KINDS) {
@@ -42,15 +43,15 @@ export function focusAttention(
     for (const feature of featureTypesOf(kind)) {
       const table = fs.tables.find((t) => t.kind === kind && t.feature === feature);
       if (!table) continue;
-      const aliases = metricAliases(fs, table, metric);
-      const drop = new Set(aliases);
+      const tableAliases = aliases.get(table) ?? [];
+      const drop = new Set(tableAliases);
       const kept = drop.size === 0 ? table : {
         ...table,
         variables: table.variables.filter((v) => !drop.has(v)),
         columns: table.columns.filter((_, v) => !drop.has(table.variables[v] as string)),
       };
       const dn = learnDependencyNetwork(fs, kept, options.dnClass, options);
-      candidates.push(focus(dn, metric, tests, happensBefore(fs, kept), options, aliases));
+      candidates.push(focus(dn, metric, tests, happensBefore(fs, kept), options, tableAliases));
     }
     graphs.push(...topGraphs(candidates, options.top));
   }

@@ -4,9 +4,9 @@
  * the FeatureSet, the tests and the graphs; src/report/verdict.ts says it as
  * the one sentence that text, JSON and HTML all show.
  */
-import { classRange, isTimeFeature, LOG_KINDS, type FeatureSet, type LogKind } from '../features/types.js';
+import { classRange, isTimeFeature, LOG_KINDS, type FeatureSet, type FeatureTable, type LogKind } from '../features/types.js';
 import type { Presence, TestedFeature, TestMethod, TestResult, TestSummary } from '../ttest/types.js';
-import { metricAliases } from './aliases.js';
+import { aliasesByTable } from './aliases.js';
 import { locatesCause, normalizedZ } from './index.js';
 import type { AttentionGraph } from './types.js';
 
@@ -87,14 +87,18 @@ export interface Verdict {
  *     largest |z| over the features that locate a cause: not evidence, but
  *     where to look next when the sets are too small for significance.
  */
-export function verdictOf(fs: FeatureSet, summary: TestSummary, graphs: readonly AttentionGraph[], balance: number): Verdict {
+export function verdictOf(
+  fs: FeatureSet,
+  summary: TestSummary,
+  graphs: readonly AttentionGraph[],
+  balance: number,
+  aliasesOf: ReadonlyMap<FeatureTable, readonly string[]> = aliasesByTable(fs),
+): Verdict {
   const metricName = (kind: LogKind): string | null => fs.metric[kind];
   const aliasSet = new Set<string>();
   const aliases: { variable: string; kind: LogKind }[] = [];
   for (const table of fs.tables) {
-    const p = metricName(table.kind);
-    if (p === null) continue;
-    for (const variable of metricAliases(fs, table, p)) {
+    for (const variable of aliasesOf.get(table) ?? []) {
       const key = `${table.kind}\u0000${variable}`;
       if (aliasSet.has(key)) continue;
       aliasSet.add(key);
