@@ -38,8 +38,10 @@ export interface Analysis {
   readonly weighting: WeightingInfo;
   readonly alpha: number;
   readonly correction: Correction;
-  /** Number of tests performed (m in α/m). */
+  /** Number of tests performed. */
   readonly performed: number;
+  /** Distinct hypotheses among them (identical results counted once): m in α/m. */
+  readonly hypotheses: number;
   readonly tests: readonly TestResult[];
   readonly ranking: readonly RankedVariable[];
   /** Top graphs, `--top` per log kind, ranked on one scale: the first is the answer (SPEC §5). */
@@ -106,6 +108,7 @@ export function analyze(
     alpha: options.alpha,
     correction: options.correction,
     performed: summary.performed,
+    hypotheses: summary.hypotheses,
     tests: summary.tests,
     ranking: summary.ranking,
     graphs,

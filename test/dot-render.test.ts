@@ -27,6 +27,7 @@ function analysis(graphs: AttentionGraph[]): Analysis {
     alpha: 0.05,
     correction: 'bonferroni',
     performed: 0,
+    hypotheses: 0,
     tests: [],
     ranking: [],
     graphs,

@@ -27,7 +27,7 @@ function analysis(): Analysis {
     metric: { event: null, state: 'runtime', eventIsDuration: false, stateIsDuration: false },
     heavyTail: null,
     weighting: { mode: 'none', half: null, applied: false },
-    alpha: 0.05, correction: 'bonferroni', performed: 0, tests: [], ranking: [],
+    alpha: 0.05, correction: 'bonferroni', performed: 0, hypotheses: 0, tests: [], ranking: [],
     graphs: [graph],
     verdict: { metric: null, causes: [], timeShares: [], eventSpan: null, aliases: [], anySignificant: false },
     kinds: null,

@@ -101,6 +101,21 @@ describe('runTests', () => {
     expect(summary.tests[1]!.p).toBeCloseTo(2 / 126, 12);
   });
 
+  it('counts identical tests once in the correction (one hypothesis asked twice)', () => {
+    // Two variables with the very same values: the same test twice, one hypothesis.
+    const twin: FeatureTable = {
+      kind: 'state', feature: 'max', variables: ['a', 'b', 'c'],
+      columns: [col([1, 2, 3, 4, 5, 6, 7, 8, 9]), col([1, 2, 3, 4, 5, 6, 7, 8, 9]), col([2, 1, 3, 5, 4, 6, 8, 7, 9])],
+    };
+    const r = runTests(featureSet([twin]), { alpha: 0.05, correction: 'bonferroni' });
+    expect(r.performed).toBe(3);
+    expect(r.hypotheses).toBe(2);
+    expect(summary.hypotheses).toBeLessThanOrEqual(summary.performed);
+    // a and b share p, so they are significant together or not at all, at α/2.
+    expect(r.tests[0]!.significant).toBe(r.tests[0]!.p < 0.05 / 2);
+    expect(r.tests[1]!.significant).toBe(r.tests[0]!.significant);
+  });
+
   it('is pure and deterministic', () => {
     const copy = tables.map((t) => ({ ...t, columns: t.columns.map((c) => c.slice()) }));
     const again = runTests(featureSet(copy), { alpha: 0.05, correction: 'bonferroni' });

@@ -3,8 +3,8 @@ import { verdictOf } from '../src/attention/verdict.js';
 import { runTests } from '../src/ttest/index.js';
 import { dlog, featuresOf } from './helpers/collect.js';
 
-/** An instance: Start at 0, End at 1, and the given events in between. */
-const run = (...events: string[]): string => dlog('E 0 Start', ...events.map((e, i) => `E ${0.1 + i * 0.1} ${e}`), 'E 1 End');
+/** An instance: Start at 0, a step at 0.1 with the given events at the same time, End at 1 (so every wait is the same). */
+const run = (...events: string[]): string => dlog('E 0 Start', 'E 0.1 Step', ...events.map((e) => `E 0.1 ${e}`), 'E 1 End');
 
 describe('the verdict\'s candidate causes (src/attention/verdict.ts)', () => {
   it('with nothing significant, lists the strongest divergences as weak, an event new in bad before a stronger shift in frequency', () => {

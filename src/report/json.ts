@@ -58,6 +58,7 @@ export function renderJsonValue(a: Analysis): unknown {
     alpha: a.alpha,
     correction: a.correction,
     testsPerformed: a.performed,
+    hypotheses: a.hypotheses,
     tests: a.tests.map(test),
     ranking: a.ranking.map((r) => ({
       variable: r.variable,

@@ -48,9 +48,9 @@ export function renderText(a: Analysis, options: TextOptions): string {
   out.push(...renderMetric(a, c));
   const significant = a.tests.filter((t) => t.significant).length;
   const rule = a.correction === 'bonferroni'
-    ? `α = ${a.alpha} / ${a.performed} = ${formatP(a.alpha / Math.max(1, a.performed), Math.log10(a.alpha / Math.max(1, a.performed)))}`
+    ? `α = ${a.alpha} / ${a.hypotheses} = ${formatP(a.alpha / Math.max(1, a.hypotheses), Math.log10(a.alpha / Math.max(1, a.hypotheses)))}`
     : `α = ${a.alpha}`;
-  out.push(c.bold(`Divergent variables`) + c.dim(` — ${plural(a.performed, 'test')}, ${CORRECTION_NAMES[a.correction]} ${rule}: ${significant} significant`));
+  out.push(c.bold(`Divergent variables`) + c.dim(` — ${plural(a.performed, 'test')} (${a.hypotheses} distinct), ${CORRECTION_NAMES[a.correction]} ${rule}: ${significant} significant`));
   // P is shown above as the headline; the list is of candidate causes.
   const candidates = a.ranking.filter((r) => !isMetric(a, r.kind, r.variable));
   if (candidates.length === 0) {

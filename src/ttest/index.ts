@@ -125,7 +125,11 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
   if (firstState < 0) performed.push(...pendingOccurrence);
   else performed.splice(firstState, 0, ...pendingOccurrence);
 
-  const flags = significantFlags(performed.map((x) => x.result.log10p), options.alpha, options.correction);
+  // One hypothesis per distinct test: identical results (first/median/last of an event that occurs once, a
+  // span's start and end occurring together) are one question asked twice, counted once in the correction.
+  const { representative, distinct } = distinctTests(performed.map((x) => ({ method: x.method, ...x.result })));
+  const distinctFlags = significantFlags(distinct.map((i) => performed[i]!.result.log10p), options.alpha, options.correction);
+  const flags = representative.map((r) => distinctFlags[r]!);
   const maxFiniteAbsT = { event: 0, state: 0 };
   const maxAbsZ = { event: 0, state: 0 };
   const tests: TestResult[] = performed.map(({ variable, kind, feature, method, result, z, strata: detail }, i) => {
@@ -158,6 +162,7 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
     tests,
     ranking: rankVariables(tests),
     performed: tests.length,
+    hypotheses: distinct.length,
     untestable,
     alpha: options.alpha,
     correction: options.correction,
@@ -181,6 +186,28 @@ function rankingZ(result: WelchResult, twoSample: boolean): number {
   const z = signedZ(Math.sign(result.t), result.log10p);
   if (!twoSample) return z;
   return Math.sign(z) * Math.min(Math.abs(z), separationZ(result.nGood, result.nBad));
+}
+
+/**
+ * Tests whose results are identical in every field (method, t, df, p, means,
+ * sizes) test the same hypothesis on the same data. `distinct` lists the
+ * first index of each, in order; `representative[i]` is the position in
+ * `distinct` of test i's hypothesis.
+ */
+export function distinctTests(results: readonly (WelchResult & { readonly method: TestMethod })[]): { representative: number[]; distinct: number[] } {
+  const seen = new Map<string, number>();
+  const distinct: number[] = [];
+  const representative = results.map((r, i) => {
+    const key = `${r.method}|${r.t}|${r.df}|${r.log10p}|${r.meanGood}|${r.meanBad}|${r.nGood}|${r.nBad}`;
+    let at = seen.get(key);
+    if (at === undefined) {
+      at = distinct.length;
+      seen.set(key, at);
+      distinct.push(i);
+    }
+    return at;
+  });
+  return { representative, distinct };
 }
 
 function capped(z: number): number {

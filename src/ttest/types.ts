@@ -68,8 +68,10 @@ export interface RankedVariable {
 export interface TestSummary {
   readonly tests: readonly TestResult[];
   readonly ranking: readonly RankedVariable[];
-  /** Number of tests performed (m). */
+  /** Number of tests performed. */
   readonly performed: number;
+  /** Distinct hypotheses among them (identical results counted once): m of the correction. */
+  readonly hypotheses: number;
   /** (variable, feature) pairs left untested: too few values in a class, or an occurrence table with one possible outcome. */
   readonly untestable: number;
   /** Whether features were compared within instance kinds (SPEC §3), and over which kinds. */

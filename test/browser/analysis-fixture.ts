@@ -127,6 +127,7 @@ export function makeAnalysis(o: FixtureOptions = {}): Analysis {
     alpha: 0.05,
     correction: 'bonferroni',
     performed: tests.length,
+    hypotheses: tests.length,
     tests,
     ranking,
     graphs: [stateGraph, eventGraph],

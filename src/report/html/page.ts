@@ -104,15 +104,15 @@ function renderFacts(a: Analysis): string {
     a.metric.state !== null ? `${a.metric.state} (states)` : null,
   ].filter((x) => x !== null).join(', ') || 'none';
   const significant = a.tests.filter((t) => t.significant).length;
-  const m = Math.max(1, a.performed);
+  const m = Math.max(1, a.hypotheses);
   const rule = a.correction === 'bonferroni'
-    ? `α = ${a.alpha}/${a.performed} = ${formatP(a.alpha / m, Math.log10(a.alpha / m))}`
+    ? `α = ${a.alpha}/${a.hypotheses} = ${formatP(a.alpha / m, Math.log10(a.alpha / m))}`
     : `α = ${a.alpha}`;
   const facts: [string, string][] = [
     ['good', cls('good')],
     ['bad', cls('bad')],
     ['metric P', metric],
-    ['tests', `${plural(a.performed, 'test')}, ${CORRECTION_NAMES[a.correction]} ${rule}: ${significant} significant`],
+    ['tests', `${plural(a.performed, 'test')} (${a.hypotheses} distinct), ${CORRECTION_NAMES[a.correction]} ${rule}: ${significant} significant`],
   ];
   if (a.weighting.applied && a.weighting.half !== null) facts.push(['weights', `⌊2^(P/${formatValue(a.weighting.half)})⌋`]);
   return `<dl class="facts">${facts.map(([k, v]) => `<div><dt>${h(k)}</dt><dd>${h(v)}</dd></div>`).join('')}</dl>`;
