@@ -5,23 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { bonferroniBand, excessOverBand, largestElsewhere, localMedians, MetricJoin, robustCenterScale, samplesOver } from '../src/features/metric-join.js';
 import type { InputFile } from '../src/parse/files.js';
 import { readMetrics, type EntitySeries } from '../src/parse/metrics.js';
-import type { ClassSink } from '../src/parse/reader.js';
 import { run, ROOT } from './helpers/run.js';
+import { recorder } from './helpers/collect-join.js';
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'distalyze-metrics-'));
 
-function recorder(): { sink: ClassSink; byInstance: Record<string, string[]> } {
-  const byInstance: Record<string, string[]> = {};
-  let current = '';
-  const sink: ClassSink = {
-    beginFile: (f) => { current = f.relativePath; },
-    endFile: () => undefined,
-    instance: (id) => { current = id; },
-    event: (t, n) => { (byInstance[current] ??= []).push(`E ${t} ${n}`); },
-    state: (t, n, v) => { (byInstance[current] ??= []).push(`S ${t} ${n} ${Number(v.toFixed(6))}`); },
-  };
-  return { sink, byInstance };
-}
 
 describe('metric samples over an instance', () => {
   const series: EntitySeries = { entity: 'e', times: Float64Array.from([0, 60, 120, 180, 240]), values: [Float64Array.from([1, 2, 3, 4, 100])] };
@@ -79,7 +67,7 @@ describe('the metric join', () => {
     const metrics = await readMetrics([dir]);
     expect(metrics.metricNames).toEqual(['CpuUsageRate(%)']); // Time is text; Node… describe the node, not the pod
     expect([...metrics.byService.keys()]).toEqual(['db', 'web']);
-    const { sink, byInstance } = recorder();
+    const { sink, byInstance } = recorder((v) => Number(v.toFixed(6)));
     const join_ = new MetricJoin(metrics, sink, { band: 0, window: 0, align: 'end' });
     const file: InputFile = { path: 'f', relativePath: 'f', gzip: false, size: 0 };
     join_.beginFile(file, 'good');
