@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { InputError } from '../errors.js';
-import { checkOutputPath, StagedOutputs, writeStream } from './output.js';
+import { checkOutputPath, writeReportFiles, writeStream } from './output.js';
 import { addRunsOptions, numberOption, readRunsFor, runArgument, runsInDirectory, type RunCommandIo, type RunsRawOptions } from './runs.js';
 
 interface CheckRawOptions extends RunsRawOptions {
@@ -69,18 +69,10 @@ async function runCheckCommand(baselineDir: string, news: readonly string[], raw
     if (err instanceof CheckInputError) throw new InputError(`check: ${err.message}`);
     throw err;
   }
-  const files = new StagedOutputs();
-  let json: string | undefined;
-  try {
-    if (raw.json !== undefined) {
-      if (raw.json === '-') json = renderCheckJson(result);
-      else await files.stage(raw.json, renderCheckJson(result), '--json');
-    }
-    if (raw.junit !== undefined) await files.stage(raw.junit, renderJunit(result), '--junit');
-    await files.commit();
-  } finally {
-    await files.discard();
-  }
+  const json = await writeReportFiles([
+    ['--json', raw.json, () => renderCheckJson(result)],
+    ['--junit', raw.junit, () => renderJunit(result)],
+  ]);
   let stdout = '';
   if (raw.github === true) stdout += renderGithub(result, news[0]!);
   if (json !== undefined) stdout += json;

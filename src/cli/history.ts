@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { AnalysisOptions } from '../analysis.js';
 import { InputError } from '../errors.js';
-import { checkOutputPath, StagedOutputs, writeStream } from './output.js';
+import { checkOutputPath, writeReportFiles, writeStream } from './output.js';
 import { addRunsOptions, numberOption, readRunsFor, runArgument, runsInDirectory, type RunCommandIo, type RunsRawOptions } from './runs.js';
 
 /** Default options of the before/after comparison (the main command's defaults). */
@@ -52,18 +52,10 @@ async function runHistory(args: readonly string[], raw: RunsRawOptions & { minSe
   const history = detectHistory({ features: read.features, runOf: read.runOf, runNames: runs.map((r) => r.name) }, {
     alpha, minSegment, seed, ignored, analysis: comparisonOptions(seed),
   });
-  const files = new StagedOutputs();
-  let toStdout: string | undefined;
-  try {
-    if (raw.json !== undefined) {
-      if (raw.json === '-') toStdout = renderHistoryJson(history);
-      else await files.stage(raw.json, renderHistoryJson(history), '--json');
-    }
-    if (raw.html !== undefined) await files.stage(raw.html, (await import('../history/html.js')).renderHistoryHtml(history), '--html');
-    await files.commit();
-  } finally {
-    await files.discard();
-  }
+  const toStdout = await writeReportFiles([
+    ['--json', raw.json, () => renderHistoryJson(history)],
+    ['--html', raw.html, async () => (await import('../history/html.js')).renderHistoryHtml(history)],
+  ]);
   const text = renderHistoryText(history);
   if (toStdout !== undefined) {
     await writeStream(io.stdout, toStdout);

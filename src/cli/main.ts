@@ -7,7 +7,7 @@ import { registerTemplatesCommand } from './templates.js';
 import { registerCheckCommand } from './check.js';
 import { registerHistoryCommand } from './history.js';
 import { registerTranslateCommand } from './translate.js';
-import { checkOutputPath, checkReportTargets, formatUserError, guardStream, StagedOutputs, writeStream } from './output.js';
+import { checkOutputPath, checkReportTargets, formatUserError, guardStream, writeReportFiles, writeStream } from './output.js';
 import { clearProgressLine, Progress, StageProgress } from './progress.js';
 
 const SUBCOMMAND_USAGE: Readonly<Record<string, string>> = {
@@ -193,25 +193,13 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
 }
 
 async function writeReports(analysis: Analysis, options: Options, io: Io): Promise<void> {
-  // Files all or nothing (StagedOutputs); the one report on stdout after them.
-  const files = new StagedOutputs();
-  let toStdout: string | undefined;
-  const reports: [string, string | undefined, () => string | Promise<string>][] = [
+  // Files all or nothing; the one report on stdout after them.
+  const toStdout = await writeReportFiles([
     ['--json', options.json, async () => (await import('../report/json.js')).renderJson(analysis)],
     ['--tsv', options.tsv, async () => (await import('../report/tsv.js')).renderTsv(analysis)],
     ['--dot', options.dot, async () => (await import('../report/dot.js')).renderDot(analysis)],
     ['--html', options.html, async () => (await import('../report/html.js')).renderHtml(analysis)],
-  ];
-  try {
-    for (const [option, path, render] of reports) {
-      if (path === undefined) continue;
-      if (path === '-') toStdout = await render();
-      else await files.stage(path, await render(), option);
-    }
-    await files.commit();
-  } finally {
-    await files.discard();
-  }
+  ]);
   if (toStdout !== undefined) await writeStream(io.stdout, toStdout);
   // The terminal report goes to stdout unless a machine-readable format took it.
   // --quiet with any report asked for (a file or stdout): no terminal report at all.

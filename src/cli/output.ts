@@ -254,3 +254,28 @@ export function guardStream(stream: NodeJS.WritableStream): void {
 export function formatUserError(message: string, hint?: string): string {
   return `distalyze: ${escapeTerminal(message)}\n${hint === undefined ? '' : `  hint: ${escapeTerminal(hint)}\n`}`;
 }
+
+/** One report a command may write: its option, the path given (undefined: not asked for; `-`: stdout), and its renderer. */
+export type ReportRequest = readonly [option: string, path: string | undefined, render: () => string | Promise<string>];
+
+/**
+ * Write the reports asked for, all or nothing: every file is staged
+ * (StagedOutputs) and committed together, or none is; a report on stdout (`-`)
+ * is rendered and returned for the caller to write after the files. Only
+ * renders what is asked for.
+ */
+export async function writeReportFiles(reports: readonly ReportRequest[]): Promise<string | undefined> {
+  const files = new StagedOutputs();
+  let toStdout: string | undefined;
+  try {
+    for (const [option, path, render] of reports) {
+      if (path === undefined) continue;
+      if (path === '-') toStdout = await render();
+      else await files.stage(path, await render(), option);
+    }
+    await files.commit();
+  } finally {
+    await files.discard();
+  }
+  return toStdout;
+}
