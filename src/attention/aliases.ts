@@ -1,3 +1,4 @@
+import { correlation } from '../features/stats.js';
 import { classRange, type FeatureSet, type FeatureTable } from '../features/types.js';
 
 /** The aliases of P of every feature table that has a metric (`metricAliases` per table), computed once. */
@@ -12,8 +13,6 @@ export function aliasesByTable(fs: FeatureSet): Map<FeatureTable, string[]> {
 
 /** |r| at or above which a variable's feature is P under another name (SPEC §5). */
 export const ALIAS_MIN_CORRELATION = 0.999;
-/** Pairs a class needs for its correlation to count. */
-const ALIAS_MIN_PAIRS = 3;
 
 /**
  * Aliases of P in one feature table (SPEC §5): the variables whose feature
@@ -27,42 +26,12 @@ export function metricAliases(fs: FeatureSet, table: FeatureTable, metric: strin
   const p = table.variables.indexOf(metric);
   if (p < 0) return [];
   const pColumn = table.columns[p] as Float64Array;
-  const ranges = [classRange(fs, 'good'), classRange(fs, 'bad')];
+  const ranges = [classRange(fs, 'good'), classRange(fs, 'bad')].map(([start, end]) => Array.from({ length: end - start }, (_, k) => start + k));
   const aliases: string[] = [];
   table.variables.forEach((variable, v) => {
     if (v === p) return;
     const column = table.columns[v] as Float64Array;
-    if (ranges.every(([start, end]) => Math.abs(correlation(column, pColumn, start, end)) >= ALIAS_MIN_CORRELATION)) aliases.push(variable);
+    if (ranges.every((at) => Math.abs(correlation(column, pColumn, at)) >= ALIAS_MIN_CORRELATION)) aliases.push(variable);
   });
   return aliases;
-}
-
-/** Pearson r of x and y over [start, end) where both are finite (two-pass); NaN with < 3 pairs or a constant side. */
-export function correlation(x: Float64Array, y: Float64Array, start: number, end: number): number {
-  let n = 0;
-  let sx = 0;
-  let sy = 0;
-  for (let i = start; i < end; i++) {
-    const a = x[i] as number;
-    const b = y[i] as number;
-    if (!Number.isFinite(a) || !Number.isFinite(b)) continue;
-    n++;
-    sx += a;
-    sy += b;
-  }
-  if (n < ALIAS_MIN_PAIRS) return NaN;
-  const mx = sx / n;
-  const my = sy / n;
-  let sxx = 0;
-  let syy = 0;
-  let sxy = 0;
-  for (let i = start; i < end; i++) {
-    const a = x[i] as number;
-    const b = y[i] as number;
-    if (!Number.isFinite(a) || !Number.isFinite(b)) continue;
-    sxx += (a - mx) * (a - mx);
-    syy += (b - my) * (b - my);
-    sxy += (a - mx) * (b - my);
-  }
-  return sxx > 0 && syy > 0 ? sxy / Math.sqrt(sxx * syy) : NaN;
 }

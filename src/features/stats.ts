@@ -34,3 +34,32 @@ export function median(values: ArrayLike<number>): number {
   kept.sort((a, b) => a - b);
   return medianOfSorted(kept);
 }
+
+/** Mean of x at the given indices (all finite). */
+function meanAt(x: ArrayLike<number>, at: readonly number[]): number {
+  let s = 0;
+  for (const i of at) s += x[i] as number;
+  return s / at.length;
+}
+
+/** Pearson r over the indices where both are finite; NaN below 3 pairs or without spread in either. */
+export function correlation(x: ArrayLike<number>, y: ArrayLike<number>, at: readonly number[]): number {
+  const both = at.filter((i) => Number.isFinite(x[i]) && Number.isFinite(y[i]));
+  if (both.length < 3) return Number.NaN;
+  const mx = meanAt(x, both);
+  const my = meanAt(y, both);
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (const i of both) {
+    const dx = (x[i] as number) - mx;
+    const dy = (y[i] as number) - my;
+    sxy += dx * dy;
+    sxx += dx * dx;
+    syy += dy * dy;
+  }
+  // Spread at rounding level (a constant feature) is no spread.
+  const tiny = (s: number, m: number): boolean => s <= (1e-12 * Math.max(1, Math.abs(m))) ** 2 * both.length;
+  if (tiny(sxx, mx) || tiny(syy, my)) return Number.NaN;
+  return Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy)));
+}

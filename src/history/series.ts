@@ -4,6 +4,7 @@
  * Pearson correlation with P across the run's instances.
  */
 import { metricValues } from '../features/metric.js';
+import { correlation } from '../features/stats.js';
 import type { FeatureSet, FeatureType, LogKind } from '../features/types.js';
 
 export type Statistic = 'mean' | 'sd' | 'correlation';
@@ -90,24 +91,3 @@ export function sd(x: Float64Array, at: readonly number[]): number {
   return n >= 2 ? Math.sqrt(ss / (n - 1)) : Number.NaN;
 }
 
-/** Pearson r over the indices where both are finite; NaN below 3 pairs or without spread in either. */
-export function correlation(x: Float64Array, y: Float64Array, at: readonly number[]): number {
-  const both = at.filter((i) => Number.isFinite(x[i]) && Number.isFinite(y[i]));
-  if (both.length < 3) return Number.NaN;
-  const mx = mean(x, both);
-  const my = mean(y, both);
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (const i of both) {
-    const dx = (x[i] as number) - mx;
-    const dy = (y[i] as number) - my;
-    sxy += dx * dy;
-    sxx += dx * dx;
-    syy += dy * dy;
-  }
-  // Spread at rounding level (a constant feature) is no spread.
-  const tiny = (s: number, m: number): boolean => s <= (1e-12 * Math.max(1, Math.abs(m))) ** 2 * both.length;
-  if (tiny(sxx, mx) || tiny(syy, my)) return Number.NaN;
-  return Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy)));
-}
