@@ -6,6 +6,7 @@ import type { FeatureResult } from './features/index.js';
 import type { FeatureSet, FeatureType, HeavyTail, LogKind, MetricInfo } from './features/types.js';
 import type { ClassName } from './parse/records.js';
 import { runTests } from './ttest/index.js';
+import type { Inflation } from './ttest/inflation.js';
 import type { Correction, RankedVariable, TestedFeature, TestResult } from './ttest/types.js';
 import { VERSION } from './version.js';
 
@@ -50,6 +51,8 @@ export interface Analysis {
   readonly verdict: Verdict;
   /** The instance kinds features were compared within (SPEC §3), or null when pooled. */
   readonly kinds: readonly string[] | null;
+  /** λ of every (kind, feature) family of ≥ 100 tests; those above 1 were deflated (genomic control, src/ttest/inflation.ts). */
+  readonly inflation: readonly Inflation[];
   /** Notes for the user: variables present in one class only, etc. */
   readonly warnings: readonly string[];
   /** Per-instance values of every feature, for the HTML report's distributions (optional: large). */
@@ -71,6 +74,8 @@ export interface AnalysisOptions {
   readonly correction: Correction;
   /** Compare within instance kinds (default 'on'; SPEC §3; see TestOptions). */
   readonly kinds?: 'on' | 'combine' | 'off';
+  /** Deflate inflated test families (default 'auto'; see TestOptions). */
+  readonly inflation?: 'auto' | 'off';
   readonly attention: AttentionOptions;
   readonly network: DependencyNetworkOptions;
   /** Keep per-instance feature values for the HTML report. */
@@ -94,7 +99,7 @@ export function analyze(
     options.onStage?.(stage, performance.now() - start);
     return result;
   };
-  const summary = timed('t-tests', () => runTests(fs, { alpha: options.alpha, correction: options.correction, kinds: options.kinds ?? 'on' }));
+  const summary = timed('t-tests', () => runTests(fs, { alpha: options.alpha, correction: options.correction, kinds: options.kinds ?? 'on', inflation: options.inflation ?? 'auto' }));
   // Aliases of P (SPEC §5), once: the networks leave them out, the verdict lists them.
   const aliases = aliasesByTable(fs);
   const graphs = timed('dependency networks + attention', () => focusAttention(fs, summary, { ...options.attention, ...options.network }, aliases));
@@ -114,6 +119,7 @@ export function analyze(
     graphs,
     verdict,
     kinds: summary.kinds,
+    inflation: summary.inflation,
     warnings: input.features.warnings,
     ...(options.distributions ? { distributions: distributionsOf(fs) } : {}),
   };

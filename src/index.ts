@@ -30,6 +30,8 @@ export interface DistalyzeOptions extends ReadOptions {
   readonly correction?: Correction;
   /** Instance kinds: 'on' (default), 'combine' or 'off'. */
   readonly kinds?: 'on' | 'combine' | 'off';
+  /** Deflate test families inflated as a whole (genomic control): 'auto' (default) or 'off'. */
+  readonly inflation?: 'auto' | 'off';
   /** a in T̂^(2a)·ŵ^(2(1−a)) (default 0.5). */
   readonly balance?: number;
   /** Graphs per log kind (default 1). */
@@ -61,6 +63,7 @@ export async function distalyze(options: DistalyzeOptions): Promise<Analysis> {
     alpha: options.alpha ?? 0.05,
     correction: options.correction ?? 'bonferroni',
     kinds: options.kinds ?? 'on',
+    inflation: options.inflation ?? 'auto',
     attention: {
       balance: options.balance ?? 0.5,
       top: options.top ?? 1,

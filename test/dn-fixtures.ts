@@ -95,7 +95,7 @@ export function welchTests(fs: FeatureSet, alpha = 0.05): TestSummary {
   const maxFinite = (kind: LogKind): number => Math.max(0, ...tests.filter((t) => t.kind === kind && Number.isFinite(t.t)).map((t) => Math.abs(t.t)));
   const maxZ = (kind: LogKind): number => Math.max(0, ...tests.filter((t) => t.kind === kind).map((t) => Math.abs(t.z)));
   return {
-    tests, ranking: [], performed: m, hypotheses: m, untestable: 0, alpha, correction: 'bonferroni', kinds: null,
+    tests, ranking: [], performed: m, hypotheses: m, untestable: 0, alpha, correction: 'bonferroni', kinds: null, inflation: [],
     maxFiniteAbsT: { event: maxFinite('event'), state: maxFinite('state') },
     maxAbsZ: { event: maxZ('event'), state: maxZ('state') },
   };
@@ -110,7 +110,7 @@ export function givenTests(kind: LogKind, feature: FeatureType, ts: Record<strin
     method: 'welch', presence: 'both', z: Math.max(-Z_CAP, Math.min(Z_CAP, (t / maxFiniteAbsT) * Z_CAP)),
   }));
   return {
-    tests, ranking: [], performed: tests.length, hypotheses: tests.length, untestable: 0, alpha: 0.05, correction: 'bonferroni', kinds: null,
+    tests, ranking: [], performed: tests.length, hypotheses: tests.length, untestable: 0, alpha: 0.05, correction: 'bonferroni', kinds: null, inflation: [],
     maxFiniteAbsT: { event: kind === 'event' ? maxFiniteAbsT : 0, state: kind === 'state' ? maxFiniteAbsT : 0 },
     maxAbsZ: { event: kind === 'event' ? Z_CAP : 0, state: kind === 'state' ? Z_CAP : 0 },
   };

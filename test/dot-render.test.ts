@@ -33,6 +33,7 @@ function analysis(graphs: AttentionGraph[]): Analysis {
     graphs,
     verdict: { metric: null, causes: [], timeShares: [], eventSpan: null, aliases: [], anySignificant: false },
     kinds: null,
+    inflation: [],
     warnings: [],
   };
 }

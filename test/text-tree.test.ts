@@ -31,6 +31,7 @@ function analysis(): Analysis {
     graphs: [graph],
     verdict: { metric: null, causes: [], timeShares: [], eventSpan: null, aliases: [], anySignificant: false },
     kinds: null,
+    inflation: [],
     warnings: [],
   };
 }

@@ -12,6 +12,7 @@ export interface RawOptions {
   alpha: string;
   correction: string;
   kinds: string;
+  inflation: string;
   minSplit?: string;
   splitAlpha: string;
   splitTest: string;
@@ -52,6 +53,7 @@ export interface Options {
   readonly alpha: number;
   readonly correction: Correction;
   readonly kinds: 'on' | 'combine' | 'off';
+  readonly inflation: 'auto' | 'off';
   readonly minSplit?: number;
   readonly splitAlpha: number;
   readonly splitTest: 'rank' | 'f-splits' | 'f-predictors';
@@ -115,6 +117,7 @@ export function parseOptions(raw: RawOptions): Options {
     alpha: probability('--alpha', raw.alpha),
     correction: oneOf('--correction', raw.correction, ['bonferroni', 'holm', 'bh', 'none'] as const),
     kinds: oneOf('--kinds', raw.kinds, ['on', 'combine', 'off'] as const),
+    inflation: oneOf('--inflation', raw.inflation, ['auto', 'off'] as const),
     ...(raw.minSplit !== undefined ? { minSplit: integer('--min-split', raw.minSplit, 2) } : {}),
     splitAlpha: probability('--split-alpha', raw.splitAlpha),
     splitTest: oneOf('--split-test', raw.splitTest, ['rank', 'f-splits', 'f-predictors'] as const),

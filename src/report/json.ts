@@ -39,6 +39,7 @@ export function renderJsonValue(a: Analysis): unknown {
     nBad: t.nBad,
     effectSize: jsonNumber(t.effectSize),
     presence: t.presence,
+    ...(t.inflation !== undefined ? { inflation: jsonNumber(t.inflation) } : {}),
     ...(t.strata !== undefined ? {
       kinds: t.strata.map((s) => ({ kind: s.kind, nGood: s.nGood, nBad: s.nBad, meanGood: jsonNumber(s.meanGood), meanBad: jsonNumber(s.meanBad), t: jsonNumber(s.t) })),
     } : {}),
@@ -55,6 +56,7 @@ export function renderJsonValue(a: Analysis): unknown {
     weighting: a.weighting,
     verdict: verdictJson(a),
     kinds: a.kinds,
+    inflation: a.inflation.map((f) => ({ ...f, lambda: jsonNumber(f.lambda) })),
     alpha: a.alpha,
     correction: a.correction,
     testsPerformed: a.performed,

@@ -88,6 +88,11 @@ function renderVerdict(a: Analysis, c: InstanceType<typeof Chalk>): string[] {
     out.push(c.dim(`  P under other names (aliases, not causes): ${v.aliases.slice(0, 5).map((x) => esc(x.variable)).join(', ')}${v.aliases.length > 5 ? ` and ${v.aliases.length - 5} more` : ''}`));
   }
   if (a.kinds !== null) out.push(c.dim(`  compared within ${plural(a.kinds.length, 'instance kind')} (--kinds off pools them)`));
+  const inflated = a.inflation.filter((f) => f.applied).sort((x, y) => y.lambda - x.lambda);
+  if (inflated.length > 0) {
+    const shown = inflated.slice(0, 3).map((f) => `${f.kind} ${f.feature} λ ${formatValue(f.lambda)}`).join(', ');
+    out.push(c.dim(`  ${plural(inflated.length, 'feature type')} diverged as a whole (${shown}${inflated.length > 3 ? ', …' : ''}): deflated by √λ before the correction (--inflation off tests them as they are)`));
+  }
   out.push('');
   return out;
 }

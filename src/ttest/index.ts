@@ -7,6 +7,7 @@
  */
 import { DURATION, classRange, type FeatureSet, type FeatureTable, type LogKind } from '../features/types.js';
 import { significantFlags } from './correction.js';
+import { deflate, inflationOf, type Inflation } from './inflation.js';
 import { separationZ, signedZ, Z_CAP } from './normal.js';
 import { mantelHaenszelTest, occurrenceTest, type OccurrenceResult, type OccurrenceTable } from './occurrence.js';
 import { FEW_VALUES, fewValuesTest } from './prediction.js';
@@ -22,6 +23,7 @@ export { rankVariables } from './rank.js';
 export { signedZ, Z_CAP } from './normal.js';
 export { occurrenceTest, mantelHaenszelTest } from './occurrence.js';
 export { predictionTest, fewValuesTest } from './prediction.js';
+export { inflationOf, deflate, MIN_FAMILY, CHI2_1_MEDIAN } from './inflation.js';
 export { stratifiedTest, strongestStratumTest } from './strata.js';
 export type * from './types.js';
 
@@ -37,6 +39,12 @@ export interface TestOptions {
    * differences (SPEC §3 as written); `off` pools every instance.
    */
   readonly kinds?: 'on' | 'combine' | 'off';
+  /**
+   * `auto` (the default): a (kind, feature) family of at least 100 tests whose
+   * median z² shows inflation λ > 1 is deflated by √λ before the correction
+   * (genomic control, see inflation.ts); `off`: every test as it is.
+   */
+  readonly inflation?: 'auto' | 'off';
 }
 
 interface Performed {
@@ -46,7 +54,11 @@ interface Performed {
   readonly method: TestMethod;
   readonly result: WelchResult;
   readonly z: number;
+  /** A two-sample test, whose ranking z is bounded by what its sizes can carry (rankingZ). */
+  readonly twoSample: boolean;
   readonly strata?: StratifiedResult['strata'];
+  /** λ of its family, where the family was deflated. */
+  readonly inflation?: number;
 }
 
 /**
@@ -85,7 +97,7 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
       if (stratified !== null) {
         const { strata: detail, ...result } = withSeparationP(stratified);
         const twoSample = Math.min(result.nGood, result.nBad) > FEW_VALUES;
-        performed.push({ ...base, method: 'kinds', result, z: rankingZ(result, twoSample), strata: detail });
+        performed.push({ ...base, method: 'kinds', result, z: rankingZ(result, twoSample), twoSample, strata: detail });
         return;
       }
       const good = column.subarray(g0, g1);
@@ -94,7 +106,7 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
       const found = few ?? welchTest(good, bad, wGood, wBad);
       const result = found === null ? null : withSeparationP(found);
       if (result === null) untestable++;
-      else performed.push({ ...base, method: few !== null ? 'prediction' : 'welch', result, z: rankingZ(result, few === null) });
+      else performed.push({ ...base, method: few !== null ? 'prediction' : 'welch', result, z: rankingZ(result, few === null), twoSample: few === null });
     });
   };
   const presence = new Map<string, Presence>();
@@ -116,7 +128,7 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
           t: r.z, df: Infinity, p: r.p, log10p: r.log10p,
           meanGood: r.shareGood, meanBad: r.shareBad, nGood: occurs.nGood, nBad: occurs.nBad, effectSize: r.effectSize,
         };
-        pendingOccurrence.push({ variable, kind: 'event', feature: 'occurrence', method: r.method, result, z: capped(r.z) });
+        pendingOccurrence.push({ variable, kind: 'event', feature: 'occurrence', method: r.method, result, z: capped(r.z), twoSample: false });
       });
     }
   }
@@ -125,6 +137,8 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
   if (firstState < 0) performed.push(...pendingOccurrence);
   else performed.splice(firstState, 0, ...pendingOccurrence);
 
+  const inflation = options.inflation === 'off' ? [] : deflateInflated(performed, (kind) => (kind === 'event' ? fs.metric.event : fs.metric.state));
+
   // One hypothesis per distinct test: identical results (first/median/last of an event that occurs once, a
   // span's start and end occurring together) are one question asked twice, counted once in the correction.
   const { representative, distinct } = distinctTests(performed.map((x) => ({ method: x.method, ...x.result })));
@@ -132,7 +146,7 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
   const flags = representative.map((r) => distinctFlags[r]!);
   const maxFiniteAbsT = { event: 0, state: 0 };
   const maxAbsZ = { event: 0, state: 0 };
-  const tests: TestResult[] = performed.map(({ variable, kind, feature, method, result, z, strata: detail }, i) => {
+  const tests: TestResult[] = performed.map(({ variable, kind, feature, method, result, z, strata: detail, inflation: lambda }, i) => {
     const abs = Math.abs(result.t);
     if (abs !== Infinity && abs > maxFiniteAbsT[kind]) maxFiniteAbsT[kind] = abs;
     if (Math.abs(z) > maxAbsZ[kind]) maxAbsZ[kind] = Math.abs(z);
@@ -155,6 +169,7 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
       nBad: result.nBad,
       effectSize: result.effectSize,
       ...(detail !== undefined ? { strata: detail } : {}),
+      ...(lambda !== undefined ? { inflation: lambda } : {}),
     };
   });
 
@@ -167,9 +182,33 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
     alpha: options.alpha,
     correction: options.correction,
     kinds: strata === null ? null : strata.map((s) => s.kind),
+    inflation,
     maxFiniteAbsT,
     maxAbsZ,
   };
+}
+
+/**
+ * Genomic control over `performed`, in place: λ per (kind, feature) family
+ * (P's own tests neither counted nor deflated: P is the question, not one of
+ * many), estimated from each test's own z (its p's quantile, not the bounded
+ * ranking z); each test of a family with λ > 1 gets p = 2·Q(|z|/√λ) and its
+ * ranking z recomputed from that. Returns every family's λ.
+ */
+function deflateInflated(performed: Performed[], metricOf: (kind: LogKind) => string | null): Inflation[] {
+  const isMetric = (x: Performed): boolean => x.variable === metricOf(x.kind);
+  const ownZ = (x: Performed): number => signedZ(Math.sign(x.result.t), x.result.log10p);
+  const families = inflationOf(performed.filter((x) => !isMetric(x)).map((x) => ({ kind: x.kind, feature: x.feature, z: ownZ(x) })));
+  const lambdaOf = new Map(families.filter((f) => f.applied).map((f) => [`${f.kind}\u0000${f.feature}`, f.lambda]));
+  if (lambdaOf.size === 0) return families;
+  performed.forEach((x, i) => {
+    const lambda = lambdaOf.get(`${x.kind}\u0000${x.feature}`);
+    if (lambda === undefined || isMetric(x)) return;
+    const { log10p } = deflate(ownZ(x), lambda);
+    const result: WelchResult = { ...x.result, log10p, p: 10 ** log10p };
+    performed[i] = { ...x, result, z: x.feature === 'occurrence' ? capped(signedZ(Math.sign(result.t), log10p)) : rankingZ(result, x.twoSample), inflation: lambda };
+  });
+  return families;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { FeatureType, LogKind } from '../features/types.js';
 import type { StratumDetail } from './strata.js';
+import type { Inflation } from './inflation.js';
 
 /** A tested feature: a feature type of SPEC §2, or an event's occurrence (share of instances it occurs in, SPEC §3). */
 export type TestedFeature = FeatureType | 'occurrence';
@@ -51,6 +52,12 @@ export interface TestResult extends WelchResult {
   readonly presence: Presence;
   /** Per-kind parts of a combined test (method 'kinds'), else absent. */
   readonly strata?: readonly StratumDetail[];
+  /**
+   * λ of the test's (kind, feature) family where that family was inflated and
+   * deflated (genomic control, inflation.ts): then p, log10p, z and
+   * `significant` are the deflated ones, and t, df the test's own.
+   */
+  readonly inflation?: number;
 }
 
 export type Correction = 'bonferroni' | 'holm' | 'bh' | 'none';
@@ -76,6 +83,8 @@ export interface TestSummary {
   readonly untestable: number;
   /** Whether features were compared within instance kinds (SPEC §3), and over which kinds. */
   readonly kinds: readonly string[] | null;
+  /** λ of every family large enough to estimate it (at least 100 tests); those with λ > 1 were deflated. */
+  readonly inflation: readonly Inflation[];
   readonly alpha: number;
   readonly correction: Correction;
   /** The largest finite |t| seen per kind (for display scales). */

@@ -133,6 +133,7 @@ export function makeAnalysis(o: FixtureOptions = {}): Analysis {
     graphs: [stateGraph, eventGraph],
     verdict: verdictFor(tests, causes),
     kinds: null,
+    inflation: [],
     warnings: [`variable ${HOSTILE} appears in the bad logs only`],
   };
   return o.distributions === false ? analysis : { ...analysis, distributions: distributionsFor(tests) };

@@ -1,0 +1,117 @@
+import { describe, it, expect } from 'vitest';
+import { CHI2_1_MEDIAN, deflate, inflationOf, MIN_FAMILY } from '../src/ttest/inflation.js';
+import { runTests } from '../src/ttest/index.js';
+import { signedZ } from '../src/ttest/normal.js';
+import type { FeatureSet, FeatureTable, Instance } from '../src/features/types.js';
+
+describe('inflationOf: λ = median z² / median of χ²₁ per (kind, feature) family', () => {
+  // R 4.3: qchisq(0.5, 1) = 0.4549364231195724; = qnorm(0.75)^2 = 0.6744897501960817^2.
+  it('uses the median of χ²₁', () => {
+    expect(CHI2_1_MEDIAN).toBeCloseTo(0.6744897501960817 ** 2, 15);
+  });
+
+  // 101 z: 50 small, one with z² = 2·median(χ²₁), 50 large → median z² = 2·median(χ²₁), λ = 2 by construction.
+  const family = (kind: 'event' | 'state', feature: 'gap' | 'mean', small: number, large: number, middle: number) => [
+    ...Array.from({ length: 50 }, () => ({ kind, feature, z: small })),
+    { kind, feature, z: middle },
+    ...Array.from({ length: 50 }, () => ({ kind, feature, z: large })),
+  ];
+
+  it('estimates λ from the median, whatever the tails (up to half the family may be real causes)', () => {
+    const [f] = inflationOf(family('event', 'gap', 0.1, 38, -Math.sqrt(2 * CHI2_1_MEDIAN)));
+    expect(f).toMatchObject({ kind: 'event', feature: 'gap', tests: 101, applied: true });
+    expect(f!.lambda).toBeCloseTo(2, 12);
+  });
+
+  it('keeps families apart, and marks λ ≤ 1 as not applied', () => {
+    const out = inflationOf([...family('event', 'gap', 0.1, 5, Math.sqrt(2 * CHI2_1_MEDIAN)), ...family('state', 'mean', 0, 5, Math.sqrt(0.5 * CHI2_1_MEDIAN))]);
+    expect(out.map((f) => [f.kind, f.feature, f.applied])).toEqual([['event', 'gap', true], ['state', 'mean', false]]);
+    expect(out[1]!.lambda).toBeCloseTo(0.5, 12);
+  });
+
+  it(`needs at least ${MIN_FAMILY} tests with a z; NaN z do not count`, () => {
+    const few = Array.from({ length: MIN_FAMILY - 1 }, () => ({ kind: 'event' as const, feature: 'gap' as const, z: 3 }));
+    expect(inflationOf(few)).toEqual([]);
+    expect(inflationOf([...few, { kind: 'event', feature: 'gap', z: NaN }])).toEqual([]);
+    expect(inflationOf([...few, { kind: 'event', feature: 'gap', z: 3 }])).toHaveLength(1);
+  });
+});
+
+describe('deflate: z/√λ and its two-sided p', () => {
+  it('z 4 in a family inflated 4× is z 2: p = 2·Q(2)', () => {
+    const d = deflate(4, 4);
+    expect(d.z).toBe(2);
+    // scipy 1.17: 2 * norm.sf(2) = 0.04550026389635839
+    expect(10 ** d.log10p).toBeCloseTo(0.04550026389635839, 14);
+  });
+  it('keeps the sign, and far tails in log space', () => {
+    const d = deflate(-60, 4);
+    expect(d.z).toBe(-30);
+    // scipy 1.17: (norm.logsf(30) + log(2)) / log(10) = -197.00817926599697
+    expect(d.log10p).toBeCloseTo(-197.00817926599697, 9);
+  });
+});
+
+/**
+ * 100 good and 100 bad instances, 150 state variables: every one shifted in bad
+ * by a common amount (the other minute's load), `cause` shifted far more.
+ * Deterministic values: a sawtooth spread around each class mean.
+ */
+function commonShift(shift: number, causeShift: number): FeatureSet {
+  const n = 100;
+  const instances: Instance[] = Array.from({ length: 2 * n }, (_, i) => ({
+    id: `i${i}`, className: i < n ? 'good' : 'bad', duration: 1, records: 1, kind: null,
+  }));
+  const variables = ['duration', ...Array.from({ length: 150 }, (_, v) => (v === 0 ? 'cause' : `v${String(v).padStart(3, '0')}`))];
+  const columns = variables.map((name, v) => Float64Array.from({ length: 2 * n }, (_, i) => {
+    const spread = ((i * 7 + v * 3) % 11) / 10 - 0.5; // in [-0.5, 0.5], sd ≈ 0.32
+    const moved = name === 'duration' ? 0 : name === 'cause' ? causeShift : shift * (0.6 + ((v * 13) % 9) / 10);
+    return 10 + spread + (i >= n ? moved : 0);
+  }));
+  const table: FeatureTable = { kind: 'state', feature: 'mean', variables, columns };
+  return {
+    instances, nGood: n, nBad: n, weights: new Float64Array(2 * n).fill(1),
+    metric: { event: null, state: 'duration', eventIsDuration: false, stateIsDuration: true },
+    tables: [table], referenceDuration: 1,
+  };
+}
+
+describe('runTests with inflation', () => {
+  // Shared shift: t ≈ 2–5 per variable (many significant on their own); the cause: t ≈ 67.
+  const fs = commonShift(0.15, 3);
+  const auto = runTests(fs, { alpha: 0.05, correction: 'bonferroni' });
+  const off = runTests(fs, { alpha: 0.05, correction: 'bonferroni', inflation: 'off' });
+  const significant = (s: typeof auto) => s.tests.filter((t) => t.significant).map((t) => t.variable);
+
+  it('a shift shared by the whole family is deflated away; the variable that moved far more stays', () => {
+    expect(off.inflation).toEqual([]);
+    expect(significant(off).length).toBeGreaterThan(50); // 68 of 150
+    expect(auto.inflation).toHaveLength(1);
+    expect(auto.inflation[0]).toMatchObject({ kind: 'state', feature: 'mean', tests: 150, applied: true });
+    expect(auto.inflation[0]!.lambda).toBeGreaterThan(10);
+    expect(significant(auto)).toEqual(['cause']);
+    expect(auto.ranking[0]!.variable).toBe('cause');
+  });
+
+  it('reports the deflated p and z with λ, the test statistic t unchanged; P itself is not deflated', () => {
+    const lambda = auto.inflation[0]!.lambda;
+    const byName = (s: typeof auto, v: string) => s.tests.find((t) => t.variable === v)!;
+    const before = byName(off, 'v001');
+    const after = byName(auto, 'v001');
+    expect(after.t).toBe(before.t);
+    expect(after.inflation).toBe(lambda);
+    // Deflated from the test's own z (its p's quantile), not from the ranking z bounded by the sample sizes.
+    expect(after.log10p).toBeCloseTo(deflate(signedZ(Math.sign(before.t), before.log10p), lambda).log10p, 9);
+    expect(Math.abs(after.z)).toBeLessThan(Math.abs(before.z));
+    expect(byName(auto, 'duration')).toEqual(byName(off, 'duration'));
+    expect(byName(auto, 'duration').inflation).toBeUndefined();
+  });
+
+  it('no shared shift: λ ≤ 1, nothing changes', () => {
+    const quiet = commonShift(0, 3);
+    const a = runTests(quiet, { alpha: 0.05, correction: 'bonferroni' });
+    const o = runTests(quiet, { alpha: 0.05, correction: 'bonferroni', inflation: 'off' });
+    expect(a.inflation[0]!.applied).toBe(false);
+    expect(a.tests).toEqual(o.tests);
+  });
+});
