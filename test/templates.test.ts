@@ -84,7 +84,29 @@ describe('Drain tree', () => {
     const aborted = d.add(['INFO', 'Compaction', 'aborted,', 'region=<*>']); // the third word: now a parameter
     expect(aborted.id).toBe(started.id);
     expect(d.clusters[started.id]?.tokens).toEqual(['INFO', 'Compaction', '<*>', 'region=<*>']);
-    expect(d.clusters[completed.id]?.tokens).toEqual(['INFO', 'Compaction', 'completed,', 'region=<*>']);
+    // ... and the template the second word started is absorbed into it: one event, whatever came first.
+    expect(d.resolve(completed.id)).toBe(started.id);
+    expect(d.live().map((c) => c.id)).toEqual([started.id]);
+    expect(d.match(['INFO', 'Compaction', 'completed,', 'region=<*>'])?.id).toBe(started.id);
+  });
+
+  it('absorbing is order-independent: words seen before the threshold do not stay templates of their own', () => {
+    const msg = (user: string): string[] => ['Failed', 'password', 'for', user, 'from', '<*>', 'port', '<*>', '<*>'];
+    const d = new Drain();
+    const ids = ['root', 'uucp', 'root', 'uucp', 'ftp', 'uucp', 'git', 'root'].map((u) => d.resolve(d.add(msg(u)).id));
+    // root and uucp start two templates (2 words < 3); ftp makes the position a parameter and both become one.
+    expect(new Set(ids.slice(4)).size).toBe(1);
+    expect(new Set(ids.map((id) => d.resolve(id))).size).toBe(1);
+    expect(d.live()).toHaveLength(1);
+    expect(d.live()[0]?.tokens).toEqual(msg('<*>'));
+    // A template differing elsewhere (a literal where the winner has one too) is not absorbed.
+    const other = new Drain();
+    const a = other.add(['session', 'opened', 'for', 'root']);
+    const b = other.add(['session', 'closed', 'for', 'uucp']);
+    other.add(['session', 'opened', 'for', 'ftp']);
+    other.add(['session', 'opened', 'for', 'git']);
+    expect(other.resolve(b.id)).toBe(b.id);
+    expect(other.resolve(a.id)).toBe(a.id);
   });
 
   it('a message differing in words at 2 positions starts its own template (shared header tokens do not merge events)', () => {
@@ -220,6 +242,23 @@ describe('mining and translating', () => {
       `E 1795168800 User <*> not found`,
       `S 1795168800 User <*> not found #1 7`,
     ]);
+  });
+
+  it('an absorbed template hands its lines to the one that absorbed it: counts add, ids stay consecutive', async () => {
+    // user=root and user=uucp start two templates; user=ftp (a third word) makes the position a parameter.
+    const line = (s: number, u: string): string => `2026-11-20 10:00:0${s},000 login failed user=${u} port=${s}\n`;
+    const dir = tree({
+      'good/a.log': line(0, 'root') + line(1, 'uucp') + line(2, 'uucp'),
+      'bad/a.log': line(3, 'ftp') + line(4, 'root') + '2026-11-20 10:00:05,000 done\n',
+    });
+    const classes = { good: await listInputFiles(join(dir, 'good'), 'good'), bad: await listInputFiles(join(dir, 'bad'), 'bad') };
+    const model = await mineTemplates(classes);
+    expect(model.templates.map((t) => [t.id, t.name, t.counts.good, t.counts.bad])).toEqual([
+      [0, 'login failed <*> port=<*>', 3, 2], // a word position becomes a whole <*>
+      [1, 'done', 0, 1],
+    ]);
+    expect(model.templates[0]?.example).toBe(line(0, 'root').trimEnd()); // the first line of the older template
+    expect(model.templates[0]?.states).toEqual(['', '', '', 'login failed <*> port=<*> #2']); // user is a word, not a state
   });
 
   it('sniffs raw text against dlog records and CSV record tables', async () => {

@@ -25,7 +25,13 @@ import { WILDCARD } from './mask.js';
  * word starts a template of its own, so `Compaction started` and
  * `Compaction completed` stay two events (a begin/end pair is where time is
  * measured), while user names or host names, which take many values, still
- * become `<*>`. And a message that differs from a template at more than
+ * become `<*>`. When a position does become a parameter, the templates of
+ * that leaf that differ from the generalized one only where it now has `<*>`
+ * are absorbed into it (`resolve` maps their ids to it): otherwise the words
+ * seen before the threshold (`user=root`, `user=uucp`) would stay templates
+ * of their own, more specific than the parameter, and which words do would
+ * depend only on the order the messages came in. And a message that differs
+ * from a template at more than
  * `maxTokenDifferences` positions (not counting the template's `<*>`) starts
  * a template of its own: messages
  * carry a few shared header tokens (level, thread, a request id) that make
@@ -55,6 +61,8 @@ export interface Cluster {
   readonly id: number;
   /** The template: masked tokens, `<*>` where the messages differ. */
   tokens: string[];
+  /** -1 while live; else the id of the cluster that absorbed it (see `resolve`). */
+  mergedInto: number;
 }
 
 interface TreeNode {
@@ -99,17 +107,59 @@ export class Drain {
         if (words.size < this.parameters.minWordVariants) generalize = false;
       }
       if (generalize) {
-        for (let i = 0; i < t.length; i++) if (t[i] !== tokens[i] && t[i] !== WILDCARD) t[i] = WILDCARD;
+        let widened = false;
+        for (let i = 0; i < t.length; i++) {
+          if (t[i] !== tokens[i] && t[i] !== WILDCARD) {
+            t[i] = WILDCARD;
+            widened = true;
+          }
+        }
+        if (widened) this.absorb(leaf, found);
         return found;
       }
     }
     return this.restore(tokens);
   }
 
+  /** The live cluster an id ended in (itself unless it was absorbed). */
+  resolve(id: number): number {
+    let c = this.clusters[id] as Cluster;
+    while (c.mergedInto !== -1) c = this.clusters[c.mergedInto] as Cluster;
+    return c.id;
+  }
+
+  /** The clusters not absorbed, in order of creation. */
+  live(): Cluster[] {
+    return this.clusters.filter((c) => c.mergedInto === -1);
+  }
+
+  /**
+   * After `into` gained wildcards: absorb the other clusters of its leaf that
+   * it now subsumes (equal wherever `into` has a literal token).
+   */
+  private absorb(leaf: TreeNode, into: Cluster): void {
+    const t = into.tokens;
+    const keep: number[] = [];
+    for (const id of leaf.clusters) {
+      const c = this.clusters[id] as Cluster;
+      let subsumed = id !== into.id;
+      for (let i = 0; subsumed && i < t.length; i++) if (t[i] !== WILDCARD && t[i] !== c.tokens[i]) subsumed = false;
+      if (subsumed) c.mergedInto = into.id;
+      else keep.push(id);
+    }
+    if (keep.length === leaf.clusters.length) return;
+    leaf.clusters.length = 0;
+    leaf.clusters.push(...keep);
+    const all = this.allByLength.get(t.length) as number[];
+    const rest = all.filter((id) => (this.clusters[id] as Cluster).mergedInto === -1);
+    all.length = 0;
+    all.push(...rest);
+  }
+
   /** Put back a template learned earlier (ids follow the order of calls), without matching. */
   restore(tokens: readonly string[]): Cluster {
     const leaf = this.leafFor(tokens, true) as TreeNode;
-    const cluster: Cluster = { id: this.clusters.length, tokens: tokens.slice() };
+    const cluster: Cluster = { id: this.clusters.length, tokens: tokens.slice(), mergedInto: -1 };
     this.clusters.push(cluster);
     leaf.clusters.push(cluster.id);
     let all = this.allByLength.get(tokens.length);

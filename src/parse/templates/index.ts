@@ -405,11 +405,16 @@ export function mergeMinings(minings: readonly FileMining[], classOf: readonly C
     }
     instance = { kind: 'pattern', pattern: options.instancePattern };
   }
+  // Absorbed clusters (drain.ts) hand their lines to the cluster that absorbed them.
+  for (const c of drain.clusters) {
+    const root = drain.resolve(c.id);
+    if (root !== c.id && tallies[c.id] !== undefined) tallies[root] = mergeTally(tallies[root], tallies[c.id] as Tally, root < c.id);
+  }
   const names = new Set<string>();
-  const templates: MinedTemplate[] = drain.clusters.map((c) => {
+  const templates: MinedTemplate[] = drain.live().map((c, index) => {
     const tally = tallies[c.id] as Tally;
     let name = templateName(c.tokens, files[Object.keys(files)[0] as string]?.comma ?? false);
-    if (names.has(name)) name = `${name} [${c.id + 1}]`;
+    if (names.has(name)) name = `${name} [${index + 1}]`;
     names.add(name);
     let k = 0;
     const states = c.tokens.map((tok, i) => {
@@ -418,9 +423,24 @@ export function mergeMinings(minings: readonly FileMining[], classOf: readonly C
       // A number that never changed (`handlers=30` on every line) tells nothing: no state.
       return tally.notNumeric[i] === 0 && tally.values[i] === null ? `${name} #${k}` : '';
     });
-    return { id: c.id, tokens: c.tokens, name, states, counts: tally.counts, example: tally.example, timed: tally.timed };
+    return { id: index, tokens: c.tokens, name, states, counts: tally.counts, example: tally.example, timed: tally.timed };
   });
   return { parameters, year, files, instance, templates, lines, untimed };
+}
+
+/** The tally of two clusters' lines together; the example is the older cluster's (its first line came first). */
+function mergeTally(a: Tally | undefined, b: Tally, aIsOlder: boolean): Tally {
+  if (a === undefined) return b;
+  const first = aIsOlder ? a : b;
+  const notNumeric = new Uint8Array(Math.max(a.notNumeric.length, b.notNumeric.length));
+  for (let i = 0; i < notNumeric.length; i++) notNumeric[i] = (a.notNumeric[i] ?? 0) | (b.notNumeric[i] ?? 0);
+  const values: Array<string | null> = [];
+  for (let i = 0; i < Math.max(a.values.length, b.values.length); i++) {
+    const x = a.values[i];
+    const y = b.values[i];
+    values[i] = x === undefined ? (y as string | null) : y === undefined ? x : x !== null && x === y ? x : null;
+  }
+  return { counts: { good: a.counts.good + b.counts.good, bad: a.counts.bad + b.counts.bad }, example: first.example, timed: first.timed, notNumeric, values };
 }
 
 /** Numbers in brackets name threads and processes (`[RpcServer.handler=5]`, `backup[2000]:`): ids, not measurements. */
@@ -543,5 +563,6 @@ export function groupMessages(messages: readonly string[], parameters: DrainPara
     }
     ids[i] = id;
   }
+  for (let i = 0; i < ids.length; i++) ids[i] = drain.resolve(ids[i] as number);
   return { ids, templates: drain.clusters.map((c) => c.tokens) };
 }
