@@ -78,7 +78,16 @@ export interface TemplateModel {
   /** Lines read in the mining pass, and those that had no timestamp and no earlier line to continue. */
   readonly lines: number;
   readonly untimed: number;
+  /**
+   * Per file path, per line (index lineNo − 1): the template the translator's match gives the line's message,
+   * −1 for none; computed once per distinct message in the mining pass, so translating skips the message key
+   * and its lookup. Absent over REPLAY_MAX_LINES lines (memory), or for a model built by hand.
+   */
+  readonly lineTemplates?: Readonly<Record<string, Int32Array>>;
 }
+
+/** Most lines (all files) whose templates the mining pass hands to the translating pass (4 bytes each, per parsing worker). */
+export const REPLAY_MAX_LINES = 16_000_000;
 
 const SNIFF_LINES = 20;
 const RECORD = /^[IES]\t/;
@@ -162,6 +171,8 @@ interface FileState {
   readonly layout: FileLayout;
   readonly format: TimeFormat;
   lastTime: number;
+  /** The mining pass's template per line of this file (TemplateModel.lineTemplates), if any. */
+  readonly replay?: Int32Array | undefined;
 }
 
 /** The time of a line and its message (the line without its timestamp and syslog host), or null for a header or a line that cannot be timed. */
@@ -208,6 +219,8 @@ function splitLine(line: string, lineNo: number, state: FileState): { t: number;
  * log skip tokenizing and masking altogether.
  */
 const DIGIT_RUNS = /[0-9]+/g;
+/** A digit run followed by x: numericValue's `0x` test reads the run's digits, which a message key does not keep. */
+const HEX_LIKE = /[0-9][xX]/;
 function messageKey(message: string): string {
   return message.replace(DIGIT_RUNS, '0');
 }
@@ -256,6 +269,8 @@ export interface FileMining {
   readonly hosts: string[];
   readonly lines: number;
   readonly untimed: number;
+  /** Per line (index lineNo − 1): 1 + the index in `keys` of its message key, 0 for a line with none (header, untimed, too long). */
+  readonly lineKeys: Int32Array;
 }
 
 /**
@@ -273,7 +288,8 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
   const column = header ? idColumnOf(sample[0] as string) : null;
   const state: FileState = { layout, format: makeTimeFormat(layout.format, { year }), lastTime: NaN };
   const keys: FileMining['keys'] = [];
-  const byKey = new Map<string, FileMining['keys'][number] & { variable: number[] }>();
+  const byKey = new Map<string, FileMining['keys'][number] & { variable: number[]; index: number; hexLike: boolean }>();
+  let lineKeys = new Int32Array(4096);
   const idLines: string[] = [];
   let sampled = 0;
   const hosts = new Set<string>();
@@ -304,15 +320,27 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
           if (masked[i] !== raw[i]) variable.push(i);
           else notNumeric[i] = 1;
         }
-        entry = { key, masked, count: 0, example: text, timed: split.timed, notNumeric, variable, values: new Array<string | null | undefined>(raw.length) };
+        entry = {
+          key, masked, count: 0, example: text, timed: split.timed, notNumeric, variable, values: new Array<string | null | undefined>(raw.length),
+          index: keys.length, hexLike: HEX_LIKE.test(key),
+        };
         byKey.set(key, entry);
         keys.push(entry);
       }
       entry.count++;
-      // A masked token is a number if it reads as one and is not a bracketed id.
+      if (lineNo > lineKeys.length) {
+        const grown = new Int32Array(Math.max(lineKeys.length * 2, lineNo));
+        grown.set(lineKeys);
+        lineKeys = grown;
+      }
+      lineKeys[lineNo - 1] = entry.index + 1;
+      // A masked token is a number if it reads as one and is not a bracketed id. Lines of one key differ only in
+      // their digit runs, which decide neither (HEX_LIKE aside): once a position's values differed, later lines of
+      // the key tell nothing more about it, and are not tokenized again.
       const notNumeric = entry.notNumeric;
+      const values = entry.values;
       let check = false;
-      for (const i of entry.variable) if (notNumeric[i] === 0) { check = true; break; }
+      for (const i of entry.variable) if (notNumeric[i] === 0 && (values[i] !== null || entry.hexLike)) { check = true; break; }
       if (check) {
         const raw = tokenize(split.message, comma);
         for (const i of entry.variable) {
@@ -329,7 +357,7 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
   return {
     path: file.path, layout,
     keys: keys.map(({ key, masked, count, example, timed, notNumeric, values }) => ({ key, masked, count, example, timed, notNumeric, values })),
-    idSample: { sampled, lines: idLines, column }, hosts: [...hosts], lines, untimed,
+    idSample: { sampled, lines: idLines, column }, hosts: [...hosts], lines, untimed, lineKeys: lineKeys.slice(0, lines),
   };
 }
 
@@ -425,7 +453,34 @@ export function mergeMinings(minings: readonly FileMining[], classOf: readonly C
     });
     return { id: index, tokens: c.tokens, name, states, counts: tally.counts, example: tally.example, timed: tally.timed };
   });
-  return { parameters, year, files, instance, templates, lines, untimed };
+  const model: TemplateModel = { parameters, year, files, instance, templates, lines, untimed };
+  return lines > REPLAY_MAX_LINES ? model : { ...model, lineTemplates: lineTemplatesOf(minings, model) };
+}
+
+/**
+ * Each line's template as the translator would match it (templateTranslator: Drain's match over the model's
+ * templates, by the message's masked tokens), computed once per distinct message key.
+ */
+function lineTemplatesOf(minings: readonly FileMining[], model: TemplateModel): Record<string, Int32Array> {
+  const drain = new Drain(model.parameters);
+  for (const t of model.templates) drain.restore(t.tokens);
+  const byKey = new Map<string, number>();
+  const out: Record<string, Int32Array> = {};
+  for (const m of minings) {
+    const tid = new Int32Array(m.keys.length);
+    m.keys.forEach((k, i) => {
+      let id = byKey.get(k.key);
+      if (id === undefined) byKey.set(k.key, id = drain.match(k.masked)?.id ?? -1);
+      tid[i] = id;
+    });
+    const lines = new Int32Array(m.lineKeys.length);
+    for (let i = 0; i < lines.length; i++) {
+      const k = m.lineKeys[i] as number;
+      lines[i] = k === 0 ? -1 : (tid[k - 1] as number);
+    }
+    out[m.path] = lines;
+  }
+  return out;
 }
 
 /** The tally of two clusters' lines together; the example is the older cluster's (its first line came first). */
@@ -480,6 +535,7 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
   for (const t of model.templates) drain.restore(t.tokens);
   const templates = model.templates;
   const cache = new Map<string, { id: number; states: number[] }>();
+  const byTemplate = templates.map((t, id) => ({ id, states: t.states.flatMap((name, i) => (name === '' ? [] : [i])) }));
   let state: FileState | null = null;
   const instanceRule = model.instance;
   const idRegex: UserRegex | null = instanceRule?.kind === 'pattern' ? compileUserRegex(instanceRule.pattern) : null;
@@ -496,7 +552,7 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
       if (layout === undefined) throw new InputError('file was not in the template mining pass', ctx.file);
       let format = formats.get(layout.format);
       if (format === undefined) formats.set(layout.format, format = makeTimeFormat(layout.format, { year: model.year }));
-      state = { layout, format, lastTime: NaN };
+      state = { layout, format, lastTime: NaN, replay: model.lineTemplates?.[ctx.file] };
       currentInstance = null;
     },
     translateLine(line: string, ctx: LineContext, sink: RecordSink): boolean {
@@ -504,8 +560,10 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
       if (s.layout.header && ctx.line === 1) return true;
       const split = splitLine(line, ctx.line, s);
       if (split === null) return false;
-      const key = messageKey(split.message);
-      let entry = cache.get(key);
+      const replayed = s.replay !== undefined && ctx.line <= s.replay.length ? (s.replay[ctx.line - 1] as number) : -1;
+      let entry = replayed >= 0 ? byTemplate[replayed] : undefined;
+      const key = entry === undefined ? messageKey(split.message) : '';
+      if (entry === undefined) entry = cache.get(key);
       if (entry === undefined) {
         const id = drain.match(maskAll(tokenize(split.message, s.layout.comma)))?.id ?? -1;
         const states = id === -1 ? [] : (templates[id] as MinedTemplate).states.flatMap((name, i) => (name === '' ? [] : [i]));
