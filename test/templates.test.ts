@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/errors.js';
 import { listInputFiles } from '../src/parse/files.js';
 import { Drain, DEFAULT_DRAIN_PARAMETERS } from '../src/parse/templates/drain.js';
-import { looksRaw, mineTemplates, templateName, templateTranslator } from '../src/parse/templates/index.js';
+import { lineHash, looksRaw, mineTemplates, templateName, templateTranslator } from '../src/parse/templates/index.js';
 import { IdFieldCounter } from '../src/parse/templates/instances.js';
 import { maskToken, numericValue, tokenize } from '../src/parse/templates/mask.js';
 import { detectTimestamp } from '../src/parse/templates/timestamps.js';
@@ -226,6 +226,10 @@ describe('mining and translating', () => {
       ['done', 0, 1],
     ]);
     expect(model.templates[0]?.states).toEqual(['', 'User <*> not found #1', '', '']);
+    // The mining pass's template per line, for the translating pass (lines whose text is unchanged).
+    const replay = model.lineTemplates?.[classes.bad[0]!.path];
+    expect(Array.from(replay?.templates ?? [])).toEqual([0, 1]);
+    expect(replay?.hashes[1]).toBe(lineHash('2026-11-20 10:00:02,000 done'));
     // The translator: an event per line and a state per numeric parameter.
     const translator = templateTranslator(model);
     const recs: string[] = [];
@@ -234,6 +238,7 @@ describe('mining and translating', () => {
     const ctx = { file: file.path, relativePath: file.relativePath, className: 'bad' as const };
     translator.beginFile?.(ctx, sink);
     expect(translator.translateLine('2026-11-20 10:00:00,000 User 99 not found', { ...ctx, line: 1 }, sink)).toBe(true);
+    // Line 2 of the file is `done`; this text differs, so its replayed template is not used: it is keyed anew.
     expect(translator.translateLine('User 7 not found', { ...ctx, line: 2 }, sink)).toBe(true); // no timestamp: continues line 1
     expect(translator.translateLine('2026-11-20 10:00:03,000 something else entirely', { ...ctx, line: 3 }, sink)).toBe(false);
     expect(recs).toEqual([

@@ -79,15 +79,23 @@ export interface TemplateModel {
   readonly lines: number;
   readonly untimed: number;
   /**
-   * Per file path, per line (index lineNo − 1): the template the translator's match gives the line's message,
-   * −1 for none; computed once per distinct message in the mining pass, so translating skips the message key
-   * and its lookup. Absent over REPLAY_MAX_LINES lines (memory), or for a model built by hand.
+   * Per file path, per line (index lineNo − 1): the template the translator's match gives the line's message
+   * (−1 for none), computed once per distinct message in the mining pass, and the line's lineHash; translating
+   * takes the template of a line whose text hashes the same (an unchanged file), skipping the message key and its
+   * lookup, and keys any other line itself. Absent over REPLAY_MAX_LINES lines (memory), or for a model built by hand.
    */
-  readonly lineTemplates?: Readonly<Record<string, Int32Array>>;
+  readonly lineTemplates?: Readonly<Record<string, { readonly templates: Int32Array; readonly hashes: Int32Array }>>;
 }
 
-/** Most lines (all files) whose templates the mining pass hands to the translating pass (4 bytes each, per parsing worker). */
-export const REPLAY_MAX_LINES = 16_000_000;
+/** Most lines (all files) whose templates the mining pass hands to the translating pass (8 bytes each, per parsing worker). */
+export const REPLAY_MAX_LINES = 8_000_000;
+
+/** FNV-1a (32 bits) of a line's UTF-16 code units. */
+export function lineHash(text: string): number {
+  let h = 0x811c9dc5 | 0;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h;
+}
 
 const SNIFF_LINES = 20;
 const RECORD = /^[IES]\t/;
@@ -171,8 +179,8 @@ interface FileState {
   readonly layout: FileLayout;
   readonly format: TimeFormat;
   lastTime: number;
-  /** The mining pass's template per line of this file (TemplateModel.lineTemplates), if any. */
-  readonly replay?: Int32Array | undefined;
+  /** The mining pass's template and hash per line of this file (TemplateModel.lineTemplates), if any. */
+  readonly replay?: { readonly templates: Int32Array; readonly hashes: Int32Array } | undefined;
 }
 
 /** The time of a line and its message (the line without its timestamp and syslog host), or null for a header or a line that cannot be timed. */
@@ -271,6 +279,8 @@ export interface FileMining {
   readonly untimed: number;
   /** Per line (index lineNo − 1): 1 + the index in `keys` of its message key, 0 for a line with none (header, untimed, too long). */
   readonly lineKeys: Int32Array;
+  /** Per line: lineHash of its text (0 for a line with no key), so the translating pass replays a line only if it is unchanged. */
+  readonly lineHashes: Int32Array;
 }
 
 /**
@@ -290,6 +300,7 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
   const keys: FileMining['keys'] = [];
   const byKey = new Map<string, FileMining['keys'][number] & { variable: number[]; index: number; hexLike: boolean }>();
   let lineKeys = new Int32Array(4096);
+  let lineHashes = new Int32Array(4096);
   const idLines: string[] = [];
   let sampled = 0;
   const hosts = new Set<string>();
@@ -329,11 +340,16 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
       }
       entry.count++;
       if (lineNo > lineKeys.length) {
-        const grown = new Int32Array(Math.max(lineKeys.length * 2, lineNo));
-        grown.set(lineKeys);
-        lineKeys = grown;
+        const size = Math.max(lineKeys.length * 2, lineNo);
+        const grownKeys = new Int32Array(size);
+        grownKeys.set(lineKeys);
+        lineKeys = grownKeys;
+        const grownHashes = new Int32Array(size);
+        grownHashes.set(lineHashes);
+        lineHashes = grownHashes;
       }
       lineKeys[lineNo - 1] = entry.index + 1;
+      lineHashes[lineNo - 1] = lineHash(text);
       // A masked token is a number if it reads as one and is not a bracketed id. Lines of one key differ only in
       // their digit runs, which decide neither (HEX_LIKE aside): once a position's values differed, later lines of
       // the key tell nothing more about it, and are not tokenized again.
@@ -357,7 +373,7 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
   return {
     path: file.path, layout,
     keys: keys.map(({ key, masked, count, example, timed, notNumeric, values }) => ({ key, masked, count, example, timed, notNumeric, values })),
-    idSample: { sampled, lines: idLines, column }, hosts: [...hosts], lines, untimed, lineKeys: lineKeys.slice(0, lines),
+    idSample: { sampled, lines: idLines, column }, hosts: [...hosts], lines, untimed, lineKeys: lineKeys.slice(0, lines), lineHashes: lineHashes.slice(0, lines),
   };
 }
 
@@ -461,11 +477,11 @@ export function mergeMinings(minings: readonly FileMining[], classOf: readonly C
  * Each line's template as the translator would match it (templateTranslator: Drain's match over the model's
  * templates, by the message's masked tokens), computed once per distinct message key.
  */
-function lineTemplatesOf(minings: readonly FileMining[], model: TemplateModel): Record<string, Int32Array> {
+function lineTemplatesOf(minings: readonly FileMining[], model: TemplateModel): Record<string, { templates: Int32Array; hashes: Int32Array }> {
   const drain = new Drain(model.parameters);
   for (const t of model.templates) drain.restore(t.tokens);
   const byKey = new Map<string, number>();
-  const out: Record<string, Int32Array> = {};
+  const out: Record<string, { templates: Int32Array; hashes: Int32Array }> = {};
   for (const m of minings) {
     const tid = new Int32Array(m.keys.length);
     m.keys.forEach((k, i) => {
@@ -478,7 +494,7 @@ function lineTemplatesOf(minings: readonly FileMining[], model: TemplateModel): 
       const k = m.lineKeys[i] as number;
       lines[i] = k === 0 ? -1 : (tid[k - 1] as number);
     }
-    out[m.path] = lines;
+    out[m.path] = { templates: lines, hashes: m.lineHashes };
   }
   return out;
 }
@@ -560,7 +576,8 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
       if (s.layout.header && ctx.line === 1) return true;
       const split = splitLine(line, ctx.line, s);
       if (split === null) return false;
-      const replayed = s.replay !== undefined && ctx.line <= s.replay.length ? (s.replay[ctx.line - 1] as number) : -1;
+      const r = s.replay;
+      const replayed = r !== undefined && ctx.line <= r.templates.length && r.hashes[ctx.line - 1] === lineHash(line) ? (r.templates[ctx.line - 1] as number) : -1;
       let entry = replayed >= 0 ? byTemplate[replayed] : undefined;
       const key = entry === undefined ? messageKey(split.message) : '';
       if (entry === undefined) entry = cache.get(key);
