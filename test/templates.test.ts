@@ -26,6 +26,9 @@ describe('masking', () => {
     // words stay
     ['started', 'started'], ['Flushed', 'Flushed'], ['org.apache.hadoop.hbase.regionserver.HRegion:', 'org.apache.hadoop.hbase.regionserver.HRegion:'],
     ['responseTooSlow', 'responseTooSlow'], ['key=value', 'key=value'], ['/', '/'],
+    // host names under a common top-level domain are values; dotted class names stay
+    ['ns.example.com', '<*>'], ['[www.cuhk.edu.hk]', '[<*>]'], ['example.com:', '<*>:'], ['org.apache.Foo', 'org.apache.Foo'],
+    ['index.html', 'index.html'],
   ])('%s → %s', (token, masked) => {
     expect(maskToken(token)).toBe(masked);
   });
@@ -107,6 +110,34 @@ describe('Drain tree', () => {
     other.add(['session', 'opened', 'for', 'git']);
     expect(other.resolve(b.id)).toBe(b.id);
     expect(other.resolve(a.id)).toBe(a.id);
+  });
+
+  it('a word against a variable is two variants: it stays a word until the position has shown minWordVariants', () => {
+    const d = new Drain();
+    const open = (proto: string): string[] => ['<*>', 'open', 'through', 'proxy', '<*>', proto];
+    const https = d.add(open('HTTPS'));
+    d.add(open('HTTPS'));
+    const socks = d.add(open(maskToken('SOCKS5'))); // `<*>`: a variable, but one variant so far
+    expect(socks.id).not.toBe(https.id);
+    expect(d.clusters[https.id]?.tokens).toEqual(open('HTTPS'));
+    expect(d.add(open('HTTPS')).id).toBe(https.id);
+    expect(d.add(open(maskToken('SOCKS4'))).id).toBe(socks.id);
+  });
+
+  it('words joining a parameter count as its variants: templates holding one of them are absorbed', () => {
+    const d = new Drain();
+    const invalid = (user: string): string[] => ['Invalid', 'user', user, 'from', '<*>'];
+    const webmaster = d.add(invalid('webmaster'));
+    d.add(invalid('webmaster'));
+    const general = d.add(invalid(maskToken('test9'))); // word vs variable: a template of its own
+    expect(general.id).not.toBe(webmaster.id);
+    expect(d.resolve(webmaster.id)).toBe(webmaster.id);
+    // admin joins the parameter (ties go to more wildcards); the position has now shown 3 variants
+    // (webmaster, a variable, admin): webmaster's template is absorbed.
+    expect(d.add(invalid('admin')).id).toBe(general.id);
+    expect(d.resolve(webmaster.id)).toBe(general.id);
+    expect(d.add(invalid('webmaster')).id).toBe(general.id);
+    expect(d.live().map((c) => c.tokens)).toEqual([invalid('<*>')]);
   });
 
   it('a message differing in words at 2 positions starts its own template (shared header tokens do not merge events)', () => {

@@ -94,12 +94,29 @@ export class Drain {
       const t = found.tokens;
       let generalize = true;
       let differences = 0;
+      let variantsReached = false;
       for (let i = 0; i < t.length; i++) {
         const a = t[i] as string;
         const b = tokens[i] as string;
-        if (a === b || a === WILDCARD) continue;
+        if (a === b) continue;
+        if (a === WILDCARD) {
+          // A word at a parameter: count it, so that the templates holding
+          // words there (from before the parameter) are absorbed once the
+          // position has shown minWordVariants of them.
+          if (b.includes(WILDCARD)) continue;
+          let words = leaf.words.get(i);
+          if (words === undefined) leaf.words.set(i, words = new Set());
+          if (words.size < this.parameters.minWordVariants && !words.has(b)) {
+            words.add(b);
+            if (words.size === this.parameters.minWordVariants) variantsReached = true;
+          }
+          continue;
+        }
         if (++differences > this.parameters.maxTokenDifferences) generalize = false;
-        if (a.includes(WILDCARD) || b.includes(WILDCARD)) continue;
+        // Two variables (`<*>`, `[<*>]`) differ only in form. A word against a
+        // variable (`HTTPS` / `SOCKS5` → `<*>`) is two variants: the word
+        // becomes a parameter only once the position has shown enough of them.
+        if (a.includes(WILDCARD) && b.includes(WILDCARD)) continue;
         let words = leaf.words.get(i);
         if (words === undefined) leaf.words.set(i, words = new Set());
         words.add(a);
@@ -114,7 +131,7 @@ export class Drain {
             widened = true;
           }
         }
-        if (widened) this.absorb(leaf, found);
+        if (widened || variantsReached) this.absorb(leaf, found);
         return found;
       }
     }

@@ -10,7 +10,10 @@
  *    `rs-2`, `task_01`), versions and dates;
  *  - it is a hex string of 8 or more hex digits, or a UUID (digit-free ones too);
  *  - it is a path (`/usr/lib/x`, `C:\x`, `s3://bucket/key`): starts with `/`,
- *    `./`, `~/` or a drive letter, or has `://`, and has a second separator.
+ *    `./`, `~/` or a drive letter, or has `://`, and has a second separator;
+ *  - it is a host name under a common top-level domain (`ns.example.com`):
+ *    names with digits are masked already, and without this the few hosts
+ *    without one would each stay a word.
  * In `key=value` tokens only the value is masked (`port=16020,` → `port=<*>,`),
  * so the key stays in the template. The punctuation around a masked core is
  * kept (`[Writer-1]` → `[<*>]`), and so is a word before a bracketed id
@@ -86,10 +89,13 @@ const HEX = /^(?:0x)?[0-9a-fA-F]{8,}$/;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const PATH = /^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\|[A-Za-z][\w+.-]*:\/\/)[^/\\]*[/\\]/;
 
+/** A DNS host name under a common top-level domain (`ns.example.com`, `www.cuhk.edu.hk`): a value, like an IP. */
+const HOST = /^(?:[a-z][a-z0-9-]*\.)+(?:com|net|org|edu|gov|mil|io|info|biz|cn|hk|uk|de|jp|ru|fr|us|eu|local|internal|lan)$/;
+
 function isVariable(token: string, from: number, to: number, hasDigit: boolean): boolean {
   if (hasDigit) return true;
   const core = token.slice(from, to);
-  return HEX.test(core) || UUID.test(core) || PATH.test(core);
+  return HEX.test(core) || UUID.test(core) || PATH.test(core) || HOST.test(core);
 }
 
 /**
