@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/errors.js';
 import { listInputFiles } from '../src/parse/files.js';
-import { Drain, DEFAULT_DRAIN_PARAMETERS } from '../src/parse/templates/drain.js';
+import { Drain, DEFAULT_DRAIN_PARAMETERS, skeleton } from '../src/parse/templates/drain.js';
 import { lineHash, looksRaw, mineTemplates, templateName, templateTranslator } from '../src/parse/templates/index.js';
 import { IdFieldCounter } from '../src/parse/templates/instances.js';
 import { maskToken, numericValue, tokenize } from '../src/parse/templates/mask.js';
@@ -295,6 +295,36 @@ describe('mining and translating', () => {
     ]);
     expect(model.templates[0]?.example).toBe(line(0, 'root').trimEnd()); // the first line of the older template
     expect(model.templates[0]?.states).toEqual(['', '', '', 'login failed <*> port=<*> #2']); // user is a word, not a state
+  });
+
+  it('templates with the same skeleton (a unit, a bracketed annotation) are one event: one name, aligned states', async () => {
+    const dir = tree({
+      'good/a.log': '2026-11-20 10:00:00,000 conn close, 620 bytes sent, lifetime 12\n' +
+        '2026-11-20 10:00:01,000 conn close, 1190 bytes (1.16 KB) sent, lifetime <1 sec\n' +
+        '2026-11-20 10:00:02,000 conn close, 700 bytes sent, lifetime 30\n',
+      'bad/a.log': '2026-11-20 10:00:03,000 conn close, 2048 bytes (2.00 KB) sent, lifetime <2 sec\n' +
+        '2026-11-20 10:00:04,000 conn open, port 5\n',
+    });
+    const classes = { good: await listInputFiles(join(dir, 'good'), 'good'), bad: await listInputFiles(join(dir, 'bad'), 'bad') };
+    const model = await mineTemplates(classes);
+    const name = 'conn close, <*> bytes sent, lifetime <*>';
+    expect(model.templates.map((t) => [t.name, t.tokens.length, t.counts.good, t.counts.bad])).toEqual([
+      [name, 7, 2, 0],
+      [name, 10, 1, 1], // its own tokens, for matching; the first template's name
+      ['conn open, port <*>', 4, 0, 1],
+    ]);
+    // bytes and lifetime: the same states; the annotation's number is none.
+    expect(model.templates[0]?.states).toEqual(['', '', `${name} #1`, '', '', '', `${name} #2`]);
+    expect(model.templates[1]?.states).toEqual(['', '', `${name} #1`, '', '', '', '', '', `${name} #2`, '']);
+  });
+
+  it('skeleton: words and the number of variables between them; units and bracketed groups go with their variable', () => {
+    const key = (s: string): string | null => skeleton(s.split(' ')).key;
+    expect(key('<*> close, <*> bytes sent, lifetime <*>')).toBe(key('<*> close, <*> bytes (<*> KB) sent, lifetime <<*> sec'));
+    expect(key('rhost=<*> tty=<*>')).not.toBe(key('rhost=<*> tty=<*> <*>')); // an extra variable is another field
+    expect(key('user=<*> logged in')).not.toBe(key('<*> logged in'));
+    expect(key('Compaction started <*>')).not.toBe(key('Compaction completed <*>'));
+    expect(key('took <*> ms')).toBeNull(); // under 2 words: no merging
   });
 
   it('sniffs raw text against dlog records and CSV record tables', async () => {

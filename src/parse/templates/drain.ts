@@ -256,3 +256,80 @@ export class Drain {
     return best;
   }
 }
+
+/** Words that, right after a variable, are its unit (`<1 sec`, `5 ms`, `3.2 MB`): part of the value. */
+const UNITS = new Set(['ms', 's', 'sec', 'secs', 'second', 'seconds', 'min', 'mins', 'minute', 'minutes', 'h', 'hr', 'hrs', 'hour', 'hours',
+  'b', 'kb', 'mb', 'gb', 'tb', 'kib', 'mib', 'gib', 'tib']);
+
+/** Most tokens a bracketed group may span (`(1.16 KB)` is 2). */
+const MAX_GROUP_TOKENS = 4;
+
+export interface Skeleton {
+  /**
+   * The template's words in order (tokens with a literal word in them, `user=<*>` too; not a variable's unit,
+   * not in a bracketed group holding a variable) and the number of variables between them; null under 2 words.
+   */
+  readonly key: string | null;
+  /** The words' positions. */
+  readonly words: readonly number[];
+  /** Per gap between words (gap g before word g; the last after the last word): positions of its variable tokens outside bracketed groups. */
+  readonly gaps: readonly (readonly number[])[];
+}
+
+/**
+ * A template's skeleton: what stays when its variables are taken out, with
+ * what goes with them: the unit word after one (`lifetime <*> sec`) and a
+ * bracketed group holding one (`bytes (<*> KB) sent`). Templates of a leaf
+ * differ in length when a variable spans a different number of tokens
+ * (`lifetime 00:01` / `lifetime <1 sec`) or an annotation comes and goes
+ * (`1190 bytes (1.16 KB) sent` / `620 bytes sent`): Drain, which groups by
+ * length first, keeps them apart; templates with the same skeleton are one
+ * event (see index.ts).
+ */
+export function skeleton(tokens: readonly string[]): Skeleton {
+  const words: string[] = [];
+  const wordAt: number[] = [];
+  const gaps: number[][] = [[]];
+  const n = tokens.length;
+  let i = 0;
+  while (i < n) {
+    const tok = tokens[i] as string;
+    const open = tok.charCodeAt(0);
+    if (open === 40 /* ( */ || open === 91 /* [ */) {
+      const close = open === 40 ? ')' : ']';
+      let end = -1;
+      for (let j = i; j < n && j < i + MAX_GROUP_TOKENS; j++) {
+        if (stripTrailing(tokens[j] as string).endsWith(close)) { end = j; break; }
+      }
+      if (end > i) {
+        let variable = false;
+        for (let j = i; j <= end; j++) if ((tokens[j] as string).includes(WILDCARD)) variable = true;
+        if (variable) { i = end + 1; continue; }
+      }
+    }
+    if (tok.includes(WILDCARD) && !hasLetter(tok.split(WILDCARD).join(''))) {
+      (gaps[gaps.length - 1] as number[]).push(i);
+      i++;
+      if (i < n && UNITS.has(stripTrailing(tokens[i] as string).toLowerCase())) i++;
+      continue;
+    }
+    words.push(tok);
+    wordAt.push(i);
+    gaps.push([]);
+    i++;
+  }
+  // The number of variables between two words is part of the key: an extra variable is another field (`rhost=<*>`
+  // / `rhost=<*> <*>`), not a longer value.
+  const key = words.map((w, k) => `${(gaps[k] as number[]).length}\u0001${w}`).join('\u0001') + `\u0001${(gaps[words.length] as number[]).length}`;
+  return { key: words.length >= 2 ? key : null, words: wordAt, gaps };
+}
+
+function hasLetter(s: string): boolean {
+  return /[A-Za-z]/.test(s);
+}
+
+function stripTrailing(token: string): string {
+  let to = token.length;
+  while (to > 0 && ',;:.'.includes(token.charAt(to - 1))) to--;
+  return token.slice(0, to);
+}

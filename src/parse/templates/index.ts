@@ -28,7 +28,7 @@ import type { ClassName, LineContext, RecordSink } from '../records.js';
 import type { LineTranslator } from '../translator.js';
 import { makeTimeFormat, type TimeFormat } from '../translators/time-formats.js';
 import { compileUserRegex, type UserRegex } from '../translators/pattern.js';
-import { DEFAULT_DRAIN_PARAMETERS, Drain, type DrainParameters } from './drain.js';
+import { DEFAULT_DRAIN_PARAMETERS, Drain, skeleton, type DrainParameters, type Skeleton } from './drain.js';
 import { IdFieldCounter, ID_SAMPLE_LINES, idColumnOf, type InstanceRule } from './instances.js';
 import { maskToken, numericValue, tokenize, WILDCARD } from './mask.js';
 import { detectTimestamp, fieldStart, plausible, SAMPLE_LINES, type FileTimestamp } from './timestamps.js';
@@ -455,8 +455,23 @@ export function mergeMinings(minings: readonly FileMining[], classOf: readonly C
     if (root !== c.id && tallies[c.id] !== undefined) tallies[root] = mergeTally(tallies[root], tallies[c.id] as Tally, root < c.id);
   }
   const names = new Set<string>();
+  // Templates with the same skeleton (drain.ts: a variable spanning more tokens, an annotation that comes and
+  // goes) are one event: the later ones keep their tokens (the translator matches by them) but take the first's
+  // name, and their variables take its state names, aligned between the same words.
+  const firstBySkeleton = new Map<string, { skeleton: Skeleton; name: string; states: string[] }>();
   const templates: MinedTemplate[] = drain.live().map((c, index) => {
     const tally = tallies[c.id] as Tally;
+    const sk = skeleton(c.tokens);
+    const first = sk.key === null ? undefined : firstBySkeleton.get(sk.key);
+    if (first !== undefined) {
+      const states = c.tokens.map(() => '');
+      sk.gaps.forEach((positions, g) => positions.forEach((pos, j) => {
+        const at = first.skeleton.gaps[g]?.[j];
+        if (at !== undefined) states[pos] = first.states[at] as string;
+      }));
+      sk.words.forEach((pos, w) => { states[pos] = first.states[first.skeleton.words[w] as number] as string; });
+      return { id: index, tokens: c.tokens, name: first.name, states, counts: tally.counts, example: tally.example, timed: tally.timed };
+    }
     let name = templateName(c.tokens, files[Object.keys(files)[0] as string]?.comma ?? false);
     if (names.has(name)) name = `${name} [${index + 1}]`;
     names.add(name);
@@ -467,6 +482,7 @@ export function mergeMinings(minings: readonly FileMining[], classOf: readonly C
       // A number that never changed (`handlers=30` on every line) tells nothing: no state.
       return tally.notNumeric[i] === 0 && tally.values[i] === null ? `${name} #${k}` : '';
     });
+    if (sk.key !== null) firstBySkeleton.set(sk.key, { skeleton: sk, name, states });
     return { id: index, tokens: c.tokens, name, states, counts: tally.counts, example: tally.example, timed: tally.timed };
   });
   const model: TemplateModel = { parameters, year, files, instance, templates, lines, untimed };
@@ -638,6 +654,18 @@ export function groupMessages(messages: readonly string[], parameters: DrainPara
     }
     ids[i] = id;
   }
-  for (let i = 0; i < ids.length; i++) ids[i] = drain.resolve(ids[i] as number);
+  // As mergeMinings: templates with the same skeleton are one event (the first's).
+  const firstBySkeleton = new Map<string, number>();
+  const eventOf = new Map<number, number>();
+  for (const c of drain.live()) {
+    const key = skeleton(c.tokens).key;
+    let first = key === null ? undefined : firstBySkeleton.get(key);
+    if (first === undefined) {
+      first = c.id;
+      if (key !== null) firstBySkeleton.set(key, first);
+    }
+    eventOf.set(c.id, first);
+  }
+  for (let i = 0; i < ids.length; i++) ids[i] = eventOf.get(drain.resolve(ids[i] as number)) as number;
   return { ids, templates: drain.clusters.map((c) => c.tokens) };
 }
