@@ -27,8 +27,10 @@ describe('masking', () => {
     ['started', 'started'], ['Flushed', 'Flushed'], ['org.apache.hadoop.hbase.regionserver.HRegion:', 'org.apache.hadoop.hbase.regionserver.HRegion:'],
     ['responseTooSlow', 'responseTooSlow'], ['key=value', 'key=value'], ['/', '/'],
     // host names under a common top-level domain are values; dotted class names stay
-    ['ns.example.com', '<*>'], ['[www.cuhk.edu.hk]', '[<*>]'], ['example.com:', '<*>:'], ['org.apache.Foo', 'org.apache.Foo'],
-    ['index.html', 'index.html'],
+    ['ns.example.com', '<*>'], ['[www.cuhk.edu.hk]', '[<*>]'], ['example.com:', '<*>:'], ['wsi.edu.pl', '<*>'],
+    ['org.apache.Foo', 'org.apache.Foo'], ['index.html', 'index.html'], ['done.', 'done.'],
+    // month and weekday names are parts of dates; an empty pair is a missing value
+    ['Jun', '<*>'], ['Fri', '<*>'], ['June', 'June'], ['()', '(<*>)'], ["''", "'<*>'"], ['(', '('],
   ])('%s → %s', (token, masked) => {
     expect(maskToken(token)).toBe(masked);
   });
@@ -122,6 +124,16 @@ describe('Drain tree', () => {
     expect(d.clusters[https.id]?.tokens).toEqual(open('HTTPS'));
     expect(d.add(open('HTTPS')).id).toBe(https.id);
     expect(d.add(open(maskToken('SOCKS4'))).id).toBe(socks.id);
+  });
+
+  it('variables keyed by different words are two variants; differing only in punctuation, one form', () => {
+    const d = new Drain();
+    const opened = d.add(['session', 'opened', 'for', 'root', 'by', '(uid=<*>)']);
+    const login = d.add(['session', 'opened', 'for', 'root', 'by', 'LOGIN(uid=<*>)']);
+    expect(login.id).not.toBe(opened.id);
+    const plain = new Drain();
+    const a = plain.add(['took', 'time', '[<*>]']);
+    expect(plain.add(['took', 'time', '<*>']).id).toBe(a.id);
   });
 
   it('words joining a parameter count as its variants: templates holding one of them are absorbed', () => {

@@ -113,10 +113,12 @@ export class Drain {
           continue;
         }
         if (++differences > this.parameters.maxTokenDifferences) generalize = false;
-        // Two variables (`<*>`, `[<*>]`) differ only in form. A word against a
-        // variable (`HTTPS` / `SOCKS5` → `<*>`) is two variants: the word
-        // becomes a parameter only once the position has shown enough of them.
-        if (a.includes(WILDCARD) && b.includes(WILDCARD)) continue;
+        // Two variables differing only in punctuation (`<*>`, `[<*>]`) are one
+        // form. A word against a variable (`HTTPS` / `SOCKS5` → `<*>`), or
+        // variables keyed by different words (`(uid=<*>)` / `LOGIN(uid=<*>)`),
+        // are two variants: the position becomes a parameter only once it has
+        // shown enough of them.
+        if (a.includes(WILDCARD) && b.includes(WILDCARD) && letters(a) === letters(b)) continue;
         let words = leaf.words.get(i);
         if (words === undefined) leaf.words.set(i, words = new Set());
         words.add(a);
@@ -322,6 +324,11 @@ export function skeleton(tokens: readonly string[]): Skeleton {
   // / `rhost=<*> <*>`), not a longer value.
   const key = words.map((w, k) => `${(gaps[k] as number[]).length}\u0001${w}`).join('\u0001') + `\u0001${(gaps[words.length] as number[]).length}`;
   return { key: words.length >= 2 ? key : null, words: wordAt, gaps };
+}
+
+/** The letters of a token, in order (`LOGIN(uid=<*>)` → `LOGINuid`). */
+function letters(token: string): string {
+  return token.split(WILDCARD).join('').replace(/[^A-Za-z]/g, '');
 }
 
 function hasLetter(s: string): boolean {
