@@ -21,6 +21,8 @@
 //    drain3` works (pip install drain3): its accuracy and lines/s.
 //
 // Results are printed and written to bench/results/templates.json.
+// BENCH_SPEED=0 skips part 1 (accuracy only; results written to
+// bench/results/templates-accuracy.json so the speed figures are kept).
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync, renameSync, rmSync } from 'node:fs';
@@ -33,6 +35,8 @@ const DATA = join(ROOT, 'bench', 'data');
 const MB = Number(process.env.BENCH_LOG4J_MB ?? 300);
 const JOBS = Number(process.env.BENCH_JOBS ?? 2);
 const LOGHUB = process.env.LOGHUB_DIR;
+// BENCH_SPEED=0: skip the speed part (only the grouping accuracy, in seconds).
+const SPEED = process.env.BENCH_SPEED !== '0';
 const SYSTEMS = ['HDFS', 'Hadoop', 'Spark', 'Zookeeper', 'BGL', 'HPC', 'Thunderbird', 'Windows', 'Linux', 'Android',
   'HealthApp', 'Apache', 'Proxifier', 'OpenSSH', 'OpenStack', 'Mac'];
 const log = (s) => process.stdout.write(`${s}\n`);
@@ -73,6 +77,7 @@ function analyse(set, extra) {
   return { wallMs: Math.round(wall), parseMs: timings.stages.parse, top, MBps: set.bytes / 1e6 / (timings.stages.parse / 1000), linesPerS: set.lines / (timings.stages.parse / 1000) };
 }
 
+if (SPEED) {
 const set = ensureLog4j();
 // Warm the page cache (untimed), so both runs read from memory.
 spawnSync('cat', [...readdirSync(join(set.dir, 'good')).map((f) => join(set.dir, 'good', f)), ...readdirSync(join(set.dir, 'bad')).map((f) => join(set.dir, 'bad', f))], { stdio: 'ignore' });
@@ -84,6 +89,9 @@ for (const [name, r] of [['no translator (mined templates)', mined], ['rules tra
   log(`  ${name.padEnd(32)} parse ${(r.parseMs / 1000).toFixed(1)} s  ${r.MBps.toFixed(0)} MB/s  ${(r.linesPerS / 1e6).toFixed(2)} M lines/s  wall ${(r.wallMs / 1000).toFixed(1)} s  top: ${r.top}`);
 }
 log(`  mined / rules: ${(100 * results.speed.ratio).toFixed(0)} %   (target: >= 50 MB/s on two cores)`);
+} else {
+  log('== speed: skipped (BENCH_SPEED=0)');
+}
 
 // ---------------------------------------------------------------------------
 // 2. Grouping accuracy on LogHub 2k
@@ -198,4 +206,4 @@ if (LOGHUB === undefined) {
 }
 
 mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-writeFileSync(join(ROOT, 'bench', 'results', 'templates.json'), `${JSON.stringify(results, null, 2)}\n`);
+writeFileSync(join(ROOT, 'bench', 'results', SPEED ? 'templates.json' : 'templates-accuracy.json'), `${JSON.stringify(results, null, 2)}\n`);

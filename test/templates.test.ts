@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/errors.js';
 import { listInputFiles } from '../src/parse/files.js';
-import { Drain, DEFAULT_DRAIN_PARAMETERS } from '../src/parse/templates/drain.js';
-import { looksRaw, mineTemplates, templateName, templateTranslator } from '../src/parse/templates/index.js';
+import { Drain, DEFAULT_DRAIN_PARAMETERS, skeleton } from '../src/parse/templates/drain.js';
+import { lineHash, looksRaw, mineTemplates, templateName, templateTranslator } from '../src/parse/templates/index.js';
 import { IdFieldCounter } from '../src/parse/templates/instances.js';
 import { maskToken, numericValue, tokenize } from '../src/parse/templates/mask.js';
 import { detectTimestamp } from '../src/parse/templates/timestamps.js';
@@ -26,6 +26,11 @@ describe('masking', () => {
     // words stay
     ['started', 'started'], ['Flushed', 'Flushed'], ['org.apache.hadoop.hbase.regionserver.HRegion:', 'org.apache.hadoop.hbase.regionserver.HRegion:'],
     ['responseTooSlow', 'responseTooSlow'], ['key=value', 'key=value'], ['/', '/'],
+    // host names under a common top-level domain are values; dotted class names stay
+    ['ns.example.com', '<*>'], ['[www.cuhk.edu.hk]', '[<*>]'], ['example.com:', '<*>:'], ['wsi.edu.pl', '<*>'],
+    ['org.apache.Foo', 'org.apache.Foo'], ['index.html', 'index.html'], ['done.', 'done.'],
+    // month and weekday names are parts of dates; an empty pair is a missing value
+    ['Jun', '<*>'], ['Fri', '<*>'], ['June', 'June'], ['()', '(<*>)'], ["''", "'<*>'"], ['(', '('],
   ])('%s → %s', (token, masked) => {
     expect(maskToken(token)).toBe(masked);
   });
@@ -84,7 +89,67 @@ describe('Drain tree', () => {
     const aborted = d.add(['INFO', 'Compaction', 'aborted,', 'region=<*>']); // the third word: now a parameter
     expect(aborted.id).toBe(started.id);
     expect(d.clusters[started.id]?.tokens).toEqual(['INFO', 'Compaction', '<*>', 'region=<*>']);
-    expect(d.clusters[completed.id]?.tokens).toEqual(['INFO', 'Compaction', 'completed,', 'region=<*>']);
+    // ... and the template the second word started is absorbed into it: one event, whatever came first.
+    expect(d.resolve(completed.id)).toBe(started.id);
+    expect(d.live().map((c) => c.id)).toEqual([started.id]);
+    expect(d.match(['INFO', 'Compaction', 'completed,', 'region=<*>'])?.id).toBe(started.id);
+  });
+
+  it('absorbing is order-independent: words seen before the threshold do not stay templates of their own', () => {
+    const msg = (user: string): string[] => ['Failed', 'password', 'for', user, 'from', '<*>', 'port', '<*>', '<*>'];
+    const d = new Drain();
+    const ids = ['root', 'uucp', 'root', 'uucp', 'ftp', 'uucp', 'git', 'root'].map((u) => d.resolve(d.add(msg(u)).id));
+    // root and uucp start two templates (2 words < 3); ftp makes the position a parameter and both become one.
+    expect(new Set(ids.slice(4)).size).toBe(1);
+    expect(new Set(ids.map((id) => d.resolve(id))).size).toBe(1);
+    expect(d.live()).toHaveLength(1);
+    expect(d.live()[0]?.tokens).toEqual(msg('<*>'));
+    // A template differing elsewhere (a literal where the winner has one too) is not absorbed.
+    const other = new Drain();
+    const a = other.add(['session', 'opened', 'for', 'root']);
+    const b = other.add(['session', 'closed', 'for', 'uucp']);
+    other.add(['session', 'opened', 'for', 'ftp']);
+    other.add(['session', 'opened', 'for', 'git']);
+    expect(other.resolve(b.id)).toBe(b.id);
+    expect(other.resolve(a.id)).toBe(a.id);
+  });
+
+  it('a word against a variable is two variants: it stays a word until the position has shown minWordVariants', () => {
+    const d = new Drain();
+    const open = (proto: string): string[] => ['<*>', 'open', 'through', 'proxy', '<*>', proto];
+    const https = d.add(open('HTTPS'));
+    d.add(open('HTTPS'));
+    const socks = d.add(open(maskToken('SOCKS5'))); // `<*>`: a variable, but one variant so far
+    expect(socks.id).not.toBe(https.id);
+    expect(d.clusters[https.id]?.tokens).toEqual(open('HTTPS'));
+    expect(d.add(open('HTTPS')).id).toBe(https.id);
+    expect(d.add(open(maskToken('SOCKS4'))).id).toBe(socks.id);
+  });
+
+  it('variables keyed by different words are two variants; differing only in punctuation, one form', () => {
+    const d = new Drain();
+    const opened = d.add(['session', 'opened', 'for', 'root', 'by', '(uid=<*>)']);
+    const login = d.add(['session', 'opened', 'for', 'root', 'by', 'LOGIN(uid=<*>)']);
+    expect(login.id).not.toBe(opened.id);
+    const plain = new Drain();
+    const a = plain.add(['took', 'time', '[<*>]']);
+    expect(plain.add(['took', 'time', '<*>']).id).toBe(a.id);
+  });
+
+  it('words joining a parameter count as its variants: templates holding one of them are absorbed', () => {
+    const d = new Drain();
+    const invalid = (user: string): string[] => ['Invalid', 'user', user, 'from', '<*>'];
+    const webmaster = d.add(invalid('webmaster'));
+    d.add(invalid('webmaster'));
+    const general = d.add(invalid(maskToken('test9'))); // word vs variable: a template of its own
+    expect(general.id).not.toBe(webmaster.id);
+    expect(d.resolve(webmaster.id)).toBe(webmaster.id);
+    // admin joins the parameter (ties go to more wildcards); the position has now shown 3 variants
+    // (webmaster, a variable, admin): webmaster's template is absorbed.
+    expect(d.add(invalid('admin')).id).toBe(general.id);
+    expect(d.resolve(webmaster.id)).toBe(general.id);
+    expect(d.add(invalid('webmaster')).id).toBe(general.id);
+    expect(d.live().map((c) => c.tokens)).toEqual([invalid('<*>')]);
   });
 
   it('a message differing in words at 2 positions starts its own template (shared header tokens do not merge events)', () => {
@@ -204,6 +269,10 @@ describe('mining and translating', () => {
       ['done', 0, 1],
     ]);
     expect(model.templates[0]?.states).toEqual(['', 'User <*> not found #1', '', '']);
+    // The mining pass's template per line, for the translating pass (lines whose text is unchanged).
+    const replay = model.lineTemplates?.[classes.bad[0]!.path];
+    expect(Array.from(replay?.templates ?? [])).toEqual([0, 1]);
+    expect(replay?.hashes[1]).toBe(lineHash('2026-11-20 10:00:02,000 done'));
     // The translator: an event per line and a state per numeric parameter.
     const translator = templateTranslator(model);
     const recs: string[] = [];
@@ -212,6 +281,7 @@ describe('mining and translating', () => {
     const ctx = { file: file.path, relativePath: file.relativePath, className: 'bad' as const };
     translator.beginFile?.(ctx, sink);
     expect(translator.translateLine('2026-11-20 10:00:00,000 User 99 not found', { ...ctx, line: 1 }, sink)).toBe(true);
+    // Line 2 of the file is `done`; this text differs, so its replayed template is not used: it is keyed anew.
     expect(translator.translateLine('User 7 not found', { ...ctx, line: 2 }, sink)).toBe(true); // no timestamp: continues line 1
     expect(translator.translateLine('2026-11-20 10:00:03,000 something else entirely', { ...ctx, line: 3 }, sink)).toBe(false);
     expect(recs).toEqual([
@@ -220,6 +290,53 @@ describe('mining and translating', () => {
       `E 1795168800 User <*> not found`,
       `S 1795168800 User <*> not found #1 7`,
     ]);
+  });
+
+  it('an absorbed template hands its lines to the one that absorbed it: counts add, ids stay consecutive', async () => {
+    // user=root and user=uucp start two templates; user=ftp (a third word) makes the position a parameter.
+    const line = (s: number, u: string): string => `2026-11-20 10:00:0${s},000 login failed user=${u} port=${s}\n`;
+    const dir = tree({
+      'good/a.log': line(0, 'root') + line(1, 'uucp') + line(2, 'uucp'),
+      'bad/a.log': line(3, 'ftp') + line(4, 'root') + '2026-11-20 10:00:05,000 done\n',
+    });
+    const classes = { good: await listInputFiles(join(dir, 'good'), 'good'), bad: await listInputFiles(join(dir, 'bad'), 'bad') };
+    const model = await mineTemplates(classes);
+    expect(model.templates.map((t) => [t.id, t.name, t.counts.good, t.counts.bad])).toEqual([
+      [0, 'login failed <*> port=<*>', 3, 2], // a word position becomes a whole <*>
+      [1, 'done', 0, 1],
+    ]);
+    expect(model.templates[0]?.example).toBe(line(0, 'root').trimEnd()); // the first line of the older template
+    expect(model.templates[0]?.states).toEqual(['', '', '', 'login failed <*> port=<*> #2']); // user is a word, not a state
+  });
+
+  it('templates with the same skeleton (a unit, a bracketed annotation) are one event: one name, aligned states', async () => {
+    const dir = tree({
+      'good/a.log': '2026-11-20 10:00:00,000 conn close, 620 bytes sent, lifetime 12\n' +
+        '2026-11-20 10:00:01,000 conn close, 1190 bytes (1.16 KB) sent, lifetime <1 sec\n' +
+        '2026-11-20 10:00:02,000 conn close, 700 bytes sent, lifetime 30\n',
+      'bad/a.log': '2026-11-20 10:00:03,000 conn close, 2048 bytes (2.00 KB) sent, lifetime <2 sec\n' +
+        '2026-11-20 10:00:04,000 conn open, port 5\n',
+    });
+    const classes = { good: await listInputFiles(join(dir, 'good'), 'good'), bad: await listInputFiles(join(dir, 'bad'), 'bad') };
+    const model = await mineTemplates(classes);
+    const name = 'conn close, <*> bytes sent, lifetime <*>';
+    expect(model.templates.map((t) => [t.name, t.tokens.length, t.counts.good, t.counts.bad])).toEqual([
+      [name, 7, 2, 0],
+      [name, 10, 1, 1], // its own tokens, for matching; the first template's name
+      ['conn open, port <*>', 4, 0, 1],
+    ]);
+    // bytes and lifetime: the same states; the annotation's number is none.
+    expect(model.templates[0]?.states).toEqual(['', '', `${name} #1`, '', '', '', `${name} #2`]);
+    expect(model.templates[1]?.states).toEqual(['', '', `${name} #1`, '', '', '', '', '', `${name} #2`, '']);
+  });
+
+  it('skeleton: words and the number of variables between them; units and bracketed groups go with their variable', () => {
+    const key = (s: string): string | null => skeleton(s.split(' ')).key;
+    expect(key('<*> close, <*> bytes sent, lifetime <*>')).toBe(key('<*> close, <*> bytes (<*> KB) sent, lifetime <<*> sec'));
+    expect(key('rhost=<*> tty=<*>')).not.toBe(key('rhost=<*> tty=<*> <*>')); // an extra variable is another field
+    expect(key('user=<*> logged in')).not.toBe(key('<*> logged in'));
+    expect(key('Compaction started <*>')).not.toBe(key('Compaction completed <*>'));
+    expect(key('took <*> ms')).toBeNull(); // under 2 words: no merging
   });
 
   it('sniffs raw text against dlog records and CSV record tables', async () => {

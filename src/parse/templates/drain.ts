@@ -25,7 +25,13 @@ import { WILDCARD } from './mask.js';
  * word starts a template of its own, so `Compaction started` and
  * `Compaction completed` stay two events (a begin/end pair is where time is
  * measured), while user names or host names, which take many values, still
- * become `<*>`. And a message that differs from a template at more than
+ * become `<*>`. When a position does become a parameter, the templates of
+ * that leaf that differ from the generalized one only where it now has `<*>`
+ * are absorbed into it (`resolve` maps their ids to it): otherwise the words
+ * seen before the threshold (`user=root`, `user=uucp`) would stay templates
+ * of their own, more specific than the parameter, and which words do would
+ * depend only on the order the messages came in. And a message that differs
+ * from a template at more than
  * `maxTokenDifferences` positions (not counting the template's `<*>`) starts
  * a template of its own: messages
  * carry a few shared header tokens (level, thread, a request id) that make
@@ -55,6 +61,8 @@ export interface Cluster {
   readonly id: number;
   /** The template: masked tokens, `<*>` where the messages differ. */
   tokens: string[];
+  /** -1 while live; else the id of the cluster that absorbed it (see `resolve`). */
+  mergedInto: number;
 }
 
 interface TreeNode {
@@ -86,12 +94,31 @@ export class Drain {
       const t = found.tokens;
       let generalize = true;
       let differences = 0;
+      let variantsReached = false;
       for (let i = 0; i < t.length; i++) {
         const a = t[i] as string;
         const b = tokens[i] as string;
-        if (a === b || a === WILDCARD) continue;
+        if (a === b) continue;
+        if (a === WILDCARD) {
+          // A word at a parameter: count it, so that the templates holding
+          // words there (from before the parameter) are absorbed once the
+          // position has shown minWordVariants of them.
+          if (b.includes(WILDCARD)) continue;
+          let words = leaf.words.get(i);
+          if (words === undefined) leaf.words.set(i, words = new Set());
+          if (words.size < this.parameters.minWordVariants && !words.has(b)) {
+            words.add(b);
+            if (words.size === this.parameters.minWordVariants) variantsReached = true;
+          }
+          continue;
+        }
         if (++differences > this.parameters.maxTokenDifferences) generalize = false;
-        if (a.includes(WILDCARD) || b.includes(WILDCARD)) continue;
+        // Two variables differing only in punctuation (`<*>`, `[<*>]`) are one
+        // form. A word against a variable (`HTTPS` / `SOCKS5` → `<*>`), or
+        // variables keyed by different words (`(uid=<*>)` / `LOGIN(uid=<*>)`),
+        // are two variants: the position becomes a parameter only once it has
+        // shown enough of them.
+        if (a.includes(WILDCARD) && b.includes(WILDCARD) && letters(a) === letters(b)) continue;
         let words = leaf.words.get(i);
         if (words === undefined) leaf.words.set(i, words = new Set());
         words.add(a);
@@ -99,17 +126,59 @@ export class Drain {
         if (words.size < this.parameters.minWordVariants) generalize = false;
       }
       if (generalize) {
-        for (let i = 0; i < t.length; i++) if (t[i] !== tokens[i] && t[i] !== WILDCARD) t[i] = WILDCARD;
+        let widened = false;
+        for (let i = 0; i < t.length; i++) {
+          if (t[i] !== tokens[i] && t[i] !== WILDCARD) {
+            t[i] = WILDCARD;
+            widened = true;
+          }
+        }
+        if (widened || variantsReached) this.absorb(leaf, found);
         return found;
       }
     }
     return this.restore(tokens);
   }
 
+  /** The live cluster an id ended in (itself unless it was absorbed). */
+  resolve(id: number): number {
+    let c = this.clusters[id] as Cluster;
+    while (c.mergedInto !== -1) c = this.clusters[c.mergedInto] as Cluster;
+    return c.id;
+  }
+
+  /** The clusters not absorbed, in order of creation. */
+  live(): Cluster[] {
+    return this.clusters.filter((c) => c.mergedInto === -1);
+  }
+
+  /**
+   * After `into` gained wildcards: absorb the other clusters of its leaf that
+   * it now subsumes (equal wherever `into` has a literal token).
+   */
+  private absorb(leaf: TreeNode, into: Cluster): void {
+    const t = into.tokens;
+    const keep: number[] = [];
+    for (const id of leaf.clusters) {
+      const c = this.clusters[id] as Cluster;
+      let subsumed = id !== into.id;
+      for (let i = 0; subsumed && i < t.length; i++) if (t[i] !== WILDCARD && t[i] !== c.tokens[i]) subsumed = false;
+      if (subsumed) c.mergedInto = into.id;
+      else keep.push(id);
+    }
+    if (keep.length === leaf.clusters.length) return;
+    leaf.clusters.length = 0;
+    leaf.clusters.push(...keep);
+    const all = this.allByLength.get(t.length) as number[];
+    const rest = all.filter((id) => (this.clusters[id] as Cluster).mergedInto === -1);
+    all.length = 0;
+    all.push(...rest);
+  }
+
   /** Put back a template learned earlier (ids follow the order of calls), without matching. */
   restore(tokens: readonly string[]): Cluster {
     const leaf = this.leafFor(tokens, true) as TreeNode;
-    const cluster: Cluster = { id: this.clusters.length, tokens: tokens.slice() };
+    const cluster: Cluster = { id: this.clusters.length, tokens: tokens.slice(), mergedInto: -1 };
     this.clusters.push(cluster);
     leaf.clusters.push(cluster.id);
     let all = this.allByLength.get(tokens.length);
@@ -188,4 +257,86 @@ export class Drain {
     }
     return best;
   }
+}
+
+/** Words that, right after a variable, are its unit (`<1 sec`, `5 ms`, `3.2 MB`): part of the value. */
+const UNITS = new Set(['ms', 's', 'sec', 'secs', 'second', 'seconds', 'min', 'mins', 'minute', 'minutes', 'h', 'hr', 'hrs', 'hour', 'hours',
+  'b', 'kb', 'mb', 'gb', 'tb', 'kib', 'mib', 'gib', 'tib']);
+
+/** Most tokens a bracketed group may span (`(1.16 KB)` is 2). */
+const MAX_GROUP_TOKENS = 4;
+
+export interface Skeleton {
+  /**
+   * The template's words in order (tokens with a literal word in them, `user=<*>` too; not a variable's unit,
+   * not in a bracketed group holding a variable) and the number of variables between them; null under 2 words.
+   */
+  readonly key: string | null;
+  /** The words' positions. */
+  readonly words: readonly number[];
+  /** Per gap between words (gap g before word g; the last after the last word): positions of its variable tokens outside bracketed groups. */
+  readonly gaps: readonly (readonly number[])[];
+}
+
+/**
+ * A template's skeleton: what stays when its variables are taken out, with
+ * what goes with them: the unit word after one (`lifetime <*> sec`) and a
+ * bracketed group holding one (`bytes (<*> KB) sent`). Templates of a leaf
+ * differ in length when a variable spans a different number of tokens
+ * (`lifetime 00:01` / `lifetime <1 sec`) or an annotation comes and goes
+ * (`1190 bytes (1.16 KB) sent` / `620 bytes sent`): Drain, which groups by
+ * length first, keeps them apart; templates with the same skeleton are one
+ * event (see index.ts).
+ */
+export function skeleton(tokens: readonly string[]): Skeleton {
+  const words: string[] = [];
+  const wordAt: number[] = [];
+  const gaps: number[][] = [[]];
+  const n = tokens.length;
+  let i = 0;
+  while (i < n) {
+    const tok = tokens[i] as string;
+    const open = tok.charCodeAt(0);
+    if (open === 40 /* ( */ || open === 91 /* [ */) {
+      const close = open === 40 ? ')' : ']';
+      let end = -1;
+      for (let j = i; j < n && j < i + MAX_GROUP_TOKENS; j++) {
+        if (stripTrailing(tokens[j] as string).endsWith(close)) { end = j; break; }
+      }
+      if (end > i) {
+        let variable = false;
+        for (let j = i; j <= end; j++) if ((tokens[j] as string).includes(WILDCARD)) variable = true;
+        if (variable) { i = end + 1; continue; }
+      }
+    }
+    if (tok.includes(WILDCARD) && !hasLetter(tok.split(WILDCARD).join(''))) {
+      (gaps[gaps.length - 1] as number[]).push(i);
+      i++;
+      if (i < n && UNITS.has(stripTrailing(tokens[i] as string).toLowerCase())) i++;
+      continue;
+    }
+    words.push(tok);
+    wordAt.push(i);
+    gaps.push([]);
+    i++;
+  }
+  // The number of variables between two words is part of the key: an extra variable is another field (`rhost=<*>`
+  // / `rhost=<*> <*>`), not a longer value.
+  const key = words.map((w, k) => `${(gaps[k] as number[]).length}\u0001${w}`).join('\u0001') + `\u0001${(gaps[words.length] as number[]).length}`;
+  return { key: words.length >= 2 ? key : null, words: wordAt, gaps };
+}
+
+/** The letters of a token, in order (`LOGIN(uid=<*>)` → `LOGINuid`). */
+function letters(token: string): string {
+  return token.split(WILDCARD).join('').replace(/[^A-Za-z]/g, '');
+}
+
+function hasLetter(s: string): boolean {
+  return /[A-Za-z]/.test(s);
+}
+
+function stripTrailing(token: string): string {
+  let to = token.length;
+  while (to > 0 && ',;:.'.includes(token.charAt(to - 1))) to--;
+  return token.slice(0, to);
 }

@@ -28,7 +28,7 @@ import type { ClassName, LineContext, RecordSink } from '../records.js';
 import type { LineTranslator } from '../translator.js';
 import { makeTimeFormat, type TimeFormat } from '../translators/time-formats.js';
 import { compileUserRegex, type UserRegex } from '../translators/pattern.js';
-import { DEFAULT_DRAIN_PARAMETERS, Drain, type DrainParameters } from './drain.js';
+import { DEFAULT_DRAIN_PARAMETERS, Drain, skeleton, type DrainParameters, type Skeleton } from './drain.js';
 import { IdFieldCounter, ID_SAMPLE_LINES, idColumnOf, type InstanceRule } from './instances.js';
 import { maskToken, numericValue, tokenize, WILDCARD } from './mask.js';
 import { detectTimestamp, fieldStart, plausible, SAMPLE_LINES, type FileTimestamp } from './timestamps.js';
@@ -78,6 +78,23 @@ export interface TemplateModel {
   /** Lines read in the mining pass, and those that had no timestamp and no earlier line to continue. */
   readonly lines: number;
   readonly untimed: number;
+  /**
+   * Per file path, per line (index lineNo − 1): the template the translator's match gives the line's message
+   * (−1 for none), computed once per distinct message in the mining pass, and the line's lineHash; translating
+   * takes the template of a line whose text hashes the same (an unchanged file), skipping the message key and its
+   * lookup, and keys any other line itself. Absent over REPLAY_MAX_LINES lines (memory), or for a model built by hand.
+   */
+  readonly lineTemplates?: Readonly<Record<string, { readonly templates: Int32Array; readonly hashes: Int32Array }>>;
+}
+
+/** Most lines (all files) whose templates the mining pass hands to the translating pass (8 bytes each, per parsing worker). */
+export const REPLAY_MAX_LINES = 8_000_000;
+
+/** FNV-1a (32 bits) of a line's UTF-16 code units. */
+export function lineHash(text: string): number {
+  let h = 0x811c9dc5 | 0;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h;
 }
 
 const SNIFF_LINES = 20;
@@ -162,6 +179,8 @@ interface FileState {
   readonly layout: FileLayout;
   readonly format: TimeFormat;
   lastTime: number;
+  /** The mining pass's template and hash per line of this file (TemplateModel.lineTemplates), if any. */
+  readonly replay?: { readonly templates: Int32Array; readonly hashes: Int32Array } | undefined;
 }
 
 /** The time of a line and its message (the line without its timestamp and syslog host), or null for a header or a line that cannot be timed. */
@@ -208,6 +227,8 @@ function splitLine(line: string, lineNo: number, state: FileState): { t: number;
  * log skip tokenizing and masking altogether.
  */
 const DIGIT_RUNS = /[0-9]+/g;
+/** A digit run followed by x: numericValue's `0x` test reads the run's digits, which a message key does not keep. */
+const HEX_LIKE = /[0-9][xX]/;
 function messageKey(message: string): string {
   return message.replace(DIGIT_RUNS, '0');
 }
@@ -256,6 +277,10 @@ export interface FileMining {
   readonly hosts: string[];
   readonly lines: number;
   readonly untimed: number;
+  /** Per line (index lineNo − 1): 1 + the index in `keys` of its message key, 0 for a line with none (header, untimed, too long). */
+  readonly lineKeys: Int32Array;
+  /** Per line: lineHash of its text (0 for a line with no key), so the translating pass replays a line only if it is unchanged. */
+  readonly lineHashes: Int32Array;
 }
 
 /**
@@ -273,7 +298,9 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
   const column = header ? idColumnOf(sample[0] as string) : null;
   const state: FileState = { layout, format: makeTimeFormat(layout.format, { year }), lastTime: NaN };
   const keys: FileMining['keys'] = [];
-  const byKey = new Map<string, FileMining['keys'][number] & { variable: number[] }>();
+  const byKey = new Map<string, FileMining['keys'][number] & { variable: number[]; index: number; hexLike: boolean }>();
+  let lineKeys = new Int32Array(4096);
+  let lineHashes = new Int32Array(4096);
   const idLines: string[] = [];
   let sampled = 0;
   const hosts = new Set<string>();
@@ -304,15 +331,32 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
           if (masked[i] !== raw[i]) variable.push(i);
           else notNumeric[i] = 1;
         }
-        entry = { key, masked, count: 0, example: text, timed: split.timed, notNumeric, variable, values: new Array<string | null | undefined>(raw.length) };
+        entry = {
+          key, masked, count: 0, example: text, timed: split.timed, notNumeric, variable, values: new Array<string | null | undefined>(raw.length),
+          index: keys.length, hexLike: HEX_LIKE.test(key),
+        };
         byKey.set(key, entry);
         keys.push(entry);
       }
       entry.count++;
-      // A masked token is a number if it reads as one and is not a bracketed id.
+      if (lineNo > lineKeys.length) {
+        const size = Math.max(lineKeys.length * 2, lineNo);
+        const grownKeys = new Int32Array(size);
+        grownKeys.set(lineKeys);
+        lineKeys = grownKeys;
+        const grownHashes = new Int32Array(size);
+        grownHashes.set(lineHashes);
+        lineHashes = grownHashes;
+      }
+      lineKeys[lineNo - 1] = entry.index + 1;
+      lineHashes[lineNo - 1] = lineHash(text);
+      // A masked token is a number if it reads as one and is not a bracketed id. Lines of one key differ only in
+      // their digit runs, which decide neither (HEX_LIKE aside): once a position's values differed, later lines of
+      // the key tell nothing more about it, and are not tokenized again.
       const notNumeric = entry.notNumeric;
+      const values = entry.values;
       let check = false;
-      for (const i of entry.variable) if (notNumeric[i] === 0) { check = true; break; }
+      for (const i of entry.variable) if (notNumeric[i] === 0 && (values[i] !== null || entry.hexLike)) { check = true; break; }
       if (check) {
         const raw = tokenize(split.message, comma);
         for (const i of entry.variable) {
@@ -329,7 +373,7 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
   return {
     path: file.path, layout,
     keys: keys.map(({ key, masked, count, example, timed, notNumeric, values }) => ({ key, masked, count, example, timed, notNumeric, values })),
-    idSample: { sampled, lines: idLines, column }, hosts: [...hosts], lines, untimed,
+    idSample: { sampled, lines: idLines, column }, hosts: [...hosts], lines, untimed, lineKeys: lineKeys.slice(0, lines), lineHashes: lineHashes.slice(0, lines),
   };
 }
 
@@ -405,11 +449,31 @@ export function mergeMinings(minings: readonly FileMining[], classOf: readonly C
     }
     instance = { kind: 'pattern', pattern: options.instancePattern };
   }
+  // Absorbed clusters (drain.ts) hand their lines to the cluster that absorbed them.
+  for (const c of drain.clusters) {
+    const root = drain.resolve(c.id);
+    if (root !== c.id && tallies[c.id] !== undefined) tallies[root] = mergeTally(tallies[root], tallies[c.id] as Tally, root < c.id);
+  }
   const names = new Set<string>();
-  const templates: MinedTemplate[] = drain.clusters.map((c) => {
+  // Templates with the same skeleton (drain.ts: a variable spanning more tokens, an annotation that comes and
+  // goes) are one event: the later ones keep their tokens (the translator matches by them) but take the first's
+  // name, and their variables take its state names, aligned between the same words.
+  const firstBySkeleton = new Map<string, { skeleton: Skeleton; name: string; states: string[] }>();
+  const templates: MinedTemplate[] = drain.live().map((c, index) => {
     const tally = tallies[c.id] as Tally;
+    const sk = skeleton(c.tokens);
+    const first = sk.key === null ? undefined : firstBySkeleton.get(sk.key);
+    if (first !== undefined) {
+      const states = c.tokens.map(() => '');
+      sk.gaps.forEach((positions, g) => positions.forEach((pos, j) => {
+        const at = first.skeleton.gaps[g]?.[j];
+        if (at !== undefined) states[pos] = first.states[at] as string;
+      }));
+      sk.words.forEach((pos, w) => { states[pos] = first.states[first.skeleton.words[w] as number] as string; });
+      return { id: index, tokens: c.tokens, name: first.name, states, counts: tally.counts, example: tally.example, timed: tally.timed };
+    }
     let name = templateName(c.tokens, files[Object.keys(files)[0] as string]?.comma ?? false);
-    if (names.has(name)) name = `${name} [${c.id + 1}]`;
+    if (names.has(name)) name = `${name} [${index + 1}]`;
     names.add(name);
     let k = 0;
     const states = c.tokens.map((tok, i) => {
@@ -418,9 +482,52 @@ export function mergeMinings(minings: readonly FileMining[], classOf: readonly C
       // A number that never changed (`handlers=30` on every line) tells nothing: no state.
       return tally.notNumeric[i] === 0 && tally.values[i] === null ? `${name} #${k}` : '';
     });
-    return { id: c.id, tokens: c.tokens, name, states, counts: tally.counts, example: tally.example, timed: tally.timed };
+    if (sk.key !== null) firstBySkeleton.set(sk.key, { skeleton: sk, name, states });
+    return { id: index, tokens: c.tokens, name, states, counts: tally.counts, example: tally.example, timed: tally.timed };
   });
-  return { parameters, year, files, instance, templates, lines, untimed };
+  const model: TemplateModel = { parameters, year, files, instance, templates, lines, untimed };
+  return lines > REPLAY_MAX_LINES ? model : { ...model, lineTemplates: lineTemplatesOf(minings, model) };
+}
+
+/**
+ * Each line's template as the translator would match it (templateTranslator: Drain's match over the model's
+ * templates, by the message's masked tokens), computed once per distinct message key.
+ */
+function lineTemplatesOf(minings: readonly FileMining[], model: TemplateModel): Record<string, { templates: Int32Array; hashes: Int32Array }> {
+  const drain = new Drain(model.parameters);
+  for (const t of model.templates) drain.restore(t.tokens);
+  const byKey = new Map<string, number>();
+  const out: Record<string, { templates: Int32Array; hashes: Int32Array }> = {};
+  for (const m of minings) {
+    const tid = new Int32Array(m.keys.length);
+    m.keys.forEach((k, i) => {
+      let id = byKey.get(k.key);
+      if (id === undefined) byKey.set(k.key, id = drain.match(k.masked)?.id ?? -1);
+      tid[i] = id;
+    });
+    const lines = new Int32Array(m.lineKeys.length);
+    for (let i = 0; i < lines.length; i++) {
+      const k = m.lineKeys[i] as number;
+      lines[i] = k === 0 ? -1 : (tid[k - 1] as number);
+    }
+    out[m.path] = { templates: lines, hashes: m.lineHashes };
+  }
+  return out;
+}
+
+/** The tally of two clusters' lines together; the example is the older cluster's (its first line came first). */
+function mergeTally(a: Tally | undefined, b: Tally, aIsOlder: boolean): Tally {
+  if (a === undefined) return b;
+  const first = aIsOlder ? a : b;
+  const notNumeric = new Uint8Array(Math.max(a.notNumeric.length, b.notNumeric.length));
+  for (let i = 0; i < notNumeric.length; i++) notNumeric[i] = (a.notNumeric[i] ?? 0) | (b.notNumeric[i] ?? 0);
+  const values: Array<string | null> = [];
+  for (let i = 0; i < Math.max(a.values.length, b.values.length); i++) {
+    const x = a.values[i];
+    const y = b.values[i];
+    values[i] = x === undefined ? (y as string | null) : y === undefined ? x : x !== null && x === y ? x : null;
+  }
+  return { counts: { good: a.counts.good + b.counts.good, bad: a.counts.bad + b.counts.bad }, example: first.example, timed: first.timed, notNumeric, values };
 }
 
 /** Numbers in brackets name threads and processes (`[RpcServer.handler=5]`, `backup[2000]:`): ids, not measurements. */
@@ -460,6 +567,7 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
   for (const t of model.templates) drain.restore(t.tokens);
   const templates = model.templates;
   const cache = new Map<string, { id: number; states: number[] }>();
+  const byTemplate = templates.map((t, id) => ({ id, states: t.states.flatMap((name, i) => (name === '' ? [] : [i])) }));
   let state: FileState | null = null;
   const instanceRule = model.instance;
   const idRegex: UserRegex | null = instanceRule?.kind === 'pattern' ? compileUserRegex(instanceRule.pattern) : null;
@@ -476,7 +584,7 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
       if (layout === undefined) throw new InputError('file was not in the template mining pass', ctx.file);
       let format = formats.get(layout.format);
       if (format === undefined) formats.set(layout.format, format = makeTimeFormat(layout.format, { year: model.year }));
-      state = { layout, format, lastTime: NaN };
+      state = { layout, format, lastTime: NaN, replay: model.lineTemplates?.[ctx.file] };
       currentInstance = null;
     },
     translateLine(line: string, ctx: LineContext, sink: RecordSink): boolean {
@@ -484,8 +592,11 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
       if (s.layout.header && ctx.line === 1) return true;
       const split = splitLine(line, ctx.line, s);
       if (split === null) return false;
-      const key = messageKey(split.message);
-      let entry = cache.get(key);
+      const r = s.replay;
+      const replayed = r !== undefined && ctx.line <= r.templates.length && r.hashes[ctx.line - 1] === lineHash(line) ? (r.templates[ctx.line - 1] as number) : -1;
+      let entry = replayed >= 0 ? byTemplate[replayed] : undefined;
+      const key = entry === undefined ? messageKey(split.message) : '';
+      if (entry === undefined) entry = cache.get(key);
       if (entry === undefined) {
         const id = drain.match(maskAll(tokenize(split.message, s.layout.comma)))?.id ?? -1;
         const states = id === -1 ? [] : (templates[id] as MinedTemplate).states.flatMap((name, i) => (name === '' ? [] : [i]));
@@ -543,5 +654,18 @@ export function groupMessages(messages: readonly string[], parameters: DrainPara
     }
     ids[i] = id;
   }
+  // As mergeMinings: templates with the same skeleton are one event (the first's).
+  const firstBySkeleton = new Map<string, number>();
+  const eventOf = new Map<number, number>();
+  for (const c of drain.live()) {
+    const key = skeleton(c.tokens).key;
+    let first = key === null ? undefined : firstBySkeleton.get(key);
+    if (first === undefined) {
+      first = c.id;
+      if (key !== null) firstBySkeleton.set(key, first);
+    }
+    eventOf.set(c.id, first);
+  }
+  for (let i = 0; i < ids.length; i++) ids[i] = eventOf.get(drain.resolve(ids[i] as number)) as number;
   return { ids, templates: drain.clusters.map((c) => c.tokens) };
 }

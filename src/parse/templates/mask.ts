@@ -10,7 +10,12 @@
  *    `rs-2`, `task_01`), versions and dates;
  *  - it is a hex string of 8 or more hex digits, or a UUID (digit-free ones too);
  *  - it is a path (`/usr/lib/x`, `C:\x`, `s3://bucket/key`): starts with `/`,
- *    `./`, `~/` or a drive letter, or has `://`, and has a second separator.
+ *    `./`, `~/` or a drive letter, or has `://`, and has a second separator;
+ *  - it is a host name under a generic or country top-level domain
+ *    (`ns.example.com`): names with digits are masked already, and without
+ *    this the few hosts without one would each stay a word;
+ *  - it is a month or weekday name (`Jun`, `Fri`): part of a date;
+ *  - it is an empty pair (`()`, `''`): a missing value, masked to `(<*>)`.
  * In `key=value` tokens only the value is masked (`port=16020,` → `port=<*>,`),
  * so the key stays in the template. The punctuation around a masked core is
  * kept (`[Writer-1]` → `[<*>]`), and so is a word before a bracketed id
@@ -61,12 +66,13 @@ export function maskToken(token: string): string {
     else if (c === 61 /* = */ && eq === -1) eq = i;
   }
   // Cheap exit for the most common case: a plain word.
-  if (!hasDigit && n < 8 && eq === -1 && token.indexOf('/') === -1 && token.indexOf('\\') === -1) return token;
+  if (!hasDigit && n < 8 && eq === -1 && token.indexOf('/') === -1 && token.indexOf('\\') === -1 && token.indexOf('.') === -1 &&
+    !DATE_WORDS.has(token) && !EMPTY_PAIRS.has(token)) return token;
   let from = eq === -1 ? 0 : eq + 1;
   let to = n;
   while (from < to && isEdgePunct(token.charCodeAt(from))) from++;
   while (to > from && isEdgePunct(token.charCodeAt(to - 1))) to--;
-  if (from >= to) return token;
+  if (from >= to) return EMPTY_PAIRS.has(token) ? token.charAt(0) + WILDCARD + token.charAt(1) : token;
   // `backup[2000]:`, `pool(12)`: a word with a bracketed id keeps the word.
   const open = Math.max(token.lastIndexOf('[', to - 1), token.lastIndexOf('(', to - 1));
   if (open > from && !digitIn(token, from, open) && digitIn(token, open + 1, to)) from = open + 1;
@@ -86,10 +92,20 @@ const HEX = /^(?:0x)?[0-9a-fA-F]{8,}$/;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const PATH = /^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\|[A-Za-z][\w+.-]*:\/\/)[^/\\]*[/\\]/;
 
+/** A DNS host name under a generic or a country top-level domain (`ns.example.com`, `www.wsi.edu.pl`): a value, like an IP. */
+const HOST = /^(?:[a-z][a-z0-9-]*\.)+(?:[a-z]{2}|com|net|org|edu|gov|mil|int|info|biz|local|internal|lan|arpa)$/;
+
+/** Month and weekday names (`at Fri Jun 17 07:07:00 2005`): parts of a date, like its numbers. */
+const DATE_WORDS = new Set(['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec',
+  'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']);
+
+/** An empty pair (`()`, `[]`, `''`): a value that is missing, where others have one (`(host.example.com)`). */
+const EMPTY_PAIRS = new Set(['()', '[]', '{}', "''", '""', '<>']);
+
 function isVariable(token: string, from: number, to: number, hasDigit: boolean): boolean {
   if (hasDigit) return true;
   const core = token.slice(from, to);
-  return HEX.test(core) || UUID.test(core) || PATH.test(core);
+  return HEX.test(core) || UUID.test(core) || PATH.test(core) || HOST.test(core) || DATE_WORDS.has(core);
 }
 
 /**
