@@ -1,6 +1,6 @@
 import type { InputFile } from '../parse/files.js';
 import type { ClassSink } from '../parse/reader.js';
-import type { ClassName } from '../parse/records.js';
+import type { ClassName, RecordIntake } from '../parse/records.js';
 import { GrowableFloat64, GrowableInt32 } from './growable.js';
 import { InputError } from '../errors.js';
 import { tooManyVariables } from './limits.js';
@@ -19,8 +19,9 @@ const FLUSH_SLOTS = 1 << 16;
 /** Records not yet summarized: event variable v is coded v, state variable v is coded −1−v. */
 class RecordBuffer {
   readonly code = new GrowableInt32();
-  readonly t = new GrowableFloat64();
-  readonly v = new GrowableFloat64();
+  // Read only below their length: no NaN fill on growing.
+  readonly t = new GrowableFloat64(16, 0);
+  readonly v = new GrowableFloat64(16, 0);
   /** Instance index, for the buffer of instances named by `I` records. */
   readonly inst = new GrowableInt32();
 
@@ -117,7 +118,7 @@ export class VariableIndex {
  * land in one growable column per (variable, feature type), indexed by the order
  * instances were summarized; `FeatureSet` construction reorders them.
  */
-export class FeatureCollector implements ClassSink {
+export class FeatureCollector implements ClassSink, RecordIntake {
   readonly events = new VariableIndex();
   readonly states = new VariableIndex();
   /** eventColumns[v][f]: feature f (EVENT_FEATURE_TYPES order) of event variable v per instance slot. */
@@ -145,8 +146,8 @@ export class FeatureCollector implements ClassSink {
 
   // State change points per instance slot, for q*.abs once Dref is known.
   private readonly seriesVar = new GrowableInt32();
-  private readonly seriesT = new GrowableFloat64();
-  private readonly seriesV = new GrowableFloat64();
+  private readonly seriesT = new GrowableFloat64(16, 0);
+  private readonly seriesV = new GrowableFloat64(16, 0);
   private readonly seriesStart: number[] = [];
   private readonly scratch = new SummaryScratch();
 
@@ -251,15 +252,28 @@ export class FeatureCollector implements ClassSink {
    * Counting sort of the held records by instance, stable: each instance's
    * records become contiguous, in input order. Fills `start` (k + 1 offsets)
    * and frees the held buffer before returning, so the records exist twice only
-   * while being copied.
+   * while being copied. Records already grouped (each instance's records in one
+   * run, the usual case) are returned as they are.
    */
   private groupHeldByInstance(start: Int32Array): { code: Int32Array; t: Float64Array; v: Float64Array } {
     const held = this.held;
     const n = held.length;
     const k = this.heldIds.length;
     const inst = held.inst.data;
-    for (let i = 0; i < n; i++) start[(inst[i] as number) + 1]++;
+    let contiguous = true;
+    for (let i = 0; i < n; i++) {
+      const j = inst[i] as number;
+      start[j + 1]++;
+      // Ids are numbered in order of first appearance: each instance's records are one run iff this never decreases.
+      if (i > 0 && j < (inst[i - 1] as number)) contiguous = false;
+    }
     for (let j = 0; j < k; j++) start[j + 1] = (start[j + 1] as number) + (start[j] as number);
+    if (contiguous) {
+      // Already grouped, in input order: the held columns as they are (no copy).
+      const grouped = { code: held.code.data, t: held.t.data, v: held.v.data };
+      this.held = new RecordBuffer();
+      return grouped;
+    }
     const fill = start.slice(0, k);
     const code = new Int32Array(n);
     const t = new Float64Array(n);
@@ -294,6 +308,27 @@ export class FeatureCollector implements ClassSink {
 
   state(t: number, name: string, value: number): void {
     this.add(-1 - this.states.id(name), t, value);
+  }
+
+  /** The fast lane (RecordIntake): readers number names once and give records by number. */
+  get intake(): RecordIntake {
+    return this;
+  }
+
+  eventVariable(name: string): number {
+    return this.events.id(name);
+  }
+
+  stateVariable(name: string): number {
+    return this.states.id(name);
+  }
+
+  eventRecord(t: number, variable: number): void {
+    this.add(variable, t, 0);
+  }
+
+  stateRecord(t: number, variable: number, value: number): void {
+    this.add(-1 - variable, t, value);
   }
 
   private add(code: number, t: number, v: number): void {

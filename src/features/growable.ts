@@ -1,10 +1,17 @@
-/** A Float64Array that grows by doubling; unset slots read as `fill`. */
+/**
+ * A Float64Array that grows by doubling; unset slots read as `fill`. With
+ * fill 0 (buffers only read below their length) growing skips the fill pass:
+ * a new typed array is zero already.
+ */
 export class GrowableFloat64 {
   data: Float64Array;
   length = 0;
+  private readonly zeroFill: boolean;
 
   constructor(capacity = 16, readonly fill = Number.NaN) {
-    this.data = new Float64Array(capacity).fill(fill);
+    this.zeroFill = Object.is(fill, 0);
+    this.data = new Float64Array(capacity);
+    if (!this.zeroFill) this.data.fill(fill);
   }
 
   push(v: number): void {
@@ -23,7 +30,7 @@ export class GrowableFloat64 {
     if (n <= this.data.length) return;
     const next = new Float64Array(n);
     next.set(this.data);
-    next.fill(this.fill, this.data.length);
+    if (!this.zeroFill) next.fill(this.fill, this.data.length);
     this.data = next;
   }
 
@@ -50,7 +57,7 @@ export class GrowableFloat64 {
     // Only the new part is filled: the old part is copied over it.
     const next = new Float64Array(cap);
     next.set(this.data);
-    next.fill(this.fill, this.data.length);
+    if (!this.zeroFill) next.fill(this.fill, this.data.length);
     this.data = next;
   }
 }

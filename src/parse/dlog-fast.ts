@@ -6,7 +6,7 @@ import { openInputFile, type InputFile } from './files.js';
 import { LineEnds } from './line-ends.js';
 import { invalidUtf8Message, lineAt, Utf8Check, UTF8_HINT } from './utf8-check.js';
 import { MAX_LINE_LENGTH, readFailure } from './lines.js';
-import type { RecordSink } from './records.js';
+import type { RecordIntake, RecordSink } from './records.js';
 import { parseDecimal, parseTimestamp } from './timestamp.js';
 
 /** A line that yielded no record: its number, why (built only when shown), and a hint. */
@@ -23,7 +23,9 @@ export const NOT_A_RECORD_HINT = 'records are I/E/S lines with TAB-separated fie
  * Anything else (ISO timestamps, exponents, non-ASCII, broken or non-record
  * lines, over-long lines, lines across chunks with non-ASCII bytes) is decoded
  * exactly as the string path decodes it and handed to `parseDlogLine`, so
- * messages and results are identical by construction.
+ * messages and results are identical by construction. A sink with an `intake`
+ * gets the usual records by variable number (`records` counts them: they pass
+ * no counting wrapper), the rest by name.
  */
 export async function readDlogFast(
   file: InputFile,
@@ -31,7 +33,7 @@ export async function readDlogFast(
   onSkip: SkipHandler,
   onBytes?: (n: number) => void,
   stream: Readable = openInputFile(file, readChunk(file)),
-): Promise<{ bytes: number; lines: number }> {
+): Promise<{ bytes: number; lines: number; records: number }> {
   const parser = new DlogBufferParser(sink, onSkip, file.path);
   let bytes = 0;
   let first = true;
@@ -71,7 +73,7 @@ export async function readDlogFast(
   }
   if (utf8.end()) throw new InputError(invalidUtf8Message(undefined, bytes), file.path, parser.lineNo + 1, UTF8_HINT);
   parser.end();
-  return { bytes, lines: parser.lineNo };
+  return { bytes, lines: parser.lineNo, records: parser.intakeRecords };
 }
 
 /**
@@ -112,10 +114,14 @@ function hashBytes(b: Buffer, s: number, e: number): number {
   return h;
 }
 
+function slotOf(h: number): number {
+  return (h ^ (h >>> 10) ^ (h >>> 20)) & (CACHE_SLOTS - 1);
+}
+
 function cachedName(b: Buffer, s: number, e: number, h: number): string {
   const len = e - s;
   if (len > CACHE_WIDTH) return latin1(b, s, e);
-  const slot = (h ^ (h >>> 10) ^ (h >>> 20)) & (CACHE_SLOTS - 1);
+  const slot = slotOf(h);
   let k = slot * CACHE_WIDTH;
   if (cacheLengths[slot] === len) {
     let i = s;
@@ -161,12 +167,51 @@ class DlogBufferParser {
   /** Inside a line over the limit: its characters so far, and the decoder that counts the rest. */
   private skipping = false;
   private skippedLength = 0;
+  /** The sink's fast lane, or null; the records given to it. */
+  private readonly intake: RecordIntake | null;
+  intakeRecords = 0;
+  /**
+   * Variable numbers by cache slot (the name cache's slots), valid while the
+   * slot's name is the same string object: a hit costs no Map lookup.
+   */
+  private readonly eventNames: (string | null)[];
+  private readonly eventIds: Int32Array;
+  private readonly stateNames: (string | null)[];
+  private readonly stateIds: Int32Array;
 
   constructor(
     private readonly sink: RecordSink,
     private readonly onSkip: SkipHandler,
     private readonly file: string,
-  ) {}
+  ) {
+    this.intake = sink.intake ?? null;
+    const slots = this.intake === null ? 0 : CACHE_SLOTS;
+    this.eventNames = new Array<string | null>(slots).fill(null);
+    this.eventIds = new Int32Array(slots);
+    this.stateNames = new Array<string | null>(slots).fill(null);
+    this.stateIds = new Int32Array(slots);
+  }
+
+  /** The number of an ASCII event name at [s, e) with hash h (the intake's). */
+  private eventVariable(intake: RecordIntake, b: Buffer, s: number, e: number, h: number): number {
+    const name = cachedName(b, s, e, h);
+    const slot = slotOf(h);
+    if (this.eventNames[slot] === name) return this.eventIds[slot] as number;
+    const v = intake.eventVariable(name);
+    this.eventNames[slot] = name;
+    this.eventIds[slot] = v;
+    return v;
+  }
+
+  private stateVariable(intake: RecordIntake, b: Buffer, s: number, e: number, h: number): number {
+    const name = cachedName(b, s, e, h);
+    const slot = slotOf(h);
+    if (this.stateNames[slot] === name) return this.stateIds[slot] as number;
+    const v = intake.stateVariable(name);
+    this.stateNames[slot] = name;
+    this.stateIds[slot] = v;
+    return v;
+  }
 
   chunk(b: Buffer, start: number): void {
     const len = b.length;
@@ -363,7 +408,13 @@ class DlogBufferParser {
         h = hashBytes(b, t2 + 1, e);
       }
       if (e === t2 + 1 || e - s > MAX_LINE_LENGTH) return this.generic(b, s, j, lineNo); // empty name, or too long
-      this.sink.event(t, high < 0x80 ? cachedName(b, t2 + 1, e, h) : b.toString('utf8', t2 + 1, e));
+      const intake = this.intake;
+      if (intake !== null && high < 0x80) {
+        intake.eventRecord(t, this.eventVariable(intake, b, t2 + 1, e, h));
+        this.intakeRecords++;
+      } else {
+        this.sink.event(t, high < 0x80 ? cachedName(b, t2 + 1, e, h) : b.toString('utf8', t2 + 1, e));
+      }
       return j;
     }
     while (c !== TAB && c !== NL) {
@@ -411,7 +462,13 @@ class DlogBufferParser {
       if (Number.isNaN(value)) return this.generic(b, s, nl, lineNo);
     }
     if (nl - s > MAX_LINE_LENGTH) return this.generic(b, s, nl, lineNo);
-    this.sink.state(t, high < 0x80 ? cachedName(b, t2 + 1, t3, h) : b.toString('utf8', t2 + 1, t3), value);
+    const intake = this.intake;
+    if (intake !== null && high < 0x80) {
+      intake.stateRecord(t, this.stateVariable(intake, b, t2 + 1, t3, h), value);
+      this.intakeRecords++;
+    } else {
+      this.sink.state(t, high < 0x80 ? cachedName(b, t2 + 1, t3, h) : b.toString('utf8', t2 + 1, t3), value);
+    }
     return nl;
   }
 

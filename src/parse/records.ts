@@ -12,6 +12,25 @@ export interface RecordSink {
   event(t: number, name: string): void;
   /** State variable `name` held `value` at time `t` seconds (logStateValue). */
   state(t: number, name: string, value: number): void;
+  /**
+   * Optional fast lane for readers that parse names from bytes: the same
+   * records as `event`/`state`, with the names numbered once (see RecordIntake).
+   * A sink that sees every record itself (counting, joining, translating) has none.
+   */
+  readonly intake?: RecordIntake | undefined;
+}
+
+/**
+ * Records by variable number: `eventVariable(name)` / `stateVariable(name)`
+ * number a name (in order of first appearance, as `event`/`state` would), and
+ * `eventRecord(t, v)` is then exactly `event(t, name)`. Lets a reader cache a
+ * name's number by its bytes and skip making and looking up the name per record.
+ */
+export interface RecordIntake {
+  eventVariable(name: string): number;
+  stateVariable(name: string): number;
+  eventRecord(t: number, variable: number): void;
+  stateRecord(t: number, variable: number, value: number): void;
 }
 
 /** Where a raw line came from: passed to translators and used in error messages. */
