@@ -159,8 +159,11 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   private held = new RecordBuffer();
   private heldIds: string[] = [];
   private heldKinds: (string | null)[] = [];
+  /** Index of heldIds, kept only once they are not in ascending order (see instance). */
   private heldIndex = new Map<string, number>();
-  private idsByClass = new Map<ClassName, Set<string>>();
+  private heldAscending = true;
+  /** Ids named by `I` records per class (see sharedIdsOf). */
+  private namedByClass = new Map<ClassName, NamedIds>();
   /** -1: the file's own instance; otherwise an index into heldIds. */
   private target = -1;
   /** exportWholeClass: receives the summarized instances in parts while the class is finished. */
@@ -201,13 +204,14 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       const k = this.heldIds.length;
       const start = new Int32Array(k + 1);
       const { code, t, v } = this.groupHeldByInstance(start);
-      const order = sortedOrder(this.heldIds);
-      let done = 0;
-      for (const j of order) {
+      // Ids that came in ascending order need no sort (nor an array of their order).
+      const order = this.heldAscending ? null : sortedOrder(this.heldIds);
+      for (let done = 0; done < k; done++) {
+        const j = order === null ? done : (order[done] as number);
         // Once the first instances show which columns nearly every instance sets, make room for all of them.
         // (Handing on parts, the slots are emptied every FLUSH_SLOTS instances: room for a part only.)
-        if (done++ === RESERVE_AFTER) {
-          const slots = this.ids.length + order.length - RESERVE_AFTER;
+        if (done === RESERVE_AFTER) {
+          const slots = this.ids.length + k - RESERVE_AFTER;
           this.reserveDenseColumns(this.onFlush !== null ? Math.min(slots, FLUSH_SLOTS) : slots);
         }
         if ((start[j + 1] as number) > (start[j] as number)) {
@@ -220,17 +224,23 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       }
     }
     const named = this.namedElsewhere.length === 0 ? this.heldIds : [...this.namedElsewhere, ...this.heldIds];
-    const seen = this.idsByClass.get(this.className === 'good' ? 'bad' : 'good');
-    if (seen !== undefined) for (const id of named) if (seen.has(id)) this.sharedIds.push(id);
+    const other = this.namedByClass.get(this.className === 'good' ? 'bad' : 'good');
+    if (other !== undefined) sharedIdsOf(named, other, this.sharedIds);
     // finishClass may run twice for a class (explicitly, then on the next class's first file): add, never replace.
-    const own = this.idsByClass.get(this.className) ?? new Set<string>();
-    for (const id of named) own.add(id);
-    this.idsByClass.set(this.className, own);
+    const own = this.namedByClass.get(this.className) ?? { ids: [], ascending: true, set: null };
+    own.ascending = own.ascending && ascending(named) &&
+      (own.ids.length === 0 || named.length === 0 || (named[0] as string) > (own.ids[own.ids.length - 1] as string));
+    for (const id of named) {
+      own.ids.push(id);
+      own.set?.add(id);
+    }
+    this.namedByClass.set(this.className, own);
     this.namedElsewhere = [];
     this.held = new RecordBuffer();
     this.heldIds = [];
     this.heldKinds = [];
     this.heldIndex = new Map();
+    this.heldAscending = true;
   }
 
   /**
@@ -288,8 +298,30 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     return { code, t, v };
   }
 
-  /** The first kind given for an instance sticks. */
+  /**
+   * The first kind given for an instance sticks. While the ids come in
+   * ascending order, an id above the last is new: no Map is kept until one
+   * does not (then every id so far is indexed).
+   */
   instance(id: string, kind?: string | null): void {
+    if (this.heldAscending) {
+      const ids = this.heldIds;
+      const n = ids.length;
+      const last = n === 0 ? null : (ids[n - 1] as string);
+      if (last === null || id > last) {
+        ids.push(id);
+        this.heldKinds.push(kind ?? null);
+        this.target = n;
+        return;
+      }
+      if (id === last) {
+        if (kind != null && this.heldKinds[n - 1] === null) this.heldKinds[n - 1] = kind;
+        this.target = n - 1;
+        return;
+      }
+      this.heldAscending = false;
+      for (let j = 0; j < n; j++) this.heldIndex.set(ids[j] as string, j);
+    }
     let j = this.heldIndex.get(id);
     if (j === undefined) {
       j = this.heldIds.length;
@@ -775,6 +807,40 @@ class SummaryScratch {
     this.orderTmp = new Int32Array(cap);
     this.runs = new Int32Array(cap + 1);
   }
+}
+
+/** A class's ids named by `I` records: in order, whether strictly ascending, and a Set of them once one was needed. */
+interface NamedIds {
+  readonly ids: string[];
+  ascending: boolean;
+  set: Set<string> | null;
+}
+
+/** Whether ids are strictly ascending in code-unit order (so also distinct). */
+function ascending(ids: readonly string[]): boolean {
+  for (let j = 1; j < ids.length; j++) if (!((ids[j] as string) > (ids[j - 1] as string))) return false;
+  return true;
+}
+
+/**
+ * Append to `out` the ids of `named` that the other class named too, in the
+ * order of `named`: by merging when both are ascending, else through a Set of
+ * the other's (built once).
+ */
+function sharedIdsOf(named: readonly string[], other: NamedIds, out: string[]): void {
+  if (other.ids.length === 0 || named.length === 0) return;
+  if (other.ascending && other.set === null && ascending(named)) {
+    const theirs = other.ids;
+    let p = 0;
+    for (const id of named) {
+      while (p < theirs.length && (theirs[p] as string) < id) p++;
+      if (p === theirs.length) return;
+      if (theirs[p] === id) out.push(id);
+    }
+    return;
+  }
+  other.set ??= new Set(other.ids);
+  for (const id of named) if (other.set.has(id)) out.push(id);
 }
 
 /** Indices of `ids` in code-unit order, stable; an O(n) check first (ids often come in order). */
