@@ -4,12 +4,29 @@ import type { ClassName, RecordIntake } from '../parse/records.js';
 import { GrowableFloat64, GrowableInt32 } from './growable.js';
 import { InputError } from '../errors.js';
 import { tooManyVariables } from './limits.js';
-import { finiteMean, medianOfSorted } from './stats.js';
+import { medianOfSorted } from './stats.js';
 import { EVENT_FEATURE_TYPES, STATE_FEATURE_TYPES } from './types.js';
 
 const EV = Object.fromEntries(EVENT_FEATURE_TYPES.map((f, i) => [f, i])) as Record<(typeof EVENT_FEATURE_TYPES)[number], number>;
 const ST = Object.fromEntries(STATE_FEATURE_TYPES.map((f, i) => [f, i])) as Record<(typeof STATE_FEATURE_TYPES)[number], number>;
 const QUARTERS = [0.25, 0.5, 0.75] as const;
+// Feature positions as constants (the summaries' inner loop reads them per instance and variable).
+const EV_FIRST_ABS = EV['first.abs'];
+const EV_MEDIAN_ABS = EV['median.abs'];
+const EV_LAST_ABS = EV['last.abs'];
+const EV_FIRST_REL = EV['first.rel'];
+const EV_MEDIAN_REL = EV['median.rel'];
+const EV_LAST_REL = EV['last.rel'];
+const EV_COUNT = EV.count;
+const EV_GAP = EV.gap;
+const EV_GAP_AFTER = EV['gap.after'];
+const EV_WAIT = EV.wait;
+const ST_MIN = ST.min;
+const ST_MEAN = ST.mean;
+const ST_MAX = ST.max;
+const ST_FINAL = ST.final;
+const ST_Q1_REL = ST['q1.rel'];
+const ST_Q1_ABS = ST['q1.abs'];
 /** Instances summarized at the end of a class before its dense columns are grown to their final size. */
 const RESERVE_AFTER = 1024;
 
@@ -462,20 +479,20 @@ export class FeatureCollector implements ClassSink, RecordIntake {
         const firstT = bt[begin] as number;
         const mid = medianOfSorted(bt, begin, end);
         const lastT = bt[end - 1] as number;
-        set(cols, EV['first.abs'], slot, firstT);
-        set(cols, EV['median.abs'], slot, mid);
-        set(cols, EV['last.abs'], slot, lastT);
+        set(cols, EV_FIRST_ABS, slot, firstT);
+        set(cols, EV_MEDIAN_ABS, slot, mid);
+        set(cols, EV_LAST_ABS, slot, lastT);
         if (duration > 0) {
-          set(cols, EV['first.rel'], slot, firstT / duration);
-          set(cols, EV['median.rel'], slot, mid / duration);
-          set(cols, EV['last.rel'], slot, lastT / duration);
+          set(cols, EV_FIRST_REL, slot, firstT / duration);
+          set(cols, EV_MEDIAN_REL, slot, mid / duration);
+          set(cols, EV_LAST_REL, slot, lastT / duration);
         }
-        set(cols, EV.count, slot, m);
+        set(cols, EV_COUNT, slot, m);
         const gap = gapOf[b] as number;
-        if (!Number.isNaN(gap)) set(cols, EV.gap, slot, gap);
+        if (!Number.isNaN(gap)) set(cols, EV_GAP, slot, gap);
         const after = gapAfterOf[b] as number;
-        if (!Number.isNaN(after)) set(cols, EV['gap.after'], slot, after);
-        set(cols, EV.wait, slot, waitOf[b] as number);
+        if (!Number.isNaN(after)) set(cols, EV_GAP_AFTER, slot, after);
+        set(cols, EV_WAIT, slot, waitOf[b] as number);
         gapOf[b] = Number.NaN;
         gapAfterOf[b] = Number.NaN;
         waitOf[b] = 0;
@@ -483,30 +500,29 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       }
       const v = b - nEvents;
       const cols = this.columnsOf(this.stateColumns, v, STATE_FEATURE_TYPES.length);
-      const t = bt.subarray(begin, end);
-      const vals = bv.subarray(begin, end);
+      // The series is bt/bv [begin, end) (no subarray views: one object each per instance and variable).
       let min = Infinity;
       let max = -Infinity;
       let sum = 0;
-      for (let i = 0; i < m; i++) {
-        const x = vals[i] as number;
+      for (let i = begin; i < end; i++) {
+        const x = bv[i] as number;
         if (x < min) min = x;
         if (x > max) max = x;
         sum += x;
       }
-      set(cols, ST.min, slot, min);
-      set(cols, ST.mean, slot, finiteMean(vals, sum));
-      set(cols, ST.max, slot, max);
-      set(cols, ST.final, slot, vals[m - 1] as number);
-      for (let q = 0; q < 3; q++) set(cols, ST['q1.rel'] + q, slot, valueAt(t, vals, m, QUARTERS[q] * duration));
+      set(cols, ST_MIN, slot, min);
+      set(cols, ST_MEAN, slot, finiteMeanOf(bv, begin, end, sum));
+      set(cols, ST_MAX, slot, max);
+      set(cols, ST_FINAL, slot, bv[end - 1] as number);
+      for (let q = 0; q < 3; q++) set(cols, ST_Q1_REL + q, slot, valueAtIn(bt, bv, begin, end, QUARTERS[q] * duration));
       if (!this.keepSeries) continue;
       // Keep the change points only: the step function (last value at or before x) is unchanged.
       let previous = Number.NaN;
-      for (let i = 0; i < m; i++) {
-        const x = vals[i] as number;
-        if (i > 0 && x === previous) continue;
+      for (let i = begin; i < end; i++) {
+        const x = bv[i] as number;
+        if (i > begin && x === previous) continue;
         this.seriesVar.push(v);
-        this.seriesT.push(t[i] as number);
+        this.seriesT.push(bt[i] as number);
         this.seriesV.push(x);
         previous = x;
       }
@@ -531,9 +547,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
         let j = i;
         while (j < stop && varData[j] === v) j++;
         const cols = this.stateColumns[v] as GrowableFloat64[];
-        const t = tData.subarray(i, j);
-        const vals = vData.subarray(i, j);
-        for (let q = 0; q < 3; q++) set(cols, ST['q1.abs'] + q, slot, valueAt(t, vals, j - i, QUARTERS[q] * referenceDuration));
+        for (let q = 0; q < 3; q++) set(cols, ST_Q1_ABS + q, slot, valueAtIn(tData, vData, i, j, QUARTERS[q] * referenceDuration));
         i = j;
       }
     }
@@ -690,6 +704,27 @@ export class FeatureCollector implements ClassSink, RecordIntake {
 
 function set(cols: GrowableFloat64[], f: number, slot: number, value: number): void {
   (cols[f] as GrowableFloat64).set(slot, value);
+}
+
+/** valueAt of the series t/v [from, to) (to > from), without views of it. */
+function valueAtIn(t: Float64Array, v: Float64Array, from: number, to: number, x: number): number {
+  let lo = from;
+  let hi = to; // first index with t > x
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((t[mid] as number) <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo === from ? (v[from] as number) : (v[lo - 1] as number);
+}
+
+/** stats.ts's finiteMean of values [from, to) whose sum is `sum`: the same arithmetic, on a range. */
+function finiteMeanOf(values: Float64Array, from: number, to: number, sum: number): number {
+  const n = to - from;
+  if (Number.isFinite(sum)) return sum / n;
+  let mean = 0;
+  for (let i = from; i < to; i++) mean += (values[i] as number) / n;
+  return mean;
 }
 
 /**
