@@ -350,6 +350,18 @@ describe('byte-level dlog reader ≡ readLines + parseDlogLine', () => {
     await same(Buffer.concat([b('E\t1\ta\n#'), Buffer.alloc(1024 * 1024 - 2, 'y'), b('\r\n')]), [65536]);
   });
 
+  it('timestamps sharing their first 8 bytes (the cached prefix), in any chunking', async () => {
+    // Consecutive timestamps that share 8 leading digits start 8 bytes in; these mix hits, near misses and non-digits.
+    const stamp = fc.tuple(pick('', '', '-', '+'), pick('17635968', '17635968', '17635969', '1763596.', '12345678', '00000000', '9999999', '176359680'),
+      pick('', '.', '04.8686', '0', '05.337234', '9.', '.25', '1e3', 'x', '99999999999'));
+    const line = fc.tuple(stamp, pick('E', 'S'), pick('a', 'FlushEnd', 'q')).map(([[sg, p, f], tag, name]) => `${tag}\t${sg}${p}${f}\t${name}${tag === 'S' ? '\t1.5' : ''}\n`);
+    await fc.assert(fc.asyncProperty(fc.array(line, { minLength: 1, maxLength: 40 }), chunkSizes, async (lines, sizes) => {
+      await same(b(lines.join('')), sizes);
+    }), { numRuns: 400 });
+    const out = await same(b(Array.from({ length: 50 }, (_, i) => `E\t1763596804.${String(i).padStart(6, '0')}\tX\n`).join('')), [300]);
+    expect(out.calls[49]).toBe('E 1763596804.000049 "X"');
+  });
+
   it('repeated names come back equal, and colliding names stay distinct', async () => {
     const names = ['ab', 'ba', 'aab', 'abb', 'a b', 'a\tb', 'x'.repeat(64), 'x'.repeat(65), 'y'.repeat(64), 'queue_len', 'queue_lem',
       ...Array.from({ length: 40 }, (_, i) => `Writer_${i}_run`)];
