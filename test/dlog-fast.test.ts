@@ -371,6 +371,29 @@ describe('byte-level dlog reader ≡ readLines + parseDlogLine', () => {
     expect(out.calls.filter((c) => c.includes('Writer_')).length).toBeGreaterThan(200);
   });
 
+  it('a plain file over several reads of the one reused buffer; a missing file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'distalyze-dlog-fast-'));
+    try {
+      // ~2.6 MB: lines of varied lengths cross both 1 MB read boundaries; non-ASCII names and a CRLF among them.
+      const body = Buffer.from(Array.from({ length: 60_000 }, (_, i) =>
+        `S\t1763596804.${String(i).padStart(6, '0')}\t${i % 5 === 0 ? 'né' : 'q'.repeat(1 + (i % 13))}\t${i % 7}${i % 11 === 0 ? '\r' : ''}\nE\t${i}\tFlush${i % 3}\n`).join(''));
+      writeFileSync(join(dir, 'big.dlog'), body);
+      const file = (n: string, size: number): InputFile => ({ path: join(dir, n), relativePath: n, gzip: false, size });
+      const calls: string[] = [];
+      const given = { n: 0 };
+      const sink: ClassSink = { ...recordingWithIntake(calls, given), beginFile: () => undefined, endFile: () => undefined };
+      const stats = await readClass([file('big.dlog', body.length), file('big.dlog', body.length)], 'good', sink, { strict: true }, emptyReadStats());
+      const once = (await viaStrings(Readable.from([body]))).calls;
+      expect(calls).toEqual([...once, ...once]);
+      expect(stats).toMatchObject({ bytes: 2 * body.length, lines: 240_000, records: 240_000 });
+      const missing = await viaStrings(openInputFile(file('gone.dlog', 10)), false, file('gone.dlog', 10));
+      await expect(readClass([file('gone.dlog', 10)], 'good', sink, { strict: true }, emptyReadStats())).rejects.toThrow(missing.error?.message ?? 'none');
+      expect(missing.error?.message).toMatch(/cannot read: no such file or directory/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('through readClass: a gzip file, and a truncated one', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'distalyze-dlog-fast-'));
     try {
