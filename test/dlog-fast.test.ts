@@ -110,8 +110,14 @@ function recordingWithIntake(calls: string[], given: { n: number }): RecordSink 
     intake: {
       eventVariable: (name) => number(events, name),
       stateVariable: (name) => number(states, name),
-      eventRecord: (t, v) => { given.n++; base.event(t, events[v] as string); },
-      stateRecord: (t, v, value) => { given.n++; base.state(t, states[v] as string, value); },
+      records: (code, t, v, n) => {
+        given.n += n;
+        for (let i = 0; i < n; i++) {
+          const c = code[i] as number;
+          if (c >= 0) base.event(t[i] as number, events[c] as string);
+          else base.state(t[i] as number, states[-1 - c] as string, v[i] as number);
+        }
+      },
     },
   };
 }

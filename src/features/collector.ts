@@ -372,12 +372,13 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     return this.states.id(name);
   }
 
-  eventRecord(t: number, variable: number): void {
-    this.add(variable, t, 0);
-  }
-
-  stateRecord(t: number, variable: number, value: number): void {
-    this.add(-1 - variable, t, value);
+  records(code: Int32Array, t: Float64Array, v: Float64Array, n: number): void {
+    this.fileRecords += n;
+    const b = this.target < 0 ? this.fileBuffer : this.held;
+    b.code.append(code, n);
+    b.t.append(t, n);
+    b.v.append(v, n);
+    if (this.target >= 0) b.inst.repeat(this.target, n);
   }
 
   private add(code: number, t: number, v: number): void {

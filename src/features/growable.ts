@@ -25,6 +25,15 @@ export class GrowableFloat64 {
     if (i >= this.length) this.length = i + 1;
   }
 
+  /** Push the first n values of `from`. */
+  append(from: Float64Array, n: number): void {
+    const at = this.length;
+    if (at + n > this.data.length) this.grow(at + n);
+    const data = this.data;
+    for (let i = 0; i < n; i++) data[at + i] = from[i] as number;
+    this.length = at + n;
+  }
+
   /** Room for `n` values without growing again (one copy now instead of doublings later). */
   reserve(n: number): void {
     if (n <= this.data.length) return;
@@ -71,15 +80,36 @@ export class GrowableInt32 {
   }
 
   push(v: number): void {
-    if (this.length === this.data.length) {
-      const next = new Int32Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
+    if (this.length === this.data.length) this.grow(this.length + 1);
     this.data[this.length++] = v;
+  }
+
+  /** Push the first n values of `from`. */
+  append(from: Int32Array, n: number): void {
+    const at = this.length;
+    if (at + n > this.data.length) this.grow(at + n);
+    const data = this.data;
+    for (let i = 0; i < n; i++) data[at + i] = from[i] as number;
+    this.length = at + n;
+  }
+
+  /** Push `value` n times. */
+  repeat(value: number, n: number): void {
+    const at = this.length;
+    if (at + n > this.data.length) this.grow(at + n);
+    this.data.fill(value, at, at + n);
+    this.length = at + n;
   }
 
   clear(): void {
     this.length = 0;
+  }
+
+  private grow(min: number): void {
+    let cap = Math.max(16, this.data.length * 2);
+    while (cap < min) cap *= 2;
+    const next = new Int32Array(cap);
+    next.set(this.data);
+    this.data = next;
   }
 }

@@ -122,6 +122,8 @@ const CR = 13;
 const MAX_SAFE = 9007199254740991;
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
 const NEWLINE = Buffer.from([NL]);
+/** Records per batch given to an intake. */
+const BATCH = 4096;
 /** A line across chunks up to this many bytes, all ASCII, is joined and parsed from bytes; longer ones are decoded. */
 const JOIN_LIMIT = 4096;
 
@@ -201,6 +203,11 @@ class DlogBufferParser {
   /** The sink's fast lane, or null; the records given to it. */
   private readonly intake: RecordIntake | null;
   intakeRecords = 0;
+  /** Records for the intake not yet given: given before any other sink call, at each chunk's end and at the end. */
+  private batchCode = new Int32Array(0);
+  private batchT = new Float64Array(0);
+  private batchV = new Float64Array(0);
+  private batched = 0;
   /**
    * Variable numbers by cache slot (the name cache's slots), valid while the
    * slot's name is the same string object: a hit costs no Map lookup.
@@ -230,6 +237,11 @@ class DlogBufferParser {
   ) {
     this.intake = sink.intake ?? null;
     const slots = this.intake === null ? 0 : CACHE_SLOTS;
+    if (this.intake !== null) {
+      this.batchCode = new Int32Array(BATCH);
+      this.batchT = new Float64Array(BATCH);
+      this.batchV = new Float64Array(BATCH);
+    }
     this.eventNames = new Array<string | null>(slots).fill(null);
     this.eventIds = new Int32Array(slots);
     this.stateNames = new Array<string | null>(slots).fill(null);
@@ -241,6 +253,7 @@ class DlogBufferParser {
     const name = cachedName(b, s, e, h);
     const slot = slotOf(h);
     if (this.eventNames[slot] === name) return this.eventIds[slot] as number;
+    this.flush();
     const v = intake.eventVariable(name);
     this.eventNames[slot] = name;
     this.eventIds[slot] = v;
@@ -251,10 +264,28 @@ class DlogBufferParser {
     const name = cachedName(b, s, e, h);
     const slot = slotOf(h);
     if (this.stateNames[slot] === name) return this.stateIds[slot] as number;
+    this.flush();
     const v = intake.stateVariable(name);
     this.stateNames[slot] = name;
     this.stateIds[slot] = v;
     return v;
+  }
+
+  /** Give the batched records to the intake. */
+  flush(): void {
+    const n = this.batched;
+    if (n === 0) return;
+    this.batched = 0;
+    this.intakeRecords += n;
+    (this.intake as RecordIntake).records(this.batchCode, this.batchT, this.batchV, n);
+  }
+
+  private batch(code: number, t: number, v: number): void {
+    const k = this.batched;
+    this.batchCode[k] = code;
+    this.batchT[k] = t;
+    this.batchV[k] = v;
+    if ((this.batched = k + 1) === BATCH) this.flush();
   }
 
   chunk(b: Buffer, start: number): void {
@@ -276,10 +307,17 @@ class DlogBufferParser {
     while (pos <= last) pos = this.line(b, pos) + 1;
     this.viewOf = null;
     this.view = null;
+    this.flush();
     if (pos < len) this.extendCarry(b, pos, len);
   }
 
   end(): void {
+    this.endLine();
+    if (this.intake !== null) this.flush();
+  }
+
+  /** The last line, if the file does not end with a '\n'. */
+  private endLine(): void {
     if (this.skipping) {
       const lineNo = ++this.lineNo;
       const length = this.skippedLength + (this.carryDecoder as StringDecoder).end().length;
@@ -477,9 +515,9 @@ class DlogBufferParser {
       if (e === t2 + 1 || e - s > MAX_LINE_LENGTH) return this.generic(b, s, j, lineNo); // empty name, or too long
       const intake = this.intake;
       if (intake !== null && high < 0x80) {
-        intake.eventRecord(t, this.eventVariable(intake, b, t2 + 1, e, h));
-        this.intakeRecords++;
+        this.batch(this.eventVariable(intake, b, t2 + 1, e, h), t, 0);
       } else {
+        if (intake !== null) this.flush();
         this.sink.event(t, high < 0x80 ? cachedName(b, t2 + 1, e, h) : b.toString('utf8', t2 + 1, e));
       }
       return j;
@@ -531,9 +569,9 @@ class DlogBufferParser {
     if (nl - s > MAX_LINE_LENGTH) return this.generic(b, s, nl, lineNo);
     const intake = this.intake;
     if (intake !== null && high < 0x80) {
-      intake.stateRecord(t, this.stateVariable(intake, b, t2 + 1, t3, h), value);
-      this.intakeRecords++;
+      this.batch(-1 - this.stateVariable(intake, b, t2 + 1, t3, h), t, value);
     } else {
+      if (intake !== null) this.flush();
       this.sink.state(t, high < 0x80 ? cachedName(b, t2 + 1, t3, h) : b.toString('utf8', t2 + 1, t3), value);
     }
     return nl;
@@ -552,6 +590,7 @@ class DlogBufferParser {
     let e = j;
     if (b[e - 1] === CR) e--;
     if (e === s + 2 || e - s > MAX_LINE_LENGTH) return this.generic(b, s, j, lineNo);
+    if (this.intake !== null) this.flush();
     this.sink.instance(high < 0x80 ? latin1(b, s + 2, e) : b.toString('utf8', s + 2, e));
     return j;
   }
@@ -563,6 +602,7 @@ class DlogBufferParser {
   }
 
   private text(line: string, lineNo: number): void {
+    if (this.intake !== null) this.flush();
     if (line.length > MAX_LINE_LENGTH) {
       this.tooLong(lineNo, line.length);
     } else if (parseDlogLine(line, this.sink, this.file, lineNo) === 'not-a-record') {
@@ -571,6 +611,7 @@ class DlogBufferParser {
   }
 
   private tooLong(lineNo: number, length: number): void {
+    if (this.intake !== null) this.flush();
     this.onSkip(lineNo, () => `line of ${length} characters is over the 1 MiB limit`);
   }
 }

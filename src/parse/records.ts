@@ -23,14 +23,17 @@ export interface RecordSink {
 /**
  * Records by variable number: `eventVariable(name)` / `stateVariable(name)`
  * number a name (in order of first appearance, as `event`/`state` would), and
- * `eventRecord(t, v)` is then exactly `event(t, name)`. Lets a reader cache a
- * name's number by its bytes and skip making and looking up the name per record.
+ * `records` takes a batch of records in input order, as if each were given to
+ * `event`/`state`: record i is event variable code[i] at t[i] when code[i] ≥ 0,
+ * else state variable −1−code[i] at t[i] with value v[i] (v[i] of an event is
+ * 0). Lets a reader cache a name's number by its bytes and hand records over
+ * in typed arrays: no name, lookup or call per record.
  */
 export interface RecordIntake {
   eventVariable(name: string): number;
   stateVariable(name: string): number;
-  eventRecord(t: number, variable: number): void;
-  stateRecord(t: number, variable: number, value: number): void;
+  /** The first n records of the arrays (which the reader reuses after the call). */
+  records(code: Int32Array, t: Float64Array, v: Float64Array, n: number): void;
 }
 
 /** Where a raw line came from: passed to translators and used in error messages. */
