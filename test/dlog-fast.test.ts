@@ -368,6 +368,31 @@ describe('byte-level dlog reader ≡ readLines + parseDlogLine', () => {
     expect(out.calls[49]).toBe('E 1763596804.000049 "X"');
   });
 
+  it('names predicted from the name before them: only a whole match is taken, in any chunking', async () => {
+    // A cycle of names (so the prediction mostly holds), broken by prefixes, extensions and look-alikes of the predicted name.
+    const pool = ['q', 'queue', 'queue_len', 'queue_lem', 'a', 'ab', 'a\tb', 'x'.repeat(64), 'x'.repeat(65), 'né', 'Flush', 'FlushEnd', 'FlushEnd ', 'z\r'];
+    const ends = ['\n', '\r\n', '\t2\n', '\r\r\n', 'x\n', '\rx\n', '_len\n'];
+    const record = fc.tuple(pick('E', 'S'), fc.nat(pool.length - 1));
+    const doc = fc.tuple(fc.array(record, { minLength: 1, maxLength: 6 }), fc.nat(8), fc.array(fc.tuple(fc.nat(60), record), { maxLength: 6 }),
+      fc.array(fc.nat(3 * ends.length), { minLength: 1, maxLength: 30 }))
+      .map(([cycle, rounds, breaks, endings]) => {
+        const recs = Array.from({ length: (rounds + 2) * cycle.length }, (_, i) => cycle[i % cycle.length]!);
+        for (const [at, r] of breaks) recs[at % recs.length] = r;
+        // Mostly a plain '\n' (so names are learnt), else a look-alike ending.
+        const end = (i: number) => ends[endings[i % endings.length]! % (ends.length * 3) < ends.length ? endings[i % endings.length]! : 0]!;
+        return recs.map(([tag, n], i) => `${tag}\t${i}\t${pool[n]}${tag === 'S' ? `\t${i % 5}` : ''}${end(i)}`).join('');
+      });
+    await fc.assert(fc.asyncProperty(doc, chunkSizes, async (text, sizes) => {
+      await same(b(text), sizes);
+    }), { numRuns: 600 });
+    // An event name that ends in CR, then the same bytes ending a CRLF line: there the CR is the line's.
+    const crs = await same(b('E\t0\tq\nE\t1\tz\r\r\nE\t2\tq\nE\t3\tz\r\nE\t4\tq\nE\t5\tz\r\r\n'), []);
+    expect(crs.calls).toEqual(['E 0 "q"', 'E 1 "z\\r"', 'E 2 "q"', 'E 3 "z"', 'E 4 "q"', 'E 5 "z\\r"']);
+    // Over 256 names (more than the entries), cycling.
+    const many = Array.from({ length: 3 * 300 }, (_, i) => `S\t${i}\tv${i % 300}\t${i}\nE\t${i}\te${i % 300}\n`).join('');
+    expect((await same(b(many), [4096])).calls.length).toBe(1800);
+  });
+
   it('repeated names come back equal, and colliding names stay distinct', async () => {
     const names = ['ab', 'ba', 'aab', 'abb', 'a b', 'a\tb', 'x'.repeat(64), 'x'.repeat(65), 'y'.repeat(64), 'queue_len', 'queue_lem',
       ...Array.from({ length: 40 }, (_, i) => `Writer_${i}_run`)];

@@ -173,6 +173,63 @@ function cachedName(b: Buffer, s: number, e: number, h: number): string {
 }
 
 /**
+ * Names predicted from the name before them. With a fast lane, each ASCII name
+ * of at most CACHE_WIDTH bytes gets an entry (its bytes and its code: event v,
+ * or −1−v for state v), and each entry remembers the entry that followed it
+ * last. A record is first compared, byte by byte, with the entry that followed
+ * the previous record's: a whole match up to the name's end is that name, with
+ * no hash, cache or number lookup; anything else takes the usual path. Entries
+ * hold the codes of one intake (`owner`), for every file read into it.
+ */
+const PRED_ENTRIES = 256;
+const PRED_MAX_VARIABLES = 1 << 16;
+class NamePredictor {
+  owner: RecordIntake | null = null;
+  readonly bytes = new Uint8Array(PRED_ENTRIES * CACHE_WIDTH);
+  readonly len = new Int32Array(PRED_ENTRIES);
+  readonly code = new Int32Array(PRED_ENTRIES);
+  readonly next = new Int32Array(PRED_ENTRIES);
+  count = 0;
+  /** Entry of each event / state variable, or −1. */
+  private eventEntry = new Int32Array(0);
+  private stateEntry = new Int32Array(0);
+
+  reset(owner: RecordIntake): void {
+    this.owner = owner;
+    this.count = 0;
+    this.eventEntry = new Int32Array(0);
+    this.stateEntry = new Int32Array(0);
+  }
+
+  /** The entry of the name at [s, e) of b whose code is `code` (added if new and it fits), or −1. */
+  entry(code: number, b: Buffer, s: number, e: number): number {
+    const isEvent = code >= 0;
+    const v = isEvent ? code : -1 - code;
+    let byVariable = isEvent ? this.eventEntry : this.stateEntry;
+    if (v < byVariable.length && (byVariable[v] as number) >= 0) return byVariable[v] as number;
+    if (e - s > CACHE_WIDTH || this.count === PRED_ENTRIES || v >= PRED_MAX_VARIABLES) return -1;
+    // An event name ending in CR: matched up to a line's '\n', that CR would be the line's (stripped), not the name's.
+    if (isEvent && b[e - 1] === CR) return -1;
+    if (v >= byVariable.length) {
+      const grown = new Int32Array(Math.min(PRED_MAX_VARIABLES, Math.max(64, 2 * (v + 1)))).fill(-1);
+      grown.set(byVariable);
+      byVariable = grown;
+      if (isEvent) this.eventEntry = grown;
+      else this.stateEntry = grown;
+    }
+    const k = this.count++;
+    let at = k * CACHE_WIDTH;
+    for (let i = s; i < e; i++) this.bytes[at++] = b[i] as number;
+    this.len[k] = e - s;
+    this.code[k] = code;
+    this.next[k] = -1;
+    byVariable[v] = k;
+    return k;
+  }
+}
+const predictor = new NamePredictor();
+
+/**
  * Bytes below 0x80 as a string: Buffer#latin1Slice, which toString('latin1')
  * calls after its encoding switch (undocumented, so checked once).
  */
@@ -208,6 +265,8 @@ class DlogBufferParser {
   private batchT = new Float64Array(0);
   private batchV = new Float64Array(0);
   private batched = 0;
+  /** The entry (see NamePredictor) of the last record's name, or −1. */
+  private previousEntry = -1;
   /**
    * Variable numbers by cache slot (the name cache's slots), valid while the
    * slot's name is the same string object: a hit costs no Map lookup.
@@ -238,6 +297,7 @@ class DlogBufferParser {
     this.intake = sink.intake ?? null;
     const slots = this.intake === null ? 0 : CACHE_SLOTS;
     if (this.intake !== null) {
+      if (predictor.owner !== this.intake) predictor.reset(this.intake);
       this.batchCode = new Int32Array(BATCH);
       this.batchT = new Float64Array(BATCH);
       this.batchV = new Float64Array(BATCH);
@@ -278,6 +338,14 @@ class DlogBufferParser {
     this.batched = 0;
     this.intakeRecords += n;
     (this.intake as RecordIntake).records(this.batchCode, this.batchT, this.batchV, n);
+  }
+
+  /** After a name found the usual way: the previous record's entry is followed by this one's. */
+  private follow(code: number, b: Buffer, s: number, e: number): void {
+    if (predictor.owner !== this.intake) return;
+    const entry = predictor.entry(code, b, s, e);
+    if (this.previousEntry >= 0) predictor.next[this.previousEntry] = entry;
+    this.previousEntry = entry;
   }
 
   private batch(code: number, t: number, v: number): void {
@@ -498,6 +566,37 @@ class DlogBufferParser {
     }
     // The name: an event's runs to the end of the line, a state's to its last TAB.
     let j = t2 + 1;
+    // First, the name that followed the previous record's last time (see NamePredictor).
+    let code = 0;
+    let predicted = -1;
+    const previous = this.previousEntry;
+    if (previous >= 0 && predictor.owner === this.intake) {
+      const p = predictor.next[previous] as number;
+      if (p >= 0 && ((predictor.code[p] as number) >= 0) !== isState) {
+        const len = predictor.len[p] as number;
+        const bytes = predictor.bytes;
+        let at = p * CACHE_WIDTH;
+        let k = j;
+        const end = j + len;
+        while (k < end && b[k] === bytes[at]) {
+          k++;
+          at++;
+        }
+        if (k === end) {
+          c = b[k] as number;
+          if (!isState && (c === NL || (c === CR && b[k + 1] === NL)) && k - s <= MAX_LINE_LENGTH) {
+            this.batch(predictor.code[p] as number, t, 0);
+            this.previousEntry = p;
+            return c === NL ? k : k + 1;
+          }
+          if (isState && c === TAB) {
+            predicted = p;
+            code = predictor.code[p] as number;
+            j = k;
+          }
+        }
+      }
+    }
     let high = 0;
     let h = 0;
     c = b[j] as number;
@@ -515,17 +614,21 @@ class DlogBufferParser {
       if (e === t2 + 1 || e - s > MAX_LINE_LENGTH) return this.generic(b, s, j, lineNo); // empty name, or too long
       const intake = this.intake;
       if (intake !== null && high < 0x80) {
-        this.batch(this.eventVariable(intake, b, t2 + 1, e, h), t, 0);
+        code = this.eventVariable(intake, b, t2 + 1, e, h);
+        this.batch(code, t, 0);
+        this.follow(code, b, t2 + 1, e);
       } else {
         if (intake !== null) this.flush();
         this.sink.event(t, high < 0x80 ? cachedName(b, t2 + 1, e, h) : b.toString('utf8', t2 + 1, e));
       }
       return j;
     }
-    while (c !== TAB && c !== NL) {
-      high |= c;
-      h = (h * 31 + c) | 0;
-      c = b[++j] as number;
+    if (predicted < 0) {
+      while (c !== TAB && c !== NL) {
+        high |= c;
+        h = (h * 31 + c) | 0;
+        c = b[++j] as number;
+      }
     }
     const t3 = j;
     // An empty name or no value field: an error for parseDlogLine to word (unless more TABs follow).
@@ -568,8 +671,13 @@ class DlogBufferParser {
     }
     if (nl - s > MAX_LINE_LENGTH) return this.generic(b, s, nl, lineNo);
     const intake = this.intake;
-    if (intake !== null && high < 0x80) {
-      this.batch(-1 - this.stateVariable(intake, b, t2 + 1, t3, h), t, value);
+    if (predicted >= 0) {
+      this.batch(code, t, value);
+      this.previousEntry = predicted;
+    } else if (intake !== null && high < 0x80) {
+      code = -1 - this.stateVariable(intake, b, t2 + 1, t3, h);
+      this.batch(code, t, value);
+      this.follow(code, b, t2 + 1, t3);
     } else {
       if (intake !== null) this.flush();
       this.sink.state(t, high < 0x80 ? cachedName(b, t2 + 1, t3, h) : b.toString('utf8', t2 + 1, t3), value);
