@@ -518,15 +518,21 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       for (let q = 0; q < 3; q++) set(cols, ST_Q1_REL + q, slot, valueAtIn(bt, bv, begin, end, QUARTERS[q] * duration));
       if (!this.keepSeries) continue;
       // Keep the change points only: the step function (last value at or before x) is unchanged.
+      const sVar = this.seriesVar.room(m);
+      const sT = this.seriesT.room(m);
+      const sV = this.seriesV.room(m);
+      let w = this.seriesVar.length;
       let previous = Number.NaN;
       for (let i = begin; i < end; i++) {
         const x = bv[i] as number;
         if (i > begin && x === previous) continue;
-        this.seriesVar.push(v);
-        this.seriesT.push(bt[i] as number);
-        this.seriesV.push(x);
+        sVar[w] = v;
+        sT[w] = bt[i] as number;
+        sV[w] = x;
+        w++;
         previous = x;
       }
+      this.seriesVar.length = this.seriesT.length = this.seriesV.length = w;
     }
   }
 

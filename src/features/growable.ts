@@ -25,6 +25,12 @@ export class GrowableFloat64 {
     if (i >= this.length) this.length = i + 1;
   }
 
+  /** Room for n more values (growing by doubling): write them to `data` from `length` on, then set `length`. */
+  room(n: number): Float64Array {
+    if (this.length + n > this.data.length) this.grow(this.length + n);
+    return this.data;
+  }
+
   /** Push the first n values of `from`. */
   append(from: Float64Array, n: number): void {
     const at = this.length;
@@ -82,6 +88,12 @@ export class GrowableInt32 {
   push(v: number): void {
     if (this.length === this.data.length) this.grow(this.length + 1);
     this.data[this.length++] = v;
+  }
+
+  /** Room for n more values (growing by doubling): write them to `data` from `length` on, then set `length`. */
+  room(n: number): Int32Array {
+    if (this.length + n > this.data.length) this.grow(this.length + n);
+    return this.data;
   }
 
   /** Push the first n values of `from`. */
