@@ -36,7 +36,7 @@ export async function readDlogFast(
   stream?: Readable,
 ): Promise<{ bytes: number; lines: number; records: number }> {
   // A plain file is read into one reused buffer (fresh 1 MB buffers cost page faults on every read).
-  const source: AsyncIterable<Uint8Array> = stream ?? (file.gzip || file.path === '-' ? openInputFile(file, readChunk(file)) : fileChunks(file.path));
+  const source: AsyncIterable<Uint8Array> = stream ?? (file.gzip || file.path === '-' ? openInputFile(file, STREAM_CHUNK) : fileChunks(file.path));
   const parser = new DlogBufferParser(sink, onSkip, file.path);
   let bytes = 0;
   let first = true;
@@ -108,14 +108,10 @@ async function* fileChunks(path: string): AsyncGenerator<Buffer> {
 }
 
 /**
- * Bytes per read: 1 MB reads cost less parser and stream overhead per byte
- * than 64 KB ones, but each read allocates its buffer: a small file gets a
- * buffer of its own size (at least 64 KB, as before), compressed ones 64 KB.
+ * Bytes per read of a stream (compressed files and standard input; plain
+ * files go through fileChunks): 64 KB.
  */
-function readChunk(file: InputFile): number {
-  if (file.gzip || file.path === '-') return 64 * 1024;
-  return Math.min(1 << 20, Math.max(64 * 1024, file.size + 1));
-}
+const STREAM_CHUNK = 64 * 1024;
 const NL = 10;
 const TAB = 9;
 const CR = 13;
