@@ -393,6 +393,23 @@ describe('byte-level dlog reader ≡ readLines + parseDlogLine', () => {
     expect((await same(b(many), [4096])).calls.length).toBe(1800);
   });
 
+  it('readers of different intakes interleaved: each gets its own records', async () => {
+    // Chunks arrive asynchronously, so the three reads interleave; X's and Y's names get different numbers.
+    const docX = b(Array.from({ length: 300 }, (_, i) => `S\t${i}\tq${i % 3}\t${i}\nE\t${i}\tA${i % 4}\n`).join(''));
+    const docY = b(Array.from({ length: 300 }, (_, i) => `E\t${i}\tA${(i + 1) % 4}\nS\t${i}\tq${(i + 2) % 3}\t${-i}\n`).join(''));
+    const read = async (doc: Buffer, intake: RecordSink) => {
+      await readDlogFast(FILE, intake, () => undefined, undefined, chunked(doc, [97]));
+    };
+    const [callsX, callsY] = [[], []] as string[][];
+    const x = recordingWithIntake(callsX, { n: 0 });
+    // X, then Y, then X again: the predictor is reset twice while the first X reader is still reading.
+    await Promise.all([read(docX, x), read(docY, recordingWithIntake(callsY, { n: 0 })), read(docX, x)]);
+    const [fromX, fromY] = [(await viaStrings(chunked(docX, []))).calls, (await viaStrings(chunked(docY, []))).calls];
+    // The two X readers' calls interleave in one list: the same calls, twice.
+    expect([...callsX].sort()).toEqual([...fromX, ...fromX].sort());
+    expect(callsY).toEqual(fromY);
+  });
+
   it('repeated names come back equal, and colliding names stay distinct', async () => {
     const names = ['ab', 'ba', 'aab', 'abb', 'a b', 'a\tb', 'x'.repeat(64), 'x'.repeat(65), 'y'.repeat(64), 'queue_len', 'queue_lem',
       ...Array.from({ length: 40 }, (_, i) => `Writer_${i}_run`)];

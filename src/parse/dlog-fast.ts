@@ -181,6 +181,8 @@ const PRED_ENTRIES = 256;
 const PRED_MAX_VARIABLES = 1 << 16;
 class NamePredictor {
   owner: RecordIntake | null = null;
+  /** Counts resets: a parser uses the entries only while they are those of its own reset or later ones of the same owner. */
+  generation = 0;
   readonly bytes = new Uint8Array(PRED_ENTRIES * CACHE_WIDTH);
   readonly len = new Int32Array(PRED_ENTRIES);
   readonly code = new Int32Array(PRED_ENTRIES);
@@ -192,6 +194,7 @@ class NamePredictor {
 
   reset(owner: RecordIntake): void {
     this.owner = owner;
+    this.generation++;
     this.count = 0;
     this.eventEntry = new Int32Array(0);
     this.stateEntry = new Int32Array(0);
@@ -261,8 +264,9 @@ class DlogBufferParser {
   private batchT = new Float64Array(0);
   private batchV = new Float64Array(0);
   private batched = 0;
-  /** The entry (see NamePredictor) of the last record's name, or −1. */
+  /** The entry (see NamePredictor) of the last record's name, or −1; the predictor's generation it belongs to. */
   private previousEntry = -1;
+  private generation = -1;
   /**
    * Variable numbers by cache slot (the name cache's slots), valid while the
    * slot's name is the same string object: a hit costs no Map lookup.
@@ -294,6 +298,7 @@ class DlogBufferParser {
     const slots = this.intake === null ? 0 : CACHE_SLOTS;
     if (this.intake !== null) {
       if (predictor.owner !== this.intake) predictor.reset(this.intake);
+      this.generation = predictor.generation;
       this.batchCode = new Int32Array(BATCH);
       this.batchT = new Float64Array(BATCH);
       this.batchV = new Float64Array(BATCH);
@@ -338,7 +343,8 @@ class DlogBufferParser {
 
   /** After a name found the usual way: the previous record's entry is followed by this one's. */
   private follow(code: number, b: Buffer, s: number, e: number): void {
-    if (predictor.owner !== this.intake) return;
+    // Another intake's parser reset the entries since (not done by any caller: reads are sequential): no prediction.
+    if (predictor.generation !== this.generation) return;
     const entry = predictor.entry(code, b, s, e);
     if (this.previousEntry >= 0) predictor.next[this.previousEntry] = entry;
     this.previousEntry = entry;
@@ -566,7 +572,7 @@ class DlogBufferParser {
     let code = 0;
     let predicted = -1;
     const previous = this.previousEntry;
-    if (previous >= 0 && predictor.owner === this.intake) {
+    if (previous >= 0 && predictor.generation === this.generation) {
       const p = predictor.next[previous] as number;
       if (p >= 0 && ((predictor.code[p] as number) >= 0) !== isState) {
         const len = predictor.len[p] as number;
