@@ -145,6 +145,7 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
       instance: (id, kind) => collector.instance(id, kind),
       event: (t, n) => collector.event(t, n),
       state: (t, n, v) => collector.state(t, n, v),
+      intake: collector.intake,
     };
     const band = options.metricsBand ?? 'auto';
     const join = metrics === undefined ? undefined : new MetricJoin(metrics, direct, {

@@ -92,20 +92,57 @@ async function viaStrings(stream: Readable, strict = false, file = FILE): Promis
   return out;
 }
 
-async function viaBytes(stream: Readable, strict = false, file = FILE): Promise<Outcome> {
+/**
+ * As `recording`, plus a fast lane (RecordIntake) that numbers names in order
+ * of first appearance and records its records as the same text by name;
+ * `given` counts the records it was given.
+ */
+function recordingWithIntake(calls: string[], given: { n: number }): RecordSink {
+  const base = recording(calls);
+  const number = (names: string[], name: string): number => {
+    const v = names.indexOf(name);
+    return v >= 0 ? v : names.push(name) - 1;
+  };
+  const events: string[] = [];
+  const states: string[] = [];
+  return {
+    ...base,
+    intake: {
+      eventVariable: (name) => number(events, name),
+      stateVariable: (name) => number(states, name),
+      records: (code, t, v, n) => {
+        given.n += n;
+        for (let i = 0; i < n; i++) {
+          const c = code[i] as number;
+          if (c >= 0) base.event(t[i] as number, events[c] as string);
+          else base.state(t[i] as number, states[-1 - c] as string, v[i] as number);
+        }
+      },
+    },
+  };
+}
+
+/** `intake`: through a sink's fast lane, whose record count must be the reader's `records`. */
+async function viaBytes(stream: Readable, strict = false, file = FILE, intake = false): Promise<Outcome> {
   const out: Outcome = { calls: [], skips: [], bytes: 0, result: null, error: null };
+  const given = { n: 0 };
   try {
-    out.result = await readDlogFast(file, recording(out.calls), skipper(out.skips, strict), (n) => { out.bytes += n; }, stream);
+    const sink = intake ? recordingWithIntake(out.calls, given) : recording(out.calls);
+    const { records, ...result } = await readDlogFast(file, sink, skipper(out.skips, strict), (n) => { out.bytes += n; }, stream);
+    expect(records).toBe(given.n);
+    out.result = result;
   } catch (err) {
     out.error = caught(err);
   }
   return out;
 }
 
+/** The byte reader, by name and through a fast lane, against the string path. */
 async function same(bytes: Buffer, sizes: readonly number[], strict = false): Promise<Outcome> {
   const expected = await viaStrings(chunked(bytes, sizes), strict);
   const actual = await viaBytes(chunked(bytes, sizes), strict);
   expect(actual).toEqual(expected);
+  expect(await viaBytes(chunked(bytes, sizes), strict, FILE, true)).toEqual(expected);
   return actual;
 }
 
@@ -319,6 +356,60 @@ describe('byte-level dlog reader ≡ readLines + parseDlogLine', () => {
     await same(Buffer.concat([b('E\t1\ta\n#'), Buffer.alloc(1024 * 1024 - 2, 'y'), b('\r\n')]), [65536]);
   });
 
+  it('timestamps sharing their first 8 bytes (the cached prefix), in any chunking', async () => {
+    // Consecutive timestamps that share 8 leading digits start 8 bytes in; these mix hits, near misses and non-digits.
+    const stamp = fc.tuple(pick('', '', '-', '+'), pick('17635968', '17635968', '17635969', '1763596.', '12345678', '00000000', '9999999', '176359680'),
+      pick('', '.', '04.8686', '0', '05.337234', '9.', '.25', '1e3', 'x', '99999999999'));
+    const line = fc.tuple(stamp, pick('E', 'S'), pick('a', 'FlushEnd', 'q')).map(([[sg, p, f], tag, name]) => `${tag}\t${sg}${p}${f}\t${name}${tag === 'S' ? '\t1.5' : ''}\n`);
+    await fc.assert(fc.asyncProperty(fc.array(line, { minLength: 1, maxLength: 40 }), chunkSizes, async (lines, sizes) => {
+      await same(b(lines.join('')), sizes);
+    }), { numRuns: 400 });
+    const out = await same(b(Array.from({ length: 50 }, (_, i) => `E\t1763596804.${String(i).padStart(6, '0')}\tX\n`).join('')), [300]);
+    expect(out.calls[49]).toBe('E 1763596804.000049 "X"');
+  });
+
+  it('names predicted from the name before them: only a whole match is taken, in any chunking', async () => {
+    // A cycle of names (so the prediction mostly holds), broken by prefixes, extensions and look-alikes of the predicted name.
+    const pool = ['q', 'queue', 'queue_len', 'queue_lem', 'a', 'ab', 'a\tb', 'x'.repeat(64), 'x'.repeat(65), 'né', 'Flush', 'FlushEnd', 'FlushEnd ', 'z\r'];
+    const ends = ['\n', '\r\n', '\t2\n', '\r\r\n', 'x\n', '\rx\n', '_len\n'];
+    const record = fc.tuple(pick('E', 'S'), fc.nat(pool.length - 1));
+    const doc = fc.tuple(fc.array(record, { minLength: 1, maxLength: 6 }), fc.nat(8), fc.array(fc.tuple(fc.nat(60), record), { maxLength: 6 }),
+      fc.array(fc.nat(3 * ends.length), { minLength: 1, maxLength: 30 }))
+      .map(([cycle, rounds, breaks, endings]) => {
+        const recs = Array.from({ length: (rounds + 2) * cycle.length }, (_, i) => cycle[i % cycle.length]!);
+        for (const [at, r] of breaks) recs[at % recs.length] = r;
+        // Mostly a plain '\n' (so names are learnt), else a look-alike ending.
+        const end = (i: number) => ends[endings[i % endings.length]! % (ends.length * 3) < ends.length ? endings[i % endings.length]! : 0]!;
+        return recs.map(([tag, n], i) => `${tag}\t${i}\t${pool[n]}${tag === 'S' ? `\t${i % 5}` : ''}${end(i)}`).join('');
+      });
+    await fc.assert(fc.asyncProperty(doc, chunkSizes, async (text, sizes) => {
+      await same(b(text), sizes);
+    }), { numRuns: 600 });
+    // An event name that ends in CR, then the same bytes ending a CRLF line: there the CR is the line's.
+    const crs = await same(b('E\t0\tq\nE\t1\tz\r\r\nE\t2\tq\nE\t3\tz\r\nE\t4\tq\nE\t5\tz\r\r\n'), []);
+    expect(crs.calls).toEqual(['E 0 "q"', 'E 1 "z\\r"', 'E 2 "q"', 'E 3 "z"', 'E 4 "q"', 'E 5 "z\\r"']);
+    // Over 256 names (more than the entries), cycling.
+    const many = Array.from({ length: 3 * 300 }, (_, i) => `S\t${i}\tv${i % 300}\t${i}\nE\t${i}\te${i % 300}\n`).join('');
+    expect((await same(b(many), [4096])).calls.length).toBe(1800);
+  });
+
+  it('readers of different intakes interleaved: each gets its own records', async () => {
+    // Chunks arrive asynchronously, so the three reads interleave; X's and Y's names get different numbers.
+    const docX = b(Array.from({ length: 300 }, (_, i) => `S\t${i}\tq${i % 3}\t${i}\nE\t${i}\tA${i % 4}\n`).join(''));
+    const docY = b(Array.from({ length: 300 }, (_, i) => `E\t${i}\tA${(i + 1) % 4}\nS\t${i}\tq${(i + 2) % 3}\t${-i}\n`).join(''));
+    const read = async (doc: Buffer, intake: RecordSink) => {
+      await readDlogFast(FILE, intake, () => undefined, undefined, chunked(doc, [97]));
+    };
+    const [callsX, callsY] = [[], []] as string[][];
+    const x = recordingWithIntake(callsX, { n: 0 });
+    // X, then Y, then X again: the predictor is reset twice while the first X reader is still reading.
+    await Promise.all([read(docX, x), read(docY, recordingWithIntake(callsY, { n: 0 })), read(docX, x)]);
+    const [fromX, fromY] = [(await viaStrings(chunked(docX, []))).calls, (await viaStrings(chunked(docY, []))).calls];
+    // The two X readers' calls interleave in one list: the same calls, twice.
+    expect([...callsX].sort()).toEqual([...fromX, ...fromX].sort());
+    expect(callsY).toEqual(fromY);
+  });
+
   it('repeated names come back equal, and colliding names stay distinct', async () => {
     const names = ['ab', 'ba', 'aab', 'abb', 'a b', 'a\tb', 'x'.repeat(64), 'x'.repeat(65), 'y'.repeat(64), 'queue_len', 'queue_lem',
       ...Array.from({ length: 40 }, (_, i) => `Writer_${i}_run`)];
@@ -326,6 +417,29 @@ describe('byte-level dlog reader ≡ readLines + parseDlogLine', () => {
     const out = await same(b(text), [333]);
     expect(out.calls.length).toBe(400);
     expect(out.calls.filter((c) => c.includes('Writer_')).length).toBeGreaterThan(200);
+  });
+
+  it('a plain file over several reads of the one reused buffer; a missing file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'distalyze-dlog-fast-'));
+    try {
+      // ~2.6 MB: lines of varied lengths cross both 1 MB read boundaries; non-ASCII names and a CRLF among them.
+      const body = Buffer.from(Array.from({ length: 60_000 }, (_, i) =>
+        `S\t1763596804.${String(i).padStart(6, '0')}\t${i % 5 === 0 ? 'né' : 'q'.repeat(1 + (i % 13))}\t${i % 7}${i % 11 === 0 ? '\r' : ''}\nE\t${i}\tFlush${i % 3}\n`).join(''));
+      writeFileSync(join(dir, 'big.dlog'), body);
+      const file = (n: string, size: number): InputFile => ({ path: join(dir, n), relativePath: n, gzip: false, size });
+      const calls: string[] = [];
+      const given = { n: 0 };
+      const sink: ClassSink = { ...recordingWithIntake(calls, given), beginFile: () => undefined, endFile: () => undefined };
+      const stats = await readClass([file('big.dlog', body.length), file('big.dlog', body.length)], 'good', sink, { strict: true }, emptyReadStats());
+      const once = (await viaStrings(Readable.from([body]))).calls;
+      expect(calls).toEqual([...once, ...once]);
+      expect(stats).toMatchObject({ bytes: 2 * body.length, lines: 240_000, records: 240_000 });
+      const missing = await viaStrings(openInputFile(file('gone.dlog', 10)), false, file('gone.dlog', 10));
+      await expect(readClass([file('gone.dlog', 10)], 'good', sink, { strict: true }, emptyReadStats())).rejects.toThrow(missing.error?.message ?? 'none');
+      expect(missing.error?.message).toMatch(/cannot read: no such file or directory/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('through readClass: a gzip file, and a truncated one', async () => {
@@ -341,6 +455,13 @@ describe('byte-level dlog reader ≡ readLines + parseDlogLine', () => {
       expect(stats.records).toBe(10_000);
       expect(stats.lines).toBe(10_000);
       expect(calls).toEqual((await viaStrings(Readable.from([body]))).calls);
+      // Through a fast lane: the reader counts what it gives it (the é names go by name, through the counter).
+      const fast: string[] = [];
+      const given = { n: 0 };
+      const viaIntake = await readClass([file('a.dlog.gz')], 'good', { ...recordingWithIntake(fast, given), beginFile: () => undefined, endFile: () => undefined }, { strict: true }, emptyReadStats());
+      expect(given.n).toBe(5000);
+      expect(viaIntake.records).toBe(10_000);
+      expect(fast).toEqual(calls);
       // A truncated file: the same message either way.
       const expected = await viaStrings(openInputFile(file('b.dlog.gz')), false, file('b.dlog.gz'));
       const actual = await viaBytes(openInputFile(file('b.dlog.gz')), false, file('b.dlog.gz'));

@@ -146,6 +146,23 @@ describe('record order and instances', () => {
     expect(r.warnings).toContain("1 instance id(s) occur in both classes (e.g. 'r1'); each class keeps its own instance");
   });
 
+  it('finds the ids named in both classes whether they come in ascending order or not', () => {
+    // Ascending ids take a path without a Map (merged against the other class's); any other order, a Set.
+    const named = (...ids: string[]) => dlog(...ids.flatMap((id, k) => [`I ${id}`, `E ${k} Start`, `I ${id}`, `E ${k + 1} End`]));
+    const shared = (good: string[], bad: string[]) => {
+      const r = featuresOf({ good: [named(...good)], bad: [named(...bad)] });
+      return [r.features.instances.map((i) => `${i.className}:${i.id}`).join(' '), r.warnings.find((w) => w.includes('both classes'))];
+    };
+    const say = (n: number, id: string) => `${n} instance id(s) occur in both classes (e.g. '${id}'); each class keeps its own instance`;
+    expect(shared(['a', 'c', 'e', 'g'], ['c', 'd', 'g'])).toEqual(['good:a good:c good:e good:g bad:c bad:d bad:g', say(2, 'c')]);
+    expect(shared(['a', 'c', 'e', 'g'], ['g', 'd', 'c'])).toEqual(['good:a good:c good:e good:g bad:c bad:d bad:g', say(2, 'g')]);
+    expect(shared(['g', 'e', 'c', 'a'], ['c', 'd', 'g'])).toEqual(['good:a good:c good:e good:g bad:c bad:d bad:g', say(2, 'c')]);
+    expect(shared(['a', 'b'], ['c', 'd'])[1]).toBeUndefined();
+    // An id named again later (not right after itself) is the same instance.
+    const again = featuresOf({ good: [dlog('I b', 'E 0 Start', 'I c', 'E 0 Start', 'I b', 'E 4 End', 'I a', 'E 1 Start', 'E 2 End', 'I c', 'E 3 End')], bad: [C, D] });
+    expect(again.features.instances.slice(0, 3).map((i) => [i.id, i.duration, i.records])).toEqual([['a', 1, 2], ['b', 4, 2], ['c', 3, 2]]);
+  });
+
   it('reports variables seen in one class only, and tests their count', () => {
     const withY = dlog('E 0 Start', 'E 1 Y', 'E 2 End');
     const { features: fs, warnings } = featuresOf({ good: [A, B], bad: [withY, withY] });

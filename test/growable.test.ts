@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GrowableFloat64 } from '../src/features/growable.js';
+import { GrowableFloat64, GrowableInt32 } from '../src/features/growable.js';
 
 describe('GrowableFloat64', () => {
   it('reserve keeps the values and reads unset slots as the fill, before and after', () => {
@@ -24,5 +24,37 @@ describe('GrowableFloat64', () => {
     zeros.push(4);
     zeros.reserve(6);
     expect([...zeros.data]).toEqual([4, 0, 0, 0, 0, 0]);
+  });
+
+  it('append, room and growth keep every value; unset slots read as the fill (NaN or 0)', () => {
+    const nan = new GrowableFloat64(2);
+    const zero = new GrowableFloat64(2, 0);
+    const src = Float64Array.from({ length: 40 }, (_, i) => i / 4 - 3);
+    for (const g of [nan, zero]) {
+      g.append(src, 3);
+      g.append(src.subarray(3), 37);
+      expect([...g.data.subarray(0, g.length)]).toEqual([...src]);
+      const room = g.room(100);
+      expect(room.length).toBeGreaterThanOrEqual(140);
+      room[g.length] = 9;
+      g.length += 1;
+      expect(g.toArray(42)[40]).toBe(9);
+      expect(g.toArray(42)[41]).toBe(g.fill);
+      expect(g.data[g.data.length - 1]).toBe(g === nan ? NaN : 0);
+    }
+  });
+});
+
+describe('GrowableInt32', () => {
+  it('push, append, repeat and room keep every value across growth', () => {
+    const g = new GrowableInt32(1);
+    g.push(5);
+    g.append(Int32Array.from([1, 2, 3, 4]), 3);
+    g.repeat(-7, 20);
+    g.push(8);
+    const room = g.room(3);
+    room[g.length] = 11;
+    g.length += 1;
+    expect([...g.data.subarray(0, g.length)]).toEqual([5, 1, 2, 3, ...Array(20).fill(-7), 8, 11]);
   });
 });

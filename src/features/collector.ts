@@ -1,15 +1,32 @@
 import type { InputFile } from '../parse/files.js';
 import type { ClassSink } from '../parse/reader.js';
-import type { ClassName } from '../parse/records.js';
+import type { ClassName, RecordIntake } from '../parse/records.js';
 import { GrowableFloat64, GrowableInt32 } from './growable.js';
 import { InputError } from '../errors.js';
 import { tooManyVariables } from './limits.js';
-import { finiteMean, medianOfSorted } from './stats.js';
+import { medianOfSorted } from './stats.js';
 import { EVENT_FEATURE_TYPES, STATE_FEATURE_TYPES } from './types.js';
 
 const EV = Object.fromEntries(EVENT_FEATURE_TYPES.map((f, i) => [f, i])) as Record<(typeof EVENT_FEATURE_TYPES)[number], number>;
 const ST = Object.fromEntries(STATE_FEATURE_TYPES.map((f, i) => [f, i])) as Record<(typeof STATE_FEATURE_TYPES)[number], number>;
 const QUARTERS = [0.25, 0.5, 0.75] as const;
+// Feature positions as constants (the summaries' inner loop reads them per instance and variable).
+const EV_FIRST_ABS = EV['first.abs'];
+const EV_MEDIAN_ABS = EV['median.abs'];
+const EV_LAST_ABS = EV['last.abs'];
+const EV_FIRST_REL = EV['first.rel'];
+const EV_MEDIAN_REL = EV['median.rel'];
+const EV_LAST_REL = EV['last.rel'];
+const EV_COUNT = EV.count;
+const EV_GAP = EV.gap;
+const EV_GAP_AFTER = EV['gap.after'];
+const EV_WAIT = EV.wait;
+const ST_MIN = ST.min;
+const ST_MEAN = ST.mean;
+const ST_MAX = ST.max;
+const ST_FINAL = ST.final;
+const ST_Q1_REL = ST['q1.rel'];
+const ST_Q1_ABS = ST['q1.abs'];
 /** Instances summarized at the end of a class before its dense columns are grown to their final size. */
 const RESERVE_AFTER = 1024;
 
@@ -19,8 +36,9 @@ const FLUSH_SLOTS = 1 << 16;
 /** Records not yet summarized: event variable v is coded v, state variable v is coded −1−v. */
 class RecordBuffer {
   readonly code = new GrowableInt32();
-  readonly t = new GrowableFloat64();
-  readonly v = new GrowableFloat64();
+  // Read only below their length: no NaN fill on growing.
+  readonly t = new GrowableFloat64(16, 0);
+  readonly v = new GrowableFloat64(16, 0);
   /** Instance index, for the buffer of instances named by `I` records. */
   readonly inst = new GrowableInt32();
 
@@ -117,7 +135,7 @@ export class VariableIndex {
  * land in one growable column per (variable, feature type), indexed by the order
  * instances were summarized; `FeatureSet` construction reorders them.
  */
-export class FeatureCollector implements ClassSink {
+export class FeatureCollector implements ClassSink, RecordIntake {
   readonly events = new VariableIndex();
   readonly states = new VariableIndex();
   /** eventColumns[v][f]: feature f (EVENT_FEATURE_TYPES order) of event variable v per instance slot. */
@@ -145,8 +163,8 @@ export class FeatureCollector implements ClassSink {
 
   // State change points per instance slot, for q*.abs once Dref is known.
   private readonly seriesVar = new GrowableInt32();
-  private readonly seriesT = new GrowableFloat64();
-  private readonly seriesV = new GrowableFloat64();
+  private readonly seriesT = new GrowableFloat64(16, 0);
+  private readonly seriesV = new GrowableFloat64(16, 0);
   private readonly seriesStart: number[] = [];
   private readonly scratch = new SummaryScratch();
 
@@ -158,8 +176,11 @@ export class FeatureCollector implements ClassSink {
   private held = new RecordBuffer();
   private heldIds: string[] = [];
   private heldKinds: (string | null)[] = [];
+  /** Index of heldIds, kept only once they are not in ascending order (see instance). */
   private heldIndex = new Map<string, number>();
-  private idsByClass = new Map<ClassName, Set<string>>();
+  private heldAscending = true;
+  /** Ids named by `I` records per class (see sharedIdsOf). */
+  private namedByClass = new Map<ClassName, NamedIds>();
   /** -1: the file's own instance; otherwise an index into heldIds. */
   private target = -1;
   /** exportWholeClass: receives the summarized instances in parts while the class is finished. */
@@ -200,13 +221,14 @@ export class FeatureCollector implements ClassSink {
       const k = this.heldIds.length;
       const start = new Int32Array(k + 1);
       const { code, t, v } = this.groupHeldByInstance(start);
-      const order = sortedOrder(this.heldIds);
-      let done = 0;
-      for (const j of order) {
+      // Ids that came in ascending order need no sort (nor an array of their order).
+      const order = this.heldAscending ? null : sortedOrder(this.heldIds);
+      for (let done = 0; done < k; done++) {
+        const j = order === null ? done : (order[done] as number);
         // Once the first instances show which columns nearly every instance sets, make room for all of them.
         // (Handing on parts, the slots are emptied every FLUSH_SLOTS instances: room for a part only.)
-        if (done++ === RESERVE_AFTER) {
-          const slots = this.ids.length + order.length - RESERVE_AFTER;
+        if (done === RESERVE_AFTER) {
+          const slots = this.ids.length + k - RESERVE_AFTER;
           this.reserveDenseColumns(this.onFlush !== null ? Math.min(slots, FLUSH_SLOTS) : slots);
         }
         if ((start[j + 1] as number) > (start[j] as number)) {
@@ -219,17 +241,23 @@ export class FeatureCollector implements ClassSink {
       }
     }
     const named = this.namedElsewhere.length === 0 ? this.heldIds : [...this.namedElsewhere, ...this.heldIds];
-    const seen = this.idsByClass.get(this.className === 'good' ? 'bad' : 'good');
-    if (seen !== undefined) for (const id of named) if (seen.has(id)) this.sharedIds.push(id);
+    const other = this.namedByClass.get(this.className === 'good' ? 'bad' : 'good');
+    if (other !== undefined) sharedIdsOf(named, other, this.sharedIds);
     // finishClass may run twice for a class (explicitly, then on the next class's first file): add, never replace.
-    const own = this.idsByClass.get(this.className) ?? new Set<string>();
-    for (const id of named) own.add(id);
-    this.idsByClass.set(this.className, own);
+    const own = this.namedByClass.get(this.className) ?? { ids: [], ascending: true, set: null };
+    own.ascending = own.ascending && ascending(named) &&
+      (own.ids.length === 0 || named.length === 0 || (named[0] as string) > (own.ids[own.ids.length - 1] as string));
+    for (const id of named) {
+      own.ids.push(id);
+      own.set?.add(id);
+    }
+    this.namedByClass.set(this.className, own);
     this.namedElsewhere = [];
     this.held = new RecordBuffer();
     this.heldIds = [];
     this.heldKinds = [];
     this.heldIndex = new Map();
+    this.heldAscending = true;
   }
 
   /**
@@ -251,15 +279,28 @@ export class FeatureCollector implements ClassSink {
    * Counting sort of the held records by instance, stable: each instance's
    * records become contiguous, in input order. Fills `start` (k + 1 offsets)
    * and frees the held buffer before returning, so the records exist twice only
-   * while being copied.
+   * while being copied. Records already grouped (each instance's records in one
+   * run, the usual case) are returned as they are.
    */
   private groupHeldByInstance(start: Int32Array): { code: Int32Array; t: Float64Array; v: Float64Array } {
     const held = this.held;
     const n = held.length;
     const k = this.heldIds.length;
     const inst = held.inst.data;
-    for (let i = 0; i < n; i++) start[(inst[i] as number) + 1]++;
+    let contiguous = true;
+    for (let i = 0; i < n; i++) {
+      const j = inst[i] as number;
+      start[j + 1]++;
+      // Ids are numbered in order of first appearance: each instance's records are one run iff this never decreases.
+      if (i > 0 && j < (inst[i - 1] as number)) contiguous = false;
+    }
     for (let j = 0; j < k; j++) start[j + 1] = (start[j + 1] as number) + (start[j] as number);
+    if (contiguous) {
+      // Already grouped, in input order: the held columns as they are (no copy).
+      const grouped = { code: held.code.data, t: held.t.data, v: held.v.data };
+      this.held = new RecordBuffer();
+      return grouped;
+    }
     const fill = start.slice(0, k);
     const code = new Int32Array(n);
     const t = new Float64Array(n);
@@ -274,8 +315,30 @@ export class FeatureCollector implements ClassSink {
     return { code, t, v };
   }
 
-  /** The first kind given for an instance sticks. */
+  /**
+   * The first kind given for an instance sticks. While the ids come in
+   * ascending order, an id above the last is new: no Map is kept until one
+   * does not (then every id so far is indexed).
+   */
   instance(id: string, kind?: string | null): void {
+    if (this.heldAscending) {
+      const ids = this.heldIds;
+      const n = ids.length;
+      const last = n === 0 ? null : (ids[n - 1] as string);
+      if (last === null || id > last) {
+        ids.push(id);
+        this.heldKinds.push(kind ?? null);
+        this.target = n;
+        return;
+      }
+      if (id === last) {
+        if (kind != null && this.heldKinds[n - 1] === null) this.heldKinds[n - 1] = kind;
+        this.target = n - 1;
+        return;
+      }
+      this.heldAscending = false;
+      for (let j = 0; j < n; j++) this.heldIndex.set(ids[j] as string, j);
+    }
     let j = this.heldIndex.get(id);
     if (j === undefined) {
       j = this.heldIds.length;
@@ -294,6 +357,28 @@ export class FeatureCollector implements ClassSink {
 
   state(t: number, name: string, value: number): void {
     this.add(-1 - this.states.id(name), t, value);
+  }
+
+  /** The fast lane (RecordIntake): readers number names once and give records by number. */
+  get intake(): RecordIntake {
+    return this;
+  }
+
+  eventVariable(name: string): number {
+    return this.events.id(name);
+  }
+
+  stateVariable(name: string): number {
+    return this.states.id(name);
+  }
+
+  records(code: Int32Array, t: Float64Array, v: Float64Array, n: number): void {
+    this.fileRecords += n;
+    const b = this.target < 0 ? this.fileBuffer : this.held;
+    b.code.append(code, n);
+    b.t.append(t, n);
+    b.v.append(v, n);
+    if (this.target >= 0) b.inst.repeat(this.target, n);
   }
 
   private add(code: number, t: number, v: number): void {
@@ -395,20 +480,20 @@ export class FeatureCollector implements ClassSink {
         const firstT = bt[begin] as number;
         const mid = medianOfSorted(bt, begin, end);
         const lastT = bt[end - 1] as number;
-        set(cols, EV['first.abs'], slot, firstT);
-        set(cols, EV['median.abs'], slot, mid);
-        set(cols, EV['last.abs'], slot, lastT);
+        set(cols, EV_FIRST_ABS, slot, firstT);
+        set(cols, EV_MEDIAN_ABS, slot, mid);
+        set(cols, EV_LAST_ABS, slot, lastT);
         if (duration > 0) {
-          set(cols, EV['first.rel'], slot, firstT / duration);
-          set(cols, EV['median.rel'], slot, mid / duration);
-          set(cols, EV['last.rel'], slot, lastT / duration);
+          set(cols, EV_FIRST_REL, slot, firstT / duration);
+          set(cols, EV_MEDIAN_REL, slot, mid / duration);
+          set(cols, EV_LAST_REL, slot, lastT / duration);
         }
-        set(cols, EV.count, slot, m);
+        set(cols, EV_COUNT, slot, m);
         const gap = gapOf[b] as number;
-        if (!Number.isNaN(gap)) set(cols, EV.gap, slot, gap);
+        if (!Number.isNaN(gap)) set(cols, EV_GAP, slot, gap);
         const after = gapAfterOf[b] as number;
-        if (!Number.isNaN(after)) set(cols, EV['gap.after'], slot, after);
-        set(cols, EV.wait, slot, waitOf[b] as number);
+        if (!Number.isNaN(after)) set(cols, EV_GAP_AFTER, slot, after);
+        set(cols, EV_WAIT, slot, waitOf[b] as number);
         gapOf[b] = Number.NaN;
         gapAfterOf[b] = Number.NaN;
         waitOf[b] = 0;
@@ -416,33 +501,38 @@ export class FeatureCollector implements ClassSink {
       }
       const v = b - nEvents;
       const cols = this.columnsOf(this.stateColumns, v, STATE_FEATURE_TYPES.length);
-      const t = bt.subarray(begin, end);
-      const vals = bv.subarray(begin, end);
+      // The series is bt/bv [begin, end) (no subarray views: one object each per instance and variable).
       let min = Infinity;
       let max = -Infinity;
       let sum = 0;
-      for (let i = 0; i < m; i++) {
-        const x = vals[i] as number;
+      for (let i = begin; i < end; i++) {
+        const x = bv[i] as number;
         if (x < min) min = x;
         if (x > max) max = x;
         sum += x;
       }
-      set(cols, ST.min, slot, min);
-      set(cols, ST.mean, slot, finiteMean(vals, sum));
-      set(cols, ST.max, slot, max);
-      set(cols, ST.final, slot, vals[m - 1] as number);
-      for (let q = 0; q < 3; q++) set(cols, ST['q1.rel'] + q, slot, valueAt(t, vals, m, QUARTERS[q] * duration));
+      set(cols, ST_MIN, slot, min);
+      set(cols, ST_MEAN, slot, finiteMeanOf(bv, begin, end, sum));
+      set(cols, ST_MAX, slot, max);
+      set(cols, ST_FINAL, slot, bv[end - 1] as number);
+      for (let q = 0; q < 3; q++) set(cols, ST_Q1_REL + q, slot, valueAtIn(bt, bv, begin, end, QUARTERS[q] * duration));
       if (!this.keepSeries) continue;
       // Keep the change points only: the step function (last value at or before x) is unchanged.
+      const sVar = this.seriesVar.room(m);
+      const sT = this.seriesT.room(m);
+      const sV = this.seriesV.room(m);
+      let w = this.seriesVar.length;
       let previous = Number.NaN;
-      for (let i = 0; i < m; i++) {
-        const x = vals[i] as number;
-        if (i > 0 && x === previous) continue;
-        this.seriesVar.push(v);
-        this.seriesT.push(t[i] as number);
-        this.seriesV.push(x);
+      for (let i = begin; i < end; i++) {
+        const x = bv[i] as number;
+        if (i > begin && x === previous) continue;
+        sVar[w] = v;
+        sT[w] = bt[i] as number;
+        sV[w] = x;
+        w++;
         previous = x;
       }
+      this.seriesVar.length = this.seriesT.length = this.seriesV.length = w;
     }
   }
 
@@ -464,9 +554,7 @@ export class FeatureCollector implements ClassSink {
         let j = i;
         while (j < stop && varData[j] === v) j++;
         const cols = this.stateColumns[v] as GrowableFloat64[];
-        const t = tData.subarray(i, j);
-        const vals = vData.subarray(i, j);
-        for (let q = 0; q < 3; q++) set(cols, ST['q1.abs'] + q, slot, valueAt(t, vals, j - i, QUARTERS[q] * referenceDuration));
+        for (let q = 0; q < 3; q++) set(cols, ST_Q1_ABS + q, slot, valueAtIn(tData, vData, i, j, QUARTERS[q] * referenceDuration));
         i = j;
       }
     }
@@ -625,6 +713,27 @@ function set(cols: GrowableFloat64[], f: number, slot: number, value: number): v
   (cols[f] as GrowableFloat64).set(slot, value);
 }
 
+/** valueAt of the series t/v [from, to) (to > from), without views of it. */
+function valueAtIn(t: Float64Array, v: Float64Array, from: number, to: number, x: number): number {
+  let lo = from;
+  let hi = to; // first index with t > x
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((t[mid] as number) <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo === from ? (v[from] as number) : (v[lo - 1] as number);
+}
+
+/** stats.ts's finiteMean of values [from, to) whose sum is `sum`: the same arithmetic, on a range. */
+function finiteMeanOf(values: Float64Array, from: number, to: number, sum: number): number {
+  const n = to - from;
+  if (Number.isFinite(sum)) return sum / n;
+  let mean = 0;
+  for (let i = from; i < to; i++) mean += (values[i] as number) / n;
+  return mean;
+}
+
 /**
  * The value at time x of a series in time order: the last value logged at or
  * before x, or the first value when none is (SPEC §2).
@@ -740,6 +849,40 @@ class SummaryScratch {
     this.orderTmp = new Int32Array(cap);
     this.runs = new Int32Array(cap + 1);
   }
+}
+
+/** A class's ids named by `I` records: in order, whether strictly ascending, and a Set of them once one was needed. */
+interface NamedIds {
+  readonly ids: string[];
+  ascending: boolean;
+  set: Set<string> | null;
+}
+
+/** Whether ids are strictly ascending in code-unit order (so also distinct). */
+function ascending(ids: readonly string[]): boolean {
+  for (let j = 1; j < ids.length; j++) if (!((ids[j] as string) > (ids[j - 1] as string))) return false;
+  return true;
+}
+
+/**
+ * Append to `out` the ids of `named` that the other class named too, in the
+ * order of `named`: by merging when both are ascending, else through a Set of
+ * the other's (built once).
+ */
+function sharedIdsOf(named: readonly string[], other: NamedIds, out: string[]): void {
+  if (other.ids.length === 0 || named.length === 0) return;
+  if (other.ascending && other.set === null && ascending(named)) {
+    const theirs = other.ids;
+    let p = 0;
+    for (const id of named) {
+      while (p < theirs.length && (theirs[p] as string) < id) p++;
+      if (p === theirs.length) return;
+      if (theirs[p] === id) out.push(id);
+    }
+    return;
+  }
+  other.set ??= new Set(other.ids);
+  for (const id of named) if (other.set.has(id)) out.push(id);
 }
 
 /** Indices of `ids` in code-unit order, stable; an O(n) check first (ids often come in order). */

@@ -1,10 +1,17 @@
-/** A Float64Array that grows by doubling; unset slots read as `fill`. */
+/**
+ * A Float64Array that grows by doubling; unset slots read as `fill`. With
+ * fill 0 (buffers only read below their length) growing skips the fill pass:
+ * a new typed array is zero already.
+ */
 export class GrowableFloat64 {
   data: Float64Array;
   length = 0;
+  private readonly zeroFill: boolean;
 
   constructor(capacity = 16, readonly fill = Number.NaN) {
-    this.data = new Float64Array(capacity).fill(fill);
+    this.zeroFill = Object.is(fill, 0);
+    this.data = new Float64Array(capacity);
+    if (!this.zeroFill) this.data.fill(fill);
   }
 
   push(v: number): void {
@@ -18,12 +25,27 @@ export class GrowableFloat64 {
     if (i >= this.length) this.length = i + 1;
   }
 
+  /** Room for n more values (growing by doubling): write them to `data` from `length` on, then set `length`. */
+  room(n: number): Float64Array {
+    if (this.length + n > this.data.length) this.grow(this.length + n);
+    return this.data;
+  }
+
+  /** Push the first n values of `from`. */
+  append(from: Float64Array, n: number): void {
+    const at = this.length;
+    if (at + n > this.data.length) this.grow(at + n);
+    const data = this.data;
+    for (let i = 0; i < n; i++) data[at + i] = from[i] as number;
+    this.length = at + n;
+  }
+
   /** Room for `n` values without growing again (one copy now instead of doublings later). */
   reserve(n: number): void {
     if (n <= this.data.length) return;
     const next = new Float64Array(n);
     next.set(this.data);
-    next.fill(this.fill, this.data.length);
+    if (!this.zeroFill) next.fill(this.fill, this.data.length);
     this.data = next;
   }
 
@@ -50,7 +72,7 @@ export class GrowableFloat64 {
     // Only the new part is filled: the old part is copied over it.
     const next = new Float64Array(cap);
     next.set(this.data);
-    next.fill(this.fill, this.data.length);
+    if (!this.zeroFill) next.fill(this.fill, this.data.length);
     this.data = next;
   }
 }
@@ -64,15 +86,42 @@ export class GrowableInt32 {
   }
 
   push(v: number): void {
-    if (this.length === this.data.length) {
-      const next = new Int32Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
+    if (this.length === this.data.length) this.grow(this.length + 1);
     this.data[this.length++] = v;
+  }
+
+  /** Room for n more values (growing by doubling): write them to `data` from `length` on, then set `length`. */
+  room(n: number): Int32Array {
+    if (this.length + n > this.data.length) this.grow(this.length + n);
+    return this.data;
+  }
+
+  /** Push the first n values of `from`. */
+  append(from: Int32Array, n: number): void {
+    const at = this.length;
+    if (at + n > this.data.length) this.grow(at + n);
+    const data = this.data;
+    for (let i = 0; i < n; i++) data[at + i] = from[i] as number;
+    this.length = at + n;
+  }
+
+  /** Push `value` n times. */
+  repeat(value: number, n: number): void {
+    const at = this.length;
+    if (at + n > this.data.length) this.grow(at + n);
+    this.data.fill(value, at, at + n);
+    this.length = at + n;
   }
 
   clear(): void {
     this.length = 0;
+  }
+
+  private grow(min: number): void {
+    let cap = Math.max(16, this.data.length * 2);
+    while (cap < min) cap *= 2;
+    const next = new Int32Array(cap);
+    next.set(this.data);
+    this.data = next;
   }
 }

@@ -1,3 +1,4 @@
+import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../errors.js';
@@ -6,7 +7,7 @@ import { openInputFile, type InputFile } from './files.js';
 import { LineEnds } from './line-ends.js';
 import { invalidUtf8Message, lineAt, Utf8Check, UTF8_HINT } from './utf8-check.js';
 import { MAX_LINE_LENGTH, readFailure } from './lines.js';
-import type { RecordSink } from './records.js';
+import type { RecordIntake, RecordSink } from './records.js';
 import { parseDecimal, parseTimestamp } from './timestamp.js';
 
 /** A line that yielded no record: its number, why (built only when shown), and a hint. */
@@ -23,22 +24,26 @@ export const NOT_A_RECORD_HINT = 'records are I/E/S lines with TAB-separated fie
  * Anything else (ISO timestamps, exponents, non-ASCII, broken or non-record
  * lines, over-long lines, lines across chunks with non-ASCII bytes) is decoded
  * exactly as the string path decodes it and handed to `parseDlogLine`, so
- * messages and results are identical by construction.
+ * messages and results are identical by construction. A sink with an `intake`
+ * gets the usual records by variable number (`records` counts them: they pass
+ * no counting wrapper), the rest by name.
  */
 export async function readDlogFast(
   file: InputFile,
   sink: RecordSink,
   onSkip: SkipHandler,
   onBytes?: (n: number) => void,
-  stream: Readable = openInputFile(file, readChunk(file)),
-): Promise<{ bytes: number; lines: number }> {
+  stream?: Readable,
+): Promise<{ bytes: number; lines: number; records: number }> {
+  // A plain file is read into one reused buffer (fresh 1 MB buffers cost page faults on every read).
+  const source: AsyncIterable<Uint8Array> = stream ?? (file.gzip || file.path === '-' ? openInputFile(file, STREAM_CHUNK) : fileChunks(file.path));
   const parser = new DlogBufferParser(sink, onSkip, file.path);
   let bytes = 0;
   let first = true;
   const utf8 = new Utf8Check();
   const lineEnds = new LineEnds(file.gzip || file.path === '-' ? undefined : file.size);
   try {
-    for await (const data of stream as AsyncIterable<Uint8Array>) {
+    for await (const data of source) {
       const chunk = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
       bytes += chunk.length;
       onBytes?.(chunk.length);
@@ -67,28 +72,54 @@ export async function readDlogFast(
     if (err instanceof InputError) throw err;
     throw new InputError(readFailure(err, file), file.path);
   } finally {
-    if (file.path !== '-') stream.destroy();
+    if (file.path !== '-') (source as Partial<Readable>).destroy?.();
   }
   if (utf8.end()) throw new InputError(invalidUtf8Message(undefined, bytes), file.path, parser.lineNo + 1, UTF8_HINT);
   parser.end();
-  return { bytes, lines: parser.lineNo };
+  return { bytes, lines: parser.lineNo, records: parser.intakeRecords };
+}
+
+/** One read buffer for plain files, lent to one reader at a time (another gets its own). */
+let spare: Buffer | null = null;
+const READ_SIZE = 1 << 20;
+
+/**
+ * A plain file's bytes in chunks of up to 1 MB, each a view of one buffer
+ * reused for every read: a chunk is valid until the next is asked for (the
+ * parser copies what it keeps: carried line pieces, names, UTF-8 tails).
+ */
+async function* fileChunks(path: string): AsyncGenerator<Buffer> {
+  const buffer = spare ?? Buffer.allocUnsafe(READ_SIZE);
+  spare = null;
+  try {
+    const handle = await open(path, 'r');
+    try {
+      for (;;) {
+        const { bytesRead } = await handle.read(buffer, 0, READ_SIZE, null);
+        if (bytesRead === 0) return;
+        yield buffer.subarray(0, bytesRead);
+      }
+    } finally {
+      await handle.close();
+    }
+  } finally {
+    spare = buffer;
+  }
 }
 
 /**
- * Bytes per read: 1 MB reads cost less parser and stream overhead per byte
- * than 64 KB ones, but each read allocates its buffer: a small file gets a
- * buffer of its own size (at least 64 KB, as before), compressed ones 64 KB.
+ * Bytes per read of a stream (compressed files and standard input; plain
+ * files go through fileChunks): 64 KB.
  */
-function readChunk(file: InputFile): number {
-  if (file.gzip || file.path === '-') return 64 * 1024;
-  return Math.min(1 << 20, Math.max(64 * 1024, file.size + 1));
-}
+const STREAM_CHUNK = 64 * 1024;
 const NL = 10;
 const TAB = 9;
 const CR = 13;
 const MAX_SAFE = 9007199254740991;
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
 const NEWLINE = Buffer.from([NL]);
+/** Records per batch given to an intake. */
+const BATCH = 4096;
 /** A line across chunks up to this many bytes, all ASCII, is joined and parsed from bytes; longer ones are decoded. */
 const JOIN_LIMIT = 4096;
 
@@ -112,10 +143,14 @@ function hashBytes(b: Buffer, s: number, e: number): number {
   return h;
 }
 
+function slotOf(h: number): number {
+  return (h ^ (h >>> 10) ^ (h >>> 20)) & (CACHE_SLOTS - 1);
+}
+
 function cachedName(b: Buffer, s: number, e: number, h: number): string {
   const len = e - s;
   if (len > CACHE_WIDTH) return latin1(b, s, e);
-  const slot = (h ^ (h >>> 10) ^ (h >>> 20)) & (CACHE_SLOTS - 1);
+  const slot = slotOf(h);
   let k = slot * CACHE_WIDTH;
   if (cacheLengths[slot] === len) {
     let i = s;
@@ -132,6 +167,66 @@ function cachedName(b: Buffer, s: number, e: number, h: number): string {
   for (let i = s; i < e; i++) cacheBytes[k++] = b[i] as number;
   return name;
 }
+
+/**
+ * Names predicted from the name before them. With a fast lane, each ASCII name
+ * of at most CACHE_WIDTH bytes gets an entry (its bytes and its code: event v,
+ * or −1−v for state v), and each entry remembers the entry that followed it
+ * last. A record is first compared, byte by byte, with the entry that followed
+ * the previous record's: a whole match up to the name's end is that name, with
+ * no hash, cache or number lookup; anything else takes the usual path. Entries
+ * hold the codes of one intake (`owner`), for every file read into it.
+ */
+const PRED_ENTRIES = 256;
+const PRED_MAX_VARIABLES = 1 << 16;
+class NamePredictor {
+  owner: RecordIntake | null = null;
+  /** Counts resets: a parser uses the entries only while they are those of its own reset or later ones of the same owner. */
+  generation = 0;
+  readonly bytes = new Uint8Array(PRED_ENTRIES * CACHE_WIDTH);
+  readonly len = new Int32Array(PRED_ENTRIES);
+  readonly code = new Int32Array(PRED_ENTRIES);
+  readonly next = new Int32Array(PRED_ENTRIES);
+  count = 0;
+  /** Entry of each event / state variable, or −1. */
+  private eventEntry = new Int32Array(0);
+  private stateEntry = new Int32Array(0);
+
+  reset(owner: RecordIntake): void {
+    this.owner = owner;
+    this.generation++;
+    this.count = 0;
+    this.eventEntry = new Int32Array(0);
+    this.stateEntry = new Int32Array(0);
+  }
+
+  /** The entry of the name at [s, e) of b whose code is `code` (added if new and it fits), or −1. */
+  entry(code: number, b: Buffer, s: number, e: number): number {
+    const isEvent = code >= 0;
+    const v = isEvent ? code : -1 - code;
+    let byVariable = isEvent ? this.eventEntry : this.stateEntry;
+    if (v < byVariable.length && (byVariable[v] as number) >= 0) return byVariable[v] as number;
+    if (e - s > CACHE_WIDTH || this.count === PRED_ENTRIES || v >= PRED_MAX_VARIABLES) return -1;
+    // An event name ending in CR: matched up to a line's '\n', that CR would be the line's (stripped), not the name's.
+    if (isEvent && b[e - 1] === CR) return -1;
+    if (v >= byVariable.length) {
+      const grown = new Int32Array(Math.min(PRED_MAX_VARIABLES, Math.max(64, 2 * (v + 1)))).fill(-1);
+      grown.set(byVariable);
+      byVariable = grown;
+      if (isEvent) this.eventEntry = grown;
+      else this.stateEntry = grown;
+    }
+    const k = this.count++;
+    let at = k * CACHE_WIDTH;
+    for (let i = s; i < e; i++) this.bytes[at++] = b[i] as number;
+    this.len[k] = e - s;
+    this.code[k] = code;
+    this.next[k] = -1;
+    byVariable[v] = k;
+    return k;
+  }
+}
+const predictor = new NamePredictor();
 
 /**
  * Bytes below 0x80 as a string: Buffer#latin1Slice, which toString('latin1')
@@ -161,12 +256,107 @@ class DlogBufferParser {
   /** Inside a line over the limit: its characters so far, and the decoder that counts the rest. */
   private skipping = false;
   private skippedLength = 0;
+  /** The sink's fast lane, or null; the records given to it. */
+  private readonly intake: RecordIntake | null;
+  intakeRecords = 0;
+  /** Records for the intake not yet given: given before any other sink call, at each chunk's end and at the end. */
+  private batchCode = new Int32Array(0);
+  private batchT = new Float64Array(0);
+  private batchV = new Float64Array(0);
+  private batched = 0;
+  /** The entry (see NamePredictor) of the last record's name, or −1; the predictor's generation it belongs to. */
+  private previousEntry = -1;
+  private generation = -1;
+  /**
+   * Variable numbers by cache slot (the name cache's slots), valid while the
+   * slot's name is the same string object: a hit costs no Map lookup.
+   */
+  private readonly eventNames: (string | null)[];
+  private readonly eventIds: Int32Array;
+  private readonly stateNames: (string | null)[];
+  private readonly stateIds: Int32Array;
+  /**
+   * The first 8 bytes of the last timestamp whose first 8 bytes were digits
+   * (two little-endian words) and their value: consecutive timestamps mostly
+   * share them (an epoch's first 8 digits change every 100 s), so a line that
+   * does starts its digit loop 8 bytes in. Read through a view of the chunk
+   * being parsed, below its last '\n' only.
+   */
+  private view: DataView | null = null;
+  private viewOf: Buffer | null = null;
+  private viewEnd = 0;
+  private prefix0 = 0;
+  private prefix1 = 0;
+  private prefixValue = -1;
 
   constructor(
     private readonly sink: RecordSink,
     private readonly onSkip: SkipHandler,
     private readonly file: string,
-  ) {}
+  ) {
+    this.intake = sink.intake ?? null;
+    const slots = this.intake === null ? 0 : CACHE_SLOTS;
+    if (this.intake !== null) {
+      if (predictor.owner !== this.intake) predictor.reset(this.intake);
+      this.generation = predictor.generation;
+      this.batchCode = new Int32Array(BATCH);
+      this.batchT = new Float64Array(BATCH);
+      this.batchV = new Float64Array(BATCH);
+    }
+    this.eventNames = new Array<string | null>(slots).fill(null);
+    this.eventIds = new Int32Array(slots);
+    this.stateNames = new Array<string | null>(slots).fill(null);
+    this.stateIds = new Int32Array(slots);
+  }
+
+  /** The number of an ASCII event name at [s, e) with hash h (the intake's). */
+  private eventVariable(intake: RecordIntake, b: Buffer, s: number, e: number, h: number): number {
+    const name = cachedName(b, s, e, h);
+    const slot = slotOf(h);
+    if (this.eventNames[slot] === name) return this.eventIds[slot] as number;
+    this.flush();
+    const v = intake.eventVariable(name);
+    this.eventNames[slot] = name;
+    this.eventIds[slot] = v;
+    return v;
+  }
+
+  private stateVariable(intake: RecordIntake, b: Buffer, s: number, e: number, h: number): number {
+    const name = cachedName(b, s, e, h);
+    const slot = slotOf(h);
+    if (this.stateNames[slot] === name) return this.stateIds[slot] as number;
+    this.flush();
+    const v = intake.stateVariable(name);
+    this.stateNames[slot] = name;
+    this.stateIds[slot] = v;
+    return v;
+  }
+
+  /** Give the batched records to the intake. */
+  flush(): void {
+    const n = this.batched;
+    if (n === 0) return;
+    this.batched = 0;
+    this.intakeRecords += n;
+    (this.intake as RecordIntake).records(this.batchCode, this.batchT, this.batchV, n);
+  }
+
+  /** After a name found the usual way: the previous record's entry is followed by this one's. */
+  private follow(code: number, b: Buffer, s: number, e: number): void {
+    // Another intake's parser reset the entries since (not done by any caller: reads are sequential): no prediction.
+    if (predictor.generation !== this.generation) return;
+    const entry = predictor.entry(code, b, s, e);
+    if (this.previousEntry >= 0) predictor.next[this.previousEntry] = entry;
+    this.previousEntry = entry;
+  }
+
+  private batch(code: number, t: number, v: number): void {
+    const k = this.batched;
+    this.batchCode[k] = code;
+    this.batchT[k] = t;
+    this.batchV[k] = v;
+    if ((this.batched = k + 1) === BATCH) this.flush();
+  }
 
   chunk(b: Buffer, start: number): void {
     const len = b.length;
@@ -180,12 +370,24 @@ class DlogBufferParser {
       start = nl + 1;
     }
     const last = b.lastIndexOf(NL);
+    this.view = new DataView(b.buffer, b.byteOffset, b.length);
+    this.viewOf = b;
+    this.viewEnd = last;
     let pos = start;
     while (pos <= last) pos = this.line(b, pos) + 1;
+    this.viewOf = null;
+    this.view = null;
+    this.flush();
     if (pos < len) this.extendCarry(b, pos, len);
   }
 
   end(): void {
+    this.endLine();
+    if (this.intake !== null) this.flush();
+  }
+
+  /** The last line, if the file does not end with a '\n'. */
+  private endLine(): void {
     if (this.skipping) {
       const lineNo = ++this.lineNo;
       const length = this.skippedLength + (this.carryDecoder as StringDecoder).end().length;
@@ -321,12 +523,30 @@ class DlogBufferParser {
     const from = i;
     let mantissa = 0;
     let dot = -1;
+    let known = false;
+    const view = this.view;
+    if (b === this.viewOf && view !== null && i + 8 <= this.viewEnd) {
+      if (view.getInt32(i, true) === this.prefix0 && view.getInt32(i + 4, true) === this.prefix1 && this.prefixValue >= 0) {
+        // The same 8 digits as the cached ones: their value, as the loop below would have it after them.
+        mantissa = this.prefixValue;
+        i += 8;
+        c = b[i] as number;
+        known = true;
+      }
+    }
     for (;;) {
       const d = c - 48;
       if (d >= 0 && d <= 9) mantissa = mantissa * 10 + d;
       else if (c === 46 && dot < 0) dot = i;
       else break;
       c = b[++i] as number;
+    }
+    if (!known && i - from >= 8 && (dot < 0 || dot - from >= 8) && view !== null && b === this.viewOf && from + 8 <= this.viewEnd) {
+      let prefix = 0;
+      for (let p = from; p < from + 8; p++) prefix = prefix * 10 + ((b[p] as number) - 48);
+      this.prefix0 = view.getInt32(from, true);
+      this.prefix1 = view.getInt32(from + 4, true);
+      this.prefixValue = prefix;
     }
     let t: number;
     let t2 = i;
@@ -348,6 +568,37 @@ class DlogBufferParser {
     }
     // The name: an event's runs to the end of the line, a state's to its last TAB.
     let j = t2 + 1;
+    // First, the name that followed the previous record's last time (see NamePredictor).
+    let code = 0;
+    let predicted = -1;
+    const previous = this.previousEntry;
+    if (previous >= 0 && predictor.generation === this.generation) {
+      const p = predictor.next[previous] as number;
+      if (p >= 0 && ((predictor.code[p] as number) >= 0) !== isState) {
+        const len = predictor.len[p] as number;
+        const bytes = predictor.bytes;
+        let at = p * CACHE_WIDTH;
+        let k = j;
+        const end = j + len;
+        while (k < end && b[k] === bytes[at]) {
+          k++;
+          at++;
+        }
+        if (k === end) {
+          c = b[k] as number;
+          if (!isState && (c === NL || (c === CR && b[k + 1] === NL)) && k - s <= MAX_LINE_LENGTH) {
+            this.batch(predictor.code[p] as number, t, 0);
+            this.previousEntry = p;
+            return c === NL ? k : k + 1;
+          }
+          if (isState && c === TAB) {
+            predicted = p;
+            code = predictor.code[p] as number;
+            j = k;
+          }
+        }
+      }
+    }
     let high = 0;
     let h = 0;
     c = b[j] as number;
@@ -363,13 +614,23 @@ class DlogBufferParser {
         h = hashBytes(b, t2 + 1, e);
       }
       if (e === t2 + 1 || e - s > MAX_LINE_LENGTH) return this.generic(b, s, j, lineNo); // empty name, or too long
-      this.sink.event(t, high < 0x80 ? cachedName(b, t2 + 1, e, h) : b.toString('utf8', t2 + 1, e));
+      const intake = this.intake;
+      if (intake !== null && high < 0x80) {
+        code = this.eventVariable(intake, b, t2 + 1, e, h);
+        this.batch(code, t, 0);
+        this.follow(code, b, t2 + 1, e);
+      } else {
+        if (intake !== null) this.flush();
+        this.sink.event(t, high < 0x80 ? cachedName(b, t2 + 1, e, h) : b.toString('utf8', t2 + 1, e));
+      }
       return j;
     }
-    while (c !== TAB && c !== NL) {
-      high |= c;
-      h = (h * 31 + c) | 0;
-      c = b[++j] as number;
+    if (predicted < 0) {
+      while (c !== TAB && c !== NL) {
+        high |= c;
+        h = (h * 31 + c) | 0;
+        c = b[++j] as number;
+      }
     }
     const t3 = j;
     // An empty name or no value field: an error for parseDlogLine to word (unless more TABs follow).
@@ -411,7 +672,18 @@ class DlogBufferParser {
       if (Number.isNaN(value)) return this.generic(b, s, nl, lineNo);
     }
     if (nl - s > MAX_LINE_LENGTH) return this.generic(b, s, nl, lineNo);
-    this.sink.state(t, high < 0x80 ? cachedName(b, t2 + 1, t3, h) : b.toString('utf8', t2 + 1, t3), value);
+    const intake = this.intake;
+    if (predicted >= 0) {
+      this.batch(code, t, value);
+      this.previousEntry = predicted;
+    } else if (intake !== null && high < 0x80) {
+      code = -1 - this.stateVariable(intake, b, t2 + 1, t3, h);
+      this.batch(code, t, value);
+      this.follow(code, b, t2 + 1, t3);
+    } else {
+      if (intake !== null) this.flush();
+      this.sink.state(t, high < 0x80 ? cachedName(b, t2 + 1, t3, h) : b.toString('utf8', t2 + 1, t3), value);
+    }
     return nl;
   }
 
@@ -428,6 +700,7 @@ class DlogBufferParser {
     let e = j;
     if (b[e - 1] === CR) e--;
     if (e === s + 2 || e - s > MAX_LINE_LENGTH) return this.generic(b, s, j, lineNo);
+    if (this.intake !== null) this.flush();
     this.sink.instance(high < 0x80 ? latin1(b, s + 2, e) : b.toString('utf8', s + 2, e));
     return j;
   }
@@ -439,6 +712,7 @@ class DlogBufferParser {
   }
 
   private text(line: string, lineNo: number): void {
+    if (this.intake !== null) this.flush();
     if (line.length > MAX_LINE_LENGTH) {
       this.tooLong(lineNo, line.length);
     } else if (parseDlogLine(line, this.sink, this.file, lineNo) === 'not-a-record') {
@@ -447,6 +721,7 @@ class DlogBufferParser {
   }
 
   private tooLong(lineNo: number, length: number): void {
+    if (this.intake !== null) this.flush();
     this.onSkip(lineNo, () => `line of ${length} characters is over the 1 MiB limit`);
   }
 }

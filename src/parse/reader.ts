@@ -81,6 +81,7 @@ async function readFile(file: InputFile, className: ClassName, sink: RecordSink,
   const r = await readDlogFast(file, sink, (lineNo, reason, hint) => skip(stats, options, file.path, lineNo, reason, hint), options.onBytes);
   stats.bytes += r.bytes;
   stats.lines += r.lines;
+  stats.records += r.records;
 }
 
 async function readThroughLines(file: InputFile, className: ClassName, translator: LineTranslator, sink: RecordSink, options: ReadOptions, stats: ReadStats): Promise<void> {
@@ -170,7 +171,8 @@ function skip(stats: ReadStats, options: ReadOptions, file: string, lineNo: numb
 }
 
 /**
- * Counts the records read: events and states. Instance records (`I`) are not
+ * Counts the records read: events and states (those given to the sink's
+ * `intake` are counted by the reader that gives them). Instance records (`I`) are not
  * counted: a translator names the instance again at every switch between
  * interleaved instances, so counting them would make the same data count
  * differently on the fly and after `translate -o` (one `I` per instance).
@@ -180,5 +182,7 @@ function countingSink(sink: RecordSink, stats: ReadStats): RecordSink {
     instance: (id, kind) => { sink.instance(id, kind); },
     event: (t, name) => { stats.records++; sink.event(t, name); },
     state: (t, name, value) => { stats.records++; sink.state(t, name, value); },
+    // The dlog reader counts what it gives the fast lane itself (readFile adds it).
+    intake: sink.intake,
   };
 }

@@ -12,6 +12,28 @@ export interface RecordSink {
   event(t: number, name: string): void;
   /** State variable `name` held `value` at time `t` seconds (logStateValue). */
   state(t: number, name: string, value: number): void;
+  /**
+   * Optional fast lane for readers that parse names from bytes: the same
+   * records as `event`/`state`, with the names numbered once (see RecordIntake).
+   * A sink that sees every record itself (counting, joining, translating) has none.
+   */
+  readonly intake?: RecordIntake | undefined;
+}
+
+/**
+ * Records by variable number: `eventVariable(name)` / `stateVariable(name)`
+ * number a name (in order of first appearance, as `event`/`state` would), and
+ * `records` takes a batch of records in input order, as if each were given to
+ * `event`/`state`: record i is event variable code[i] at t[i] when code[i] ≥ 0,
+ * else state variable −1−code[i] at t[i] with value v[i] (v[i] of an event is
+ * 0). Lets a reader cache a name's number by its bytes and hand records over
+ * in typed arrays: no name, lookup or call per record.
+ */
+export interface RecordIntake {
+  eventVariable(name: string): number;
+  stateVariable(name: string): number;
+  /** The first n records of the arrays (which the reader reuses after the call). */
+  records(code: Int32Array, t: Float64Array, v: Float64Array, n: number): void;
 }
 
 /** Where a raw line came from: passed to translators and used in error messages. */
