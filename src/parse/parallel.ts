@@ -2,6 +2,9 @@ import { Worker } from 'node:worker_threads';
 import { killProcessGroups, processGroupTable } from '../cleanup.js';
 import { InputError } from '../errors.js';
 import type { FeatureCollector, FileContribution } from '../features/collector.js';
+import type { GrowableFloat64 } from '../features/growable.js';
+import { referenceDurationOf } from '../features/quartile-pass.js';
+import { STATE_FEATURE_TYPES } from '../features/types.js';
 import type { InputFile } from './files.js';
 import type { ReadStats } from './reader.js';
 import type { ClassName } from './records.js';
@@ -24,7 +27,31 @@ export interface WorkerInit {
    * not yet next in order stay in the worker instead of piling up here.
    */
   readonly partsAbsorbed?: SharedArrayBuffer;
+  /** One Int32 shared with the main thread: the input index of the file this worker is reading. */
+  readonly currentFile?: SharedArrayBuffer;
 }
+
+/**
+ * The main thread's request once every batch is absorbed: Dref (the median
+ * duration of all instances), for the workers to compute `q*.abs` from the
+ * state change points they kept (see seriesKept).
+ */
+export interface QuartileRequest {
+  readonly referenceDuration: number;
+}
+
+/**
+ * A worker's `q*.abs` values for one contribution it sent (batch, and its
+ * place among that batch's parts, the 'done' one last): QUARTILE_STRIDE
+ * numbers per (slot, state variable) that has change points: the slot and
+ * variable in the contribution's own numbering, then q1.abs, half.abs, q3.abs.
+ */
+export interface QuartileChunk {
+  readonly batch: number;
+  readonly seq: number;
+  readonly values: Float64Array;
+}
+export const QUARTILE_STRIDE = 5;
 
 /** Parts a worker may have sent and not yet seen absorbed. */
 export const PARTS_AHEAD = 2;
@@ -32,26 +59,95 @@ export const PARTS_AHEAD = 2;
 export const STOP_PARTS = 1 << 30;
 
 export type WorkerReply =
-  | { readonly type: 'done'; readonly index: number; readonly contribution: FileContribution; readonly stats: ReadStats }
-  /** A leading part of file `index`'s contribution (a class's only file, in parts of summarized instances); 'done' follows. */
-  | { readonly type: 'part'; readonly index: number; readonly contribution: FileContribution }
-  | { readonly type: 'error'; readonly index: number; readonly message: string; readonly hint?: string }
-  | { readonly type: 'crash'; readonly index: number; readonly message: string }
+  /**
+   * Batch `batch` read: its files' contribution in one message (typed arrays
+   * moved, not copied), the files that held no record (in order), and the
+   * batch's counts.
+   */
+  | { readonly type: 'done'; readonly batch: number; readonly contribution: FileContribution; readonly emptyFiles: readonly string[]; readonly stats: ReadStats }
+  /** A leading part of batch `batch`'s contribution (a class's only file, in parts of summarized instances); 'done' follows. */
+  | { readonly type: 'part'; readonly batch: number; readonly contribution: FileContribution }
+  /** File `index` (of batch `batch`) failed; the batch's later files were not read. */
+  | { readonly type: 'error'; readonly batch: number; readonly index: number; readonly message: string; readonly hint?: string }
+  | { readonly type: 'crash'; readonly batch: number; readonly index: number; readonly message: string }
   | { readonly type: 'bytes'; readonly n: number }
+  /** The answer to a QuartileRequest: every contribution's q*.abs that this worker kept change points for. */
+  | { readonly type: 'quartiles'; readonly chunks: readonly QuartileChunk[] }
   /** An error outside any file's reading (a translator's timer): ends the run at once. */
   | { readonly type: 'fatal'; readonly message: string; readonly hint?: string; readonly internal?: boolean };
+
+/** What a worker is asked to read: consecutive files of one class, `first` being the index of files[0]. */
+export interface WorkerTask {
+  readonly batch: number;
+  readonly first: number;
+  readonly files: readonly InputFile[];
+  readonly className: ClassName;
+  /** The class's only file: the worker summarizes the instances its I records name. */
+  readonly wholeClass: boolean;
+}
 
 export interface ParallelInput {
   readonly file: InputFile;
   readonly className: ClassName;
 }
 
+/** Consecutive inputs [first, first + count) of one class, read by one worker into one contribution. */
+export interface Batch {
+  readonly first: number;
+  readonly count: number;
+  readonly wholeClass: boolean;
+}
+
+/** Batches hold about this share of the input (1/16 per worker), within BATCH_MIN_BYTES..BATCH_MAX_BYTES. */
+const BATCHES_PER_WORKER = 16;
+const BATCH_MIN_BYTES = 1 << 20;
+const BATCH_MAX_BYTES = 16 << 20;
+const BATCH_MAX_FILES = 1024;
+
+/**
+ * Cut the inputs into batches of consecutive files of one class: about
+ * 1/16 of the input per worker each (so the last batches finish close
+ * together), 1–16 MiB, at most 1 024 files. A class's only file is a batch of
+ * its own (its worker summarizes its named instances). Batching spares a
+ * collector, a message and an absorb per file: with thousands of small files
+ * those dominated.
+ */
+export function batchesOf(inputs: readonly ParallelInput[], jobs: number): Batch[] {
+  const filesPerClass = new Map<ClassName, number>();
+  for (const input of inputs) filesPerClass.set(input.className, (filesPerClass.get(input.className) ?? 0) + 1);
+  const total = inputs.reduce((n, i) => n + i.file.size, 0);
+  const target = Math.min(BATCH_MAX_BYTES, Math.max(BATCH_MIN_BYTES, total / (jobs * BATCHES_PER_WORKER)));
+  const batches: Batch[] = [];
+  let first = 0;
+  let bytes = 0;
+  for (let i = 0; i < inputs.length; i++) {
+    const input = inputs[i] as ParallelInput;
+    const wholeClass = filesPerClass.get(input.className) === 1;
+    const count = i - first;
+    const sameClass = count > 0 && (inputs[first] as ParallelInput).className === input.className;
+    if (count > 0 && (!sameClass || wholeClass || bytes + input.file.size > target || count >= BATCH_MAX_FILES)) {
+      batches.push({ first, count, wholeClass: false });
+      first = i;
+      bytes = 0;
+    }
+    bytes += input.file.size;
+    if (wholeClass) {
+      batches.push({ first: i, count: 1, wholeClass: true });
+      first = i + 1;
+      bytes = 0;
+    }
+  }
+  if (first < inputs.length) batches.push({ first, count: inputs.length - first, wholeClass: false });
+  return batches;
+}
+
 /**
  * Parse files on `jobs` worker threads and absorb their contributions into
  * `collector` strictly in file order, so the result is byte-identical to
- * reading them one by one. Files are handed out one at a time (a slow file
- * does not hold up a whole batch). On an input error, the first failing file
- * in input order is reported, as a sequential read would.
+ * reading them one by one. Files go out in batches (batchesOf), two per
+ * worker at a time, so a worker always has the next batch queued. On an
+ * input error, the first failing file in input order is reported, as a
+ * sequential read would.
  */
 export async function readParallel(
   inputs: readonly ParallelInput[],
@@ -62,12 +158,17 @@ export async function readParallel(
   progress: { addBytes(n: number): void; fileDone(): void },
   examples = 5,
 ): Promise<void> {
+  const batches = batchesOf(inputs, jobs);
   const workerUrl = new URL('./worker.js', import.meta.url);
   const counters = new Map<Worker, Int32Array>();
-  const workers = Array.from({ length: Math.min(jobs, inputs.length) }, () => {
+  /** Per worker: the index of the file it is reading (for a worker that exits on its own). */
+  const reading = new Map<Worker, Int32Array>();
+  const workers = Array.from({ length: Math.min(jobs, batches.length) }, () => {
     const partsAbsorbed = new SharedArrayBuffer(4);
-    const w = new Worker(workerUrl, { workerData: { ...init, processGroups: processGroupTable(), partsAbsorbed } });
+    const currentFile = new SharedArrayBuffer(4);
+    const w = new Worker(workerUrl, { workerData: { ...init, processGroups: processGroupTable(), partsAbsorbed, currentFile } });
     counters.set(w, new Int32Array(partsAbsorbed));
+    reading.set(w, new Int32Array(currentFile));
     return w;
   });
   /** A part absorbed: its worker may send the next. */
@@ -76,31 +177,53 @@ export async function readParallel(
     Atomics.add(counter, 0, 1);
     Atomics.notify(counter, 0);
   };
-  const absorbPart = (part: { contribution: FileContribution; from: Worker }): void => {
-    collector.absorb(part.contribution);
+  /**
+   * With state series kept, each contribution's change points stay in its
+   * worker (the main thread copied them all, serially, before): note where its
+   * slots start here and its state variables' numbers here, for the
+   * q*.abs the worker sends back at the end (fillQuartiles).
+   */
+  const placed = new Map<string, { base: number; states: readonly string[] }>();
+  const seqOf = new Map<number, number>();
+  const absorbOne = (batch: number, c: FileContribution): void => {
+    const seq = seqOf.get(batch) ?? 0;
+    seqOf.set(batch, seq + 1);
+    if (init.keepSeries) placed.set(`${batch}:${seq}`, { base: collector.instanceCount, states: c.stateNames });
+    collector.absorb(c);
+  };
+  const absorbPart = (part: { batch: number; contribution: FileContribution; from: Worker }): void => {
+    absorbOne(part.batch, part.contribution);
     acknowledge(part.from);
   };
   const results = new Map<number, WorkerReply>();
-  const parts = new Map<number, { contribution: FileContribution; from: Worker }[]>();
+  const parts = new Map<number, { batch: number; contribution: FileContribution; from: Worker }[]>();
   let next = 0;
   let absorbed = 0;
-  let failure: WorkerReply | null = null;
+  let failure: Extract<WorkerReply, { type: 'error' | 'crash' }> | null = null;
   let stopping = false;
-  /** The files handed to each worker and not yet answered, oldest first. */
+  /** The batches handed to each worker and not yet answered, oldest first. */
   const inFlight = new Map<Worker, number[]>(workers.map((w) => [w, []]));
-  const filesPerClass = new Map<ClassName, number>();
-  for (const input of inputs) filesPerClass.set(input.className, (filesPerClass.get(input.className) ?? 0) + 1);
   try {
     await new Promise<void>((resolve, reject) => {
       const dispatch = (w: Worker): boolean => {
-        if (failure !== null || next >= inputs.length) return false;
-        const index = next++;
-        const input = inputs[index] as ParallelInput;
-        // A class read from one file: the worker summarizes the instances its I records name.
-        const wholeClass = filesPerClass.get(input.className) === 1;
-        w.postMessage({ index, file: input.file, className: input.className, wholeClass });
-        inFlight.get(w)!.push(index);
+        if (failure !== null || next >= batches.length) return false;
+        const b = next++;
+        const batch = batches[b] as Batch;
+        const files = inputs.slice(batch.first, batch.first + batch.count).map((i) => i.file);
+        const className = (inputs[batch.first] as ParallelInput).className;
+        w.postMessage({ batch: b, first: batch.first, files, className, wholeClass: batch.wholeClass } satisfies WorkerTask);
+        inFlight.get(w)!.push(b);
         return true;
+      };
+      /** Batch `b`'s contribution taken in: its parts, then the rest, its empty files and counts. */
+      const absorbBatch = (b: number, r: Extract<WorkerReply, { type: 'done' }>): void => {
+        for (const part of parts.get(b) ?? []) absorbPart(part);
+        parts.delete(b);
+        absorbOne(b, r.contribution);
+        collector.emptyFiles.push(...r.emptyFiles);
+        const batch = batches[b] as Batch;
+        mergeStats(stats[(inputs[batch.first] as ParallelInput).className], r.stats, examples);
+        for (let i = 0; i < batch.count; i++) progress.fileDone();
       };
       let busy = 0;
       for (const w of workers) {
@@ -109,21 +232,22 @@ export async function readParallel(
             progress.addBytes(reply.n);
             return;
           }
+          if (reply.type === 'quartiles') return; // answered in fillQuartiles
           if (reply.type === 'fatal') {
             reject(reply.internal === true ? new Error(`parsing worker failed: ${reply.message}`) : new InputError(reply.message, undefined, undefined, reply.hint));
             return;
           }
           if (reply.type === 'part') {
-            // Absorbed at once when its file is next in order, else kept until it is.
+            // Absorbed at once when its batch is next in order, else kept until it is.
             if (failure !== null) return;
-            const queued = parts.get(reply.index) ?? [];
-            queued.push({ contribution: reply.contribution, from: w });
-            parts.set(reply.index, queued);
-            if (reply.index === absorbed) {
+            const queued = parts.get(reply.batch) ?? [];
+            queued.push({ batch: reply.batch, contribution: reply.contribution, from: w });
+            parts.set(reply.batch, queued);
+            if (reply.batch === absorbed) {
               try {
                 for (const part of queued) absorbPart(part);
               } catch (err) {
-                next = inputs.length;
+                next = batches.length;
                 reject(err);
                 return;
               }
@@ -133,31 +257,27 @@ export async function readParallel(
           }
           busy--;
           inFlight.get(w)!.shift();
-          results.set(reply.index, reply);
-          if (reply.type !== 'done' && (failure === null || reply.index < (failure as { index: number }).index)) failure = reply;
-          // Hand out the next file before absorbing, so the worker never waits for the main thread.
+          results.set(reply.batch, reply);
+          if (reply.type !== 'done' && (failure === null || reply.index < failure.index)) failure = reply;
+          // Hand out the next batch before absorbing, so the worker never waits for the main thread.
           if (dispatch(w)) busy++;
-          // Absorb whatever is now contiguous, in file order. absorb may throw an
+          // Absorb whatever is now contiguous, in batch order. absorb may throw an
           // InputError (too many variables): reject, hand out nothing more.
           try {
             while (failure === null && results.has(absorbed)) {
               const r = results.get(absorbed) as Extract<WorkerReply, { type: 'done' }>;
               results.delete(absorbed);
-              for (const part of parts.get(absorbed) ?? []) absorbPart(part);
-              parts.delete(absorbed);
-              collector.absorb(r.contribution);
-              mergeStats(stats[(inputs[absorbed] as ParallelInput).className], r.stats, examples);
-              progress.fileDone();
+              absorbBatch(absorbed, r);
               absorbed++;
             }
-            // The next file's parts that came early (its worker may be waiting for them to go in).
+            // The next batch's parts that came early (its worker may be waiting for them to go in).
             const early = failure === null ? parts.get(absorbed) : undefined;
             if (early !== undefined) {
               for (const part of early) absorbPart(part);
               parts.delete(absorbed);
             }
           } catch (err) {
-            next = inputs.length;
+            next = batches.length;
             reject(err);
             return;
           }
@@ -167,16 +287,20 @@ export async function readParallel(
         // A worker that ends by itself (a translator calling a saved process.exit) must not end the run quietly.
         w.on('exit', (code) => {
           if (stopping) return;
-          const index = inFlight.get(w)![0];
-          const file = index === undefined ? undefined : (inputs[index] as ParallelInput).file.path;
+          const file = inFlight.get(w)!.length === 0 ? undefined : (inputs[Atomics.load(reading.get(w)!, 0)] as ParallelInput | undefined)?.file.path;
           const who = init.translator !== undefined ? `translator ${init.translator}` : 'a parsing worker';
           reject(new InputError(`${who} ended its worker thread (exit code ${code})${file === undefined ? '' : ' while reading this file'}`, file));
         });
       }
-      // Two files in flight per worker: one being parsed, one queued behind it.
+      // Two batches in flight per worker: one being parsed, one queued behind it.
       for (let round = 0; round < 2; round++) for (const w of workers) if (dispatch(w)) busy++;
       if (busy === 0) resolve();
     });
+    if (failure === null && init.keepSeries) {
+      // The last class's named instances, then Dref over all instances, as buildFeatureSet computes it.
+      collector.finishClass();
+      await fillQuartiles(collector, workers, placed);
+    }
   } finally {
     stopping = true;
     for (const counter of counters.values()) {
@@ -189,7 +313,44 @@ export async function readParallel(
   if (failure !== null) {
     const f = failure as Extract<WorkerReply, { type: 'error' | 'crash' }>;
     if (f.type === 'crash') throw new Error(`parsing worker failed: ${f.message}`);
-    throw new InputError(f.message, undefined, undefined, f.type === 'error' ? f.hint : undefined);
+    throw new InputError(f.message, undefined, undefined, f.hint);
+  }
+}
+
+const Q1_ABS = STATE_FEATURE_TYPES.indexOf('q1.abs');
+
+/**
+ * Ask every worker for the `q*.abs` of the instances it summarized (from the
+ * change points it kept) and write them into the collector's columns: the
+ * same valueAt over the same points as FeatureCollector.fillAbsoluteQuartiles,
+ * which still fills the instances summarized here (named instances spanning
+ * files), whose slots hold their own points.
+ */
+async function fillQuartiles(collector: FeatureCollector, workers: readonly Worker[], placed: ReadonlyMap<string, { base: number; states: readonly string[] }>): Promise<void> {
+  const referenceDuration = referenceDurationOf(collector);
+  const answers = await Promise.all(workers.map((w) => new Promise<readonly QuartileChunk[]>((resolve, reject) => {
+    const onMessage = (reply: WorkerReply): void => {
+      if (reply.type === 'quartiles') {
+        w.off('message', onMessage);
+        w.off('error', reject);
+        resolve(reply.chunks);
+      }
+    };
+    w.on('message', onMessage);
+    w.on('error', reject);
+    w.postMessage({ referenceDuration } satisfies QuartileRequest);
+  })));
+  for (const chunks of answers) {
+    for (const { batch, seq, values } of chunks) {
+      const at = placed.get(`${batch}:${seq}`);
+      if (at === undefined) throw new Error(`parsing worker sent q*.abs for an unknown contribution ${batch}:${seq}`);
+      const stateIds = at.states.map((name) => collector.states.indexOf(name));
+      for (let i = 0; i < values.length; i += QUARTILE_STRIDE) {
+        const cols = collector.stateColumns[stateIds[values[i + 1] as number] as number] as GrowableFloat64[];
+        const slot = at.base + (values[i] as number);
+        for (let q = 0; q < 3; q++) (cols[Q1_ABS + q] as GrowableFloat64).set(slot, values[i + 2 + q] as number);
+      }
+    }
   }
 }
 
