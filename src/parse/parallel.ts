@@ -6,7 +6,8 @@ import type { GrowableFloat64 } from '../features/growable.js';
 import { referenceDurationOf } from '../features/quartile-pass.js';
 import { STATE_FEATURE_TYPES } from '../features/types.js';
 import type { InputFile } from './files.js';
-import type { ReadStats } from './reader.js';
+import { readClass, type ClassSink, type ReadStats } from './reader.js';
+import type { Translator } from './translator.js';
 import type { ClassName } from './records.js';
 import type { TemplateModel } from './templates/index.js';
 
@@ -142,12 +143,14 @@ export function batchesOf(inputs: readonly ParallelInput[], jobs: number): Batch
 }
 
 /**
- * Parse files on `jobs` worker threads and absorb their contributions into
- * `collector` strictly in file order, so the result is byte-identical to
- * reading them one by one. Files go out in batches (batchesOf), two per
- * worker at a time, so a worker always has the next batch queued. On an
- * input error, the first failing file in input order is reported, as a
- * sequential read would.
+ * Parse files on `jobs` threads — this one and `jobs` − 1 workers — into
+ * `collector`, with a result byte-identical to reading them one by one. This
+ * thread reads batches from the front straight into the collector (as
+ * `--jobs 1` does: nothing to export or absorb); the workers take batches
+ * from the back, two at a time each, and their contributions are absorbed in
+ * order once this thread has read up to them. On an input error, the first
+ * failing file in input order is reported, as a sequential read would: this
+ * thread's batches all come before the workers'.
  */
 export async function readParallel(
   inputs: readonly ParallelInput[],
@@ -156,6 +159,7 @@ export async function readParallel(
   collector: FeatureCollector,
   stats: Record<ClassName, ReadStats>,
   progress: { addBytes(n: number): void; fileDone(): void },
+  local: { readonly translator?: Translator } = {},
   examples = 5,
 ): Promise<void> {
   const batches = batchesOf(inputs, jobs);
@@ -163,7 +167,7 @@ export async function readParallel(
   const counters = new Map<Worker, Int32Array>();
   /** Per worker: the index of the file it is reading (for a worker that exits on its own). */
   const reading = new Map<Worker, Int32Array>();
-  const workers = Array.from({ length: Math.min(jobs, batches.length) }, () => {
+  const workers = Array.from({ length: Math.max(0, Math.min(jobs - 1, batches.length - 1)) }, () => {
     const partsAbsorbed = new SharedArrayBuffer(4);
     const currentFile = new SharedArrayBuffer(4);
     const w = new Worker(workerUrl, { workerData: { ...init, processGroups: processGroupTable(), partsAbsorbed, currentFile } });
@@ -179,17 +183,17 @@ export async function readParallel(
   };
   /**
    * With state series kept, each contribution's change points stay in its
-   * worker (the main thread copied them all, serially, before): note where its
-   * slots start here and its state variables' numbers here, for the
-   * q*.abs the worker sends back at the end (fillQuartiles).
+   * worker: note where its slots start here and its state variables' names,
+   * for the q*.abs the worker sends back at the end (fillQuartiles).
    */
   const placed = new Map<string, { base: number; states: readonly string[] }>();
   const seqOf = new Map<number, number>();
   const absorbOne = (batch: number, c: FileContribution): void => {
     const seq = seqOf.get(batch) ?? 0;
     seqOf.set(batch, seq + 1);
-    if (init.keepSeries) placed.set(`${batch}:${seq}`, { base: collector.instanceCount, states: c.stateNames });
     collector.absorb(c);
+    // Its slots are the last ones (absorb may first have finished the previous class, adding slots).
+    if (init.keepSeries) placed.set(`${batch}:${seq}`, { base: collector.instanceCount - c.ids.length, states: c.stateNames });
   };
   const absorbPart = (part: { batch: number; contribution: FileContribution; from: Worker }): void => {
     absorbOne(part.batch, part.contribution);
@@ -197,7 +201,10 @@ export async function readParallel(
   };
   const results = new Map<number, WorkerReply>();
   const parts = new Map<number, { batch: number; contribution: FileContribution; from: Worker }[]>();
-  let next = 0;
+  /** Batches [lo, hi) are not yet handed out: this thread takes lo, the workers hi − 1. */
+  let lo = 0;
+  let hi = batches.length;
+  /** The next batch to go into the collector (this thread's own are read into it directly). */
   let absorbed = 0;
   let failure: Extract<WorkerReply, { type: 'error' | 'crash' }> | null = null;
   let stopping = false;
@@ -205,14 +212,20 @@ export async function readParallel(
   const inFlight = new Map<Worker, number[]>(workers.map((w) => [w, []]));
   try {
     await new Promise<void>((resolve, reject) => {
+      let busy = 0;
+      let ownDone = false;
       const dispatch = (w: Worker): boolean => {
-        if (failure !== null || next >= batches.length) return false;
-        const b = next++;
+        if (hi <= lo) return false;
+        const queued = inFlight.get(w)!;
+        // Nothing queued behind a class's only file: its parts may wait for batches before it to be absorbed.
+        if (queued.length > 0 && (batches[queued[queued.length - 1] as number] as Batch).wholeClass) return false;
+        const b = --hi;
         const batch = batches[b] as Batch;
         const files = inputs.slice(batch.first, batch.first + batch.count).map((i) => i.file);
         const className = (inputs[batch.first] as ParallelInput).className;
         w.postMessage({ batch: b, first: batch.first, files, className, wholeClass: batch.wholeClass } satisfies WorkerTask);
-        inFlight.get(w)!.push(b);
+        queued.push(b);
+        busy++;
         return true;
       };
       /** Batch `b`'s contribution taken in: its parts, then the rest, its empty files and counts. */
@@ -225,7 +238,33 @@ export async function readParallel(
         mergeStats(stats[(inputs[batch.first] as ParallelInput).className], r.stats, examples);
         for (let i = 0; i < batch.count; i++) progress.fileDone();
       };
-      let busy = 0;
+      /**
+       * Absorb whatever is now next in order (only once this thread has read
+       * its own batches: the workers' all come after them). absorb may throw
+       * an InputError (too many variables): reject.
+       */
+      const drain = (): void => {
+        if (!ownDone) return;
+        try {
+          while (failure === null && results.has(absorbed)) {
+            const r = results.get(absorbed) as Extract<WorkerReply, { type: 'done' }>;
+            results.delete(absorbed);
+            absorbBatch(absorbed, r);
+            absorbed++;
+          }
+          // The next batch's parts that came early (its worker may be waiting for them to go in).
+          const early = failure === null ? parts.get(absorbed) : undefined;
+          if (early !== undefined) {
+            for (const part of early) absorbPart(part);
+            parts.delete(absorbed);
+          }
+        } catch (err) {
+          hi = lo;
+          reject(err);
+          return;
+        }
+        if (busy === 0) resolve();
+      };
       for (const w of workers) {
         w.on('message', (reply: WorkerReply) => {
           if (reply.type === 'bytes') {
@@ -238,50 +277,21 @@ export async function readParallel(
             return;
           }
           if (reply.type === 'part') {
-            // Absorbed at once when its batch is next in order, else kept until it is.
+            // Kept until its batch is next in order (then absorbed as it comes).
             if (failure !== null) return;
             const queued = parts.get(reply.batch) ?? [];
             queued.push({ batch: reply.batch, contribution: reply.contribution, from: w });
             parts.set(reply.batch, queued);
-            if (reply.batch === absorbed) {
-              try {
-                for (const part of queued) absorbPart(part);
-              } catch (err) {
-                next = batches.length;
-                reject(err);
-                return;
-              }
-              parts.delete(absorbed);
-            }
+            drain();
             return;
           }
           busy--;
           inFlight.get(w)!.shift();
           results.set(reply.batch, reply);
           if (reply.type !== 'done' && (failure === null || reply.index < failure.index)) failure = reply;
-          // Hand out the next batch before absorbing, so the worker never waits for the main thread.
-          if (dispatch(w)) busy++;
-          // Absorb whatever is now contiguous, in batch order. absorb may throw an
-          // InputError (too many variables): reject, hand out nothing more.
-          try {
-            while (failure === null && results.has(absorbed)) {
-              const r = results.get(absorbed) as Extract<WorkerReply, { type: 'done' }>;
-              results.delete(absorbed);
-              absorbBatch(absorbed, r);
-              absorbed++;
-            }
-            // The next batch's parts that came early (its worker may be waiting for them to go in).
-            const early = failure === null ? parts.get(absorbed) : undefined;
-            if (early !== undefined) {
-              for (const part of early) absorbPart(part);
-              parts.delete(absorbed);
-            }
-          } catch (err) {
-            next = batches.length;
-            reject(err);
-            return;
-          }
-          if (busy === 0) resolve();
+          // Hand out the next batch before absorbing, so the worker never waits for this thread.
+          dispatch(w);
+          drain();
         });
         w.on('error', reject);
         // A worker that ends by itself (a translator calling a saved process.exit) must not end the run quietly.
@@ -292,9 +302,40 @@ export async function readParallel(
           reject(new InputError(`${who} ended its worker thread (exit code ${code})${file === undefined ? '' : ' while reading this file'}`, file));
         });
       }
-      // Two batches in flight per worker: one being parsed, one queued behind it.
-      for (let round = 0; round < 2; round++) for (const w of workers) if (dispatch(w)) busy++;
-      if (busy === 0) resolve();
+      // This thread's share, from the front, straight into the collector. An
+      // input error here is the first in input order: it ends the run.
+      const sink: ClassSink = {
+        beginFile: (f, c) => collector.beginFile(f, c),
+        endFile: (f) => { collector.endFile(f); progress.fileDone(); },
+        instance: (id, kind) => collector.instance(id, kind),
+        event: (t, n) => collector.event(t, n),
+        state: (t, n, v) => collector.state(t, n, v),
+      };
+      const readOwn = async (): Promise<void> => {
+        while (lo < hi) {
+          const b = lo++;
+          const batch = batches[b] as Batch;
+          const className = (inputs[batch.first] as ParallelInput).className;
+          const files = inputs.slice(batch.first, batch.first + batch.count).map((i) => i.file);
+          await readClass(files, className, sink, {
+            ...(local.translator !== undefined ? { translator: local.translator } : {}),
+            strict: init.strict,
+            onBytes: (n) => progress.addBytes(n),
+          }, stats[className]);
+          absorbed = b + 1;
+        }
+        ownDone = true;
+        drain();
+      };
+      // Two batches in flight per worker (one being parsed, one queued behind
+      // it); this thread claims its first batch in between (readOwn takes it
+      // before its first await), so a few batches are shared out too.
+      for (const w of workers) dispatch(w);
+      readOwn().catch((err: unknown) => {
+        hi = lo;
+        reject(err);
+      });
+      for (const w of workers) dispatch(w);
     });
     if (failure === null && init.keepSeries) {
       // The last class's named instances, then Dref over all instances, as buildFeatureSet computes it.
