@@ -111,13 +111,13 @@ const BATCH_MAX_FILES = 1024;
  * together), 1–16 MiB, at most 1 024 files. A class's only file is a batch of
  * its own (its worker summarizes its named instances). Batching spares a
  * collector, a message and an absorb per file: with thousands of small files
- * those dominated.
+ * those dominated. `batchBytes` replaces the target (tests: batches of one file).
  */
-export function batchesOf(inputs: readonly ParallelInput[], jobs: number): Batch[] {
+export function batchesOf(inputs: readonly ParallelInput[], jobs: number, batchBytes?: number): Batch[] {
   const filesPerClass = new Map<ClassName, number>();
   for (const input of inputs) filesPerClass.set(input.className, (filesPerClass.get(input.className) ?? 0) + 1);
   const total = inputs.reduce((n, i) => n + i.file.size, 0);
-  const target = Math.min(BATCH_MAX_BYTES, Math.max(BATCH_MIN_BYTES, total / (jobs * BATCHES_PER_WORKER)));
+  const target = batchBytes ?? Math.min(BATCH_MAX_BYTES, Math.max(BATCH_MIN_BYTES, total / (jobs * BATCHES_PER_WORKER)));
   const batches: Batch[] = [];
   let first = 0;
   let bytes = 0;
@@ -159,10 +159,10 @@ export async function readParallel(
   collector: FeatureCollector,
   stats: Record<ClassName, ReadStats>,
   progress: { addBytes(n: number): void; fileDone(): void },
-  local: { readonly translator?: Translator } = {},
+  local: { readonly translator?: Translator; readonly batchBytes?: number } = {},
   examples = 5,
 ): Promise<void> {
-  const batches = batchesOf(inputs, jobs);
+  const batches = batchesOf(inputs, jobs, local.batchBytes);
   const workerUrl = new URL('./worker.js', import.meta.url);
   const counters = new Map<Worker, Int32Array>();
   /** Per worker: the index of the file it is reading (for a worker that exits on its own). */
