@@ -154,3 +154,114 @@ describe('readParallel equals a sequential read', () => {
     await expect(read(files, 3, true, true)).rejects.toMatchObject({ message: message(files.bad[2]!, 'first') });
   });
 });
+
+describe('one large file read in byte ranges (ranges.ts) equals a sequential read', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'distalyze-ranges-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Request `id`: an I record (kind optional), events and a state that changes twice. */
+  const request = (id: string, t0: number, k: number, kind = ''): string =>
+    `I\t${id}${kind === '' ? '' : `\t${kind}`}\nE\t${t0}\tRecv\nS\t${t0 + 0.1}\tpool\t${k % 5}\nE\t${t0 + 0.2 + (k % 3) * 0.1}\tQuery\n` +
+    `S\t${t0 + 0.3}\tpool\t${(k + 1) % 5}\nE\t${t0 + 0.5 + (k % 7) * 0.1}\tSend\n`;
+
+  /** A class's only file; the bad one with request ids recurring far apart and a header instance. */
+  function writeClass(c: 'good' | 'bad', body: string): InputFile {
+    mkdirSync(join(dir, c), { recursive: true });
+    const path = join(dir, c, 'requests.dlog');
+    writeFileSync(path, body);
+    return { path, relativePath: 'requests.dlog', gzip: false, size: statSync(path).size };
+  }
+
+  const good = (): string => Array.from({ length: 40 }, (_, k) => request(`req-${k}`, 100 + k, k)).join('');
+  /** Header records (the file's own instance), requests, req-3 and req-30 named again later (one with a kind only then). */
+  const bad = (): string => `E\t50\tBoot\nS\t50.5\theap\t12\n${Array.from({ length: 40 }, (_, k) => request(`req-${k + 20}`, 200 + k, k)).join('')}` +
+    `${request('req-3', 300, 9, 'slow')}${request('req-30', 301, 4)}${request('req-77', 302, 1)}`;
+
+  async function read(files: Record<'good' | 'bad', InputFile>, jobs: number, cutsOf?: (f: InputFile) => number[], strict = false): Promise<unknown> {
+    const { FeatureCollector } = await dist<Collector>('features/collector.js');
+    const { readClass, emptyReadStats } = await dist<Reader>('parse/reader.js');
+    const { buildFeatureSet } = await dist<Features>('features/index.js');
+    const { readParallel } = await dist<Parallel>('parse/parallel.js');
+    const collector = new FeatureCollector(true);
+    const stats = { good: emptyReadStats(), bad: emptyReadStats() };
+    if (jobs === 1) {
+      for (const c of ['good', 'bad'] as const) {
+        await readClass([files[c]], c, collector, { strict }, stats[c]);
+        collector.finishClass();
+      }
+    } else {
+      const inputs = (['good', 'bad'] as const).map((c) => ({ file: files[c], className: c }));
+      await readParallel(inputs, jobs, { strict, keepSeries: true }, collector, stats, { addBytes: () => undefined, fileDone: () => undefined },
+        { splitBytes: 1, ...(cutsOf !== undefined ? { cutsOf: async (f: InputFile) => cutsOf(f) } : {}) });
+      collector.finishClass();
+    }
+    const built = buildFeatureSet(collector, { weight: { mode: 'none' } });
+    return JSON.parse(JSON.stringify({ built, sharedIds: collector.sharedIds, unordered: collector.unorderedInstances, stats },
+      (_k, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Float64Array, String) : typeof v === 'number' ? String(v) : v)));
+  }
+
+  /** Offsets of the starts of the lines that begin with `prefix` (as cut points). */
+  const lineStarts = (text: string, prefix: string): number[] => {
+    const out: number[] = [];
+    for (let at = text.indexOf(`\n${prefix}`); at !== -1; at = text.indexOf(`\n${prefix}`, at + 1)) out.push(Buffer.byteLength(text.slice(0, at + 1)));
+    return out;
+  };
+
+  it('cutPoints: each range starts a line, never a line that starts with a BOM; fewer ranges when no line ends', async () => {
+    const { cutPoints } = await dist<typeof import('../src/parse/ranges.js')>('parse/ranges.js');
+    const text = `E\t1\tA\n\uFEFFE\t2\tB\nE\t3\tC\nE\t4\tD\n`;
+    const f = writeClass('good', text);
+    // Half of 27 bytes is inside the second line (bytes 6–14): the cut is the next line start, byte 15.
+    expect(await cutPoints(f, 2)).toEqual([0, 15, f.size]);
+    // An eighth (byte 3) is inside the first line, but the next line starts with a BOM: the cut moves on a line.
+    const early = await cutPoints(f, 8);
+    expect(early).not.toContain(6);
+    expect(early[1]).toBe(15);
+    for (const c of early.slice(1, -1)) expect(Buffer.from(text).subarray(c - 1, c).toString()).toBe('\n');
+    const oneLine = writeClass('bad', 'x'.repeat(1000));
+    expect(await cutPoints(oneLine, 4)).toEqual([0, 1000]);
+  });
+
+  it('cut mid-instance, exactly at an I record, with ids recurring across ranges: the same features, kinds and shared ids', async () => {
+    const g = good();
+    const b = bad();
+    const files = { good: writeClass('good', g), bad: writeClass('bad', b) };
+    const sequential = await read(files, 1);
+    expect(sequential).toMatchObject({ sharedIds: ['req-20', 'req-21', 'req-22', 'req-23', 'req-24', 'req-25', 'req-26', 'req-27', 'req-28', 'req-29',
+      'req-30', 'req-31', 'req-32', 'req-33', 'req-34', 'req-35', 'req-36', 'req-37', 'req-38', 'req-39', 'req-3'] });
+    // Good: cut mid-instance (a few bytes into req-10's records) and exactly at req-25's I record.
+    const goodCuts = [0, (lineStarts(g, 'I\treq-10\n')[0] as number) + 9, lineStarts(g, 'I\treq-25\n')[0] as number, files.good.size];
+    // Bad: the header alone in range 0 would be the file's own instance across ranges: cut after req-20 starts,
+    // then mid-way through the second req-3 (named again near the end, with a kind only then), then exactly at the second req-30.
+    const badCuts = [0, lineStarts(b, 'E\t200.5')[0] as number, lineStarts(b, 'S\t300.3\t')[0] as number, lineStarts(b, 'I\treq-30\n')[1] as number, files.bad.size];
+    const cutsOf = (f: InputFile): number[] => (f === files.good ? goodCuts : badCuts);
+    expect(await read(files, 3, cutsOf)).toEqual(sequential);
+    // The cut points bench use (at about equal sizes) on the same files.
+    expect(await read(files, 2)).toEqual(sequential);
+    expect(await read(files, 4)).toEqual(sequential);
+  });
+
+  it('a first range without an I record (the header instance would span ranges): read sequentially, the same', async () => {
+    const g = good();
+    const b = bad();
+    const files = { good: writeClass('good', g), bad: writeClass('bad', b) };
+    expect(await read(files, 2, (f) => (f === files.bad ? [0, lineStarts(b, 'S\t50.5')[0] as number, f.size] : [0, f.size]))).toEqual(await read(files, 1));
+  });
+
+  it('a line that is not a record in the second range: the sequential count and example (line number), or its exact --strict error', async () => {
+    const g = good();
+    const lines = bad().split('\n');
+    lines.splice(200, 0, 'not a record at all');
+    const b = lines.join('\n');
+    const files = { good: writeClass('good', g), bad: writeClass('bad', b) };
+    const cuts = (f: InputFile): number[] => (f === files.bad ? [0, lineStarts(b, 'I\treq-30\n')[0] as number, f.size] : [0, f.size]);
+    const sequential = await read(files, 1);
+    expect(sequential).toMatchObject({ stats: { bad: { skippedLines: '1', skippedExamples: [`${files.bad.path}:201: not a record: 'not a record at all'`] } } });
+    expect(await read(files, 2, cuts)).toEqual(sequential);
+    await expect(read(files, 2, cuts, true)).rejects.toMatchObject({ message: `${files.bad.path}:201: not a record: 'not a record at all' (--strict)` });
+    await expect(read(files, 1, undefined, true)).rejects.toMatchObject({ message: `${files.bad.path}:201: not a record: 'not a record at all' (--strict)` });
+  });
+});

@@ -6,7 +6,8 @@ import type { GrowableFloat64 } from '../features/growable.js';
 import { referenceDurationOf } from '../features/quartile-pass.js';
 import { STATE_FEATURE_TYPES } from '../features/types.js';
 import type { InputFile } from './files.js';
-import { readClass, type ClassSink, type ReadStats } from './reader.js';
+import { readClass, type ClassSink, type ReadOptions, type ReadStats } from './reader.js';
+import { cutPoints, splittable, startSplit, type SplitRead } from './ranges.js';
 import type { Translator } from './translator.js';
 import type { ClassName } from './records.js';
 import type { TemplateModel } from './templates/index.js';
@@ -30,6 +31,11 @@ export interface WorkerInit {
   readonly partsAbsorbed?: SharedArrayBuffer;
   /** One Int32 shared with the main thread: the input index of the file this worker is reading. */
   readonly currentFile?: SharedArrayBuffer;
+  /**
+   * Keep each contribution's state change points in the worker and send
+   * q*.abs once Dref is known (QuartileRequest), instead of the points.
+   */
+  readonly seriesInWorkers?: boolean;
 }
 
 /**
@@ -142,6 +148,102 @@ export function batchesOf(inputs: readonly ParallelInput[], jobs: number, batchB
   return batches;
 }
 
+type Progress = { addBytes(n: number): void; fileDone(): void };
+/**
+ * What this thread reads with: the loaded translator. For tests: batchBytes
+ * (see batchesOf), splitBytes (the size from which a class's only file is
+ * split, SPLIT_MIN_BYTES) and cutsOf (where to cut it, cutPoints).
+ */
+type LocalOptions = {
+  readonly translator?: Translator;
+  readonly batchBytes?: number;
+  readonly splitBytes?: number;
+  readonly cutsOf?: (file: InputFile, jobs: number) => Promise<number[]>;
+};
+
+/**
+ * Parse the inputs on `jobs` threads (this one and `jobs` − 1 workers) into
+ * `collector`, with a result byte-identical to reading them one by one, and
+ * finish the last class. A class whose only file is a large plain dlog file
+ * is read in byte ranges by all threads (ranges.ts); the other files in
+ * batches (readBatches). They go class by class, in input order.
+ */
+export async function readParallel(
+  inputs: readonly ParallelInput[],
+  jobs: number,
+  init: WorkerInit,
+  collector: FeatureCollector,
+  stats: Record<ClassName, ReadStats>,
+  progress: Progress,
+  local: LocalOptions = {},
+  examples = 5,
+): Promise<void> {
+  const filesPerClass = new Map<ClassName, number>();
+  for (const input of inputs) filesPerClass.set(input.className, (filesPerClass.get(input.className) ?? 0) + 1);
+  const segments: ({ readonly split: number } | { readonly from: number; readonly to: number })[] = [];
+  let from = 0;
+  inputs.forEach((input, i) => {
+    if (filesPerClass.get(input.className) !== 1 || !splittable(input.file, init, jobs, local.splitBytes)) return;
+    if (from < i) segments.push({ from, to: i });
+    segments.push({ split: i });
+    from = i + 1;
+  });
+  if (from < inputs.length) segments.push({ from, to: inputs.length });
+  let badOrder: readonly string[] | null = null;
+  // Every split file starts at once: its ranges are read and summarized while earlier input is absorbed.
+  const splits = new Map<number, SplitRead>();
+  try {
+    for (const segment of segments) {
+      if (!('split' in segment)) continue;
+      const { file, className } = inputs[segment.split] as ParallelInput;
+      const cuts = await (local.cutsOf ?? cutPoints)(file, jobs).catch(() => [0, file.size]);
+      if (cuts.length > 2) splits.set(segment.split, startSplit(file, className, cuts, init, progress));
+    }
+    for (const [k, segment] of segments.entries()) {
+      if ('split' in segment) {
+        const { file, className } = inputs[segment.split] as ParallelInput;
+        const split = splits.get(segment.split);
+        const order = split !== undefined ? await split.finish(collector, stats[className]) : false;
+        await split?.close();
+        // Read sequentially here when the file cannot be split (or must not be: see ranges.ts).
+        if (order === false) await readClass([file], className, directSink(collector, progress), readOptions(init, local, progress), stats[className]);
+        else if (className === 'bad') badOrder = order;
+        continue;
+      }
+      // Series stay in the workers only when Dref can be computed right after (nothing read after them).
+      const seriesInWorkers = init.keepSeries && k === segments.length - 1;
+      await readBatches(inputs.slice(segment.from, segment.to), jobs, { ...init, seriesInWorkers }, collector, stats, progress, local, examples);
+    }
+  } finally {
+    await Promise.all([...splits.values()].map((s) => s.close()));
+  }
+  collector.finishClass();
+  if (badOrder !== null) {
+    // Ids of both classes are noted in the bad class's order of first appearance, as a sequential read notes them.
+    const rank = new Map(badOrder.map((id, i) => [id, i]));
+    collector.sharedIds.sort((a, b) => (rank.get(a) as number) - (rank.get(b) as number));
+  }
+}
+
+/** The collector fed directly by this thread's reads (as `--jobs 1`), counting files done. */
+function directSink(collector: FeatureCollector, progress: Progress): ClassSink {
+  return {
+    beginFile: (f, c) => collector.beginFile(f, c),
+    endFile: (f) => { collector.endFile(f); progress.fileDone(); },
+    instance: (id, kind) => collector.instance(id, kind),
+    event: (t, n) => collector.event(t, n),
+    state: (t, n, v) => collector.state(t, n, v),
+  };
+}
+
+function readOptions(init: WorkerInit, local: LocalOptions, progress: Progress): ReadOptions {
+  return {
+    ...(local.translator !== undefined ? { translator: local.translator } : {}),
+    strict: init.strict,
+    onBytes: (n) => progress.addBytes(n),
+  };
+}
+
 /**
  * Parse files on `jobs` threads — this one and `jobs` − 1 workers — into
  * `collector`, with a result byte-identical to reading them one by one. This
@@ -152,15 +254,15 @@ export function batchesOf(inputs: readonly ParallelInput[], jobs: number, batchB
  * failing file in input order is reported, as a sequential read would: this
  * thread's batches all come before the workers'.
  */
-export async function readParallel(
+async function readBatches(
   inputs: readonly ParallelInput[],
   jobs: number,
   init: WorkerInit,
   collector: FeatureCollector,
   stats: Record<ClassName, ReadStats>,
-  progress: { addBytes(n: number): void; fileDone(): void },
-  local: { readonly translator?: Translator; readonly batchBytes?: number } = {},
-  examples = 5,
+  progress: Progress,
+  local: LocalOptions,
+  examples: number,
 ): Promise<void> {
   const batches = batchesOf(inputs, jobs, local.batchBytes);
   const workerUrl = new URL('./worker.js', import.meta.url);
@@ -193,7 +295,7 @@ export async function readParallel(
     seqOf.set(batch, seq + 1);
     collector.absorb(c);
     // Its slots are the last ones (absorb may first have finished the previous class, adding slots).
-    if (init.keepSeries) placed.set(`${batch}:${seq}`, { base: collector.instanceCount - c.ids.length, states: c.stateNames });
+    if (init.seriesInWorkers === true) placed.set(`${batch}:${seq}`, { base: collector.instanceCount - c.ids.length, states: c.stateNames });
   };
   const absorbPart = (part: { batch: number; contribution: FileContribution; from: Worker }): void => {
     absorbOne(part.batch, part.contribution);
@@ -304,24 +406,14 @@ export async function readParallel(
       }
       // This thread's share, from the front, straight into the collector. An
       // input error here is the first in input order: it ends the run.
-      const sink: ClassSink = {
-        beginFile: (f, c) => collector.beginFile(f, c),
-        endFile: (f) => { collector.endFile(f); progress.fileDone(); },
-        instance: (id, kind) => collector.instance(id, kind),
-        event: (t, n) => collector.event(t, n),
-        state: (t, n, v) => collector.state(t, n, v),
-      };
+      const sink = directSink(collector, progress);
       const readOwn = async (): Promise<void> => {
         while (lo < hi) {
           const b = lo++;
           const batch = batches[b] as Batch;
           const className = (inputs[batch.first] as ParallelInput).className;
           const files = inputs.slice(batch.first, batch.first + batch.count).map((i) => i.file);
-          await readClass(files, className, sink, {
-            ...(local.translator !== undefined ? { translator: local.translator } : {}),
-            strict: init.strict,
-            onBytes: (n) => progress.addBytes(n),
-          }, stats[className]);
+          await readClass(files, className, sink, readOptions(init, local, progress), stats[className]);
           absorbed = b + 1;
         }
         ownDone = true;
@@ -337,7 +429,7 @@ export async function readParallel(
       });
       for (const w of workers) dispatch(w);
     });
-    if (failure === null && init.keepSeries) {
+    if (failure === null && init.seriesInWorkers === true) {
       // The last class's named instances, then Dref over all instances, as buildFeatureSet computes it.
       collector.finishClass();
       await fillQuartiles(collector, workers, placed);

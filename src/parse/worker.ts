@@ -9,6 +9,7 @@ import { InputError } from '../errors.js';
 import { FeatureCollector, valueAt, type FileContribution } from '../features/collector.js';
 import { emptyReadStats, readClass } from './reader.js';
 import type { Translator } from './translator.js';
+import { readRange, splitRange, type RangeSplit, type RangeTask } from './ranges.js';
 import { PARTS_AHEAD, type QuartileChunk, type QuartileRequest, type WorkerInit, type WorkerReply, type WorkerTask } from './parallel.js';
 
 const init = workerData as WorkerInit;
@@ -32,6 +33,18 @@ function awaitRoom(): void {
     Atomics.wait(partsAbsorbed, 0, absorbed, 100);
   }
 }
+/** Progress: bytes read, reported every MiB. */
+function countBytes(n: number): void {
+  pendingBytes += n;
+  if (pendingBytes >= 1 << 20) flushBytes();
+}
+
+function flushBytes(): void {
+  if (pendingBytes === 0) return;
+  port.postMessage({ type: 'bytes', n: pendingBytes } satisfies WorkerReply);
+  pendingBytes = 0;
+}
+
 // Translator programs started here are registered where the main thread's signal handler sees them.
 if (init.processGroups !== undefined) useProcessGroupTable(init.processGroups);
 
@@ -57,13 +70,7 @@ async function handle(task: WorkerTask): Promise<WorkerReply> {
     const options = {
       ...(translator !== undefined ? { translator } : {}),
       strict: init.strict,
-      onBytes: (n: number) => {
-        pendingBytes += n;
-        if (pendingBytes >= 1 << 20) {
-          port.postMessage({ type: 'bytes', n: pendingBytes } satisfies WorkerReply);
-          pendingBytes = 0;
-        }
-      },
+      onBytes: countBytes,
     };
     for (const file of files) {
       if (currentFile !== undefined) Atomics.store(currentFile, 0, index);
@@ -120,7 +127,7 @@ const sentOf = new Map<number, number>();
 function keepSeries(batch: number, c: FileContribution): FileContribution {
   const seq = sentOf.get(batch) ?? 0;
   sentOf.set(batch, seq + 1);
-  if (!init.keepSeries || c.seriesVar.length === 0) return c;
+  if (init.seriesInWorkers !== true || c.seriesVar.length === 0) return c;
   kept.push({ batch, seq, slots: c.ids.length, seriesStart: c.seriesStart, seriesVar: c.seriesVar, seriesT: c.seriesT, seriesV: c.seriesV });
   return { ...c, seriesStart: new Array<number>(c.seriesStart.length).fill(0), seriesVar: new Int32Array(0), seriesT: new Float64Array(0), seriesV: new Float64Array(0) };
 }
@@ -158,7 +165,30 @@ function quartiles(referenceDuration: number): QuartileChunk[] {
 // Batches are read one after another, in the order they were handed out; a
 // QuartileRequest comes once all are answered.
 let queue: Promise<void> = Promise.resolve();
-port.on('message', (msg: WorkerTask | QuartileRequest) => {
+port.on('message', (msg: WorkerTask | QuartileRequest | RangeTask | RangeSplit) => {
+  if ('type' in msg) {
+    // A byte range of one large file (ranges.ts): read it, then split it as the main thread says.
+    const range = msg;
+    queue = queue.then(async () => {
+      try {
+        if (range.type === 'range') {
+          const summary = await readRange(range, countBytes);
+          flushBytes();
+          port.postMessage(summary);
+          return;
+        }
+        const done = splitRange(range, init.keepSeries, (part) => {
+          port.postMessage({ type: 'part', batch: -1, contribution: part } satisfies WorkerReply, buffersOf(part));
+          partsSent++;
+          awaitRoom();
+        });
+        port.postMessage(done, [...new Set([...buffersOf(done.local), ...buffersOf(done.shared)])]);
+      } catch (err) {
+        port.postMessage({ type: 'crash', batch: -1, index: -1, message: err instanceof Error ? (err.stack ?? err.message) : String(err) } satisfies WorkerReply);
+      }
+    });
+    return;
+  }
   if ('referenceDuration' in msg) {
     const chunks = quartiles(msg.referenceDuration);
     port.postMessage({ type: 'quartiles', chunks } satisfies WorkerReply, chunks.map((c) => c.values.buffer as ArrayBuffer));
