@@ -7,7 +7,7 @@ import { referenceDurationOf } from '../features/quartile-pass.js';
 import { STATE_FEATURE_TYPES } from '../features/types.js';
 import type { InputFile } from './files.js';
 import { readClass, type ClassSink, type ReadOptions, type ReadStats } from './reader.js';
-import { cutPoints, splittable, startSplit, type SplitRead } from './ranges.js';
+import { cutPoints, splitPool, splittable, startSplit, type SplitRead } from './ranges.js';
 import type { Translator } from './translator.js';
 import type { ClassName } from './records.js';
 import type { TemplateModel } from './templates/index.js';
@@ -190,21 +190,32 @@ export async function readParallel(
   });
   if (from < inputs.length) segments.push({ from, to: inputs.length });
   let badOrder: readonly string[] | null = null;
-  // Every split file starts at once: its ranges are read and summarized while earlier input is absorbed.
+  // Split files are read by one pool of workers, one after another: the next
+  // file's ranges are read as soon as the previous file's are (while it is absorbed).
+  const cutsOf = new Map<number, number[]>();
+  for (const segment of segments) {
+    if (!('split' in segment)) continue;
+    const { file } = inputs[segment.split] as ParallelInput;
+    const cuts = await (local.cutsOf ?? cutPoints)(file, jobs).catch(() => [0, file.size]);
+    if (cuts.length > 2) cutsOf.set(segment.split, cuts);
+  }
+  const pool = cutsOf.size > 0 ? splitPool(init, Math.max(...[...cutsOf.values()].map((c) => c.length - 1)), progress) : null;
   const splits = new Map<number, SplitRead>();
+  const start = (at: number): void => {
+    const index = [...cutsOf.keys()][at];
+    if (pool === null || index === undefined) return;
+    const { file, className } = inputs[index] as ParallelInput;
+    const split = startSplit(pool, index, file, className, cutsOf.get(index) as number[], progress);
+    splits.set(index, split);
+    split.read.then(() => start(at + 1), () => undefined);
+  };
+  start(0);
   try {
-    for (const segment of segments) {
-      if (!('split' in segment)) continue;
-      const { file, className } = inputs[segment.split] as ParallelInput;
-      const cuts = await (local.cutsOf ?? cutPoints)(file, jobs).catch(() => [0, file.size]);
-      if (cuts.length > 2) splits.set(segment.split, startSplit(file, className, cuts, init, progress));
-    }
     for (const [k, segment] of segments.entries()) {
       if ('split' in segment) {
         const { file, className } = inputs[segment.split] as ParallelInput;
         const split = splits.get(segment.split);
         const order = split !== undefined ? await split.finish(collector, stats[className]) : false;
-        await split?.close();
         // Read sequentially here when the file cannot be split (or must not be: see ranges.ts).
         if (order === false) await readClass([file], className, directSink(collector, progress), readOptions(init, local, progress), stats[className]);
         else if (className === 'bad') badOrder = order;
@@ -215,7 +226,7 @@ export async function readParallel(
       await readBatches(inputs.slice(segment.from, segment.to), jobs, { ...init, seriesInWorkers }, collector, stats, progress, local, examples);
     }
   } finally {
-    await Promise.all([...splits.values()].map((s) => s.close()));
+    await pool?.close();
   }
   collector.finishClass();
   if (badOrder !== null) {

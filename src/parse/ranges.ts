@@ -40,6 +40,8 @@ const NAMED_FORMATS = /\.(csv|tsv|json|jsonl|ndjson)$/i;
 /** Phase 1: read bytes [start, end) of `file`. */
 export interface RangeTask {
   readonly type: 'range';
+  /** Which split file (one pool of workers reads them in turn). */
+  readonly split: number;
   readonly range: number;
   readonly file: InputFile;
   readonly className: ClassName;
@@ -50,6 +52,7 @@ export interface RangeTask {
 /** Phase 1's answer. `regular` false: a skipped line or an error; the file is read again sequentially. */
 export interface RangeSummary {
   readonly type: 'range-read';
+  readonly split: number;
   readonly range: number;
   readonly regular: boolean;
   readonly bytes: number;
@@ -67,12 +70,14 @@ export interface RangeSummary {
 /** Phase 2: the range's ids that are not its own alone, and the id its leading records continue. */
 export interface RangeSplit {
   readonly type: 'range-split';
+  readonly split: number;
   readonly shared: readonly string[];
   readonly carry: string | null;
 }
 
 export interface RangeDone {
   readonly type: 'range-done';
+  readonly split: number;
   readonly range: number;
   /** The instances summarized in the worker (and, in the first range, the file's own instance). */
   readonly local: FileContribution;
@@ -148,14 +153,13 @@ class RangeStore implements RecordSink {
 
 // ---------------------------------------------------------------- worker side
 
-let store: RangeStore | null = null;
-let task: RangeTask | null = null;
+/** Per split file: the range this worker read, until phase 2. */
+const stored = new Map<number, { store: RangeStore; task: RangeTask }>();
 
 /** Phase 1 in a worker: parse the range into a RangeStore (kept for phase 2). */
 export async function readRange(t: RangeTask, onBytes: (n: number) => void): Promise<RangeSummary> {
-  task = t;
   const s = new RangeStore();
-  store = s;
+  stored.set(t.split, { store: s, task: t });
   let regular = true;
   let r = { bytes: 0, lines: 0 };
   try {
@@ -166,7 +170,7 @@ export async function readRange(t: RangeTask, onBytes: (n: number) => void): Pro
     regular = false;
   }
   return {
-    type: 'range-read', range: t.range, regular, bytes: r.bytes, lines: r.lines, records: s.records, leading: s.leading,
+    type: 'range-read', split: t.split, range: t.range, regular, bytes: r.bytes, lines: r.lines, records: s.records, leading: s.leading,
     ids: s.ids, lastId: s.ids.length > 0 ? (s.ids[s.inst.data[lastInstanceOp(s)] as number] as string) : null,
     eventNames: s.eventNames, stateNames: s.stateNames,
   };
@@ -185,10 +189,10 @@ function lastInstanceOp(s: RangeStore): number {
  * records under the id they continue).
  */
 export function splitRange(split: RangeSplit, keepSeries: boolean, send: (part: FileContribution) => void): RangeDone {
-  const s = store;
-  const t = task;
-  if (s === null || t === null) throw new Error('range split before the range was read');
-  store = null;
+  const kept = stored.get(split.split);
+  if (kept === undefined) throw new Error('range split before the range was read');
+  stored.delete(split.split);
+  const { store: s, task: t } = kept;
   const local = new FeatureCollector(keepSeries);
   const shared = new FeatureCollector(keepSeries);
   local.beginFile(t.file, t.className);
@@ -219,7 +223,7 @@ export function splitRange(split: RangeSplit, keepSeries: boolean, send: (part: 
   }
   local.endFile(t.file);
   const done = local.exportWholeClass(send);
-  return { type: 'range-done', range: t.range, local: { ...done, emptyFile: null }, shared: { ...shared.exportFile(), emptyFile: null } };
+  return { type: 'range-done', split: t.split, range: t.range, local: { ...done, emptyFile: null }, shared: { ...shared.exportFile(), emptyFile: null } };
 }
 
 // ------------------------------------------------------------------ main side
@@ -268,88 +272,117 @@ export async function cutPoints(file: InputFile, parts: number): Promise<number[
   return cuts;
 }
 
-/** A file being read in ranges: phase 1 started, phase 2 asked for as soon as phase 1 is done. */
-export interface SplitRead {
-  /** Absorb the ranges into the collector, in order (call when everything before this file is absorbed). */
-  finish(collector: FeatureCollector, stats: ReadStats): Promise<readonly string[] | false>;
-  /** Stop the workers (also after finish). */
+/** The workers that read split files, each file's ranges in turn (one range per worker). */
+export interface SplitPool {
+  readonly workers: readonly Worker[];
+  /** Per worker: its parts absorbed (see WorkerInit.partsAbsorbed). */
+  readonly counters: readonly Int32Array[];
+  /** Replies of split `split` go to its handler. */
+  readonly handlers: Map<number, (k: number, reply: { type: string } & Record<string, unknown>) => void>;
   close(): Promise<void>;
 }
 
-/**
- * Start reading one class's only file in byte ranges on `cuts.length − 1`
- * workers. Both phases run in the workers without waiting for the main
- * thread (so a second class's file is read while the first is absorbed);
- * `finish` then absorbs, and returns false, having absorbed nothing, when
- * the file must be read sequentially instead (see the file comment): the
- * caller then reads it. On success it returns the class's ids in order of
- * first appearance.
- */
-export function startSplit(
-  file: InputFile,
-  className: ClassName,
-  cuts: readonly number[],
-  init: WorkerInit,
-  progress: { addBytes(n: number): void; fileDone(): void },
-): SplitRead {
-  const n = cuts.length - 1;
+export function splitPool(init: WorkerInit, size: number, progress: { addBytes(n: number): void }): SplitPool {
   const workerUrl = new URL('./worker.js', import.meta.url);
   const counters: Int32Array[] = [];
-  const workers = Array.from({ length: n }, () => {
+  const handlers = new Map<number, (k: number, reply: { type: string } & Record<string, unknown>) => void>();
+  let stopping = false;
+  const toAll = (reply: { type: string } & Record<string, unknown>, k: number): void => {
+    for (const h of handlers.values()) h(k, reply);
+  };
+  const workers = Array.from({ length: size }, (_, k) => {
     const partsAbsorbed = new SharedArrayBuffer(4);
     counters.push(new Int32Array(partsAbsorbed));
     // Series travel with the contributions here: the main thread fills q*.abs.
-    return new Worker(workerUrl, { workerData: { ...init, processGroups: processGroupTable(), partsAbsorbed } });
+    const w = new Worker(workerUrl, { workerData: { ...init, processGroups: processGroupTable(), partsAbsorbed } });
+    w.on('message', (reply: { type: string } & Record<string, unknown>) => {
+      if (reply.type === 'bytes') progress.addBytes(reply.n as number);
+      else if (typeof reply.split === 'number') handlers.get(reply.split)?.(k, reply);
+      else toAll(reply, k);
+    });
+    w.on('error', (err) => toAll({ type: 'crash', message: err instanceof Error ? err.message : String(err) }, k));
+    w.on('exit', (code) => {
+      if (!stopping) toAll({ type: 'crash', message: `a parsing worker ended (exit code ${code})` }, k);
+    });
+    return w;
   });
-  let stopping = false;
+  return {
+    workers, counters, handlers,
+    async close(): Promise<void> {
+      if (stopping) return;
+      stopping = true;
+      for (const c of counters) {
+        Atomics.store(c, 0, 1 << 30);
+        Atomics.notify(c, 0);
+      }
+      await Promise.all(workers.map((w) => w.terminate()));
+      killProcessGroups();
+    },
+  };
+}
+
+/** A file being read in ranges: phase 1 started, phase 2 asked for as soon as phase 1 is done. */
+export interface SplitRead {
+  /** Phase 1 done (and phase 2 asked for): the pool may take the next file's ranges. */
+  readonly read: Promise<void>;
+  /** Absorb the ranges into the collector, in order (call when everything before this file is absorbed). */
+  finish(collector: FeatureCollector, stats: ReadStats): Promise<readonly string[] | false>;
+}
+
+/**
+ * Start reading one class's only file in byte ranges on the pool's first
+ * `cuts.length − 1` workers. Both phases run in the workers without waiting
+ * for the main thread (a second class's file is read while the first is
+ * absorbed); `finish` then absorbs, and returns false, having absorbed
+ * nothing, when the file must be read sequentially instead (see the file
+ * comment): the caller then reads it. On success it returns the class's ids
+ * in order of first appearance.
+ */
+export function startSplit(
+  pool: SplitPool,
+  id: number,
+  file: InputFile,
+  className: ClassName,
+  cuts: readonly number[],
+  progress: { fileDone(): void },
+): SplitRead {
+  const n = cuts.length - 1;
+  const workers = pool.workers.slice(0, n);
+  const counters = pool.counters;
   const summaries: RangeSummary[] = new Array<RangeSummary>(n);
   const parts: FileContribution[][] = workers.map(() => []);
   const done: (RangeDone | undefined)[] = new Array<RangeDone | undefined>(n);
   /** Set by finish: absorb what has come. */
   let onReply: (() => void) | null = null;
   let failed: unknown = null;
-  let fail: (err: unknown) => void = (err) => { failed ??= err; };
   let order: string[] = [];
   let regular = true;
-  const phase1 = new Promise<void>((resolve, reject) => {
-    const failPhase1 = (err: unknown): void => {
-      failed ??= err;
-      reject(err);
-      onReply?.();
-    };
-    fail = failPhase1;
+  const read = new Promise<void>((resolve, reject) => {
     let answered = 0;
-    workers.forEach((w, k) => {
-      w.on('message', (reply: { type: string } & Record<string, unknown>) => {
-        try {
-          if (reply.type === 'bytes') progress.addBytes(reply.n as number);
-          else if (reply.type === 'range-read') {
-            summaries[k] = reply as unknown as RangeSummary;
-            if (++answered === n) {
-              askSplit();
-              resolve();
-            }
-          } else if (reply.type === 'part') {
-            (parts[k] as FileContribution[]).push(reply.contribution as FileContribution);
-            onReply?.();
-          } else if (reply.type === 'range-done') {
-            done[k] = reply as unknown as RangeDone;
-            onReply?.();
-          } else if (reply.type === 'crash' || reply.type === 'fatal') {
-            fail(new Error(`parsing worker failed: ${String(reply.message)}`));
-          }
-        } catch (err) {
-          fail(err);
+    pool.handlers.set(id, (k, reply) => {
+      if (reply.type === 'range-read') {
+        summaries[k] = reply as unknown as RangeSummary;
+        if (++answered === n) {
+          askSplit();
+          resolve();
         }
-      });
-      w.on('error', (err) => fail(err));
-      w.on('exit', (code) => {
-        if (!stopping) fail(new Error(`a parsing worker ended (exit code ${code})`));
-      });
-      w.postMessage({ type: 'range', range: k, file, className, start: cuts[k] as number, end: cuts[k + 1] as number } satisfies RangeTask);
+      } else if (reply.type === 'part') {
+        (parts[k] as FileContribution[]).push(reply.contribution as FileContribution);
+        onReply?.();
+      } else if (reply.type === 'range-done') {
+        done[k] = reply as unknown as RangeDone;
+        onReply?.();
+      } else if (reply.type === 'crash' || reply.type === 'fatal') {
+        failed ??= new Error(`parsing worker failed: ${String(reply.message)}`);
+        reject(failed);
+        onReply?.();
+      }
+    });
+    workers.forEach((w, k) => {
+      w.postMessage({ type: 'range', split: id, range: k, file, className, start: cuts[k] as number, end: cuts[k + 1] as number } satisfies RangeTask);
     });
   });
-  phase1.catch(() => undefined);
+  read.catch(() => undefined);
 
   /** Phase 2: mark the ids merged here, and let the workers summarize the rest. */
   function askSplit(): void {
@@ -359,10 +392,10 @@ export function startSplit(
     const rangesOf = new Map<string, number>();
     order = [];
     for (const s of summaries) {
-      for (const id of s.ids) {
-        const seen = rangesOf.get(id);
-        if (seen === undefined) order.push(id);
-        rangesOf.set(id, (seen ?? 0) + 1);
+      for (const sid of s.ids) {
+        const seen = rangesOf.get(sid);
+        if (seen === undefined) order.push(sid);
+        rangesOf.set(sid, (seen ?? 0) + 1);
       }
     }
     // Leading records continue the last instance named before them: that instance is merged here too.
@@ -375,14 +408,17 @@ export function startSplit(
       if (s.lastId !== null) last = s.lastId;
     }
     workers.forEach((w, k) => {
-      const shared = (summaries[k] as RangeSummary).ids.filter((id) => (rangesOf.get(id) as number) > 1);
-      w.postMessage({ type: 'range-split', shared, carry: carries[k] ?? null } satisfies RangeSplit);
+      const shared = (summaries[k] as RangeSummary).ids.filter((sid) => (rangesOf.get(sid) as number) > 1);
+      w.postMessage({ type: 'range-split', split: id, shared, carry: carries[k] ?? null } satisfies RangeSplit);
     });
   }
 
   async function finish(collector: FeatureCollector, stats: ReadStats): Promise<readonly string[] | false> {
-    await phase1;
-    if (!regular) return false;
+    await read;
+    if (!regular) {
+      pool.handlers.delete(id);
+      return false;
+    }
     // Names in the order a sequential read meets them: range by range, each in its own order.
     for (const s of summaries) {
       for (const name of s.eventNames) collector.events.id(name);
@@ -418,13 +454,10 @@ export function startSplit(
         }
         resolve();
       };
-      fail = (err) => {
-        failed ??= err;
-        drain();
-      };
       onReply = drain;
       drain();
     });
+    pool.handlers.delete(id);
     stats.files++;
     for (const s of summaries) {
       stats.bytes += s.bytes;
@@ -435,16 +468,5 @@ export function startSplit(
     return order;
   }
 
-  async function close(): Promise<void> {
-    if (stopping) return;
-    stopping = true;
-    for (const c of counters) {
-      Atomics.store(c, 0, 1 << 30);
-      Atomics.notify(c, 0);
-    }
-    await Promise.all(workers.map((w) => w.terminate()));
-    killProcessGroups();
-  }
-
-  return { finish, close };
+  return { read, finish };
 }

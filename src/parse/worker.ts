@@ -178,13 +178,13 @@ port.on('message', (msg: WorkerTask | QuartileRequest | RangeTask | RangeSplit) 
           return;
         }
         const done = splitRange(range, init.keepSeries, (part) => {
-          port.postMessage({ type: 'part', batch: -1, contribution: part } satisfies WorkerReply, buffersOf(part));
+          port.postMessage({ type: 'part', batch: -1, split: range.split, contribution: part }, buffersOf(part));
           partsSent++;
           awaitRoom();
         });
         port.postMessage(done, [...new Set([...buffersOf(done.local), ...buffersOf(done.shared)])]);
       } catch (err) {
-        port.postMessage({ type: 'crash', batch: -1, index: -1, message: err instanceof Error ? (err.stack ?? err.message) : String(err) } satisfies WorkerReply);
+        port.postMessage({ type: 'crash', batch: -1, index: -1, split: range.split, message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
       }
     });
     return;
