@@ -238,17 +238,19 @@ describe('one large file read in byte ranges (ranges.ts) equals a sequential rea
     // then mid-way through the second req-3 (named again near the end, with a kind only then), then exactly at the second req-30.
     const badCuts = [0, lineStarts(b, 'E\t200.5')[0] as number, lineStarts(b, 'S\t300.3\t')[0] as number, lineStarts(b, 'I\treq-30\n')[1] as number, files.bad.size];
     const cutsOf = (f: InputFile): number[] => (f === files.good ? goodCuts : badCuts);
-    expect(await read(files, 3, cutsOf)).toEqual(sequential);
-    // The cut points bench use (at about equal sizes) on the same files.
-    expect(await read(files, 2)).toEqual(sequential);
+    // Four threads: two per large file, so both are split (with fewer, each file keeps one thread busy, unsplit).
+    expect(await read(files, 4, cutsOf)).toEqual(sequential);
+    // The cut points cutPoints chooses (about equal sizes), and no split at all (two threads, two large files).
     expect(await read(files, 4)).toEqual(sequential);
+    expect(await read(files, 5)).toEqual(sequential);
+    expect(await read(files, 2)).toEqual(sequential);
   });
 
   it('a first range without an I record (the header instance would span ranges): read sequentially, the same', async () => {
     const g = good();
     const b = bad();
     const files = { good: writeClass('good', g), bad: writeClass('bad', b) };
-    expect(await read(files, 2, (f) => (f === files.bad ? [0, lineStarts(b, 'S\t50.5')[0] as number, f.size] : [0, f.size]))).toEqual(await read(files, 1));
+    expect(await read(files, 4, (f) => (f === files.bad ? [0, lineStarts(b, 'S\t50.5')[0] as number, f.size] : [0, f.size]))).toEqual(await read(files, 1));
   });
 
   it('a line that is not a record in the second range: the sequential count and example (line number), or its exact --strict error', async () => {
@@ -260,8 +262,8 @@ describe('one large file read in byte ranges (ranges.ts) equals a sequential rea
     const cuts = (f: InputFile): number[] => (f === files.bad ? [0, lineStarts(b, 'I\treq-30\n')[0] as number, f.size] : [0, f.size]);
     const sequential = await read(files, 1);
     expect(sequential).toMatchObject({ stats: { bad: { skippedLines: '1', skippedExamples: [`${files.bad.path}:201: not a record: 'not a record at all'`] } } });
-    expect(await read(files, 2, cuts)).toEqual(sequential);
-    await expect(read(files, 2, cuts, true)).rejects.toMatchObject({ message: `${files.bad.path}:201: not a record: 'not a record at all' (--strict)` });
+    expect(await read(files, 4, cuts)).toEqual(sequential);
+    await expect(read(files, 4, cuts, true)).rejects.toMatchObject({ message: `${files.bad.path}:201: not a record: 'not a record at all' (--strict)` });
     await expect(read(files, 1, undefined, true)).rejects.toMatchObject({ message: `${files.bad.path}:201: not a record: 'not a record at all' (--strict)` });
   });
 });

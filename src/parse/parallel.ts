@@ -181,9 +181,13 @@ export async function readParallel(
   const filesPerClass = new Map<ClassName, number>();
   for (const input of inputs) filesPerClass.set(input.className, (filesPerClass.get(input.className) ?? 0) + 1);
   const segments: ({ readonly split: number } | { readonly from: number; readonly to: number })[] = [];
+  // Split only with at least two threads per large file: with fewer, the files
+  // themselves keep the threads busy (each class's file on its own thread), at no cost.
+  const large = inputs.filter((input) => filesPerClass.get(input.className) === 1 && splittable(input.file, init, jobs, local.splitBytes));
+  const split = new Set(jobs >= 2 * large.length ? large : []);
   let from = 0;
   inputs.forEach((input, i) => {
-    if (filesPerClass.get(input.className) !== 1 || !splittable(input.file, init, jobs, local.splitBytes)) return;
+    if (!split.has(input)) return;
     if (from < i) segments.push({ from, to: i });
     segments.push({ split: i });
     from = i + 1;
