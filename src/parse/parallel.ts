@@ -41,7 +41,7 @@ export interface WorkerInit {
 /**
  * The main thread's request once every batch is absorbed: Dref (the median
  * duration of all instances), for the workers to compute `q*.abs` from the
- * state change points they kept (see seriesKept).
+ * state change points they kept (see WorkerInit.seriesInWorkers).
  */
 export interface QuartileRequest {
   readonly referenceDuration: number;
