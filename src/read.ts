@@ -135,7 +135,7 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
       ...(mined !== undefined ? { templates: mined.model } : {}),
       strict,
       keepSeries,
-    }, collector, stats, progress);
+    }, collector, stats, progress, await translatorOnce().then((translator) => (translator !== undefined ? { translator } : {})));
     collector.finishClass();
   } else {
     const translator = await translatorOnce();

@@ -2,8 +2,13 @@ import { Worker } from 'node:worker_threads';
 import { killProcessGroups, processGroupTable } from '../cleanup.js';
 import { InputError } from '../errors.js';
 import type { FeatureCollector, FileContribution } from '../features/collector.js';
+import type { GrowableFloat64 } from '../features/growable.js';
+import { referenceDurationOf } from '../features/quartile-pass.js';
+import { STATE_FEATURE_TYPES } from '../features/types.js';
 import type { InputFile } from './files.js';
-import type { ReadStats } from './reader.js';
+import { readClass, type ClassSink, type ReadOptions, type ReadStats } from './reader.js';
+import { cutPoints, splitPool, splittable, startSplit, type SplitRead } from './ranges.js';
+import type { Translator } from './translator.js';
 import type { ClassName } from './records.js';
 import type { TemplateModel } from './templates/index.js';
 
@@ -24,7 +29,36 @@ export interface WorkerInit {
    * not yet next in order stay in the worker instead of piling up here.
    */
   readonly partsAbsorbed?: SharedArrayBuffer;
+  /** One Int32 shared with the main thread: the input index of the file this worker is reading. */
+  readonly currentFile?: SharedArrayBuffer;
+  /**
+   * Keep each contribution's state change points in the worker and send
+   * q*.abs once Dref is known (QuartileRequest), instead of the points.
+   */
+  readonly seriesInWorkers?: boolean;
 }
+
+/**
+ * The main thread's request once every batch is absorbed: Dref (the median
+ * duration of all instances), for the workers to compute `q*.abs` from the
+ * state change points they kept (see WorkerInit.seriesInWorkers).
+ */
+export interface QuartileRequest {
+  readonly referenceDuration: number;
+}
+
+/**
+ * A worker's `q*.abs` values for one contribution it sent (batch, and its
+ * place among that batch's parts, the 'done' one last): QUARTILE_STRIDE
+ * numbers per (slot, state variable) that has change points: the slot and
+ * variable in the contribution's own numbering, then q1.abs, half.abs, q3.abs.
+ */
+export interface QuartileChunk {
+  readonly batch: number;
+  readonly seq: number;
+  readonly values: Float64Array;
+}
+export const QUARTILE_STRIDE = 5;
 
 /** Parts a worker may have sent and not yet seen absorbed. */
 export const PARTS_AHEAD = 2;
@@ -32,26 +66,107 @@ export const PARTS_AHEAD = 2;
 export const STOP_PARTS = 1 << 30;
 
 export type WorkerReply =
-  | { readonly type: 'done'; readonly index: number; readonly contribution: FileContribution; readonly stats: ReadStats }
-  /** A leading part of file `index`'s contribution (a class's only file, in parts of summarized instances); 'done' follows. */
-  | { readonly type: 'part'; readonly index: number; readonly contribution: FileContribution }
-  | { readonly type: 'error'; readonly index: number; readonly message: string; readonly hint?: string }
-  | { readonly type: 'crash'; readonly index: number; readonly message: string }
+  /**
+   * Batch `batch` read: its files' contribution in one message (typed arrays
+   * moved, not copied), the files that held no record (in order), and the
+   * batch's counts.
+   */
+  | { readonly type: 'done'; readonly batch: number; readonly contribution: FileContribution; readonly emptyFiles: readonly string[]; readonly stats: ReadStats }
+  /** A leading part of batch `batch`'s contribution (a class's only file, in parts of summarized instances); 'done' follows. */
+  | { readonly type: 'part'; readonly batch: number; readonly contribution: FileContribution }
+  /** File `index` (of batch `batch`) failed; the batch's later files were not read. */
+  | { readonly type: 'error'; readonly batch: number; readonly index: number; readonly message: string; readonly hint?: string }
+  | { readonly type: 'crash'; readonly batch: number; readonly index: number; readonly message: string }
   | { readonly type: 'bytes'; readonly n: number }
+  /** The answer to a QuartileRequest: every contribution's q*.abs that this worker kept change points for. */
+  | { readonly type: 'quartiles'; readonly chunks: readonly QuartileChunk[] }
   /** An error outside any file's reading (a translator's timer): ends the run at once. */
   | { readonly type: 'fatal'; readonly message: string; readonly hint?: string; readonly internal?: boolean };
+
+/** What a worker is asked to read: consecutive files of one class, `first` being the index of files[0]. */
+export interface WorkerTask {
+  readonly batch: number;
+  readonly first: number;
+  readonly files: readonly InputFile[];
+  readonly className: ClassName;
+  /** The class's only file: the worker summarizes the instances its I records name. */
+  readonly wholeClass: boolean;
+}
 
 export interface ParallelInput {
   readonly file: InputFile;
   readonly className: ClassName;
 }
 
+/** Consecutive inputs [first, first + count) of one class, read by one worker into one contribution. */
+export interface Batch {
+  readonly first: number;
+  readonly count: number;
+  readonly wholeClass: boolean;
+}
+
+/** Batches hold about this share of the input (1/16 per worker), within BATCH_MIN_BYTES..BATCH_MAX_BYTES. */
+const BATCHES_PER_WORKER = 16;
+const BATCH_MIN_BYTES = 1 << 20;
+const BATCH_MAX_BYTES = 16 << 20;
+const BATCH_MAX_FILES = 1024;
+
 /**
- * Parse files on `jobs` worker threads and absorb their contributions into
- * `collector` strictly in file order, so the result is byte-identical to
- * reading them one by one. Files are handed out one at a time (a slow file
- * does not hold up a whole batch). On an input error, the first failing file
- * in input order is reported, as a sequential read would.
+ * Cut the inputs into batches of consecutive files of one class: about
+ * 1/16 of the input per worker each (so the last batches finish close
+ * together), 1–16 MiB, at most 1 024 files. A class's only file is a batch of
+ * its own (its worker summarizes its named instances). Batching spares a
+ * collector, a message and an absorb per file: with thousands of small files
+ * those dominated. `batchBytes` replaces the target (tests: batches of one file).
+ */
+export function batchesOf(inputs: readonly ParallelInput[], jobs: number, batchBytes?: number): Batch[] {
+  const filesPerClass = new Map<ClassName, number>();
+  for (const input of inputs) filesPerClass.set(input.className, (filesPerClass.get(input.className) ?? 0) + 1);
+  const total = inputs.reduce((n, i) => n + i.file.size, 0);
+  const target = batchBytes ?? Math.min(BATCH_MAX_BYTES, Math.max(BATCH_MIN_BYTES, total / (jobs * BATCHES_PER_WORKER)));
+  const batches: Batch[] = [];
+  let first = 0;
+  let bytes = 0;
+  for (let i = 0; i < inputs.length; i++) {
+    const input = inputs[i] as ParallelInput;
+    const wholeClass = filesPerClass.get(input.className) === 1;
+    const count = i - first;
+    const sameClass = count > 0 && (inputs[first] as ParallelInput).className === input.className;
+    if (count > 0 && (!sameClass || wholeClass || bytes + input.file.size > target || count >= BATCH_MAX_FILES)) {
+      batches.push({ first, count, wholeClass: false });
+      first = i;
+      bytes = 0;
+    }
+    bytes += input.file.size;
+    if (wholeClass) {
+      batches.push({ first: i, count: 1, wholeClass: true });
+      first = i + 1;
+      bytes = 0;
+    }
+  }
+  if (first < inputs.length) batches.push({ first, count: inputs.length - first, wholeClass: false });
+  return batches;
+}
+
+type Progress = { addBytes(n: number): void; fileDone(): void };
+/**
+ * What this thread reads with: the loaded translator. For tests: batchBytes
+ * (see batchesOf), splitBytes (the size from which a class's only file is
+ * split, SPLIT_MIN_BYTES) and cutsOf (where to cut it, cutPoints).
+ */
+type LocalOptions = {
+  readonly translator?: Translator;
+  readonly batchBytes?: number;
+  readonly splitBytes?: number;
+  readonly cutsOf?: (file: InputFile, jobs: number) => Promise<number[]>;
+};
+
+/**
+ * Parse the inputs on `jobs` threads (this one and `jobs` − 1 workers) into
+ * `collector`, with a result byte-identical to reading them one by one, and
+ * finish the last class. A class whose only file is a large plain dlog file
+ * is read in byte ranges by all threads (ranges.ts); the other files in
+ * batches (readBatches). They go class by class, in input order.
  */
 export async function readParallel(
   inputs: readonly ParallelInput[],
@@ -59,15 +174,122 @@ export async function readParallel(
   init: WorkerInit,
   collector: FeatureCollector,
   stats: Record<ClassName, ReadStats>,
-  progress: { addBytes(n: number): void; fileDone(): void },
+  progress: Progress,
+  local: LocalOptions = {},
   examples = 5,
 ): Promise<void> {
+  const filesPerClass = new Map<ClassName, number>();
+  for (const input of inputs) filesPerClass.set(input.className, (filesPerClass.get(input.className) ?? 0) + 1);
+  const segments: ({ readonly split: number } | { readonly from: number; readonly to: number })[] = [];
+  // Split only with at least two threads per large file: with fewer, the files
+  // themselves keep the threads busy (each class's file on its own thread), at no cost.
+  const large = inputs.filter((input) => filesPerClass.get(input.className) === 1 && splittable(input.file, init, jobs, local.splitBytes));
+  const split = new Set(jobs >= 2 * large.length ? large : []);
+  let from = 0;
+  inputs.forEach((input, i) => {
+    if (!split.has(input)) return;
+    if (from < i) segments.push({ from, to: i });
+    segments.push({ split: i });
+    from = i + 1;
+  });
+  if (from < inputs.length) segments.push({ from, to: inputs.length });
+  let badOrder: readonly string[] | null = null;
+  // Split files are read by one pool of workers, one after another: the next
+  // file's ranges are read as soon as the previous file's are (while it is absorbed).
+  const cutsOf = new Map<number, number[]>();
+  for (const segment of segments) {
+    if (!('split' in segment)) continue;
+    const { file } = inputs[segment.split] as ParallelInput;
+    const cuts = await (local.cutsOf ?? cutPoints)(file, jobs).catch(() => [0, file.size]);
+    if (cuts.length > 2) cutsOf.set(segment.split, cuts);
+  }
+  const pool = cutsOf.size > 0 ? splitPool(init, Math.max(...[...cutsOf.values()].map((c) => c.length - 1)), progress) : null;
+  const splits = new Map<number, SplitRead>();
+  const start = (at: number): void => {
+    const index = [...cutsOf.keys()][at];
+    if (pool === null || index === undefined) return;
+    const { file, className } = inputs[index] as ParallelInput;
+    const split = startSplit(pool, index, file, className, cutsOf.get(index) as number[], progress);
+    splits.set(index, split);
+    split.read.then(() => start(at + 1), () => undefined);
+  };
+  start(0);
+  try {
+    for (const [k, segment] of segments.entries()) {
+      if ('split' in segment) {
+        const { file, className } = inputs[segment.split] as ParallelInput;
+        const split = splits.get(segment.split);
+        const order = split !== undefined ? await split.finish(collector, stats[className]) : false;
+        // Read sequentially here when the file cannot be split (or must not be: see ranges.ts).
+        if (order === false) await readClass([file], className, directSink(collector, progress), readOptions(init, local, progress), stats[className]);
+        else if (className === 'bad') badOrder = order;
+        continue;
+      }
+      // Series stay in the workers only when Dref can be computed right after (nothing read after them).
+      const seriesInWorkers = init.keepSeries && k === segments.length - 1;
+      await readBatches(inputs.slice(segment.from, segment.to), jobs, { ...init, seriesInWorkers }, collector, stats, progress, local, examples);
+    }
+  } finally {
+    await pool?.close();
+  }
+  collector.finishClass();
+  if (badOrder !== null) {
+    // Ids of both classes are noted in the bad class's order of first appearance, as a sequential read notes them.
+    const rank = new Map(badOrder.map((id, i) => [id, i]));
+    collector.sharedIds.sort((a, b) => (rank.get(a) as number) - (rank.get(b) as number));
+  }
+}
+
+/** The collector fed directly by this thread's reads (as `--jobs 1`), counting files done. */
+function directSink(collector: FeatureCollector, progress: Progress): ClassSink {
+  return {
+    beginFile: (f, c) => collector.beginFile(f, c),
+    endFile: (f) => { collector.endFile(f); progress.fileDone(); },
+    instance: (id, kind) => collector.instance(id, kind),
+    event: (t, n) => collector.event(t, n),
+    state: (t, n, v) => collector.state(t, n, v),
+  };
+}
+
+function readOptions(init: WorkerInit, local: LocalOptions, progress: Progress): ReadOptions {
+  return {
+    ...(local.translator !== undefined ? { translator: local.translator } : {}),
+    strict: init.strict,
+    onBytes: (n) => progress.addBytes(n),
+  };
+}
+
+/**
+ * Parse files on `jobs` threads — this one and `jobs` − 1 workers — into
+ * `collector`, with a result byte-identical to reading them one by one. This
+ * thread reads batches from the front straight into the collector (as
+ * `--jobs 1` does: nothing to export or absorb); the workers take batches
+ * from the back, two at a time each, and their contributions are absorbed in
+ * order once this thread has read up to them. On an input error, the first
+ * failing file in input order is reported, as a sequential read would: this
+ * thread's batches all come before the workers'.
+ */
+async function readBatches(
+  inputs: readonly ParallelInput[],
+  jobs: number,
+  init: WorkerInit,
+  collector: FeatureCollector,
+  stats: Record<ClassName, ReadStats>,
+  progress: Progress,
+  local: LocalOptions,
+  examples: number,
+): Promise<void> {
+  const batches = batchesOf(inputs, jobs, local.batchBytes);
   const workerUrl = new URL('./worker.js', import.meta.url);
   const counters = new Map<Worker, Int32Array>();
-  const workers = Array.from({ length: Math.min(jobs, inputs.length) }, () => {
+  /** Per worker: the index of the file it is reading (for a worker that exits on its own). */
+  const reading = new Map<Worker, Int32Array>();
+  const workers = Array.from({ length: Math.max(0, Math.min(jobs - 1, batches.length - 1)) }, () => {
     const partsAbsorbed = new SharedArrayBuffer(4);
-    const w = new Worker(workerUrl, { workerData: { ...init, processGroups: processGroupTable(), partsAbsorbed } });
+    const currentFile = new SharedArrayBuffer(4);
+    const w = new Worker(workerUrl, { workerData: { ...init, processGroups: processGroupTable(), partsAbsorbed, currentFile } });
     counters.set(w, new Int32Array(partsAbsorbed));
+    reading.set(w, new Int32Array(currentFile));
     return w;
   });
   /** A part absorbed: its worker may send the next. */
@@ -76,107 +298,157 @@ export async function readParallel(
     Atomics.add(counter, 0, 1);
     Atomics.notify(counter, 0);
   };
-  const absorbPart = (part: { contribution: FileContribution; from: Worker }): void => {
-    collector.absorb(part.contribution);
+  /**
+   * With state series kept, each contribution's change points stay in its
+   * worker: note where its slots start here and its state variables' names,
+   * for the q*.abs the worker sends back at the end (fillQuartiles).
+   */
+  const placed = new Map<string, { base: number; states: readonly string[] }>();
+  const seqOf = new Map<number, number>();
+  const absorbOne = (batch: number, c: FileContribution): void => {
+    const seq = seqOf.get(batch) ?? 0;
+    seqOf.set(batch, seq + 1);
+    collector.absorb(c);
+    // Its slots are the last ones (absorb may first have finished the previous class, adding slots).
+    if (init.seriesInWorkers === true) placed.set(`${batch}:${seq}`, { base: collector.instanceCount - c.ids.length, states: c.stateNames });
+  };
+  const absorbPart = (part: { batch: number; contribution: FileContribution; from: Worker }): void => {
+    absorbOne(part.batch, part.contribution);
     acknowledge(part.from);
   };
   const results = new Map<number, WorkerReply>();
-  const parts = new Map<number, { contribution: FileContribution; from: Worker }[]>();
-  let next = 0;
+  const parts = new Map<number, { batch: number; contribution: FileContribution; from: Worker }[]>();
+  /** Batches [lo, hi) are not yet handed out: this thread takes lo, the workers hi − 1. */
+  let lo = 0;
+  let hi = batches.length;
+  /** The next batch to go into the collector (this thread's own are read into it directly). */
   let absorbed = 0;
-  let failure: WorkerReply | null = null;
+  let failure: Extract<WorkerReply, { type: 'error' | 'crash' }> | null = null;
   let stopping = false;
-  /** The files handed to each worker and not yet answered, oldest first. */
+  /** The batches handed to each worker and not yet answered, oldest first. */
   const inFlight = new Map<Worker, number[]>(workers.map((w) => [w, []]));
-  const filesPerClass = new Map<ClassName, number>();
-  for (const input of inputs) filesPerClass.set(input.className, (filesPerClass.get(input.className) ?? 0) + 1);
   try {
     await new Promise<void>((resolve, reject) => {
+      let busy = 0;
+      let ownDone = false;
       const dispatch = (w: Worker): boolean => {
-        if (failure !== null || next >= inputs.length) return false;
-        const index = next++;
-        const input = inputs[index] as ParallelInput;
-        // A class read from one file: the worker summarizes the instances its I records name.
-        const wholeClass = filesPerClass.get(input.className) === 1;
-        w.postMessage({ index, file: input.file, className: input.className, wholeClass });
-        inFlight.get(w)!.push(index);
+        if (hi <= lo) return false;
+        const queued = inFlight.get(w)!;
+        // Nothing queued behind a class's only file: its parts may wait for batches before it to be absorbed.
+        if (queued.length > 0 && (batches[queued[queued.length - 1] as number] as Batch).wholeClass) return false;
+        const b = --hi;
+        const batch = batches[b] as Batch;
+        const files = inputs.slice(batch.first, batch.first + batch.count).map((i) => i.file);
+        const className = (inputs[batch.first] as ParallelInput).className;
+        w.postMessage({ batch: b, first: batch.first, files, className, wholeClass: batch.wholeClass } satisfies WorkerTask);
+        queued.push(b);
+        busy++;
         return true;
       };
-      let busy = 0;
+      /** Batch `b`'s contribution taken in: its parts, then the rest, its empty files and counts. */
+      const absorbBatch = (b: number, r: Extract<WorkerReply, { type: 'done' }>): void => {
+        for (const part of parts.get(b) ?? []) absorbPart(part);
+        parts.delete(b);
+        absorbOne(b, r.contribution);
+        collector.emptyFiles.push(...r.emptyFiles);
+        const batch = batches[b] as Batch;
+        mergeStats(stats[(inputs[batch.first] as ParallelInput).className], r.stats, examples);
+        for (let i = 0; i < batch.count; i++) progress.fileDone();
+      };
+      /**
+       * Absorb whatever is now next in order (only once this thread has read
+       * its own batches: the workers' all come after them). absorb may throw
+       * an InputError (too many variables): reject.
+       */
+      const drain = (): void => {
+        if (!ownDone) return;
+        try {
+          while (failure === null && results.has(absorbed)) {
+            const r = results.get(absorbed) as Extract<WorkerReply, { type: 'done' }>;
+            results.delete(absorbed);
+            absorbBatch(absorbed, r);
+            absorbed++;
+          }
+          // The next batch's parts that came early (its worker may be waiting for them to go in).
+          const early = failure === null ? parts.get(absorbed) : undefined;
+          if (early !== undefined) {
+            for (const part of early) absorbPart(part);
+            parts.delete(absorbed);
+          }
+        } catch (err) {
+          hi = lo;
+          reject(err);
+          return;
+        }
+        if (busy === 0) resolve();
+      };
       for (const w of workers) {
         w.on('message', (reply: WorkerReply) => {
           if (reply.type === 'bytes') {
             progress.addBytes(reply.n);
             return;
           }
+          if (reply.type === 'quartiles') return; // answered in fillQuartiles
           if (reply.type === 'fatal') {
             reject(reply.internal === true ? new Error(`parsing worker failed: ${reply.message}`) : new InputError(reply.message, undefined, undefined, reply.hint));
             return;
           }
           if (reply.type === 'part') {
-            // Absorbed at once when its file is next in order, else kept until it is.
+            // Kept until its batch is next in order (then absorbed as it comes).
             if (failure !== null) return;
-            const queued = parts.get(reply.index) ?? [];
-            queued.push({ contribution: reply.contribution, from: w });
-            parts.set(reply.index, queued);
-            if (reply.index === absorbed) {
-              try {
-                for (const part of queued) absorbPart(part);
-              } catch (err) {
-                next = inputs.length;
-                reject(err);
-                return;
-              }
-              parts.delete(absorbed);
-            }
+            const queued = parts.get(reply.batch) ?? [];
+            queued.push({ batch: reply.batch, contribution: reply.contribution, from: w });
+            parts.set(reply.batch, queued);
+            drain();
             return;
           }
           busy--;
           inFlight.get(w)!.shift();
-          results.set(reply.index, reply);
-          if (reply.type !== 'done' && (failure === null || reply.index < (failure as { index: number }).index)) failure = reply;
-          // Hand out the next file before absorbing, so the worker never waits for the main thread.
-          if (dispatch(w)) busy++;
-          // Absorb whatever is now contiguous, in file order. absorb may throw an
-          // InputError (too many variables): reject, hand out nothing more.
-          try {
-            while (failure === null && results.has(absorbed)) {
-              const r = results.get(absorbed) as Extract<WorkerReply, { type: 'done' }>;
-              results.delete(absorbed);
-              for (const part of parts.get(absorbed) ?? []) absorbPart(part);
-              parts.delete(absorbed);
-              collector.absorb(r.contribution);
-              mergeStats(stats[(inputs[absorbed] as ParallelInput).className], r.stats, examples);
-              progress.fileDone();
-              absorbed++;
-            }
-            // The next file's parts that came early (its worker may be waiting for them to go in).
-            const early = failure === null ? parts.get(absorbed) : undefined;
-            if (early !== undefined) {
-              for (const part of early) absorbPart(part);
-              parts.delete(absorbed);
-            }
-          } catch (err) {
-            next = inputs.length;
-            reject(err);
-            return;
-          }
-          if (busy === 0) resolve();
+          results.set(reply.batch, reply);
+          if (reply.type !== 'done' && (failure === null || reply.index < failure.index)) failure = reply;
+          // Hand out the next batch before absorbing, so the worker never waits for this thread.
+          dispatch(w);
+          drain();
         });
         w.on('error', reject);
         // A worker that ends by itself (a translator calling a saved process.exit) must not end the run quietly.
         w.on('exit', (code) => {
           if (stopping) return;
-          const index = inFlight.get(w)![0];
-          const file = index === undefined ? undefined : (inputs[index] as ParallelInput).file.path;
+          const file = inFlight.get(w)!.length === 0 ? undefined : (inputs[Atomics.load(reading.get(w)!, 0)] as ParallelInput | undefined)?.file.path;
           const who = init.translator !== undefined ? `translator ${init.translator}` : 'a parsing worker';
           reject(new InputError(`${who} ended its worker thread (exit code ${code})${file === undefined ? '' : ' while reading this file'}`, file));
         });
       }
-      // Two files in flight per worker: one being parsed, one queued behind it.
-      for (let round = 0; round < 2; round++) for (const w of workers) if (dispatch(w)) busy++;
-      if (busy === 0) resolve();
+      // This thread's share, from the front, straight into the collector. An
+      // input error here is the first in input order: it ends the run.
+      const sink = directSink(collector, progress);
+      const readOwn = async (): Promise<void> => {
+        while (lo < hi) {
+          const b = lo++;
+          const batch = batches[b] as Batch;
+          const className = (inputs[batch.first] as ParallelInput).className;
+          const files = inputs.slice(batch.first, batch.first + batch.count).map((i) => i.file);
+          await readClass(files, className, sink, readOptions(init, local, progress), stats[className]);
+          absorbed = b + 1;
+        }
+        ownDone = true;
+        drain();
+      };
+      // Two batches in flight per worker (one being parsed, one queued behind
+      // it); this thread claims its first batch in between (readOwn takes it
+      // before its first await), so a few batches are shared out too.
+      for (const w of workers) dispatch(w);
+      readOwn().catch((err: unknown) => {
+        hi = lo;
+        reject(err);
+      });
+      for (const w of workers) dispatch(w);
     });
+    if (failure === null && init.seriesInWorkers === true) {
+      // The last class's named instances, then Dref over all instances, as buildFeatureSet computes it.
+      collector.finishClass();
+      await fillQuartiles(collector, workers, placed);
+    }
   } finally {
     stopping = true;
     for (const counter of counters.values()) {
@@ -189,7 +461,44 @@ export async function readParallel(
   if (failure !== null) {
     const f = failure as Extract<WorkerReply, { type: 'error' | 'crash' }>;
     if (f.type === 'crash') throw new Error(`parsing worker failed: ${f.message}`);
-    throw new InputError(f.message, undefined, undefined, f.type === 'error' ? f.hint : undefined);
+    throw new InputError(f.message, undefined, undefined, f.hint);
+  }
+}
+
+const Q1_ABS = STATE_FEATURE_TYPES.indexOf('q1.abs');
+
+/**
+ * Ask every worker for the `q*.abs` of the instances it summarized (from the
+ * change points it kept) and write them into the collector's columns: the
+ * same valueAt over the same points as FeatureCollector.fillAbsoluteQuartiles,
+ * which still fills the instances summarized here (named instances spanning
+ * files), whose slots hold their own points.
+ */
+async function fillQuartiles(collector: FeatureCollector, workers: readonly Worker[], placed: ReadonlyMap<string, { base: number; states: readonly string[] }>): Promise<void> {
+  const referenceDuration = referenceDurationOf(collector);
+  const answers = await Promise.all(workers.map((w) => new Promise<readonly QuartileChunk[]>((resolve, reject) => {
+    const onMessage = (reply: WorkerReply): void => {
+      if (reply.type === 'quartiles') {
+        w.off('message', onMessage);
+        w.off('error', reject);
+        resolve(reply.chunks);
+      }
+    };
+    w.on('message', onMessage);
+    w.on('error', reject);
+    w.postMessage({ referenceDuration } satisfies QuartileRequest);
+  })));
+  for (const chunks of answers) {
+    for (const { batch, seq, values } of chunks) {
+      const at = placed.get(`${batch}:${seq}`);
+      if (at === undefined) throw new Error(`parsing worker sent q*.abs for an unknown contribution ${batch}:${seq}`);
+      const stateIds = at.states.map((name) => collector.states.indexOf(name));
+      for (let i = 0; i < values.length; i += QUARTILE_STRIDE) {
+        const cols = collector.stateColumns[stateIds[values[i + 1] as number] as number] as GrowableFloat64[];
+        const slot = at.base + (values[i] as number);
+        for (let q = 0; q < 3; q++) (cols[Q1_ABS + q] as GrowableFloat64).set(slot, values[i + 2 + q] as number);
+      }
+    }
   }
 }
 

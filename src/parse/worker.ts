@@ -1,16 +1,16 @@
 /**
- * A parsing worker (worker_threads): reads whole files, each into a fresh
- * FeatureCollector, and posts back the file's contribution. See parallel.ts.
+ * A parsing worker (worker_threads): reads batches of whole files, each batch
+ * into a fresh FeatureCollector, and posts back the batch's contribution. See
+ * parallel.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { useProcessGroupTable } from '../cleanup.js';
 import { InputError } from '../errors.js';
-import { FeatureCollector, type FileContribution } from '../features/collector.js';
-import type { InputFile } from './files.js';
+import { FeatureCollector, valueAt, type FileContribution } from '../features/collector.js';
 import { emptyReadStats, readClass } from './reader.js';
-import type { ClassName } from './records.js';
 import type { Translator } from './translator.js';
-import { PARTS_AHEAD, type WorkerInit, type WorkerReply } from './parallel.js';
+import { readRange, splitRange, type RangeSplit, type RangeTask } from './ranges.js';
+import { PARTS_AHEAD, type QuartileChunk, type QuartileRequest, type WorkerInit, type WorkerReply, type WorkerTask } from './parallel.js';
 
 const init = workerData as WorkerInit;
 const port = parentPort!;
@@ -18,6 +18,7 @@ let translator: Translator | undefined;
 let pendingBytes = 0;
 const partsAbsorbed = init.partsAbsorbed !== undefined ? new Int32Array(init.partsAbsorbed) : undefined;
 let partsSent = 0;
+const currentFile = init.currentFile !== undefined ? new Int32Array(init.currentFile) : undefined;
 
 /**
  * After sending a part: wait (blocking this worker only) while more than
@@ -32,10 +33,29 @@ function awaitRoom(): void {
     Atomics.wait(partsAbsorbed, 0, absorbed, 100);
   }
 }
+/** Progress: bytes read, reported every MiB. */
+function countBytes(n: number): void {
+  pendingBytes += n;
+  if (pendingBytes >= 1 << 20) flushBytes();
+}
+
+function flushBytes(): void {
+  if (pendingBytes === 0) return;
+  port.postMessage({ type: 'bytes', n: pendingBytes } satisfies WorkerReply);
+  pendingBytes = 0;
+}
+
 // Translator programs started here are registered where the main thread's signal handler sees them.
 if (init.processGroups !== undefined) useProcessGroupTable(init.processGroups);
 
-async function handle(index: number, file: InputFile, className: ClassName, wholeClass: boolean): Promise<WorkerReply> {
+/**
+ * Read a batch of consecutive files of one class into one collector (as a
+ * sequential read would: each file's own instance summarized at its end, the
+ * records of `I`-named instances held) and export it as one contribution.
+ */
+async function handle(task: WorkerTask): Promise<WorkerReply> {
+  const { batch, first, files, className, wholeClass } = task;
+  let index = first;
   try {
     if (init.templates !== undefined && translator === undefined) {
       const { templateTranslator } = await import('./templates/index.js');
@@ -46,26 +66,30 @@ async function handle(index: number, file: InputFile, className: ClassName, whol
       translator = await loadTranslator(init.translator, init.year !== undefined ? { year: init.year } : {});
     }
     const collector = new FeatureCollector(init.keepSeries);
-    const stats = await readClass([file], className, collector, {
+    const stats = emptyReadStats();
+    const options = {
       ...(translator !== undefined ? { translator } : {}),
       strict: init.strict,
-      onBytes: (n) => {
-        pendingBytes += n;
-        if (pendingBytes >= 1 << 20) {
-          port.postMessage({ type: 'bytes', n: pendingBytes } satisfies WorkerReply);
-          pendingBytes = 0;
-        }
-      },
-    }, emptyReadStats());
-    const send = (part: FileContribution): void => {
-      port.postMessage({ type: 'part', index, contribution: part } satisfies WorkerReply, buffersOf(part));
+      onBytes: countBytes,
+    };
+    for (const file of files) {
+      if (currentFile !== undefined) Atomics.store(currentFile, 0, index);
+      await readClass([file], className, collector, options, stats);
+      index++;
+    }
+    const send = (whole: FileContribution): void => {
+      const part = keepSeries(batch, whole);
+      port.postMessage({ type: 'part', batch, contribution: part } satisfies WorkerReply, buffersOf(part));
       partsSent++;
       awaitRoom();
     };
-    return { type: 'done', index, contribution: wholeClass ? collector.exportWholeClass(send) : collector.exportFile(), stats };
+    // The batch's empty files go as a list (a contribution names one): taken before a whole class's parts clear them.
+    const emptyFiles = [...collector.emptyFiles];
+    const contribution = wholeClass ? collector.exportWholeClass(send) : collector.exportFile();
+    return { type: 'done', batch, contribution: keepSeries(batch, { ...contribution, emptyFile: null }), emptyFiles, stats };
   } catch (err) {
-    if (err instanceof InputError) return { type: 'error', index, message: err.message, ...(err.hint !== undefined ? { hint: err.hint } : {}) };
-    return { type: 'crash', index, message: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+    if (err instanceof InputError) return { type: 'error', batch, index, message: err.message, ...(err.hint !== undefined ? { hint: err.hint } : {}) };
+    return { type: 'crash', batch, index, message: err instanceof Error ? (err.stack ?? err.message) : String(err) };
   }
 }
 
@@ -82,10 +106,96 @@ const escaped = (err: unknown): void => {
 process.on('uncaughtException', escaped);
 process.on('unhandledRejection', escaped);
 
-// Files are parsed one after another, in the order they were handed out.
+/** State change points of the contributions sent, kept here until Dref is known (see QuartileRequest). */
+interface KeptSeries {
+  readonly batch: number;
+  readonly seq: number;
+  readonly slots: number;
+  readonly seriesStart: readonly number[];
+  readonly seriesVar: Int32Array;
+  readonly seriesT: Float64Array;
+  readonly seriesV: Float64Array;
+}
+const kept: KeptSeries[] = [];
+const sentOf = new Map<number, number>();
+
+/**
+ * A contribution about to be sent, without its state change points: they
+ * stay here (each slot's range empty there), and only their q*.abs cross
+ * at the end. Without keepSeries there are none.
+ */
+function keepSeries(batch: number, c: FileContribution): FileContribution {
+  const seq = sentOf.get(batch) ?? 0;
+  sentOf.set(batch, seq + 1);
+  if (init.seriesInWorkers !== true || c.seriesVar.length === 0) return c;
+  kept.push({ batch, seq, slots: c.ids.length, seriesStart: c.seriesStart, seriesVar: c.seriesVar, seriesT: c.seriesT, seriesV: c.seriesV });
+  return { ...c, seriesStart: new Array<number>(c.seriesStart.length).fill(0), seriesVar: new Int32Array(0), seriesT: new Float64Array(0), seriesV: new Float64Array(0) };
+}
+
+/**
+ * q*.abs of every kept contribution: for each slot and each state variable's
+ * run of change points, valueAt at q × Dref, exactly as
+ * FeatureCollector.fillAbsoluteQuartiles computes them.
+ */
+function quartiles(referenceDuration: number): QuartileChunk[] {
+  const targets = [0.25, 0.5, 0.75].map((q) => q * referenceDuration);
+  const chunks = kept.map((k) => {
+    const out: number[] = [];
+    const end = k.seriesVar.length;
+    for (let slot = 0; slot < k.slots; slot++) {
+      let i = k.seriesStart[slot] as number;
+      const stop = slot + 1 < k.slots ? (k.seriesStart[slot + 1] as number) : end;
+      while (i < stop) {
+        const v = k.seriesVar[i] as number;
+        let j = i;
+        while (j < stop && k.seriesVar[j] === v) j++;
+        const t = k.seriesT.subarray(i, j);
+        const vals = k.seriesV.subarray(i, j);
+        out.push(slot, v);
+        for (const x of targets) out.push(valueAt(t, vals, j - i, x));
+        i = j;
+      }
+    }
+    return { batch: k.batch, seq: k.seq, values: Float64Array.from(out) };
+  });
+  kept.length = 0;
+  return chunks;
+}
+
+// Batches are read one after another, in the order they were handed out; a
+// QuartileRequest comes once all are answered.
 let queue: Promise<void> = Promise.resolve();
-port.on('message', (msg: { index: number; file: InputFile; className: ClassName; wholeClass: boolean }) => {
-  queue = queue.then(() => handle(msg.index, msg.file, msg.className, msg.wholeClass)).then((reply) => {
+port.on('message', (msg: WorkerTask | QuartileRequest | RangeTask | RangeSplit) => {
+  if ('type' in msg) {
+    // A byte range of one large file (ranges.ts): read it, then split it as the main thread says.
+    const range = msg;
+    queue = queue.then(async () => {
+      try {
+        if (range.type === 'range') {
+          const summary = await readRange(range, countBytes);
+          flushBytes();
+          port.postMessage(summary);
+          return;
+        }
+        const done = splitRange(range, init.keepSeries, (part) => {
+          port.postMessage({ type: 'part', batch: -1, split: range.split, contribution: part }, buffersOf(part));
+          partsSent++;
+          awaitRoom();
+        });
+        port.postMessage(done, [...new Set([...buffersOf(done.local), ...buffersOf(done.shared)])]);
+      } catch (err) {
+        port.postMessage({ type: 'crash', batch: -1, index: -1, split: range.split, message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+      }
+    });
+    return;
+  }
+  if ('referenceDuration' in msg) {
+    const chunks = quartiles(msg.referenceDuration);
+    port.postMessage({ type: 'quartiles', chunks } satisfies WorkerReply, chunks.map((c) => c.values.buffer as ArrayBuffer));
+    return;
+  }
+  const task = msg;
+  queue = queue.then(() => handle(task)).then((reply) => {
     if (pendingBytes > 0) {
       port.postMessage({ type: 'bytes', n: pendingBytes } satisfies WorkerReply);
       pendingBytes = 0;

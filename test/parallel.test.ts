@@ -1,0 +1,269 @@
+/**
+ * Issue 17, the parallel pass: files go to workers in batches, this thread
+ * reads batches from the front straight into the collector while the workers
+ * take them from the back, and state change points stay in the workers until
+ * Dref is known. The result must equal a sequential read, field for field.
+ * readParallel runs its workers from dist/ (worker.js): `npm run build` first.
+ */
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InputFile } from '../src/parse/files.js';
+import { batchesOf, type ParallelInput } from '../src/parse/parallel.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const dist = async <T>(path: string): Promise<T> => (await import(pathToFileURL(join(ROOT, 'dist', path)).href)) as T;
+type Parallel = typeof import('../src/parse/parallel.js');
+type Collector = typeof import('../src/features/collector.js');
+type Reader = typeof import('../src/parse/reader.js');
+type Features = typeof import('../src/features/index.js');
+
+const file = (path: string, size: number): InputFile => ({ path, relativePath: path, gzip: false, size });
+
+describe('batchesOf', () => {
+  const inputs = (sizes: Record<'good' | 'bad', number[]>): ParallelInput[] =>
+    (['good', 'bad'] as const).flatMap((c) => sizes[c].map((size, i) => ({ file: file(`${c}/${i}`, size), className: c })));
+
+  it('cuts consecutive files of one class up to the byte target, never across the classes', () => {
+    // Target 100 bytes: 40+40 (a third 40 would pass 100), 40+60, then the bad class anew.
+    expect(batchesOf(inputs({ good: [40, 40, 40, 60], bad: [10, 10] }), 2, 100)).toEqual([
+      { first: 0, count: 2, wholeClass: false },
+      { first: 2, count: 2, wholeClass: false },
+      { first: 4, count: 2, wholeClass: false },
+    ]);
+  });
+
+  it('gives a file larger than the target a batch of its own', () => {
+    expect(batchesOf(inputs({ good: [10, 500, 10], bad: [10, 10] }), 2, 100)).toEqual([
+      { first: 0, count: 1, wholeClass: false },
+      { first: 1, count: 1, wholeClass: false },
+      { first: 2, count: 1, wholeClass: false },
+      { first: 3, count: 2, wholeClass: false },
+    ]);
+  });
+
+  it("makes a class's only file a batch of its own, marked wholeClass", () => {
+    expect(batchesOf(inputs({ good: [10, 10], bad: [10] }), 2, 100)).toEqual([
+      { first: 0, count: 2, wholeClass: false },
+      { first: 2, count: 1, wholeClass: true },
+    ]);
+  });
+
+  it('by default aims at 1/16 of the input per worker, at least 1 MiB', () => {
+    const mb = 1 << 20;
+    // 64 files of 1 MiB, 2 jobs: 64 MiB / 32 = 2 MiB per batch, 2 files each.
+    expect(batchesOf(inputs({ good: Array(32).fill(mb), bad: Array(32).fill(mb) }), 2)).toHaveLength(32);
+    // Small inputs: everything of a class in one batch (the 1 MiB floor).
+    expect(batchesOf(inputs({ good: [100, 100, 100], bad: [100, 100] }), 2)).toHaveLength(2);
+  });
+});
+
+describe('readParallel equals a sequential read', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'distalyze-parallel-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** A file's own instance: events and a state that changes (so it has change points). */
+  const own = (t0: number, k: number): string => {
+    const lines = [`E\t${t0}\tStart`];
+    for (let i = 1; i <= 6; i++) lines.push(`S\t${t0 + i}\tqueue\t${(i * k) % 4}`, `E\t${t0 + i + 0.5}\tStep`);
+    lines.push(`S\t${t0 + 7}\tcpu\t${k}`, `E\t${t0 + 8 + k}\tEnd`);
+    return `${lines.join('\n')}\n`;
+  };
+  /** Records of named instance `id` (it may continue in another file). */
+  const named = (id: string, t0: number, k: number): string =>
+    `I\t${id}\tkind-${k % 2}\nE\t${t0}\tRecv\nS\t${t0 + 1}\tpool\t${k}\nS\t${t0 + 2}\tpool\t${k + 1}\nE\t${t0 + 3 + k}\tSend\n`;
+
+  /**
+   * good: 7 files (one empty, named instances spanning files 1 → 5), bad: 7 files (an id shared with good;
+   * the last, always a worker's first batch, empty).
+   */
+  function writeSet(name: string): Record<'good' | 'bad', InputFile[]> {
+    const texts: Record<'good' | 'bad', string[]> = {
+      good: [own(100, 1), own(200, 2) + named('req-1', 210, 1), '', own(300, 3), own(400, 4) + named('req-2', 410, 2),
+        named('req-1', 500, 3) + own(520, 5), own(600, 2)],
+      bad: [own(100, 3), named('req-1', 150, 4) + own(160, 1), own(200, 5), named('req-9', 250, 1), own(300, 6) + named('req-9', 320, 5), own(400, 7), ''],
+    };
+    const out: Record<'good' | 'bad', InputFile[]> = { good: [], bad: [] };
+    for (const c of ['good', 'bad'] as const) {
+      mkdirSync(join(dir, name, c), { recursive: true });
+      texts[c].forEach((text, i) => {
+        const path = join(dir, name, c, `run-${i}.dlog`);
+        writeFileSync(path, text);
+        out[c].push({ path, relativePath: `run-${i}.dlog`, gzip: false, size: statSync(path).size });
+      });
+    }
+    return out;
+  }
+
+  /** Everything buildFeatureSet makes of a collector, as plain data (NaN kept as 'NaN'). */
+  function plain(x: unknown): unknown {
+    return JSON.parse(JSON.stringify(x, (_k, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Float64Array, String) : typeof v === 'number' ? String(v) : v)));
+  }
+
+  async function read(files: Record<'good' | 'bad', InputFile[]>, jobs: number, keepSeries: boolean, strict = false): Promise<unknown> {
+    const { FeatureCollector } = await dist<Collector>('features/collector.js');
+    const { readClass, emptyReadStats } = await dist<Reader>('parse/reader.js');
+    const { buildFeatureSet } = await dist<Features>('features/index.js');
+    const { readParallel } = await dist<Parallel>('parse/parallel.js');
+    const collector = new FeatureCollector(keepSeries);
+    const stats = { good: emptyReadStats(), bad: emptyReadStats() };
+    if (jobs === 1) {
+      for (const c of ['good', 'bad'] as const) {
+        await readClass(files[c], c, collector, { strict }, stats[c]);
+        collector.finishClass();
+      }
+    } else {
+      const inputs = (['good', 'bad'] as const).flatMap((c) => files[c].map((f) => ({ file: f, className: c })));
+      // Batches of one file each: the read is shared between this thread and the workers inside each class.
+      await readParallel(inputs, jobs, { strict, keepSeries }, collector, stats, { addBytes: () => undefined, fileDone: () => undefined }, { batchBytes: 1 });
+      collector.finishClass();
+    }
+    const built = buildFeatureSet(collector, { weight: { mode: 'none' } });
+    return plain({ built, emptyFiles: collector.emptyFiles, sharedIds: collector.sharedIds, unordered: collector.unorderedInstances, stats });
+  }
+
+  it('with one and two workers, series kept or not: the same features, empty files, shared ids and counts', async () => {
+    const files = writeSet('same');
+    const sequential = await read(files, 1, true);
+    expect(sequential).toMatchObject({ emptyFiles: [files.good[2]!.path, files.bad[6]!.path], sharedIds: ['req-1'] });
+    expect(await read(files, 2, true)).toEqual(sequential);
+    expect(await read(files, 3, true)).toEqual(sequential);
+    // Without held series the q*.abs stay missing in both (a second pass fills them): still equal.
+    expect(await read(files, 3, false)).toEqual(await read(files, 1, false));
+  });
+
+  it('reports the first failing file in input order: this thread\'s (front) before a worker\'s (back)', async () => {
+    const files = writeSet('errors');
+    const broken = (f: InputFile, line: string): void => {
+      writeFileSync(f.path, `E\t1\tStart\n${line}\nE\t2\tEnd\n`);
+    };
+    broken(files.good[1]!, 'Start at 1');
+    broken(files.bad[4]!, 'also not a record');
+    const message = (f: InputFile, text: string) => `${f.path}:2: not a record: '${text}' (--strict)`;
+    await expect(read(files, 2, true, true)).rejects.toMatchObject({ message: message(files.good[1]!, 'Start at 1') });
+    // Only the worker's file fails (the last batches go to the worker first): its exact message.
+    writeFileSync(files.good[1]!.path, own(200, 2));
+    await expect(read(files, 2, true, true)).rejects.toMatchObject({ message: message(files.bad[4]!, 'also not a record') });
+    // Two failing files near the back, read by whichever thread gets there: the earlier one wins.
+    broken(files.bad[2]!, 'first');
+    await expect(read(files, 3, true, true)).rejects.toMatchObject({ message: message(files.bad[2]!, 'first') });
+  });
+});
+
+describe('one large file read in byte ranges (ranges.ts) equals a sequential read', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'distalyze-ranges-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Request `id`: an I record (kind optional), events and a state that changes twice. */
+  const request = (id: string, t0: number, k: number, kind = ''): string =>
+    `I\t${id}${kind === '' ? '' : `\t${kind}`}\nE\t${t0}\tRecv\nS\t${t0 + 0.1}\tpool\t${k % 5}\nE\t${t0 + 0.2 + (k % 3) * 0.1}\tQuery\n` +
+    `S\t${t0 + 0.3}\tpool\t${(k + 1) % 5}\nE\t${t0 + 0.5 + (k % 7) * 0.1}\tSend\n`;
+
+  /** A class's only file; the bad one with request ids recurring far apart and a header instance. */
+  function writeClass(c: 'good' | 'bad', body: string): InputFile {
+    mkdirSync(join(dir, c), { recursive: true });
+    const path = join(dir, c, 'requests.dlog');
+    writeFileSync(path, body);
+    return { path, relativePath: 'requests.dlog', gzip: false, size: statSync(path).size };
+  }
+
+  const good = (): string => Array.from({ length: 40 }, (_, k) => request(`req-${k}`, 100 + k, k)).join('');
+  /** Header records (the file's own instance), requests, req-3 and req-30 named again later (one with a kind only then). */
+  const bad = (): string => `E\t50\tBoot\nS\t50.5\theap\t12\n${Array.from({ length: 40 }, (_, k) => request(`req-${k + 20}`, 200 + k, k)).join('')}` +
+    `${request('req-3', 300, 9, 'slow')}${request('req-30', 301, 4)}${request('req-77', 302, 1)}`;
+
+  async function read(files: Record<'good' | 'bad', InputFile>, jobs: number, cutsOf?: (f: InputFile) => number[], strict = false): Promise<unknown> {
+    const { FeatureCollector } = await dist<Collector>('features/collector.js');
+    const { readClass, emptyReadStats } = await dist<Reader>('parse/reader.js');
+    const { buildFeatureSet } = await dist<Features>('features/index.js');
+    const { readParallel } = await dist<Parallel>('parse/parallel.js');
+    const collector = new FeatureCollector(true);
+    const stats = { good: emptyReadStats(), bad: emptyReadStats() };
+    if (jobs === 1) {
+      for (const c of ['good', 'bad'] as const) {
+        await readClass([files[c]], c, collector, { strict }, stats[c]);
+        collector.finishClass();
+      }
+    } else {
+      const inputs = (['good', 'bad'] as const).map((c) => ({ file: files[c], className: c }));
+      await readParallel(inputs, jobs, { strict, keepSeries: true }, collector, stats, { addBytes: () => undefined, fileDone: () => undefined },
+        { splitBytes: 1, ...(cutsOf !== undefined ? { cutsOf: async (f: InputFile) => cutsOf(f) } : {}) });
+      collector.finishClass();
+    }
+    const built = buildFeatureSet(collector, { weight: { mode: 'none' } });
+    return JSON.parse(JSON.stringify({ built, sharedIds: collector.sharedIds, unordered: collector.unorderedInstances, stats },
+      (_k, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Float64Array, String) : typeof v === 'number' ? String(v) : v)));
+  }
+
+  /** Offsets of the starts of the lines that begin with `prefix` (as cut points). */
+  const lineStarts = (text: string, prefix: string): number[] => {
+    const out: number[] = [];
+    for (let at = text.indexOf(`\n${prefix}`); at !== -1; at = text.indexOf(`\n${prefix}`, at + 1)) out.push(Buffer.byteLength(text.slice(0, at + 1)));
+    return out;
+  };
+
+  it('cutPoints: each range starts a line, never a line that starts with a BOM; fewer ranges when no line ends', async () => {
+    const { cutPoints } = await dist<typeof import('../src/parse/ranges.js')>('parse/ranges.js');
+    const text = `E\t1\tA\n\uFEFFE\t2\tB\nE\t3\tC\nE\t4\tD\n`;
+    const f = writeClass('good', text);
+    // Half of 27 bytes is inside the second line (bytes 6–14): the cut is the next line start, byte 15.
+    expect(await cutPoints(f, 2)).toEqual([0, 15, f.size]);
+    // An eighth (byte 3) is inside the first line, but the next line starts with a BOM: the cut moves on a line.
+    const early = await cutPoints(f, 8);
+    expect(early).not.toContain(6);
+    expect(early[1]).toBe(15);
+    for (const c of early.slice(1, -1)) expect(Buffer.from(text).subarray(c - 1, c).toString()).toBe('\n');
+    const oneLine = writeClass('bad', 'x'.repeat(1000));
+    expect(await cutPoints(oneLine, 4)).toEqual([0, 1000]);
+  });
+
+  it('cut mid-instance, exactly at an I record, with ids recurring across ranges: the same features, kinds and shared ids', async () => {
+    const g = good();
+    const b = bad();
+    const files = { good: writeClass('good', g), bad: writeClass('bad', b) };
+    const sequential = await read(files, 1);
+    expect(sequential).toMatchObject({ sharedIds: ['req-20', 'req-21', 'req-22', 'req-23', 'req-24', 'req-25', 'req-26', 'req-27', 'req-28', 'req-29',
+      'req-30', 'req-31', 'req-32', 'req-33', 'req-34', 'req-35', 'req-36', 'req-37', 'req-38', 'req-39', 'req-3'] });
+    // Good: cut mid-instance (a few bytes into req-10's records) and exactly at req-25's I record.
+    const goodCuts = [0, (lineStarts(g, 'I\treq-10\n')[0] as number) + 9, lineStarts(g, 'I\treq-25\n')[0] as number, files.good.size];
+    // Bad: the header alone in range 0 would be the file's own instance across ranges: cut after req-20 starts,
+    // then mid-way through the second req-3 (named again near the end, with a kind only then), then exactly at the second req-30.
+    const badCuts = [0, lineStarts(b, 'E\t200.5')[0] as number, lineStarts(b, 'S\t300.3\t')[0] as number, lineStarts(b, 'I\treq-30\n')[1] as number, files.bad.size];
+    const cutsOf = (f: InputFile): number[] => (f === files.good ? goodCuts : badCuts);
+    // Four threads: two per large file, so both are split (with fewer, each file keeps one thread busy, unsplit).
+    expect(await read(files, 4, cutsOf)).toEqual(sequential);
+    // The cut points cutPoints chooses (about equal sizes), and no split at all (two threads, two large files).
+    expect(await read(files, 4)).toEqual(sequential);
+    expect(await read(files, 5)).toEqual(sequential);
+    expect(await read(files, 2)).toEqual(sequential);
+  });
+
+  it('a first range without an I record (the header instance would span ranges): read sequentially, the same', async () => {
+    const g = good();
+    const b = bad();
+    const files = { good: writeClass('good', g), bad: writeClass('bad', b) };
+    expect(await read(files, 4, (f) => (f === files.bad ? [0, lineStarts(b, 'S\t50.5')[0] as number, f.size] : [0, f.size]))).toEqual(await read(files, 1));
+  });
+
+  it('a line that is not a record in the second range: the sequential count and example (line number), or its exact --strict error', async () => {
+    const g = good();
+    const lines = bad().split('\n');
+    lines.splice(200, 0, 'not a record at all');
+    const b = lines.join('\n');
+    const files = { good: writeClass('good', g), bad: writeClass('bad', b) };
+    const cuts = (f: InputFile): number[] => (f === files.bad ? [0, lineStarts(b, 'I\treq-30\n')[0] as number, f.size] : [0, f.size]);
+    const sequential = await read(files, 1);
+    expect(sequential).toMatchObject({ stats: { bad: { skippedLines: '1', skippedExamples: [`${files.bad.path}:201: not a record: 'not a record at all'`] } } });
+    expect(await read(files, 4, cuts)).toEqual(sequential);
+    await expect(read(files, 4, cuts, true)).rejects.toMatchObject({ message: `${files.bad.path}:201: not a record: 'not a record at all' (--strict)` });
+    await expect(read(files, 1, undefined, true)).rejects.toMatchObject({ message: `${files.bad.path}:201: not a record: 'not a record at all' (--strict)` });
+  });
+});
