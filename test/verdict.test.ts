@@ -21,4 +21,22 @@ describe('the verdict\'s candidate causes (src/attention/verdict.ts)', () => {
     // By |z| alone, ERROR would not come first.
     expect(Math.max(...v.causes.slice(1).map((c) => Math.abs(c.z)))).toBeGreaterThan(Math.abs(v.causes[0]!.z));
   });
+
+  it('an alias of P is no cause in the features where it is P, but its occurrence still is', () => {
+    // ERROR closes each failing run at its end (first.abs = D: an alias of P); it occurs in 4 of 12 good runs
+    // and in every one of 12 bad runs (scipy 1.17 fisher_exact: p = 0.0014).
+    const at = (end: number, error: boolean): string => dlog('E 0 Start', 'E 0.1 Step', ...(error ? [`E ${end} ERROR`] : []), `E ${end} End`);
+    const good = Array.from({ length: 12 }, (_, i) => at(1 + i / 10, i < 4));
+    // Three ends as in good, so that ERROR's first.abs correlates with D in both classes (r = 1).
+    const bad = Array.from({ length: 12 }, (_, i) => at(1 + (i % 6) / 10, true));
+    const { features: fs } = featuresOf({ good, bad });
+    const summary = runTests(fs, { alpha: 0.05, correction: 'bonferroni' });
+    const v = verdictOf(fs, summary, [], 0.5);
+    expect(v.aliases.map((a) => a.variable)).toContain('ERROR');
+    const error = v.causes.find((c) => c.variable === 'ERROR');
+    // Listed by a feature of its own (its count and occurrence are both significant), not by first.abs.
+    expect(error).toMatchObject({ source: 'divergence' });
+    expect(['count', 'occurrence']).toContain(error!.feature);
+    expect(v.causes.every((c) => !(c.variable === 'ERROR' && c.feature === 'first.abs'))).toBe(true);
+  });
 });

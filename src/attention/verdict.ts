@@ -76,7 +76,8 @@ export interface Verdict {
 }
 
 /**
- * Candidate causes, in this order (P and its aliases are never candidates):
+ * Candidate causes, in this order (P is never a candidate, nor an alias of P in
+ * the features where it is one):
  *  1. where P itself diverges significantly, the significant nodes of the
  *     graphs that locate a cause and scored above 0, graph by graph in answer
  *     order, each graph's nodes by their share of its score T̂^(2a)·ŵ^(2(1−a));
@@ -96,16 +97,23 @@ export function verdictOf(
 ): Verdict {
   const metricName = (kind: LogKind): string | null => fs.metric[kind];
   const aliasSet = new Set<string>();
+  const aliasFeatures = new Set<string>();
   const aliases: { variable: string; kind: LogKind }[] = [];
   for (const table of fs.tables) {
     for (const variable of aliasesOf.get(table) ?? []) {
+      aliasFeatures.add(`${table.kind}\u0000${variable}\u0000${table.feature}`);
       const key = `${table.kind}\u0000${variable}`;
       if (aliasSet.has(key)) continue;
       aliasSet.add(key);
       aliases.push({ variable, kind: table.kind });
     }
   }
-  const excluded = (kind: LogKind, variable: string): boolean => variable === metricName(kind) || aliasSet.has(`${kind}\u0000${variable}`);
+  // P is never a cause; an alias of P is not one in the features where it is P under another name, but its
+  // other features are its own: an ERROR line that ends every failing request is P in `first.abs`, and a
+  // change in its occurrence is still a cause.
+  const excluded = (kind: LogKind, variable: string, feature: TestedFeature): boolean =>
+    variable === metricName(kind) || aliasFeatures.has(`${kind}\u0000${variable}\u0000${feature}`);
+  const candidates = summary.tests.filter((t) => !excluded(t.kind, t.variable, t.feature));
   const testsByKey = new Map<string, TestResult>();
   for (const t of summary.tests) testsByKey.set(`${t.kind}\u0000${t.variable}\u0000${t.feature}`, t);
 
@@ -121,7 +129,7 @@ export function verdictOf(
     if (!(g.score > 0) || !locatesCause(g)) continue;
     const weightOf = parentWeights(g);
     const nodes = g.nodes
-      .filter((n) => !n.metric && n.significant && !excluded(g.kind, n.variable))
+      .filter((n) => !n.metric && n.significant && !excluded(g.kind, n.variable, g.feature))
       .map((n) => {
         const t = testsByKey.get(`${g.kind}\u0000${n.variable}\u0000${g.feature}`);
         const w = weightOf.get(n.variable) ?? 0;
@@ -136,17 +144,17 @@ export function verdictOf(
       causes.push(cause(t, 'graph', w));
     }
   }
-  for (const r of divergentByLocatingFeatures(summary)) {
+  for (const r of divergentByLocatingFeatures(candidates)) {
     const key = `${r.best.kind}\u0000${r.best.variable}`;
-    if (listed.has(key) || excluded(r.best.kind, r.best.variable)) continue;
+    if (listed.has(key)) continue;
     listed.add(key);
     causes.push(cause(r.best, 'divergence', null));
   }
   let weak = 0;
-  for (const t of strongestInsignificant(summary)) {
+  for (const t of strongestInsignificant(candidates)) {
     const key = `${t.kind}\u0000${t.variable}`;
     if (weak >= WEAK_SHOWN) break;
-    if (listed.has(key) || excluded(t.kind, t.variable)) continue;
+    if (listed.has(key)) continue;
     listed.add(key);
     causes.push(cause(t, 'weak', null));
     weak++;
@@ -175,14 +183,14 @@ function qualitative(t: Pick<TestResult, 'presence'>): number {
 }
 
 /** Per variable with no significant feature, its strongest test among the features that locate a cause; strongest first. */
-function strongestInsignificant(summary: TestSummary): TestResult[] {
+function strongestInsignificant(tests: readonly TestResult[]): TestResult[] {
   const best = new Map<string, TestResult>();
   const significant = new Set<string>();
-  for (const t of summary.tests) {
+  for (const t of tests) {
     const key = `${t.kind}\u0000${t.variable}`;
     if (t.significant) significant.add(key);
     if (t.feature !== 'occurrence' && isTimeFeature(t.kind, t.feature)) continue;
-    if (Number.isNaN(t.z)) continue;
+    if (Number.isNaN(t.z) || t.z === 0) continue; // no divergence at all: nothing to look at
     const seen = best.get(key);
     if (seen === undefined || Math.abs(t.z) > Math.abs(seen.z)) best.set(key, t);
   }
@@ -191,9 +199,9 @@ function strongestInsignificant(summary: TestSummary): TestResult[] {
 }
 
 /** Significant variables by Σ|z| of their significant features that locate a cause (else of all), with their strongest such test. */
-function divergentByLocatingFeatures(summary: TestSummary): { best: TestResult; score: number; locating: boolean }[] {
+function divergentByLocatingFeatures(tests: readonly TestResult[]): { best: TestResult; score: number; locating: boolean }[] {
   const groups = new Map<string, TestResult[]>();
-  for (const t of summary.tests) {
+  for (const t of tests) {
     if (!t.significant) continue;
     const key = `${t.kind}\u0000${t.variable}`;
     (groups.get(key) ?? groups.set(key, []).get(key)!).push(t);
