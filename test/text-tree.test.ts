@@ -52,3 +52,19 @@ describe('the terminal tree', () => {
     ]);
   });
 });
+
+describe('the inflation line under the verdict', () => {
+  it('names the deflated families, largest λ first, and how to turn it off', () => {
+    const a: Analysis = {
+      ...analysis(),
+      inflation: [
+        { kind: 'event', feature: 'gap', tests: 400, lambda: 1.5, applied: true },
+        { kind: 'event', feature: 'count', tests: 500, lambda: 0.2, applied: false },
+        { kind: 'event', feature: 'last.rel', tests: 400, lambda: 9, applied: true },
+      ],
+    };
+    const line = renderText(a, { color: false, limit: 10 }).split('\n').find((l) => l.includes('diverged as a whole'));
+    expect(line).toBe('  2 feature types diverged as a whole (event last.rel λ 9, event gap λ 1.5): deflated by √λ before the correction (--inflation off tests them as they are)');
+  });
+});
+
