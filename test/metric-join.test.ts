@@ -140,3 +140,21 @@ describe('the TrainTicket excerpt (fixtures/trainticket)', () => {
     expect(names.has('ts-food-service:CpuUsageRate(%)')).toBe(true); // a metric
   });
 });
+
+describe('inflation on the TrainTicket excerpt (a minute against a minute, with spans)', () => {
+  it('the span timings that differ between the two minutes are deflated as families; --inflation off tests each as it is', async () => {
+    const F = join(ROOT, 'fixtures/trainticket');
+    const args = [join(F, 'good'), join(F, 'bad'), '--translator', join(F, 'log.mjs'), '--metrics', join(F, 'metric'), '--json', '-'];
+    type Doc = { inflation: Array<{ kind: string; feature: string; lambda: number; applied: boolean }>; tests: Array<{ significant: boolean; inflation?: number }> };
+    const auto = JSON.parse((await run(...args)).stdout) as Doc;
+    const off = JSON.parse((await run(...args, '--inflation', 'off')).stdout) as Doc;
+    const gap = auto.inflation.find((f) => f.kind === 'event' && f.feature === 'gap')!;
+    expect(gap.applied).toBe(true);
+    expect(gap.lambda).toBeGreaterThan(2); // 2.79 at this commit
+    expect(off.inflation).toEqual([]);
+    expect(off.tests.some((t) => t.inflation !== undefined)).toBe(false);
+    const significant = (d: Doc): number => d.tests.filter((t) => t.significant).length;
+    expect(significant(auto)).toBeLessThan(significant(off)); // 120 against 197 at this commit
+  });
+});
+
