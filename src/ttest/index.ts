@@ -7,7 +7,7 @@
  */
 import { DURATION, classRange, type FeatureSet, type FeatureTable, type LogKind } from '../features/types.js';
 import { significantFlags } from './correction.js';
-import { deflate, inflationOf, type Inflation } from './inflation.js';
+import { deflate, familyKey, inflationOf, type Inflation } from './inflation.js';
 import { separationZ, signedZ, Z_CAP } from './normal.js';
 import { mantelHaenszelTest, occurrenceTest, type OccurrenceResult, type OccurrenceTable } from './occurrence.js';
 import { FEW_VALUES, fewValuesTest } from './prediction.js';
@@ -197,16 +197,17 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
  */
 function deflateInflated(performed: Performed[], metricOf: (kind: LogKind) => string | null): Inflation[] {
   const isMetric = (x: Performed): boolean => x.variable === metricOf(x.kind);
-  const ownZ = (x: Performed): number => signedZ(Math.sign(x.result.t), x.result.log10p);
-  const families = inflationOf(performed.filter((x) => !isMetric(x)).map((x) => ({ kind: x.kind, feature: x.feature, z: ownZ(x) })));
-  const lambdaOf = new Map(families.filter((f) => f.applied).map((f) => [`${f.kind}\u0000${f.feature}`, f.lambda]));
+  const ownZ = performed.map((x) => signedZ(Math.sign(x.result.t), x.result.log10p));
+  const families = inflationOf(performed.flatMap((x, i) => (isMetric(x) ? [] : [{ kind: x.kind, feature: x.feature, z: ownZ[i] as number }])));
+  const lambdaOf = new Map(families.filter((f) => f.applied).map((f) => [familyKey(f), f.lambda]));
   if (lambdaOf.size === 0) return families;
   performed.forEach((x, i) => {
-    const lambda = lambdaOf.get(`${x.kind}\u0000${x.feature}`);
+    const lambda = lambdaOf.get(familyKey(x));
     if (lambda === undefined || isMetric(x)) return;
-    const { log10p } = deflate(ownZ(x), lambda);
+    const { log10p } = deflate(ownZ[i] as number, lambda);
     const result: WelchResult = { ...x.result, log10p, p: 10 ** log10p };
-    performed[i] = { ...x, result, z: x.feature === 'occurrence' ? capped(signedZ(Math.sign(result.t), log10p)) : rankingZ(result, x.twoSample), inflation: lambda };
+    // rankingZ of a test that is not two-sample (occurrence, prediction) is its p's z, capped at Z_CAP.
+    performed[i] = { ...x, result, z: rankingZ(result, x.twoSample), inflation: lambda };
   });
   return families;
 }

@@ -45,6 +45,11 @@ export interface FamilyMember {
   readonly z: number;
 }
 
+/** The key of the family a test belongs to (and of the Inflation that describes it). */
+export function familyKey(f: { readonly kind: LogKind; readonly feature: TestedFeature }): string {
+  return `${f.kind}\u0000${f.feature}`;
+}
+
 /**
  * λ per (kind, feature) family of at least MIN_FAMILY tests with a finite z,
  * in first-appearance order. NaN z are left out of the median.
@@ -53,7 +58,7 @@ export function inflationOf(members: readonly FamilyMember[], minFamily: number 
   const families = new Map<string, { kind: LogKind; feature: TestedFeature; z2: number[] }>();
   for (const m of members) {
     if (Number.isNaN(m.z)) continue;
-    const key = `${m.kind}\u0000${m.feature}`;
+    const key = familyKey(m);
     let f = families.get(key);
     if (f === undefined) families.set(key, (f = { kind: m.kind, feature: m.feature, z2: [] }));
     f.z2.push(m.z * m.z);
