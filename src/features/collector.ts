@@ -162,10 +162,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   readonly sharedIds: string[] = [];
 
   // State change points per instance slot, for q*.abs once Dref is known.
-  private readonly seriesVar = new GrowableInt32();
-  private readonly seriesT = new GrowableFloat64(16, 0);
-  private readonly seriesV = new GrowableFloat64(16, 0);
-  private readonly seriesStart: number[] = [];
+  private readonly series = new SeriesStore();
   private readonly scratch = new SummaryScratch();
 
   private className: ClassName = 'good';
@@ -468,7 +465,10 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     }
     this.entryEvents.push(entry);
 
-    this.seriesStart.push(this.seriesVar.length);
+    // Room for every state record of the instance in one block (its change points are at most that many).
+    const series = this.series;
+    if (this.keepSeries) series.room(n);
+    series.beginSlot();
     for (let k = 0; k < nTouched; k++) {
       const b = touched[k] as number;
       const m = count[b] as number;
@@ -518,10 +518,10 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       for (let q = 0; q < 3; q++) set(cols, ST_Q1_REL + q, slot, valueAtIn(bt, bv, begin, end, QUARTERS[q] * duration));
       if (!this.keepSeries) continue;
       // Keep the change points only: the step function (last value at or before x) is unchanged.
-      const sVar = this.seriesVar.room(m);
-      const sT = this.seriesT.room(m);
-      const sV = this.seriesV.room(m);
-      let w = this.seriesVar.length;
+      const sVar = series.blockVar;
+      const sT = series.blockT;
+      const sV = series.blockV;
+      let w = series.used;
       let previous = Number.NaN;
       for (let i = begin; i < end; i++) {
         const x = bv[i] as number;
@@ -532,8 +532,9 @@ export class FeatureCollector implements ClassSink, RecordIntake {
         w++;
         previous = x;
       }
-      this.seriesVar.length = this.seriesT.length = this.seriesV.length = w;
+      series.used = w;
     }
+    series.endSlot();
   }
 
   /**
@@ -542,13 +543,14 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    */
   fillAbsoluteQuartiles(referenceDuration: number): void {
     const slots = this.ids.length;
-    const end = this.seriesVar.length;
-    const varData = this.seriesVar.data;
-    const tData = this.seriesT.data;
-    const vData = this.seriesV.data;
+    const series = this.series;
     for (let slot = 0; slot < slots; slot++) {
-      let i = this.seriesStart[slot] as number;
-      const stop = slot + 1 < slots ? (this.seriesStart[slot + 1] as number) : end;
+      const block = series.blockOf(slot);
+      const varData = block.v;
+      const tData = block.t;
+      const vData = block.x;
+      let i = series.startOf(slot);
+      const stop = series.endOf(slot);
       while (i < stop) {
         const v = varData[i] as number;
         let j = i;
@@ -587,10 +589,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       eventVariables: this.eventColumns.length,
       stateValues: pack(this.stateColumns, STATE_FEATURE_TYPES.length),
       stateVariables: this.stateColumns.length,
-      seriesVar: this.seriesVar.data.slice(0, this.seriesVar.length),
-      seriesT: this.seriesT.data.slice(0, this.seriesT.length),
-      seriesV: this.seriesV.data.slice(0, this.seriesV.length),
-      seriesStart: [...this.seriesStart],
+      ...this.series.pack(slots),
       unorderedInstances: this.unorderedInstances,
       emptyFile: this.emptyFiles[0] ?? null,
       heldIds: withHeld ? [...this.heldIds] : [],
@@ -605,7 +604,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
 
   /** Forget the summarized instances (after exporting them): the next slot is 0 again. */
   private clearSlots(): void {
-    for (const list of [this.ids, this.classes, this.recordCounts, this.kinds, this.entryEvents, this.named, this.seriesStart, this.emptyFiles]) list.length = 0;
+    for (const list of [this.ids, this.classes, this.recordCounts, this.kinds, this.entryEvents, this.named, this.emptyFiles]) list.length = 0;
     for (const g of [this.durations, this.starts]) g.clear();
     for (const cols of [...this.eventColumns, ...this.stateColumns]) {
       for (const c of cols) {
@@ -613,9 +612,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
         c.clear();
       }
     }
-    this.seriesVar.clear();
-    this.seriesT.clear();
-    this.seriesV.clear();
+    this.series.clear();
     this.unorderedInstances = 0;
   }
 
@@ -675,13 +672,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     };
     copy(part.eventValues, part.eventVariables, this.eventColumns, eventMap, EVENT_FEATURE_TYPES.length);
     copy(part.stateValues, part.stateVariables, this.stateColumns, stateMap, STATE_FEATURE_TYPES.length);
-    const seriesBase = this.seriesVar.length;
-    for (const start of part.seriesStart) this.seriesStart.push(seriesBase + start);
-    for (let i = 0; this.keepSeries && i < part.seriesVar.length; i++) {
-      this.seriesVar.push(stateMap[part.seriesVar[i] as number] as number);
-      this.seriesT.push(part.seriesT[i] as number);
-      this.seriesV.push(part.seriesV[i] as number);
-    }
+    this.series.absorb(part, stateMap, this.keepSeries);
     this.unorderedInstances += part.unorderedInstances;
     if (part.emptyFile !== null) this.emptyFiles.push(part.emptyFile);
     for (const id of part.namedIds) this.namedElsewhere.push(id);
@@ -803,6 +794,136 @@ function timeOrder(ts: Float64Array, from: number, to: number, sc: SummaryScratc
     b = swap;
   }
   return a;
+}
+
+/** Change points per block: the smallest block, and the size blocks grow to (20 bytes a point). */
+const SERIES_BLOCK_MIN = 4096;
+const SERIES_BLOCK_MAX = 1 << 20;
+
+/** One block of change points: state variable, time (relative to the instance's start), value. */
+interface SeriesBlock {
+  readonly v: Int32Array;
+  readonly t: Float64Array;
+  readonly x: Float64Array;
+}
+
+/**
+ * State change points of every instance slot, in blocks that are never
+ * copied: a slot's points lie in one block (the next block starts when an
+ * instance might not fit), so growing costs no copy of what is held and no
+ * page faults for memory written twice. Blocks double up to 2^20 points.
+ */
+class SeriesStore {
+  private readonly blocks: SeriesBlock[] = [{ v: new Int32Array(0), t: new Float64Array(0), x: new Float64Array(0) }];
+  private capacity = 0;
+  /** The current (last) block's arrays and how many of its points are written. */
+  blockVar = new Int32Array(0);
+  blockT = new Float64Array(0);
+  blockV = new Float64Array(0);
+  used = 0;
+  private readonly slotBlock = new GrowableInt32();
+  private readonly slotStart = new GrowableInt32();
+  private readonly slotEnd = new GrowableInt32();
+
+  /** Room for n more points of one slot in the current block (call before beginSlot). */
+  room(n: number): void {
+    if (this.used + n <= this.blockVar.length) return;
+    const size = Math.max(n, Math.min(SERIES_BLOCK_MAX, Math.max(SERIES_BLOCK_MIN, this.capacity)));
+    const block = { v: new Int32Array(size), t: new Float64Array(size), x: new Float64Array(size) };
+    this.blocks.push(block);
+    this.capacity += size;
+    this.blockVar = block.v;
+    this.blockT = block.t;
+    this.blockV = block.x;
+    this.used = 0;
+  }
+
+  beginSlot(): void {
+    this.slotBlock.push(this.blocks.length - 1);
+    this.slotStart.push(this.used);
+  }
+
+  endSlot(): void {
+    this.slotEnd.push(this.used);
+  }
+
+  blockOf(slot: number): SeriesBlock {
+    return this.blocks[this.slotBlock.data[slot] as number] as SeriesBlock;
+  }
+
+  startOf(slot: number): number {
+    return this.slotStart.data[slot] as number;
+  }
+
+  endOf(slot: number): number {
+    return this.slotEnd.data[slot] as number;
+  }
+
+  /** The first `slots` slots' points, contiguous, as a FileContribution holds them (seriesStart: each slot's first). */
+  pack(slots: number): Pick<FileContribution, 'seriesVar' | 'seriesT' | 'seriesV' | 'seriesStart'> {
+    let total = 0;
+    for (let s = 0; s < slots; s++) total += this.endOf(s) - this.startOf(s);
+    const seriesVar = new Int32Array(total);
+    const seriesT = new Float64Array(total);
+    const seriesV = new Float64Array(total);
+    const seriesStart = new Array<number>(slots);
+    let w = 0;
+    let s = 0;
+    while (s < slots) {
+      // A run of slots one after another in one block: one copy each.
+      const block = this.slotBlock.data[s] as number;
+      const from = this.startOf(s);
+      let to = this.endOf(s);
+      seriesStart[s] = w;
+      let e = s + 1;
+      while (e < slots && this.slotBlock.data[e] === block && this.startOf(e) === to) {
+        seriesStart[e] = w + to - from;
+        to = this.endOf(e);
+        e++;
+      }
+      const b = this.blocks[block] as SeriesBlock;
+      seriesVar.set(b.v.subarray(from, to), w);
+      seriesT.set(b.t.subarray(from, to), w);
+      seriesV.set(b.x.subarray(from, to), w);
+      w += to - from;
+      s = e;
+    }
+    return { seriesVar, seriesT, seriesV, seriesStart };
+  }
+
+  /** Append a contribution's slots and (with keep) their points, state variables renumbered by `stateMap`. */
+  absorb(part: FileContribution, stateMap: readonly number[], keep: boolean): void {
+    const n = keep ? part.seriesVar.length : 0;
+    const slots = part.seriesStart.length;
+    if (n > 0) this.room(n);
+    const at = this.used;
+    if (n > 0) {
+      this.blockT.set(part.seriesT, at);
+      this.blockV.set(part.seriesV, at);
+      const to = this.blockVar;
+      const from = part.seriesVar;
+      for (let i = 0; i < n; i++) to[at + i] = stateMap[from[i] as number] as number;
+      this.used = at + n;
+    }
+    const block = this.blocks.length - 1;
+    for (let s = 0; s < slots; s++) {
+      this.slotBlock.push(block);
+      this.slotStart.push(n > 0 ? at + (part.seriesStart[s] as number) : at);
+      this.slotEnd.push(n > 0 ? at + (s + 1 < slots ? (part.seriesStart[s + 1] as number) : n) : at);
+    }
+  }
+
+  /** Forget every slot (the current block is written again from its start). */
+  clear(): void {
+    const last = this.blocks[this.blocks.length - 1] as SeriesBlock;
+    this.blocks.length = 0;
+    this.blocks.push(last);
+    this.capacity = last.v.length;
+    this.used = 0;
+    this.slotBlock.clear();
+    this.slotStart.clear();
+    this.slotEnd.clear();
+  }
 }
 
 /** Buffers reused by every `summarize` call (grown, never shrunk). */
