@@ -646,27 +646,31 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     const eventMap = part.eventNames.map((n) => this.events.id(n));
     const stateMap = part.stateNames.map((n) => this.states.id(n));
     const base = this.ids.length;
+    const slots = part.ids.length;
+    this.durations.append(part.durations, slots);
+    this.starts.append(part.starts, slots);
     part.ids.forEach((id, s) => {
       this.ids.push(id);
       this.classes.push(part.className);
-      this.durations.push(part.durations[s] as number);
-      this.starts.push(part.starts[s] as number);
       this.recordCounts.push(part.recordCounts[s] as number);
       this.kinds.push(part.kinds[s] as string | null);
       const entry = part.entryEvents[s] as number;
       this.entryEvents.push(entry < 0 ? -1 : (eventMap[entry] as number));
       this.named.push(part.named[s] as boolean);
     });
-    const slots = part.ids.length;
     const copy = (from: Float64Array, variables: number, to: GrowableFloat64[][], map: number[], width: number) => {
       for (let v = 0; v < variables; v++) {
         const cols = this.columnsOf(to, map[v] as number, width);
         for (let f = 0; f < width; f++) {
           const at = (v * width + f) * slots;
-          for (let s = 0; s < slots; s++) {
-            const x = from[at + s] as number;
-            if (!Number.isNaN(x)) set(cols, f, base + s, x);
-          }
+          // Slots from `base` on hold no value yet (NaN): the part's column is copied as it is (missing = NaN),
+          // and the column's length is what setting its present values one by one would have made it.
+          let last = slots - 1;
+          while (last >= 0 && Number.isNaN(from[at + last] as number)) last--;
+          if (last < 0) continue;
+          const col = cols[f] as GrowableFloat64;
+          col.set(base + last, from[at + last] as number); // grows it (by doubling) and sets its length
+          col.data.set(from.subarray(at, at + last), base);
         }
       }
     };
@@ -681,13 +685,18 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       return this.target;
     });
     this.target = -1;
-    for (let i = 0; i < part.heldCode.length; i++) {
+    const held = part.heldCode.length;
+    const code = this.held.code.room(held);
+    const inst = this.held.inst.room(held);
+    const at = this.held.code.length;
+    for (let i = 0; i < held; i++) {
       const c = part.heldCode[i] as number;
-      this.held.code.push(c >= 0 ? (eventMap[c] as number) : -1 - (stateMap[-1 - c] as number));
-      this.held.t.push(part.heldT[i] as number);
-      this.held.v.push(part.heldV[i] as number);
-      this.held.inst.push(instMap[part.heldInst[i] as number] as number);
+      code[at + i] = c >= 0 ? (eventMap[c] as number) : -1 - (stateMap[-1 - c] as number);
+      inst[at + i] = instMap[part.heldInst[i] as number] as number;
     }
+    this.held.code.length = this.held.inst.length = at + held;
+    this.held.t.append(part.heldT, held);
+    this.held.v.append(part.heldV, held);
   }
 
   get instanceCount(): number {
