@@ -98,6 +98,12 @@ export interface FileContribution {
    * absorbing collector only notes their ids (for ids shared by both classes).
    */
   readonly namedIds: string[];
+  /**
+   * At most how many slots this part and the parts its export hands on after
+   * it hold together (0: no more than its own): the absorbing collector makes
+   * room for them at once instead of growing its columns by doubling.
+   */
+  readonly slotsAhead: number;
 }
 
 /** Interned variable names of one log kind, in order of first appearance. */
@@ -231,7 +237,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
         if ((start[j + 1] as number) > (start[j] as number)) {
           this.summarize(this.heldIds[j] as string, this.heldKinds[j] as string | null, true, code, t, v, start[j] as number, start[j + 1] as number);
           if (this.onFlush !== null && this.ids.length >= FLUSH_SLOTS) {
-            this.onFlush(this.exportFile(false));
+            this.onFlush(this.exportFile(false, this.ids.length + k - done - 1));
             this.clearSlots();
           }
         }
@@ -566,7 +572,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    * Everything this collector holds, after reading exactly one file (and no
    * finishClass), for `absorb` in another collector.
    */
-  exportFile(withHeld = true): FileContribution {
+  exportFile(withHeld = true, slotsAhead = 0): FileContribution {
     const slots = this.ids.length;
     const heldLength = withHeld ? this.held.length : 0;
     const pack = (cols: GrowableFloat64[][], width: number): Float64Array => {
@@ -599,6 +605,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       heldV: this.held.v.data.slice(0, heldLength),
       heldInst: this.held.inst.data.slice(0, heldLength),
       namedIds: [],
+      slotsAhead,
     };
   }
 
@@ -647,6 +654,12 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     const stateMap = part.stateNames.map((n) => this.states.id(n));
     const base = this.ids.length;
     const slots = part.ids.length;
+    // Room for the parts still to come of the same export (one copy now instead of doublings later).
+    const ahead = part.slotsAhead > slots ? base + part.slotsAhead : 0;
+    if (ahead > 0) {
+      this.durations.reserve(ahead);
+      this.starts.reserve(ahead);
+    }
     this.durations.append(part.durations, slots);
     this.starts.append(part.starts, slots);
     part.ids.forEach((id, s) => {
@@ -669,6 +682,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
           while (last >= 0 && Number.isNaN(from[at + last] as number)) last--;
           if (last < 0) continue;
           const col = cols[f] as GrowableFloat64;
+          if (ahead > 0) col.reserve(ahead);
           col.set(base + last, from[at + last] as number); // grows it (by doubling) and sets its length
           col.data.set(from.subarray(at, at + last), base);
         }
