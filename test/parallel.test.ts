@@ -137,6 +137,32 @@ describe('readParallel equals a sequential read', () => {
     expect(await read(files, 3, false)).toEqual(await read(files, 1, false));
   });
 
+  it('absorb of batches read alone (slots, change points, held records copied in bulk): the same as reading them in a row', async () => {
+    const files = writeSet('absorb');
+    const { FeatureCollector } = await dist<Collector>('features/collector.js');
+    const { readClass, emptyReadStats } = await dist<Reader>('parse/reader.js');
+    const { buildFeatureSet } = await dist<Features>('features/index.js');
+    const build = (c: InstanceType<typeof FeatureCollector>): unknown =>
+      plain({ built: buildFeatureSet(c, { weight: { mode: 'none' } }), emptyFiles: c.emptyFiles, sharedIds: c.sharedIds, unordered: c.unorderedInstances });
+    const sequential = new FeatureCollector(true);
+    const absorbing = new FeatureCollector(true);
+    for (const c of ['good', 'bad'] as const) {
+      await readClass(files[c], c, sequential, { strict: false }, emptyReadStats());
+      sequential.finishClass();
+      for (let i = 0; i < files[c].length; i += 3) {
+        // A collector per batch of up to 3 files, as a worker's: its slots, change points and held records cross in one part.
+        const batch = new FeatureCollector(true);
+        await readClass(files[c].slice(i, i + 3), c, batch, { strict: false }, emptyReadStats());
+        absorbing.absorb(batch.exportFile());
+      }
+      absorbing.finishClass();
+    }
+    for (const c of [sequential, absorbing]) c.fillAbsoluteQuartiles(7);
+    const want = build(sequential);
+    expect(want).toMatchObject({ sharedIds: ['req-1'] });
+    expect(build(absorbing)).toEqual(want);
+  });
+
   it('reports the first failing file in input order: this thread\'s (front) before a worker\'s (back)', async () => {
     const files = writeSet('errors');
     const broken = (f: InputFile, line: string): void => {

@@ -98,6 +98,12 @@ export interface FileContribution {
    * absorbing collector only notes their ids (for ids shared by both classes).
    */
   readonly namedIds: string[];
+  /**
+   * At most how many slots this part and the parts its export hands on after
+   * it hold together (0: no more than its own): the absorbing collector makes
+   * room for them at once instead of growing its columns by doubling.
+   */
+  readonly slotsAhead: number;
 }
 
 /** Interned variable names of one log kind, in order of first appearance. */
@@ -162,10 +168,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   readonly sharedIds: string[] = [];
 
   // State change points per instance slot, for q*.abs once Dref is known.
-  private readonly seriesVar = new GrowableInt32();
-  private readonly seriesT = new GrowableFloat64(16, 0);
-  private readonly seriesV = new GrowableFloat64(16, 0);
-  private readonly seriesStart: number[] = [];
+  private readonly series = new SeriesStore();
   private readonly scratch = new SummaryScratch();
 
   private className: ClassName = 'good';
@@ -234,7 +237,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
         if ((start[j + 1] as number) > (start[j] as number)) {
           this.summarize(this.heldIds[j] as string, this.heldKinds[j] as string | null, true, code, t, v, start[j] as number, start[j + 1] as number);
           if (this.onFlush !== null && this.ids.length >= FLUSH_SLOTS) {
-            this.onFlush(this.exportFile(false));
+            this.onFlush(this.exportFile(false, this.ids.length + k - done - 1));
             this.clearSlots();
           }
         }
@@ -468,7 +471,10 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     }
     this.entryEvents.push(entry);
 
-    this.seriesStart.push(this.seriesVar.length);
+    // Room for every state record of the instance in one block (its change points are at most that many).
+    const series = this.series;
+    if (this.keepSeries) series.room(n);
+    series.beginSlot();
     for (let k = 0; k < nTouched; k++) {
       const b = touched[k] as number;
       const m = count[b] as number;
@@ -518,10 +524,10 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       for (let q = 0; q < 3; q++) set(cols, ST_Q1_REL + q, slot, valueAtIn(bt, bv, begin, end, QUARTERS[q] * duration));
       if (!this.keepSeries) continue;
       // Keep the change points only: the step function (last value at or before x) is unchanged.
-      const sVar = this.seriesVar.room(m);
-      const sT = this.seriesT.room(m);
-      const sV = this.seriesV.room(m);
-      let w = this.seriesVar.length;
+      const sVar = series.blockVar;
+      const sT = series.blockT;
+      const sV = series.blockV;
+      let w = series.used;
       let previous = Number.NaN;
       for (let i = begin; i < end; i++) {
         const x = bv[i] as number;
@@ -532,8 +538,9 @@ export class FeatureCollector implements ClassSink, RecordIntake {
         w++;
         previous = x;
       }
-      this.seriesVar.length = this.seriesT.length = this.seriesV.length = w;
+      series.used = w;
     }
+    series.endSlot();
   }
 
   /**
@@ -542,13 +549,14 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    */
   fillAbsoluteQuartiles(referenceDuration: number): void {
     const slots = this.ids.length;
-    const end = this.seriesVar.length;
-    const varData = this.seriesVar.data;
-    const tData = this.seriesT.data;
-    const vData = this.seriesV.data;
+    const series = this.series;
     for (let slot = 0; slot < slots; slot++) {
-      let i = this.seriesStart[slot] as number;
-      const stop = slot + 1 < slots ? (this.seriesStart[slot + 1] as number) : end;
+      const block = series.blockOf(slot);
+      const varData = block.v;
+      const tData = block.t;
+      const vData = block.x;
+      let i = series.startOf(slot);
+      const stop = series.endOf(slot);
       while (i < stop) {
         const v = varData[i] as number;
         let j = i;
@@ -564,7 +572,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    * Everything this collector holds, after reading exactly one file (and no
    * finishClass), for `absorb` in another collector.
    */
-  exportFile(withHeld = true): FileContribution {
+  exportFile(withHeld = true, slotsAhead = 0): FileContribution {
     const slots = this.ids.length;
     const heldLength = withHeld ? this.held.length : 0;
     const pack = (cols: GrowableFloat64[][], width: number): Float64Array => {
@@ -587,10 +595,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       eventVariables: this.eventColumns.length,
       stateValues: pack(this.stateColumns, STATE_FEATURE_TYPES.length),
       stateVariables: this.stateColumns.length,
-      seriesVar: this.seriesVar.data.slice(0, this.seriesVar.length),
-      seriesT: this.seriesT.data.slice(0, this.seriesT.length),
-      seriesV: this.seriesV.data.slice(0, this.seriesV.length),
-      seriesStart: [...this.seriesStart],
+      ...this.series.pack(slots),
       unorderedInstances: this.unorderedInstances,
       emptyFile: this.emptyFiles[0] ?? null,
       heldIds: withHeld ? [...this.heldIds] : [],
@@ -600,12 +605,13 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       heldV: this.held.v.data.slice(0, heldLength),
       heldInst: this.held.inst.data.slice(0, heldLength),
       namedIds: [],
+      slotsAhead,
     };
   }
 
   /** Forget the summarized instances (after exporting them): the next slot is 0 again. */
   private clearSlots(): void {
-    for (const list of [this.ids, this.classes, this.recordCounts, this.kinds, this.entryEvents, this.named, this.seriesStart, this.emptyFiles]) list.length = 0;
+    for (const list of [this.ids, this.classes, this.recordCounts, this.kinds, this.entryEvents, this.named, this.emptyFiles]) list.length = 0;
     for (const g of [this.durations, this.starts]) g.clear();
     for (const cols of [...this.eventColumns, ...this.stateColumns]) {
       for (const c of cols) {
@@ -613,9 +619,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
         c.clear();
       }
     }
-    this.seriesVar.clear();
-    this.seriesT.clear();
-    this.seriesV.clear();
+    this.series.clear();
     this.unorderedInstances = 0;
   }
 
@@ -649,39 +653,44 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     const eventMap = part.eventNames.map((n) => this.events.id(n));
     const stateMap = part.stateNames.map((n) => this.states.id(n));
     const base = this.ids.length;
+    const slots = part.ids.length;
+    // Room for the parts still to come of the same export (one copy now instead of doublings later).
+    const ahead = part.slotsAhead > slots ? base + part.slotsAhead : 0;
+    if (ahead > 0) {
+      this.durations.reserve(ahead);
+      this.starts.reserve(ahead);
+    }
+    this.durations.append(part.durations, slots);
+    this.starts.append(part.starts, slots);
     part.ids.forEach((id, s) => {
       this.ids.push(id);
       this.classes.push(part.className);
-      this.durations.push(part.durations[s] as number);
-      this.starts.push(part.starts[s] as number);
       this.recordCounts.push(part.recordCounts[s] as number);
       this.kinds.push(part.kinds[s] as string | null);
       const entry = part.entryEvents[s] as number;
       this.entryEvents.push(entry < 0 ? -1 : (eventMap[entry] as number));
       this.named.push(part.named[s] as boolean);
     });
-    const slots = part.ids.length;
     const copy = (from: Float64Array, variables: number, to: GrowableFloat64[][], map: number[], width: number) => {
       for (let v = 0; v < variables; v++) {
         const cols = this.columnsOf(to, map[v] as number, width);
         for (let f = 0; f < width; f++) {
           const at = (v * width + f) * slots;
-          for (let s = 0; s < slots; s++) {
-            const x = from[at + s] as number;
-            if (!Number.isNaN(x)) set(cols, f, base + s, x);
-          }
+          // Slots from `base` on hold no value yet (NaN): the part's column is copied as it is (missing = NaN),
+          // and the column's length is what setting its present values one by one would have made it.
+          let last = slots - 1;
+          while (last >= 0 && Number.isNaN(from[at + last] as number)) last--;
+          if (last < 0) continue;
+          const col = cols[f] as GrowableFloat64;
+          if (ahead > 0) col.reserve(ahead);
+          col.set(base + last, from[at + last] as number); // grows it (by doubling) and sets its length
+          col.data.set(from.subarray(at, at + last), base);
         }
       }
     };
     copy(part.eventValues, part.eventVariables, this.eventColumns, eventMap, EVENT_FEATURE_TYPES.length);
     copy(part.stateValues, part.stateVariables, this.stateColumns, stateMap, STATE_FEATURE_TYPES.length);
-    const seriesBase = this.seriesVar.length;
-    for (const start of part.seriesStart) this.seriesStart.push(seriesBase + start);
-    for (let i = 0; this.keepSeries && i < part.seriesVar.length; i++) {
-      this.seriesVar.push(stateMap[part.seriesVar[i] as number] as number);
-      this.seriesT.push(part.seriesT[i] as number);
-      this.seriesV.push(part.seriesV[i] as number);
-    }
+    this.series.absorb(part, stateMap, this.keepSeries);
     this.unorderedInstances += part.unorderedInstances;
     if (part.emptyFile !== null) this.emptyFiles.push(part.emptyFile);
     for (const id of part.namedIds) this.namedElsewhere.push(id);
@@ -690,13 +699,18 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       return this.target;
     });
     this.target = -1;
-    for (let i = 0; i < part.heldCode.length; i++) {
+    const held = part.heldCode.length;
+    const code = this.held.code.room(held);
+    const inst = this.held.inst.room(held);
+    const at = this.held.code.length;
+    for (let i = 0; i < held; i++) {
       const c = part.heldCode[i] as number;
-      this.held.code.push(c >= 0 ? (eventMap[c] as number) : -1 - (stateMap[-1 - c] as number));
-      this.held.t.push(part.heldT[i] as number);
-      this.held.v.push(part.heldV[i] as number);
-      this.held.inst.push(instMap[part.heldInst[i] as number] as number);
+      code[at + i] = c >= 0 ? (eventMap[c] as number) : -1 - (stateMap[-1 - c] as number);
+      inst[at + i] = instMap[part.heldInst[i] as number] as number;
     }
+    this.held.code.length = this.held.inst.length = at + held;
+    this.held.t.append(part.heldT, held);
+    this.held.v.append(part.heldV, held);
   }
 
   get instanceCount(): number {
@@ -803,6 +817,136 @@ function timeOrder(ts: Float64Array, from: number, to: number, sc: SummaryScratc
     b = swap;
   }
   return a;
+}
+
+/** Change points per block: the smallest block, and the size blocks grow to (20 bytes a point). */
+const SERIES_BLOCK_MIN = 4096;
+const SERIES_BLOCK_MAX = 1 << 20;
+
+/** One block of change points: state variable, time (relative to the instance's start), value. */
+interface SeriesBlock {
+  readonly v: Int32Array;
+  readonly t: Float64Array;
+  readonly x: Float64Array;
+}
+
+/**
+ * State change points of every instance slot, in blocks that are never
+ * copied: a slot's points lie in one block (the next block starts when an
+ * instance might not fit), so growing costs no copy of what is held and no
+ * page faults for memory written twice. Blocks double up to 2^20 points.
+ */
+class SeriesStore {
+  private readonly blocks: SeriesBlock[] = [{ v: new Int32Array(0), t: new Float64Array(0), x: new Float64Array(0) }];
+  private capacity = 0;
+  /** The current (last) block's arrays and how many of its points are written. */
+  blockVar = new Int32Array(0);
+  blockT = new Float64Array(0);
+  blockV = new Float64Array(0);
+  used = 0;
+  private readonly slotBlock = new GrowableInt32();
+  private readonly slotStart = new GrowableInt32();
+  private readonly slotEnd = new GrowableInt32();
+
+  /** Room for n more points of one slot in the current block (call before beginSlot). */
+  room(n: number): void {
+    if (this.used + n <= this.blockVar.length) return;
+    const size = Math.max(n, Math.min(SERIES_BLOCK_MAX, Math.max(SERIES_BLOCK_MIN, this.capacity)));
+    const block = { v: new Int32Array(size), t: new Float64Array(size), x: new Float64Array(size) };
+    this.blocks.push(block);
+    this.capacity += size;
+    this.blockVar = block.v;
+    this.blockT = block.t;
+    this.blockV = block.x;
+    this.used = 0;
+  }
+
+  beginSlot(): void {
+    this.slotBlock.push(this.blocks.length - 1);
+    this.slotStart.push(this.used);
+  }
+
+  endSlot(): void {
+    this.slotEnd.push(this.used);
+  }
+
+  blockOf(slot: number): SeriesBlock {
+    return this.blocks[this.slotBlock.data[slot] as number] as SeriesBlock;
+  }
+
+  startOf(slot: number): number {
+    return this.slotStart.data[slot] as number;
+  }
+
+  endOf(slot: number): number {
+    return this.slotEnd.data[slot] as number;
+  }
+
+  /** The first `slots` slots' points, contiguous, as a FileContribution holds them (seriesStart: each slot's first). */
+  pack(slots: number): Pick<FileContribution, 'seriesVar' | 'seriesT' | 'seriesV' | 'seriesStart'> {
+    let total = 0;
+    for (let s = 0; s < slots; s++) total += this.endOf(s) - this.startOf(s);
+    const seriesVar = new Int32Array(total);
+    const seriesT = new Float64Array(total);
+    const seriesV = new Float64Array(total);
+    const seriesStart = new Array<number>(slots);
+    let w = 0;
+    let s = 0;
+    while (s < slots) {
+      // A run of slots one after another in one block: one copy each.
+      const block = this.slotBlock.data[s] as number;
+      const from = this.startOf(s);
+      let to = this.endOf(s);
+      seriesStart[s] = w;
+      let e = s + 1;
+      while (e < slots && this.slotBlock.data[e] === block && this.startOf(e) === to) {
+        seriesStart[e] = w + to - from;
+        to = this.endOf(e);
+        e++;
+      }
+      const b = this.blocks[block] as SeriesBlock;
+      seriesVar.set(b.v.subarray(from, to), w);
+      seriesT.set(b.t.subarray(from, to), w);
+      seriesV.set(b.x.subarray(from, to), w);
+      w += to - from;
+      s = e;
+    }
+    return { seriesVar, seriesT, seriesV, seriesStart };
+  }
+
+  /** Append a contribution's slots and (with keep) their points, state variables renumbered by `stateMap`. */
+  absorb(part: FileContribution, stateMap: readonly number[], keep: boolean): void {
+    const n = keep ? part.seriesVar.length : 0;
+    const slots = part.seriesStart.length;
+    if (n > 0) this.room(n);
+    const at = this.used;
+    if (n > 0) {
+      this.blockT.set(part.seriesT, at);
+      this.blockV.set(part.seriesV, at);
+      const to = this.blockVar;
+      const from = part.seriesVar;
+      for (let i = 0; i < n; i++) to[at + i] = stateMap[from[i] as number] as number;
+      this.used = at + n;
+    }
+    const block = this.blocks.length - 1;
+    for (let s = 0; s < slots; s++) {
+      this.slotBlock.push(block);
+      this.slotStart.push(n > 0 ? at + (part.seriesStart[s] as number) : at);
+      this.slotEnd.push(n > 0 ? at + (s + 1 < slots ? (part.seriesStart[s + 1] as number) : n) : at);
+    }
+  }
+
+  /** Forget every slot (the current block is written again from its start). */
+  clear(): void {
+    const last = this.blocks[this.blocks.length - 1] as SeriesBlock;
+    this.blocks.length = 0;
+    this.blocks.push(last);
+    this.capacity = last.v.length;
+    this.used = 0;
+    this.slotBlock.clear();
+    this.slotStart.clear();
+    this.slotEnd.clear();
+  }
 }
 
 /** Buffers reused by every `summarize` call (grown, never shrunk). */

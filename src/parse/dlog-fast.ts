@@ -184,6 +184,8 @@ class NamePredictor {
   /** Counts resets: a parser uses the entries only while they are those of its own reset or later ones of the same owner. */
   generation = 0;
   readonly bytes = new Uint8Array(PRED_ENTRIES * CACHE_WIDTH);
+  /** The same bytes as little-endian 32-bit words (CACHE_WIDTH is a multiple of 4). */
+  readonly words = new Int32Array(this.bytes.buffer);
   readonly len = new Int32Array(PRED_ENTRIES);
   readonly code = new Int32Array(PRED_ENTRIES);
   readonly next = new Int32Array(PRED_ENTRIES);
@@ -580,6 +582,15 @@ class DlogBufferParser {
         let at = p * CACHE_WIDTH;
         let k = j;
         const end = j + len;
+        if (b === this.viewOf && view !== null) {
+          // Whole 4-byte words first (entries start at multiples of 4), only below the chunk's last '\n'.
+          const words = predictor.words;
+          const stop = (end < this.viewEnd ? end : this.viewEnd) - 4;
+          while (k <= stop && view.getInt32(k, true) === words[at >> 2]) {
+            k += 4;
+            at += 4;
+          }
+        }
         while (k < end && b[k] === bytes[at]) {
           k++;
           at++;
