@@ -10,9 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/errors.js';
 import { listInputFiles } from '../src/parse/files.js';
 import { Drain, DEFAULT_DRAIN_PARAMETERS, skeleton } from '../src/parse/templates/drain.js';
-import { lineHash, looksRaw, mineTemplates, templateName, templateTranslator } from '../src/parse/templates/index.js';
+import { looksRaw, mineTemplates, templateName, templateTranslator } from '../src/parse/templates/index.js';
 import { IdFieldCounter } from '../src/parse/templates/instances.js';
-import { maskToken, numericValue, tokenize } from '../src/parse/templates/mask.js';
+import { maskToken, numericValue, tokenize, walkMessage } from '../src/parse/templates/mask.js';
 import { detectTimestamp } from '../src/parse/templates/timestamps.js';
 import { makeTimeFormat } from '../src/parse/translators/time-formats.js';
 
@@ -51,6 +51,75 @@ describe('masking', () => {
   it('tokenizes on runs of spaces and tabs, or on commas', () => {
     expect(tokenize('  INFO  [main]\tStarting  ', false)).toEqual(['INFO', '[main]', 'Starting']);
     expect(tokenize('a,,b,', true)).toEqual(['a', '', 'b', '']);
+  });
+
+  it('reads integers as Number() does: signs, -0, leading zeros, 16+ digits rounded', () => {
+    expect(Object.is(numericValue('-0'), -0)).toBe(true);
+    expect(numericValue('+7')).toBe(7);
+    expect(numericValue('007')).toBe(7);
+    expect(numericValue('123456789012345')).toBe(123456789012345); // 15 digits: exact
+    expect(numericValue('9007199254740993')).toBe(9007199254740992); // 2^53 + 1 rounds to 2^53 (IEEE 754 nearest even)
+    expect(numericValue('0.1')).toBe(0.1);
+    expect(numericValue('12.')).toBeNaN(); // an empty fraction (the `.` is read although edge punctuation)
+    expect(numericValue('0x')).toBeNaN();
+  });
+
+  /** numericValue as it was before reading tokens in place (commit 94eea3f): the reference for the walk. */
+  function numericValueBefore(token: string): number {
+    const edge = (c: number): boolean => '[](){}<>,;:"\'.'.includes(String.fromCharCode(c)) && !Number.isNaN(c);
+    const eq = token.indexOf('=');
+    let from = eq === -1 ? 0 : eq + 1;
+    let to = token.length;
+    while (from < to && edge(token.charCodeAt(from))) from++;
+    while (to > from && edge(token.charCodeAt(to - 1))) to--;
+    let i = from;
+    let c = token.charCodeAt(i);
+    if (c === 45 || c === 43) c = token.charCodeAt(++i);
+    const digitsStart = i;
+    while (c >= 48 && c <= 57) c = token.charCodeAt(++i);
+    if (i === digitsStart) return NaN;
+    if (c === 46) {
+      const f = ++i;
+      c = token.charCodeAt(i);
+      while (c >= 48 && c <= 57) c = token.charCodeAt(++i);
+      if (i === f) return NaN;
+    }
+    const numberEnd = i;
+    while (i < to && ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 37)) c = token.charCodeAt(++i);
+    if (i !== to) return NaN;
+    if (token.charCodeAt(digitsStart) === 48 && (token.charCodeAt(digitsStart + 1) | 32) === 120) return NaN;
+    return Number(token.slice(from, numberEnd));
+  }
+
+  it('walkMessage: the numbers of tokenize\'s tokens at the positions, and whether the digit-collapsed key matches', () => {
+    // Seeded random messages over an alphabet of digits, signs, units, separators and edge punctuation.
+    const alphabet = '0123456789000.-+=xX,%ms ()[]:;\tab';
+    let seed = 7;
+    const rand = (n: number): number => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+    for (let round = 0; round < 3000; round++) {
+      const comma = round % 3 === 0;
+      let message = '';
+      for (let i = 0, n = rand(40); i < n; i++) message += alphabet[rand(alphabet.length)];
+      const tokens = tokenize(message, comma);
+      const positions = Int32Array.from(tokens.map((_, i) => i).filter(() => rand(2) === 0).concat(tokens.length + 1));
+      const out = new Float64Array(positions.length);
+      const key = message.replace(/[0-9]+/g, '0');
+      expect(walkMessage(message, comma, key, positions, out)).toBe(true);
+      const expected = Array.from(positions, (i) => (i < tokens.length ? numericValueBefore(tokens[i] as string) : NaN));
+      expect(Array.from(out)).toEqual(expected);
+      expect(Array.from(tokens, (t) => numericValue(t))).toEqual(Array.from(tokens, (t) => numericValueBefore(t)));
+      const without = new Float64Array(positions.length);
+      expect(walkMessage(message, comma, null, positions, without)).toBe(true);
+      expect(Array.from(without)).toEqual(expected);
+      // A key that differs anywhere (one character changed, longer, shorter) is seen.
+      if (key.length > 0) {
+        const at = rand(key.length);
+        const changed = key.slice(0, at) + (key[at] === 'a' ? 'b' : 'a') + key.slice(at + 1);
+        expect(walkMessage(message, comma, changed, positions, out)).toBe(false);
+        expect(walkMessage(message, comma, key.slice(0, -1), positions, out)).toBe(false);
+      }
+      expect(walkMessage(message, comma, `${key}a`, positions, out)).toBe(false);
+    }
   });
 });
 
@@ -270,9 +339,11 @@ describe('mining and translating', () => {
     ]);
     expect(model.templates[0]?.states).toEqual(['', 'User <*> not found #1', '', '']);
     // The mining pass's template per line, for the translating pass (lines whose text is unchanged).
-    const replay = model.lineTemplates?.[classes.bad[0]!.path];
-    expect(Array.from(replay?.templates ?? [])).toEqual([0, 1]);
-    expect(replay?.hashes[1]).toBe(lineHash('2026-11-20 10:00:02,000 done'));
+    // Keys in order of first occurrence over both classes; per line, 1 + its key's index.
+    expect(model.replay?.keys).toEqual([' User 0 not found', ' done']); // the message: the line after its timestamp
+    expect(Array.from(model.replay?.templates ?? [])).toEqual([0, 1]);
+    expect(Array.from(model.replay?.lines[classes.good[0]!.path] ?? [])).toEqual([1, 1]);
+    expect(Array.from(model.replay?.lines[classes.bad[0]!.path] ?? [])).toEqual([1, 2]);
     // The translator: an event per line and a state per numeric parameter.
     const translator = templateTranslator(model);
     const recs: string[] = [];

@@ -30,7 +30,7 @@ import { makeTimeFormat, type TimeFormat } from '../translators/time-formats.js'
 import { compileUserRegex, type UserRegex } from '../translators/pattern.js';
 import { DEFAULT_DRAIN_PARAMETERS, Drain, skeleton, type DrainParameters, type Skeleton } from './drain.js';
 import { IdFieldCounter, ID_SAMPLE_LINES, idColumnOf, type InstanceRule } from './instances.js';
-import { maskToken, numericValue, tokenize, WILDCARD } from './mask.js';
+import { maskToken, numericValue, tokenize, walkMessage, WILDCARD } from './mask.js';
 import { detectTimestamp, fieldStart, plausible, SAMPLE_LINES, type FileTimestamp } from './timestamps.js';
 
 export { DEFAULT_DRAIN_PARAMETERS, type DrainParameters } from './drain.js';
@@ -78,24 +78,35 @@ export interface TemplateModel {
   /** Lines read in the mining pass, and those that had no timestamp and no earlier line to continue. */
   readonly lines: number;
   readonly untimed: number;
+  /** What the mining pass hands to the translating pass (see LineReplay). Absent for a model built by hand. */
+  readonly replay?: LineReplay;
+}
+
+/**
+ * Each line's message key, as the mining pass computed it, and each key's
+ * template, as the translator's match gives it (computed once per distinct
+ * key). Translating walks a line's message once, checking that it still has
+ * the key the mining pass saw (walkMessage) while it reads the numbers of the
+ * template's states: a line of an unchanged file skips the message key and
+ * its lookup; any other line (a file that changed between the passes) is
+ * keyed anew, so it is translated from what is read.
+ */
+export interface LineReplay {
+  /** Distinct message keys of all files, in order of first occurrence. */
+  readonly keys: readonly string[];
+  /** Per key: its template's id, −1 when it matches none. */
+  readonly templates: Int32Array;
   /**
-   * Per file path, per line (index lineNo − 1): the template the translator's match gives the line's message
-   * (−1 for none), computed once per distinct message in the mining pass, and the line's lineHash; translating
-   * takes the template of a line whose text hashes the same (an unchanged file), skipping the message key and its
-   * lookup, and keys any other line itself. Absent over REPLAY_MAX_LINES lines (memory), or for a model built by hand.
+   * Per file path, per line (index lineNo − 1): 1 + the index of its key in `keys`, 0 for a line with none.
+   * Files past REPLAY_MAX_LINES lines, or whose new keys would pass REPLAY_MAX_KEY_CHARS, have none (memory).
    */
-  readonly lineTemplates?: Readonly<Record<string, { readonly templates: Int32Array; readonly hashes: Int32Array }>>;
+  readonly lines: Readonly<Record<string, Int32Array>>;
 }
 
-/** Most lines (all files) whose templates the mining pass hands to the translating pass (8 bytes each, per parsing worker). */
+/** Most lines (all files) whose keys the mining pass hands to the translating pass (4 bytes each, per parsing worker). */
 export const REPLAY_MAX_LINES = 8_000_000;
-
-/** FNV-1a (32 bits) of a line's UTF-16 code units. */
-export function lineHash(text: string): number {
-  let h = 0x811c9dc5 | 0;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h;
-}
+/** Most characters of distinct message keys handed over (2 bytes each, per parsing worker). */
+export const REPLAY_MAX_KEY_CHARS = 32_000_000;
 
 const SNIFF_LINES = 20;
 const RECORD = /^[IES]\t/;
@@ -179,8 +190,8 @@ interface FileState {
   readonly layout: FileLayout;
   readonly format: TimeFormat;
   lastTime: number;
-  /** The mining pass's template and hash per line of this file (TemplateModel.lineTemplates), if any. */
-  readonly replay?: { readonly templates: Int32Array; readonly hashes: Int32Array } | undefined;
+  /** The mining pass's key per line of this file (LineReplay.lines), if any. */
+  readonly replay?: Int32Array | undefined;
 }
 
 /** The time of a line and its message (the line without its timestamp and syslog host), or null for a header or a line that cannot be timed. */
@@ -279,8 +290,6 @@ export interface FileMining {
   readonly untimed: number;
   /** Per line (index lineNo − 1): 1 + the index in `keys` of its message key, 0 for a line with none (header, untimed, too long). */
   readonly lineKeys: Int32Array;
-  /** Per line: lineHash of its text (0 for a line with no key), so the translating pass replays a line only if it is unchanged. */
-  readonly lineHashes: Int32Array;
 }
 
 /**
@@ -300,7 +309,6 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
   const keys: FileMining['keys'] = [];
   const byKey = new Map<string, FileMining['keys'][number] & { variable: number[]; index: number; hexLike: boolean }>();
   let lineKeys = new Int32Array(4096);
-  let lineHashes = new Int32Array(4096);
   const idLines: string[] = [];
   let sampled = 0;
   const hosts = new Set<string>();
@@ -340,16 +348,11 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
       }
       entry.count++;
       if (lineNo > lineKeys.length) {
-        const size = Math.max(lineKeys.length * 2, lineNo);
-        const grownKeys = new Int32Array(size);
-        grownKeys.set(lineKeys);
-        lineKeys = grownKeys;
-        const grownHashes = new Int32Array(size);
-        grownHashes.set(lineHashes);
-        lineHashes = grownHashes;
+        const grown = new Int32Array(Math.max(lineKeys.length * 2, lineNo));
+        grown.set(lineKeys);
+        lineKeys = grown;
       }
       lineKeys[lineNo - 1] = entry.index + 1;
-      lineHashes[lineNo - 1] = lineHash(text);
       // A masked token is a number if it reads as one and is not a bracketed id. Lines of one key differ only in
       // their digit runs, which decide neither (HEX_LIKE aside): once a position's values differed, later lines of
       // the key tell nothing more about it, and are not tokenized again.
@@ -373,7 +376,7 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
   return {
     path: file.path, layout,
     keys: keys.map(({ key, masked, count, example, timed, notNumeric, values }) => ({ key, masked, count, example, timed, notNumeric, values })),
-    idSample: { sampled, lines: idLines, column }, hosts: [...hosts], lines, untimed, lineKeys: lineKeys.slice(0, lines), lineHashes: lineHashes.slice(0, lines),
+    idSample: { sampled, lines: idLines, column }, hosts: [...hosts], lines, untimed, lineKeys: lineKeys.slice(0, lines),
   };
 }
 
@@ -486,33 +489,48 @@ export function mergeMinings(minings: readonly FileMining[], classOf: readonly C
     return { id: index, tokens: c.tokens, name, states, counts: tally.counts, example: tally.example, timed: tally.timed };
   });
   const model: TemplateModel = { parameters, year, files, instance, templates, lines, untimed };
-  return lines > REPLAY_MAX_LINES ? model : { ...model, lineTemplates: lineTemplatesOf(minings, model) };
+  return { ...model, replay: replayOf(minings, model) };
 }
 
 /**
- * Each line's template as the translator would match it (templateTranslator: Drain's match over the model's
- * templates, by the message's masked tokens), computed once per distinct message key.
+ * The LineReplay of the files mined: each distinct key's template as the translator would match it
+ * (templateTranslator: Drain's match over the model's templates, by the message's masked tokens), and each
+ * line's key. Files are taken in order while they fit in REPLAY_MAX_LINES and REPLAY_MAX_KEY_CHARS.
  */
-function lineTemplatesOf(minings: readonly FileMining[], model: TemplateModel): Record<string, { templates: Int32Array; hashes: Int32Array }> {
+function replayOf(minings: readonly FileMining[], model: TemplateModel): LineReplay {
   const drain = new Drain(model.parameters);
   for (const t of model.templates) drain.restore(t.tokens);
   const byKey = new Map<string, number>();
-  const out: Record<string, { templates: Int32Array; hashes: Int32Array }> = {};
+  const keys: string[] = [];
+  const templates: number[] = [];
+  const lines: Record<string, Int32Array> = {};
+  let lineCount = 0;
+  let keyChars = 0;
   for (const m of minings) {
-    const tid = new Int32Array(m.keys.length);
+    if (lineCount + m.lineKeys.length > REPLAY_MAX_LINES) continue;
+    let newChars = 0;
+    for (const k of m.keys) if (!byKey.has(k.key)) newChars += k.key.length;
+    if (keyChars + newChars > REPLAY_MAX_KEY_CHARS) continue;
+    lineCount += m.lineKeys.length;
+    keyChars += newChars;
+    const global = new Int32Array(m.keys.length);
     m.keys.forEach((k, i) => {
-      let id = byKey.get(k.key);
-      if (id === undefined) byKey.set(k.key, id = drain.match(k.masked)?.id ?? -1);
-      tid[i] = id;
+      let index = byKey.get(k.key);
+      if (index === undefined) {
+        byKey.set(k.key, index = keys.length);
+        keys.push(k.key);
+        templates.push(drain.match(k.masked)?.id ?? -1);
+      }
+      global[i] = index;
     });
-    const lines = new Int32Array(m.lineKeys.length);
-    for (let i = 0; i < lines.length; i++) {
+    const out = new Int32Array(m.lineKeys.length);
+    for (let i = 0; i < out.length; i++) {
       const k = m.lineKeys[i] as number;
-      lines[i] = k === 0 ? -1 : (tid[k - 1] as number);
+      out[i] = k === 0 ? 0 : (global[k - 1] as number) + 1;
     }
-    out[m.path] = { templates: lines, hashes: m.lineHashes };
+    lines[m.path] = out;
   }
-  return out;
+  return { keys, templates: Int32Array.from(templates), lines };
 }
 
 /** The tally of two clusters' lines together; the example is the older cluster's (its first line came first). */
@@ -566,8 +584,17 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
   const drain = new Drain(model.parameters);
   for (const t of model.templates) drain.restore(t.tokens);
   const templates = model.templates;
-  const cache = new Map<string, { id: number; states: number[] }>();
-  const byTemplate = templates.map((t, id) => ({ id, states: t.states.flatMap((name, i) => (name === '' ? [] : [i])) }));
+  /** A template and the token positions of its states. */
+  interface Entry { readonly id: number; readonly states: Int32Array }
+  const statesOf = (id: number): Int32Array => Int32Array.from(id === -1 ? [] : (templates[id] as MinedTemplate).states.flatMap((name, i) => (name === '' ? [] : [i])));
+  const cache = new Map<string, Entry>();
+  const byTemplate: Entry[] = templates.map((_, id) => ({ id, states: statesOf(id) }));
+  const unmatched: Entry = { id: -1, states: new Int32Array(0) };
+  const replay = model.replay;
+  const replayKeys = replay?.keys ?? [];
+  const replayEntries: Entry[] = Array.from(replay?.templates ?? [], (id) => (id === -1 ? unmatched : byTemplate[id] as Entry));
+  /** The numbers at a line's state positions (walkMessage). */
+  const values = new Float64Array(byTemplate.reduce((n, e) => Math.max(n, e.states.length), 0));
   let state: FileState | null = null;
   const instanceRule = model.instance;
   const idRegex: UserRegex | null = instanceRule?.kind === 'pattern' ? compileUserRegex(instanceRule.pattern) : null;
@@ -584,7 +611,7 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
       if (layout === undefined) throw new InputError('file was not in the template mining pass', ctx.file);
       let format = formats.get(layout.format);
       if (format === undefined) formats.set(layout.format, format = makeTimeFormat(layout.format, { year: model.year }));
-      state = { layout, format, lastTime: NaN, replay: model.lineTemplates?.[ctx.file] };
+      state = { layout, format, lastTime: NaN, replay: replay?.lines[ctx.file] };
       currentInstance = null;
     },
     translateLine(line: string, ctx: LineContext, sink: RecordSink): boolean {
@@ -592,17 +619,23 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
       if (s.layout.header && ctx.line === 1) return true;
       const split = splitLine(line, ctx.line, s);
       if (split === null) return false;
+      const comma = s.layout.comma;
+      // The key the mining pass saw on this line: its template, if the message still has that key (one walk that
+      // also reads the state numbers into `values`).
       const r = s.replay;
-      const replayed = r !== undefined && ctx.line <= r.templates.length && r.hashes[ctx.line - 1] === lineHash(line) ? (r.templates[ctx.line - 1] as number) : -1;
-      let entry = replayed >= 0 ? byTemplate[replayed] : undefined;
-      const key = entry === undefined ? messageKey(split.message) : '';
-      if (entry === undefined) entry = cache.get(key);
-      if (entry === undefined) {
-        const id = drain.match(maskAll(tokenize(split.message, s.layout.comma)))?.id ?? -1;
-        const states = id === -1 ? [] : (templates[id] as MinedTemplate).states.flatMap((name, i) => (name === '' ? [] : [i]));
-        entry = { id, states };
-        if (cache.size < TRANSLATE_CACHE_MAX) cache.set(key, entry);
+      const k = r !== undefined && ctx.line <= r.length ? (r[ctx.line - 1] as number) - 1 : -1;
+      let entry: Entry | undefined = k >= 0 ? replayEntries[k] as Entry : undefined;
+      let walked = entry !== undefined && walkMessage(split.message, comma, replayKeys[k] as string, entry.states, values);
+      if (!walked) {
+        const key = messageKey(split.message);
+        entry = cache.get(key);
+        if (entry === undefined) {
+          const id = drain.match(maskAll(tokenize(split.message, comma)))?.id ?? -1;
+          entry = id === -1 ? unmatched : byTemplate[id] as Entry;
+          if (cache.size < TRANSLATE_CACHE_MAX) cache.set(key, entry);
+        }
       }
+      entry = entry as Entry;
       const id = entry.id;
       if (id === -1) return false;
       if (instanceRule !== null) {
@@ -623,11 +656,12 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
       }
       const template = templates[id] as MinedTemplate;
       sink.event(split.t, template.name);
-      if (entry.states.length > 0) {
-        const raw = tokenize(split.message, s.layout.comma);
-        for (const i of entry.states) {
-          const v = numericValue(raw[i] as string);
-          if (Number.isFinite(v)) sink.state(split.t, template.states[i] as string, v);
+      const states = entry.states;
+      if (states.length > 0) {
+        if (!walked) walked = walkMessage(split.message, comma, null, states, values);
+        for (let p = 0; p < states.length; p++) {
+          const v = values[p] as number;
+          if (Number.isFinite(v)) sink.state(split.t, template.states[states[p] as number] as string, v);
         }
       }
       return true;

@@ -115,27 +115,121 @@ function isVariable(token: string, from: number, to: number, hasDigit: boolean):
  * `rs-2` or `0x1f` are not numbers.
  */
 export function numericValue(token: string): number {
-  const eq = token.indexOf('=');
-  let from = eq === -1 ? 0 : eq + 1;
-  let to = token.length;
-  while (from < to && isEdgePunct(token.charCodeAt(from))) from++;
-  while (to > from && isEdgePunct(token.charCodeAt(to - 1))) to--;
+  return numericValueIn(token, 0, token.length);
+}
+
+/**
+ * numericValue of `s.slice(start, end)` without making the substring: a
+ * token of a message, as `tokenize` would cut it. Reads stop at `end` as they
+ * stop at a token's end (a character there is never a digit, `.`, `=` or a
+ * unit letter read: reads past `to` go through `end` checks below).
+ */
+export function numericValueIn(s: string, start: number, end: number): number {
+  let eq = -1;
+  for (let k = start; k < end; k++) {
+    if (s.charCodeAt(k) === 61 /* = */) { eq = k; break; }
+  }
+  let from = eq === -1 ? start : eq + 1;
+  let to = end;
+  while (from < to && isEdgePunct(s.charCodeAt(from))) from++;
+  while (to > from && isEdgePunct(s.charCodeAt(to - 1))) to--;
   let i = from;
-  let c = token.charCodeAt(i);
-  if (c === 45 || c === 43) c = token.charCodeAt(++i);
+  let c = i < end ? s.charCodeAt(i) : -1;
+  let negative = false;
+  if (c === 45 || c === 43) {
+    negative = c === 45;
+    c = ++i < end ? s.charCodeAt(i) : -1;
+  }
   const digitsStart = i;
-  while (c >= 48 && c <= 57) c = token.charCodeAt(++i);
+  // Up to 15 digits, the integer is exact in a double: summed here (Number() of the same text gives the same value).
+  let value = 0;
+  while (c >= 48 && c <= 57) {
+    value = value * 10 + (c - 48);
+    c = ++i < end ? s.charCodeAt(i) : -1;
+  }
   if (i === digitsStart) return NaN;
+  const integerDigits = i - digitsStart;
+  let fraction = false;
+  // (Past `to`, a `.` is edge punctuation the token still holds: `12.` reads as an empty fraction, NaN, as before.)
   if (c === 46) {
+    fraction = true;
     const f = ++i;
-    c = token.charCodeAt(i);
-    while (c >= 48 && c <= 57) c = token.charCodeAt(++i);
+    c = i < end ? s.charCodeAt(i) : -1;
+    while (c >= 48 && c <= 57) c = ++i < end ? s.charCodeAt(i) : -1;
     if (i === f) return NaN;
   }
   const numberEnd = i;
   // A unit: letters or %, and nothing after it.
-  while (i < to && ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 37)) c = token.charCodeAt(++i);
+  while (i < to && ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 37)) c = ++i < end ? s.charCodeAt(i) : -1;
   if (i !== to) return NaN;
-  if (token.charCodeAt(digitsStart) === 48 && (token.charCodeAt(digitsStart + 1) | 32) === 120) return NaN; // 0x…
-  return Number(token.slice(from, numberEnd));
+  if (s.charCodeAt(digitsStart) === 48 && digitsStart + 1 < end && (s.charCodeAt(digitsStart + 1) | 32) === 120) return NaN; // 0x…
+  if (!fraction && integerDigits <= 15) return negative ? -value : value;
+  return Number(s.slice(from, numberEnd));
+}
+
+/**
+ * One walk over a message, cutting it into tokenize's tokens without making
+ * them: the numericValue of the tokens at `positions` (ascending) go to `out`
+ * (NaN past the last token), and, when `key` is given, whether the message's
+ * cache key (its digit runs collapsed to one `0`, index.ts) is `key`. Returns
+ * false at the first difference from `key` (`out` is then incomplete); with
+ * no key, stops after the last position and returns true.
+ */
+export function walkMessage(message: string, commaSeparated: boolean, key: string | null, positions: Int32Array, out: Float64Array): boolean {
+  const n = message.length;
+  const np = positions.length;
+  let p = 0;
+  let want = np > 0 ? (positions[0] as number) : -1;
+  if (key === null && want === -1) return true;
+  const kn = key === null ? 0 : key.length;
+  let j = 0;
+  let inDigits = false;
+  let token = commaSeparated ? 0 : -1;
+  let start = commaSeparated ? 0 : -1;
+  for (let i = 0; i < n; i++) {
+    const c = message.charCodeAt(i);
+    if (key !== null) {
+      if (c >= 48 && c <= 57) {
+        if (!inDigits) {
+          if (j >= kn || key.charCodeAt(j) !== 48) return false;
+          j++;
+          inDigits = true;
+        }
+      } else {
+        if (j >= kn || key.charCodeAt(j) !== c) return false;
+        j++;
+        inDigits = false;
+      }
+    }
+    if (commaSeparated) {
+      if (c === 44) {
+        if (token === want) {
+          out[p] = numericValueIn(message, start, i);
+          want = ++p < np ? (positions[p] as number) : -1;
+          if (want === -1 && key === null) return true;
+        }
+        token++;
+        start = i + 1;
+      }
+    } else if (c === 32 || c === 9) {
+      if (start !== -1) {
+        if (token === want) {
+          out[p] = numericValueIn(message, start, i);
+          want = ++p < np ? (positions[p] as number) : -1;
+          if (want === -1 && key === null) return true;
+        }
+        start = -1;
+      }
+    } else if (start === -1) {
+      start = i;
+      token++;
+    }
+  }
+  if (key !== null && j !== kn) return false;
+  if (start !== -1 && token === want) {
+    out[p] = numericValueIn(message, start, n);
+    p++;
+  }
+  for (; p < np; p++) out[p] = NaN;
+  return true;
 }

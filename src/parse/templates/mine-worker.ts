@@ -19,6 +19,6 @@ port.on('message', (msg: { index: number; file: InputFile }) => {
         ? { type: 'error', index: msg.index, message: err.message, ...(err.hint !== undefined ? { hint: err.hint } : {}) }
         : { type: 'crash', index: msg.index, message: err instanceof Error ? (err.stack ?? err.message) : String(err) };
     }
-    port.postMessage(reply, reply.type === 'done' ? [reply.mining.lineKeys.buffer as ArrayBuffer, reply.mining.lineHashes.buffer as ArrayBuffer] : []);
+    port.postMessage(reply, reply.type === 'done' ? [reply.mining.lineKeys.buffer as ArrayBuffer] : []);
   });
 });
