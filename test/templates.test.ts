@@ -361,6 +361,21 @@ describe('mining and translating', () => {
       `E 1795168800 User <*> not found`,
       `S 1795168800 User <*> not found #1 7`,
     ]);
+    // The file changed between the passes: line 1 with other digits keeps its key (replayed; the number read is
+    // the new one), line 1 with another template's text and line 2 with the first template's are keyed anew.
+    recs.length = 0;
+    translator.beginFile?.(ctx, sink);
+    expect(translator.translateLine('2026-11-20 10:00:00,000 User 5 not found', { ...ctx, line: 1 }, sink)).toBe(true);
+    expect(translator.translateLine('2026-11-20 10:00:01,000 done', { ...ctx, line: 1 }, sink)).toBe(true);
+    expect(translator.translateLine('2026-11-20 10:00:02,000 User 6 not found', { ...ctx, line: 2 }, sink)).toBe(true);
+    expect(translator.translateLine('2026-11-20 10:00:03,000 done twice', { ...ctx, line: 2 }, sink)).toBe(false);
+    expect(recs).toEqual([
+      `E 1795168800 User <*> not found`,
+      `S 1795168800 User <*> not found #1 5`,
+      `E 1795168801 done`,
+      `E 1795168802 User <*> not found`,
+      `S 1795168802 User <*> not found #1 6`,
+    ]);
   });
 
   it('an absorbed template hands its lines to the one that absorbed it: counts add, ids stay consecutive', async () => {
