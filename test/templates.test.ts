@@ -12,7 +12,7 @@ import { listInputFiles } from '../src/parse/files.js';
 import { Drain, DEFAULT_DRAIN_PARAMETERS, skeleton } from '../src/parse/templates/drain.js';
 import { looksRaw, mineTemplates, templateName, templateTranslator } from '../src/parse/templates/index.js';
 import { IdFieldCounter } from '../src/parse/templates/instances.js';
-import { maskToken, numericValue, tokenize, walkMessage } from '../src/parse/templates/mask.js';
+import { keyPlan, maskToken, numericValue, readByPlan, tokenize, walkMessage } from '../src/parse/templates/mask.js';
 import { detectTimestamp } from '../src/parse/templates/timestamps.js';
 import { makeTimeFormat } from '../src/parse/translators/time-formats.js';
 
@@ -91,34 +91,42 @@ describe('masking', () => {
     return Number(token.slice(from, numberEnd));
   }
 
-  it('walkMessage: the numbers of tokenize\'s tokens at the positions, and whether the digit-collapsed key matches', () => {
+  it('walkMessage and readByPlan: the numbers of tokenize\'s tokens at the positions; readByPlan also checks the key', () => {
     // Seeded random messages over an alphabet of digits, signs, units, separators and edge punctuation.
     const alphabet = '0123456789000.-+=xX,%ms ()[]:;\tab';
     let seed = 7;
     const rand = (n: number): number => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+    const shifts = new Int32Array(64);
     for (let round = 0; round < 3000; round++) {
       const comma = round % 3 === 0;
       let message = '';
       for (let i = 0, n = rand(40); i < n; i++) message += alphabet[rand(alphabet.length)];
       const tokens = tokenize(message, comma);
       const positions = Int32Array.from(tokens.map((_, i) => i).filter(() => rand(2) === 0).concat(tokens.length + 1));
-      const out = new Float64Array(positions.length);
-      const key = message.replace(/[0-9]+/g, '0');
-      expect(walkMessage(message, comma, key, positions, out)).toBe(true);
       const expected = Array.from(positions, (i) => (i < tokens.length ? numericValueBefore(tokens[i] as string) : NaN));
-      expect(Array.from(out)).toEqual(expected);
       expect(Array.from(tokens, (t) => numericValue(t))).toEqual(Array.from(tokens, (t) => numericValueBefore(t)));
-      const without = new Float64Array(positions.length);
-      expect(walkMessage(message, comma, null, positions, without)).toBe(true);
-      expect(Array.from(without)).toEqual(expected);
+      const walked = new Float64Array(positions.length);
+      walkMessage(message, comma, positions, walked);
+      expect(Array.from(walked)).toEqual(expected);
+      // The plan of the message's key reads it, and any message of the same key (other digits), as tokenize would.
+      const key = message.replace(/[0-9]+/g, '0');
+      const out = new Float64Array(positions.length);
+      expect(readByPlan(message, keyPlan(key, comma, positions), out, shifts)).toBe(true);
+      expect(Array.from(out)).toEqual(expected);
+      const other = message.replace(/[0-9]+/g, () => String(rand(3) === 0 ? 0 : rand(100000)));
+      const otherTokens = tokenize(other, comma);
+      expect(readByPlan(other, keyPlan(key, comma, positions), out, shifts)).toBe(true);
+      expect(Array.from(out)).toEqual(Array.from(positions, (i) => (i < otherTokens.length ? numericValueBefore(otherTokens[i] as string) : NaN)));
       // A key that differs anywhere (one character changed, longer, shorter) is seen.
       if (key.length > 0) {
         const at = rand(key.length);
         const changed = key.slice(0, at) + (key[at] === 'a' ? 'b' : 'a') + key.slice(at + 1);
-        expect(walkMessage(message, comma, changed, positions, out)).toBe(false);
-        expect(walkMessage(message, comma, key.slice(0, -1), positions, out)).toBe(false);
+        expect(readByPlan(message, keyPlan(changed, comma, positions), out, shifts)).toBe(false);
+        expect(readByPlan(message, keyPlan(key.slice(0, -1), comma, positions), out, shifts)).toBe(false);
+        expect(readByPlan(message, keyPlan(key.slice(1), comma, positions), out, shifts)).toBe(false);
       }
-      expect(walkMessage(message, comma, `${key}a`, positions, out)).toBe(false);
+      expect(readByPlan(message, keyPlan(`${key}a`, comma, positions), out, shifts)).toBe(false);
+      expect(readByPlan(message, keyPlan(`${key}0`, comma, positions), out, shifts)).toBe(false);
     }
   });
 });

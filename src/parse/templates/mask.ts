@@ -170,43 +170,24 @@ export function numericValueIn(s: string, start: number, end: number): number {
 /**
  * One walk over a message, cutting it into tokenize's tokens without making
  * them: the numericValue of the tokens at `positions` (ascending) go to `out`
- * (NaN past the last token), and, when `key` is given, whether the message's
- * cache key (its digit runs collapsed to one `0`, index.ts) is `key`. Returns
- * false at the first difference from `key` (`out` is then incomplete); with
- * no key, stops after the last position and returns true.
+ * (NaN past the last token). Stops after the last position.
  */
-export function walkMessage(message: string, commaSeparated: boolean, key: string | null, positions: Int32Array, out: Float64Array): boolean {
+export function walkMessage(message: string, commaSeparated: boolean, positions: Int32Array, out: Float64Array): void {
   const n = message.length;
   const np = positions.length;
+  if (np === 0) return;
   let p = 0;
-  let want = np > 0 ? (positions[0] as number) : -1;
-  if (key === null && want === -1) return true;
-  const kn = key === null ? 0 : key.length;
-  let j = 0;
-  let inDigits = false;
+  let want = positions[0] as number;
   let token = commaSeparated ? 0 : -1;
   let start = commaSeparated ? 0 : -1;
   for (let i = 0; i < n; i++) {
     const c = message.charCodeAt(i);
-    if (key !== null) {
-      if (c >= 48 && c <= 57) {
-        if (!inDigits) {
-          if (j >= kn || key.charCodeAt(j) !== 48) return false;
-          j++;
-          inDigits = true;
-        }
-      } else {
-        if (j >= kn || key.charCodeAt(j) !== c) return false;
-        j++;
-        inDigits = false;
-      }
-    }
     if (commaSeparated) {
       if (c === 44) {
         if (token === want) {
           out[p] = numericValueIn(message, start, i);
-          want = ++p < np ? (positions[p] as number) : -1;
-          if (want === -1 && key === null) return true;
+          if (++p === np) return;
+          want = positions[p] as number;
         }
         token++;
         start = i + 1;
@@ -215,8 +196,8 @@ export function walkMessage(message: string, commaSeparated: boolean, key: strin
       if (start !== -1) {
         if (token === want) {
           out[p] = numericValueIn(message, start, i);
-          want = ++p < np ? (positions[p] as number) : -1;
-          if (want === -1 && key === null) return true;
+          if (++p === np) return;
+          want = positions[p] as number;
         }
         start = -1;
       }
@@ -225,11 +206,107 @@ export function walkMessage(message: string, commaSeparated: boolean, key: strin
       token++;
     }
   }
-  if (key !== null && j !== kn) return false;
   if (start !== -1 && token === want) {
     out[p] = numericValueIn(message, start, n);
     p++;
   }
   for (; p < np; p++) out[p] = NaN;
+}
+
+/**
+ * How to read a message whose cache key (its digit runs collapsed to one `0`,
+ * index.ts) is known, without walking it character by character: the key's
+ * digit-free segments (`key.split('0')`: a message has the key iff it is
+ * those segments with a run of digits between each two), and for each wanted
+ * token position, the token's start and end in the key and the number of digit
+ * runs before each (a token never starts or ends inside a run, so its place in
+ * the message is its place in the key shifted by the lengths of those runs).
+ */
+export interface KeyPlan {
+  readonly segments: readonly string[];
+  /** Per position: the token's start in the key (−1 past the last token), end, and digit runs before each. */
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+  readonly runsBeforeStart: Int32Array;
+  readonly runsBeforeEnd: Int32Array;
+}
+
+export function keyPlan(key: string, commaSeparated: boolean, positions: Int32Array): KeyPlan {
+  const spans: Array<[number, number]> = [];
+  if (commaSeparated) {
+    let start = 0;
+    for (let i = 0; i <= key.length; i++) {
+      if (i === key.length || key.charCodeAt(i) === 44) {
+        spans.push([start, i]);
+        start = i + 1;
+      }
+    }
+  } else {
+    let start = -1;
+    for (let i = 0; i <= key.length; i++) {
+      const c = i === key.length ? 32 : key.charCodeAt(i);
+      if (c === 32 || c === 9) {
+        if (start !== -1) spans.push([start, i]);
+        start = -1;
+      } else if (start === -1) {
+        start = i;
+      }
+    }
+  }
+  // zeros[x]: the digit runs (the key's `0`s) before offset x.
+  const zeros = new Int32Array(key.length + 1);
+  for (let i = 0; i < key.length; i++) zeros[i + 1] = (zeros[i] as number) + (key.charCodeAt(i) === 48 ? 1 : 0);
+  const np = positions.length;
+  const plan = { segments: key.split('0'), starts: new Int32Array(np), ends: new Int32Array(np), runsBeforeStart: new Int32Array(np), runsBeforeEnd: new Int32Array(np) };
+  for (let p = 0; p < np; p++) {
+    const span = spans[positions[p] as number];
+    if (span === undefined) {
+      plan.starts[p] = -1;
+      continue;
+    }
+    plan.starts[p] = span[0];
+    plan.ends[p] = span[1];
+    plan.runsBeforeStart[p] = zeros[span[0]] as number;
+    plan.runsBeforeEnd[p] = zeros[span[1]] as number;
+  }
+  return plan;
+}
+
+/**
+ * Whether `message` has the key of `plan`, and if so the numericValue of the
+ * plan's tokens into `out` (NaN past the last token). `shifts` is scratch space
+ * of at least `plan.segments.length` numbers. Each segment is compared natively
+ * (`startsWith`), and only the digit runs between them are read one by one.
+ */
+export function readByPlan(message: string, plan: KeyPlan, out: Float64Array, shifts: Int32Array): boolean {
+  const segments = plan.segments;
+  const last = segments.length - 1;
+  const n = message.length;
+  let at = 0;
+  let shift = 0;
+  shifts[0] = 0;
+  for (let s = 0; s <= last; s++) {
+    const segment = segments[s] as string;
+    if (!message.startsWith(segment, at)) return false;
+    at += segment.length;
+    if (s === last) break;
+    let q = at;
+    while (q < n) {
+      const c = message.charCodeAt(q);
+      if (c < 48 || c > 57) break;
+      q++;
+    }
+    if (q === at) return false;
+    shift += q - at - 1;
+    shifts[s + 1] = shift;
+    at = q;
+  }
+  if (at !== n) return false;
+  const starts = plan.starts;
+  for (let p = 0; p < starts.length; p++) {
+    const start = starts[p] as number;
+    out[p] = start === -1 ? NaN
+      : numericValueIn(message, start + (shifts[plan.runsBeforeStart[p] as number] as number), (plan.ends[p] as number) + (shifts[plan.runsBeforeEnd[p] as number] as number));
+  }
   return true;
 }
