@@ -113,6 +113,8 @@ export function detectTimestamp(file: string, sample: readonly string[], comma: 
       if (count > bestCount) {
         bestCount = count;
         best = { format: name, field, comma };
+        // Every sample line parsed: no later candidate can do better (ties go to the earlier), so stop here.
+        if (count === lines.length) return best;
       }
     }
   }
