@@ -315,6 +315,37 @@ describe('instances by request id', () => {
     expect(rare.rule()).toBeNull();
   });
 
+  it('counts merged from per-file counters give the rule of one counter over all lines (files in order)', () => {
+    // File 1: req= on 2 lines in 10 with one value (qualifies only together with file 2), a CSV id column at 2;
+    // file 2: req= on 3 lines, values r1/r2, the same column name at 0 (the first file's index is kept).
+    const file1 = ['a req=r1', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j req=r1'];
+    const file2 = ['k req=r2', 'l req=r2', 'm req=r1'];
+    const whole = new IdFieldCounter();
+    const merged = new IdFieldCounter();
+    for (const lines of [file1, file2]) {
+      const one = new IdFieldCounter();
+      for (const line of lines) {
+        whole.add(line, null);
+        one.add(line, null);
+      }
+      merged.merge(one.counts());
+    }
+    expect(whole.rule()?.kind).toBe('pattern');
+    expect(merged.rule()).toEqual(whole.rule());
+    const alone = new IdFieldCounter(); // file 1 alone: one value on its lines, no id
+    for (const line of file1) alone.add(line, null);
+    expect(alone.rule()).toBeNull();
+
+    const columns = new IdFieldCounter();
+    const a = new IdFieldCounter();
+    for (const v of ['x', 'x', 'y']) a.add(`t,msg,${v}`, { column: 2, name: 'req_id' });
+    const b = new IdFieldCounter();
+    for (const v of ['y', 'z']) b.add(`${v},t,msg`, { column: 0, name: 'req_id' });
+    columns.merge(a.counts());
+    columns.merge(b.counts());
+    expect(columns.rule()).toEqual({ kind: 'column', column: 2, name: 'req_id' });
+  });
+
   it('TraceID:, request-id and x-request-id are id fields too', () => {
     for (const key of ['TraceID:', 'request-id=', 'x-request-id:', 'correlation_id=']) {
       const c = new IdFieldCounter();

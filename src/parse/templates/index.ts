@@ -29,7 +29,7 @@ import type { LineTranslator } from '../translator.js';
 import { makeTimeFormat, type TimeFormat } from '../translators/time-formats.js';
 import { compileUserRegex, type UserRegex } from '../translators/pattern.js';
 import { DEFAULT_DRAIN_PARAMETERS, Drain, skeleton, type DrainParameters, type Skeleton } from './drain.js';
-import { IdFieldCounter, ID_SAMPLE_LINES, idColumnOf, type InstanceRule } from './instances.js';
+import { IdFieldCounter, ID_SAMPLE_LINES, idColumnOf, type IdCounts, type InstanceRule } from './instances.js';
 import { keyPlan, maskToken, numericValue, readByPlan, tokenize, walkMessage, WILDCARD, type KeyPlan } from './mask.js';
 import { detectTimestamp, fieldStart, plausible, SAMPLE_LINES, type FileTimestamp } from './timestamps.js';
 
@@ -308,8 +308,8 @@ export interface FileMining {
     /** Per variable position (numbers only): the one value all its lines had, or null when they differed. */
     readonly values: Array<string | null | undefined>;
   }>;
-  /** For the id rule: the number of sampled lines, and those of them that may hold an id field. */
-  readonly idSample: { readonly sampled: number; readonly lines: string[]; readonly column: { column: number; name: string } | null };
+  /** For the id rule: what its sampled lines counted (IdFieldCounter, merged over files in mergeMinings). */
+  readonly ids: IdCounts;
   readonly hosts: string[];
   readonly lines: number;
   readonly untimed: number;
@@ -336,8 +336,7 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
   const byKey = new Map<string, KeyEntry>();
   const recent = new RecentKeys<KeyEntry>();
   let lineKeys = new Int32Array(4096);
-  const idLines: string[] = [];
-  let sampled = 0;
+  const ids = new IdFieldCounter();
   const hosts = new Set<string>();
   let lines = 0;
   let untimed = 0;
@@ -345,8 +344,8 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
     line: (text, lineNo) => {
       lines++;
       if (lineNo <= ID_SAMPLE_LINES && !(header && lineNo === 1)) {
-        sampled++;
-        if (column !== null || text.includes('=') || text.includes(':')) idLines.push(text);
+        if (column !== null || text.includes('=') || text.includes(':')) ids.add(text, column);
+        else ids.addSampled(1);
       }
       const split = splitLine(text, lineNo, state);
       if (split === null) {
@@ -406,7 +405,7 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
   return {
     path: file.path, layout,
     keys: keys.map(({ key, masked, count, example, timed, notNumeric, values }) => ({ key, masked, count, example, timed, notNumeric, values })),
-    idSample: { sampled, lines: idLines, column }, hosts: [...hosts], lines, untimed, lineKeys: lineKeys.slice(0, lines),
+    ids: ids.counts(), hosts: [...hosts], lines, untimed, lineKeys: lineKeys.slice(0, lines),
   };
 }
 
@@ -451,8 +450,7 @@ export function mergeMinings(minings: readonly FileMining[], classOf: readonly C
     lines += m.lines;
     untimed += m.untimed;
     for (const h of m.hosts) hosts.add(h);
-    ids.addSampled(m.idSample.sampled - m.idSample.lines.length);
-    for (const line of m.idSample.lines) ids.add(line, m.idSample.column);
+    ids.merge(m.ids);
     for (const k of m.keys) {
       let id = cache.get(k.key);
       if (id === undefined) {
