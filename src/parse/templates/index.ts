@@ -31,7 +31,7 @@ import { compileUserRegex, type UserRegex } from '../translators/pattern.js';
 import { DEFAULT_DRAIN_PARAMETERS, Drain, skeleton, type DrainParameters, type Skeleton } from './drain.js';
 import { IdFieldCounter, ID_SAMPLE_LINES, idColumnOf, type IdCounts, type InstanceRule } from './instances.js';
 import { keyPlan, maskToken, numericValue, readByPlan, tokenize, walkMessage, WILDCARD, type KeyPlan } from './mask.js';
-import { detectTimestamp, fieldStart, plausible, SAMPLE_LINES, type FileTimestamp } from './timestamps.js';
+import { detectTimestamp, fieldStart, isTimeOfDay, plausibleTime, SAMPLE_LINES, type FileTimestamp } from './timestamps.js';
 
 export { DEFAULT_DRAIN_PARAMETERS, type DrainParameters } from './drain.js';
 
@@ -189,46 +189,61 @@ function describeModel(model: TemplateModel): string {
 interface FileState {
   readonly layout: FileLayout;
   readonly format: TimeFormat;
+  /** Whether the format is a time of day (plausibleTime). */
+  readonly timeOfDay: boolean;
   lastTime: number;
   /** The mining pass's key per line of this file (LineReplay.lines), if any. */
   readonly replay?: Int32Array | undefined;
+  /** The last line split (splitLine): its time, message, syslog host ('' if none), and whether it had its own timestamp. */
+  t: number;
+  message: string;
+  host: string;
+  timed: boolean;
 }
 
-/** The time of a line and its message (the line without its timestamp and syslog host), or null for a header or a line that cannot be timed. */
-function splitLine(line: string, lineNo: number, state: FileState): { t: number; message: string; host: string; timed: boolean } | null {
+function fileState(layout: FileLayout, format: TimeFormat, replay?: Int32Array): FileState {
+  return { layout, format, timeOfDay: isTimeOfDay(format), lastTime: NaN, replay, t: NaN, message: '', host: '', timed: false };
+}
+
+/**
+ * Split a line into its time and message (the line without its timestamp and syslog host), into `state.t`,
+ * `.message`, `.host` and `.timed`; false for a header or a line that cannot be timed. (Fields of the file's
+ * state rather than a new object per line.)
+ */
+function splitLine(line: string, lineNo: number, state: FileState): boolean {
   const { layout, format } = state;
-  if (layout.header && lineNo === 1) return null;
-  if (line.length === 0) return null;
+  if (layout.header && lineNo === 1) return false;
+  if (line.length === 0) return false;
   const start = fieldStart(line, layout.field, layout.comma);
   const t = start >= 0 ? format.parse(line, start) : NaN;
-  let message: string;
-  let time: number;
-  let host = '';
-  if (plausible(t, format)) {
+  state.host = '';
+  if (plausibleTime(t, state.timeOfDay)) {
     let end = format.end;
     if (line.charCodeAt(end) === 93 /* ] */ && line.charCodeAt(start - 1) === 91) end++;
     const from = line.charCodeAt(start - 1) === 91 ? start - 1 : start;
     if (layout.comma) {
-      message = line.slice(0, from) + line.slice(end + (line.charCodeAt(end) === 44 ? 1 : 0));
+      state.message = line.slice(0, from) + line.slice(end + (line.charCodeAt(end) === 44 ? 1 : 0));
     } else if (layout.host) {
       // Syslog: the host is the field after the timestamp.
       let i = end;
       while (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9) i++;
       let j = i;
       while (j < line.length && line.charCodeAt(j) !== 32 && line.charCodeAt(j) !== 9) j++;
-      host = line.slice(i, j);
-      message = line.slice(j);
+      state.host = line.slice(i, j);
+      state.message = line.slice(j);
     } else {
-      message = from === 0 ? line.slice(end) : line.slice(0, from) + line.slice(end);
+      state.message = from === 0 ? line.slice(end) : line.slice(0, from) + line.slice(end);
     }
-    time = t;
+    state.t = t;
+    state.timed = true;
     state.lastTime = t;
   } else {
-    if (Number.isNaN(state.lastTime)) return null;
-    message = line;
-    time = state.lastTime;
+    if (Number.isNaN(state.lastTime)) return false;
+    state.message = line;
+    state.t = state.lastTime;
+    state.timed = false;
   }
-  return { t: time, message, host, timed: time === t };
+  return true;
 }
 
 /**
@@ -330,7 +345,7 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
   const detected = detectTimestamp(file.path, header ? sample.slice(1) : sample, comma, year, options.timestamp);
   const layout: FileLayout = { ...detected, header, host: detected.format === 'syslog' && detected.field === 0 };
   const column = header ? idColumnOf(sample[0] as string) : null;
-  const state: FileState = { layout, format: makeTimeFormat(layout.format, { year }), lastTime: NaN };
+  const state = fileState(layout, makeTimeFormat(layout.format, { year }));
   const keys: FileMining['keys'] = [];
   type KeyEntry = FileMining['keys'][number] & { variable: number[]; index: number; hexLike: boolean };
   const byKey = new Map<string, KeyEntry>();
@@ -347,11 +362,11 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
         if (column !== null || text.includes('=') || text.includes(':')) ids.add(text, column);
         else ids.addSampled(1);
       }
-      const split = splitLine(text, lineNo, state);
-      if (split === null) {
+      if (!splitLine(text, lineNo, state)) {
         if (!(header && lineNo === 1) && text.length > 0) untimed++;
         return;
       }
+      const split = state;
       if (split.host !== '' && lineNo <= ID_SAMPLE_LINES) hosts.add(split.host);
       const key = messageKey(split.message);
       let entry = recent.get(key) ?? byKey.get(key);
@@ -642,14 +657,14 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
       if (layout === undefined) throw new InputError('file was not in the template mining pass', ctx.file);
       let format = formats.get(layout.format);
       if (format === undefined) formats.set(layout.format, format = makeTimeFormat(layout.format, { year: model.year }));
-      state = { layout, format, lastTime: NaN, replay: replay?.lines[ctx.file] };
+      state = fileState(layout, format, replay?.lines[ctx.file]);
       currentInstance = null;
     },
     translateLine(line: string, ctx: LineContext, sink: RecordSink): boolean {
       const s = state as FileState;
       if (s.layout.header && ctx.line === 1) return true;
-      const split = splitLine(line, ctx.line, s);
-      if (split === null) return false;
+      if (!splitLine(line, ctx.line, s)) return false;
+      const split = s;
       const comma = s.layout.comma;
       // The key the mining pass saw on this line: its template, if the message still has that key (checked by its
       // plan, which also reads the state numbers into `values`).

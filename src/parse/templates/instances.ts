@@ -85,10 +85,13 @@ export class IdFieldCounter {
       return;
     }
     if (!/[=:]/.test(line)) return;
-    const seen = new Set<string>();
-    for (const m of line.matchAll(ID_FIELD)) {
+    // exec in a loop, as matchAll does (a match is never empty), without the copy of the regex matchAll makes per line.
+    let seen: Set<string> | undefined;
+    ID_FIELD.lastIndex = 0;
+    for (let m = ID_FIELD.exec(line); m !== null; m = ID_FIELD.exec(line)) {
       const key = (m[1] as string).toLowerCase();
-      if (seen.has(key)) continue;
+      if (seen === undefined) seen = new Set();
+      else if (seen.has(key)) continue;
       seen.add(key);
       this.lines.set(key, (this.lines.get(key) ?? 0) + 1);
       let v = this.values.get(key);

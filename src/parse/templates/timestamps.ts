@@ -83,8 +83,17 @@ export function fieldStart(line: string, field: number, comma: boolean): number 
 }
 
 export function plausible(t: number, format: TimeFormat): boolean {
+  return plausibleTime(t, isTimeOfDay(format));
+}
+
+/** Whether a format reads a time of day only (`HH:mm:ss…`), whose times are plausible under a day. */
+export function isTimeOfDay(format: TimeFormat): boolean {
+  return format.name.startsWith('HH');
+}
+
+/** plausible, with isTimeOfDay of the format computed once per file. */
+export function plausibleTime(t: number, timeOfDay: boolean): boolean {
   if (Number.isNaN(t)) return false;
-  const timeOfDay = format.name.startsWith('HH');
   return timeOfDay ? t >= 0 && t < 86401 : t >= MIN_TIME && t < MAX_TIME;
 }
 
