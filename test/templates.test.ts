@@ -12,7 +12,7 @@ import { listInputFiles } from '../src/parse/files.js';
 import { Drain, DEFAULT_DRAIN_PARAMETERS, skeleton } from '../src/parse/templates/drain.js';
 import { looksRaw, mineTemplates, templateName, templateTranslator } from '../src/parse/templates/index.js';
 import { IdFieldCounter } from '../src/parse/templates/instances.js';
-import { keyPlan, maskToken, numericValue, readByPlan, tokenize, walkMessage } from '../src/parse/templates/mask.js';
+import { hasKey, keyPlan, maskToken, numericValue, readByPlan, tokenize, walkMessage } from '../src/parse/templates/mask.js';
 import { detectTimestamp } from '../src/parse/templates/timestamps.js';
 import { makeTimeFormat } from '../src/parse/translators/time-formats.js';
 
@@ -91,7 +91,7 @@ describe('masking', () => {
     return Number(token.slice(from, numberEnd));
   }
 
-  it('walkMessage and readByPlan: the numbers of tokenize\'s tokens at the positions; readByPlan also checks the key', () => {
+  it('walkMessage and readByPlan: the numbers of tokenize\'s tokens at the positions; readByPlan and hasKey check the key', () => {
     // Seeded random messages over an alphabet of digits, signs, units, separators and edge punctuation.
     const alphabet = '0123456789000.-+=xX,%ms ()[]:;\tab';
     let seed = 7;
@@ -113,9 +113,11 @@ describe('masking', () => {
       const out = new Float64Array(positions.length);
       expect(readByPlan(message, keyPlan(key, comma, positions), out, shifts)).toBe(true);
       expect(Array.from(out)).toEqual(expected);
+      expect(hasKey(message, key.split('0'))).toBe(true);
       const other = message.replace(/[0-9]+/g, () => String(rand(3) === 0 ? 0 : rand(100000)));
       const otherTokens = tokenize(other, comma);
       expect(readByPlan(other, keyPlan(key, comma, positions), out, shifts)).toBe(true);
+      expect(hasKey(other, key.split('0'))).toBe(true);
       expect(Array.from(out)).toEqual(Array.from(positions, (i) => (i < otherTokens.length ? numericValueBefore(otherTokens[i] as string) : NaN)));
       // A key that differs anywhere (one character changed, longer, shorter) is seen.
       if (key.length > 0) {
@@ -124,7 +126,10 @@ describe('masking', () => {
         expect(readByPlan(message, keyPlan(changed, comma, positions), out, shifts)).toBe(false);
         expect(readByPlan(message, keyPlan(key.slice(0, -1), comma, positions), out, shifts)).toBe(false);
         expect(readByPlan(message, keyPlan(key.slice(1), comma, positions), out, shifts)).toBe(false);
+        for (const wrong of [changed, key.slice(0, -1), key.slice(1)]) expect(hasKey(message, wrong.split('0'))).toBe(false);
       }
+      expect(hasKey(message, `${key}a`.split('0'))).toBe(false);
+      expect(hasKey(message, `${key}0`.split('0'))).toBe(false);
       expect(readByPlan(message, keyPlan(`${key}a`, comma, positions), out, shifts)).toBe(false);
       expect(readByPlan(message, keyPlan(`${key}0`, comma, positions), out, shifts)).toBe(false);
     }
@@ -415,6 +420,19 @@ describe('mining and translating', () => {
       `E 1795168802 User <*> not found`,
       `S 1795168802 User <*> not found #1 6`,
     ]);
+  });
+
+  it('messages that share the key cache\'s slot (first digit, the character before it, the last character) keep their own keys', async () => {
+    // Six keys, one slot (4 entries remembered): lines of each key in turn, 5 each; the digits change from line to line.
+    const messages = ['a1 z', 'a1 b z', 'a1 b c z', 'a1 b c d z', 'a1 b c d e z', 'a1 b c d e f z'];
+    let text = '';
+    for (let j = 0; j < 30; j++) text += `2026-11-20 10:00:${String(j).padStart(2, '0')},000 ${(messages[j % 6] as string).replace('1', String(j))}\n`;
+    const dir = tree({ 'good/a.log': text, 'bad/a.log': text });
+    const classes = { good: await listInputFiles(join(dir, 'good'), 'good'), bad: await listInputFiles(join(dir, 'bad'), 'bad') };
+    const model = await mineTemplates(classes);
+    expect(model.templates.map((t) => [t.name, t.counts.good, t.counts.bad])).toEqual(messages.map((m) => [m.replace('a1', '<*>'), 5, 5]));
+    expect(model.replay?.keys).toEqual(messages.map((m) => ` ${m.replace('1', '0')}`));
+    expect(Array.from(model.replay?.lines[classes.good[0]!.path] ?? [])).toEqual(Array.from({ length: 30 }, (_, j) => (j % 6) + 1));
   });
 
   it('an absorbed template hands its lines to the one that absorbed it: counts add, ids stay consecutive', async () => {

@@ -30,7 +30,7 @@ import { makeTimeFormat, type TimeFormat } from '../translators/time-formats.js'
 import { compileUserRegex, type UserRegex } from '../translators/pattern.js';
 import { DEFAULT_DRAIN_PARAMETERS, Drain, skeleton, type DrainParameters, type Skeleton } from './drain.js';
 import { IdFieldCounter, ID_SAMPLE_LINES, idColumnOf, type IdCounts, type InstanceRule } from './instances.js';
-import { keyPlan, maskToken, numericValue, readByPlan, tokenize, walkMessage, WILDCARD, type KeyPlan } from './mask.js';
+import { hasKey, keyPlan, maskToken, numericValue, readByPlan, tokenize, walkMessage, WILDCARD, type KeyPlan } from './mask.js';
 import { detectTimestamp, fieldStart, isTimeOfDay, plausibleTime, SAMPLE_LINES, type FileTimestamp } from './timestamps.js';
 
 export { DEFAULT_DRAIN_PARAMETERS, type DrainParameters } from './drain.js';
@@ -260,27 +260,50 @@ function messageKey(message: string): string {
 }
 
 /**
- * A direct-mapped cache in front of the keys' Map: a slot per (length, two
- * characters) of a key, holding the last entry that fell there. A hit costs
- * one string comparison; the Map would hash the new key string first (most
- * of a line's lookup time, measured: 0.45 → 0.26 µs a line for replace +
- * lookup on the bench set). Whatever hits or misses, the entry is the Map's.
+ * Finding a message's key without making it: a few recent keys per slot,
+ * the slot chosen by what digit runs cannot change (where the message's first
+ * digit is, the character before it, and its last character, a digit read as
+ * `0`), each tried by its digit-free segments (hasKey: the message has the key
+ * iff it is those segments with a digit run between each two). A hit is exact;
+ * a miss makes the key (messageKey) and looks it up in the Map. Measured on the
+ * bench set: 0.29 µs a line against 0.40 for the key and a direct-mapped cache
+ * before the Map, 0.66 for the key and the Map alone (hit rate 99.99 %).
  */
-class RecentKeys<T extends { readonly key: string }> {
-  private readonly slots: Array<T | undefined> = new Array<T | undefined>(256).fill(undefined);
+const GUESS_SLOTS = 256;
+const GUESS_WAYS = 4;
 
-  private static slot(key: string): number {
-    const n = key.length;
-    return (n * 31 + key.charCodeAt(n >> 1) * 7 + key.charCodeAt(n - 1)) & 255;
+class KeyGuess<T extends { readonly segments: readonly string[] }> {
+  private readonly slots: Array<T | undefined> = new Array<T | undefined>(GUESS_SLOTS * GUESS_WAYS).fill(undefined);
+
+  private static slot(message: string): number {
+    const n = message.length;
+    let d = 0;
+    while (d < n) {
+      const c = message.charCodeAt(d);
+      if (c >= 48 && c <= 57) break;
+      d++;
+    }
+    let last = n > 0 ? message.charCodeAt(n - 1) : 0;
+    if (last >= 48 && last <= 57) last = 48;
+    return ((d * 31 + (d > 0 ? message.charCodeAt(d - 1) : 0) * 7 + last) & (GUESS_SLOTS - 1)) * GUESS_WAYS;
   }
 
-  get(key: string): T | undefined {
-    const e = this.slots[RecentKeys.slot(key)];
-    return e !== undefined && e.key === key ? e : undefined;
+  /** The entry whose key the message has, among those remembered in its slot. */
+  find(message: string): T | undefined {
+    const at = KeyGuess.slot(message);
+    for (let w = 0; w < GUESS_WAYS; w++) {
+      const e = this.slots[at + w];
+      if (e === undefined) return undefined;
+      if (hasKey(message, e.segments)) return e;
+    }
+    return undefined;
   }
 
-  set(key: string, entry: T): void {
-    this.slots[RecentKeys.slot(key)] = entry;
+  /** Remember an entry for messages like this one (the slot's most recent first). */
+  add(message: string, entry: T): void {
+    const at = KeyGuess.slot(message);
+    for (let w = GUESS_WAYS - 1; w > 0; w--) this.slots[at + w] = this.slots[at + w - 1];
+    this.slots[at] = entry;
   }
 }
 
@@ -347,9 +370,9 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
   const column = header ? idColumnOf(sample[0] as string) : null;
   const state = fileState(layout, makeTimeFormat(layout.format, { year }));
   const keys: FileMining['keys'] = [];
-  type KeyEntry = FileMining['keys'][number] & { variable: number[]; index: number; hexLike: boolean };
+  type KeyEntry = FileMining['keys'][number] & { variable: number[]; index: number; hexLike: boolean; segments: string[] };
   const byKey = new Map<string, KeyEntry>();
-  const recent = new RecentKeys<KeyEntry>();
+  const guess = new KeyGuess<KeyEntry>();
   let lineKeys = new Int32Array(4096);
   const ids = new IdFieldCounter();
   const hosts = new Set<string>();
@@ -368,27 +391,28 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
       }
       const split = state;
       if (split.host !== '' && lineNo <= ID_SAMPLE_LINES) hosts.add(split.host);
-      const key = messageKey(split.message);
-      let entry = recent.get(key) ?? byKey.get(key);
-      if (entry !== undefined) {
-        recent.set(key, entry);
-      } else {
-        const raw = tokenize(split.message, comma);
-        const masked = maskAll(raw);
-        const variable: number[] = [];
-        // A literal word is never a number.
-        const notNumeric = new Uint8Array(raw.length);
-        for (let i = 0; i < raw.length; i++) {
-          if (masked[i] !== raw[i]) variable.push(i);
-          else notNumeric[i] = 1;
+      let entry = guess.find(split.message);
+      if (entry === undefined) {
+        const key = messageKey(split.message);
+        entry = byKey.get(key);
+        if (entry === undefined) {
+          const raw = tokenize(split.message, comma);
+          const masked = maskAll(raw);
+          const variable: number[] = [];
+          // A literal word is never a number.
+          const notNumeric = new Uint8Array(raw.length);
+          for (let i = 0; i < raw.length; i++) {
+            if (masked[i] !== raw[i]) variable.push(i);
+            else notNumeric[i] = 1;
+          }
+          entry = {
+            key, masked, count: 0, example: text, timed: split.timed, notNumeric, variable, values: new Array<string | null | undefined>(raw.length),
+            index: keys.length, hexLike: HEX_LIKE.test(key), segments: key.split('0'),
+          };
+          byKey.set(key, entry);
+          keys.push(entry);
         }
-        entry = {
-          key, masked, count: 0, example: text, timed: split.timed, notNumeric, variable, values: new Array<string | null | undefined>(raw.length),
-          index: keys.length, hexLike: HEX_LIKE.test(key),
-        };
-        byKey.set(key, entry);
-        recent.set(key, entry);
-        keys.push(entry);
+        guess.add(split.message, entry);
       }
       entry.count++;
       if (lineNo > lineKeys.length) {

@@ -273,6 +273,33 @@ export function keyPlan(key: string, commaSeparated: boolean, positions: Int32Ar
 }
 
 /**
+ * Whether `message` has the key whose digit-free segments (`key.split('0')`)
+ * are `segments`: it is those segments with a run of digits between each two.
+ * (readByPlan, without reading numbers.)
+ */
+export function hasKey(message: string, segments: readonly string[]): boolean {
+  const last = segments.length - 1;
+  const n = message.length;
+  let at = 0;
+  for (let s = 0; s <= last; s++) {
+    const segment = segments[s] as string;
+    const length = segment.length;
+    if (length > 0 && message.substring(at, at + length) !== segment) return false;
+    at += length;
+    if (s === last) break;
+    let q = at;
+    while (q < n) {
+      const c = message.charCodeAt(q);
+      if (c < 48 || c > 57) break;
+      q++;
+    }
+    if (q === at) return false;
+    at = q;
+  }
+  return at === n;
+}
+
+/**
  * Whether `message` has the key of `plan`, and if so the numericValue of the
  * plan's tokens into `out` (NaN past the last token). `shifts` is scratch space
  * of at least `plan.segments.length` numbers. Each segment is compared natively
