@@ -370,7 +370,7 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
   const column = header ? idColumnOf(sample[0] as string) : null;
   const state = fileState(layout, makeTimeFormat(layout.format, { year }));
   const keys: FileMining['keys'] = [];
-  type KeyEntry = FileMining['keys'][number] & { variable: number[]; index: number; hexLike: boolean; segments: string[] };
+  type KeyEntry = FileMining['keys'][number] & { variable: number[]; index: number; hexLike: boolean; segments: string[]; settled: boolean };
   const byKey = new Map<string, KeyEntry>();
   const guess = new KeyGuess<KeyEntry>();
   let lineKeys = new Int32Array(4096);
@@ -407,7 +407,7 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
           }
           entry = {
             key, masked, count: 0, example: text, timed: split.timed, notNumeric, variable, values: new Array<string | null | undefined>(raw.length),
-            index: keys.length, hexLike: HEX_LIKE.test(key), segments: key.split('0'),
+            index: keys.length, hexLike: HEX_LIKE.test(key), segments: key.split('0'), settled: false,
           };
           byKey.set(key, entry);
           keys.push(entry);
@@ -424,10 +424,15 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
       // A masked token is a number if it reads as one and is not a bracketed id. Lines of one key differ only in
       // their digit runs, which decide neither (HEX_LIKE aside): once a position's values differed, later lines of
       // the key tell nothing more about it, and are not tokenized again.
+      // (Both only move one way — notNumeric 0 → 1, a value to null — so once no position needs a look, none ever
+      // will again: the key is settled.)
       const notNumeric = entry.notNumeric;
       const values = entry.values;
       let check = false;
-      for (const i of entry.variable) if (notNumeric[i] === 0 && (values[i] !== null || entry.hexLike)) { check = true; break; }
+      if (!entry.settled) {
+        for (const i of entry.variable) if (notNumeric[i] === 0 && (values[i] !== null || entry.hexLike)) { check = true; break; }
+        if (!check) entry.settled = true;
+      }
       if (check) {
         const raw = tokenize(split.message, comma);
         for (const i of entry.variable) {
