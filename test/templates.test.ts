@@ -3,7 +3,7 @@
  * timestamp detection per format, the request-id rule, and the error for a
  * file with no timestamp. Expected values are worked out by hand beside each case.
  */
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -433,6 +433,31 @@ describe('mining and translating', () => {
     expect(model.templates.map((t) => [t.name, t.counts.good, t.counts.bad])).toEqual(messages.map((m) => [m.replace('a1', '<*>'), 5, 5]));
     expect(model.replay?.keys).toEqual(messages.map((m) => ` ${m.replace('1', '0')}`));
     expect(Array.from(model.replay?.lines[classes.good[0]!.path] ?? [])).toEqual(Array.from({ length: 30 }, (_, j) => (j % 6) + 1));
+  });
+
+  it('the replayed keys give the records keying every line gives (raw fixtures: log4j, syslog, trace CSV)', async () => {
+    for (const set of ['log4j', 'syslog', 'trace-csv']) {
+      const root = join('fixtures/raw', set);
+      const classes = { good: await listInputFiles(join(root, 'good'), 'good'), bad: await listInputFiles(join(root, 'bad'), 'bad') };
+      const model = await mineTemplates(classes, { year: 2026 });
+      expect(Object.keys(model.replay?.lines ?? {}).length).toBe(classes.good.length + classes.bad.length);
+      const translate = (m: typeof model): string[] => {
+        const translator = templateTranslator(m);
+        const recs: string[] = [];
+        const sink = { instance: (id: string) => recs.push(`I ${id}`), event: (t: number, n: string) => recs.push(`E ${t} ${n}`), state: (t: number, n: string, v: number) => recs.push(`S ${t} ${n} ${Object.is(v, -0) ? '-0' : v}`) };
+        for (const className of ['good', 'bad'] as const) {
+          for (const file of classes[className]) {
+            const ctx = { file: file.path, relativePath: file.relativePath, className };
+            translator.beginFile?.(ctx, sink);
+            readFileSync(file.path, 'utf8').split('\n').forEach((line, i) => { recs.push(translator.translateLine(line, { ...ctx, line: i + 1 }, sink) ? '+' : '-'); });
+          }
+        }
+        return recs;
+      };
+      const replayed = translate(model);
+      expect(replayed.filter((r) => r.startsWith('S ')).length).toBeGreaterThan(0);
+      expect(replayed).toEqual(translate({ ...model, replay: undefined }));
+    }
   });
 
   it('an absorbed template hands its lines to the one that absorbed it: counts add, ids stay consecutive', async () => {
