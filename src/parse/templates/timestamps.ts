@@ -115,7 +115,10 @@ export function detectTimestamp(file: string, sample: readonly string[], comma: 
     }
     for (let field = 0; field <= MAX_FIELD; field++) {
       let count = 0;
-      for (const line of lines) {
+      for (let i = 0; i < lines.length; i++) {
+        // Only more lines than the best so far can win: stop once the lines left cannot get there.
+        if (count + (lines.length - i) <= bestCount) break;
+        const line = lines[i] as string;
         const start = fieldStart(line, field, comma);
         if (start >= 0 && plausible(format.parse(line, start), format) && endsField(line, format.end, comma)) count++;
       }
