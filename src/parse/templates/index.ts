@@ -262,8 +262,8 @@ function messageKey(message: string): string {
 /**
  * Finding a message's key without making it: a few recent keys per slot,
  * the slot chosen by what digit runs cannot change (where the message's first
- * digit is, the character before it, and its last character, a digit read as
- * `0`), each tried by its digit-free segments (hasKey: the message has the key
+ * digit is, up to its 32nd character, the character before it, and its last
+ * character, a digit read as `0`), each tried by its digit-free segments (hasKey: the message has the key
  * iff it is those segments with a digit run between each two). A hit is exact;
  * a miss makes the key (messageKey) and looks it up in the Map. Measured on the
  * bench set: 0.29 µs a line against 0.40–0.45 for the key and a direct-mapped
@@ -277,8 +277,10 @@ class KeyGuess<T extends { readonly segments: readonly string[] }> {
 
   private static slot(message: string): number {
     const n = message.length;
+    // (The first digit, or the 32nd character when none comes before: the same for every message of a key.)
+    const scan = Math.min(n, 32);
     let d = 0;
-    while (d < n) {
+    while (d < scan) {
       const c = message.charCodeAt(d);
       if (c >= 48 && c <= 57) break;
       d++;
