@@ -85,11 +85,12 @@ export interface TemplateModel {
 /**
  * Each line's message key, as the mining pass computed it, and each key's
  * template, as the translator's match gives it (computed once per distinct
- * key). Translating walks a line's message once, checking that it still has
- * the key the mining pass saw (walkMessage) while it reads the numbers of the
- * template's states: a line of an unchanged file skips the message key and
- * its lookup; any other line (a file that changed between the passes) is
- * keyed anew, so it is translated from what is read.
+ * key). Translating checks that a line's message still has the key the
+ * mining pass saw, by the key's plan (mask.ts keyPlan / readByPlan), which
+ * also reads the numbers of the template's states: a line of an unchanged
+ * file skips the message key, its lookup and tokenizing; any other line (a
+ * file that changed between the passes) is keyed anew, so it is translated
+ * from what is read.
  */
 export interface LineReplay {
   /** Distinct message keys of all files, in order of first occurrence. */
@@ -263,8 +264,9 @@ function messageKey(message: string): string {
  * Finding a message's key without making it: a few recent keys per slot,
  * the slot chosen by what digit runs cannot change (where the message's first
  * digit is, up to its 32nd character, the character before it, and its last
- * character, a digit read as `0`), each tried by its digit-free segments (hasKey: the message has the key
- * iff it is those segments with a digit run between each two). A hit is exact;
+ * character, a digit read as `0`), each tried by its digit-free segments
+ * (hasKey: the message has the key iff it is those segments with a digit run
+ * between each two). A hit is exact;
  * a miss makes the key (messageKey) and looks it up in the Map. Measured on the
  * bench set: 0.29 µs a line against 0.40–0.45 for the key and a direct-mapped
  * cache before the Map, 0.61–0.78 for the key and the Map (hit rate 99.99 %).
@@ -660,7 +662,8 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
   const templates = model.templates;
   /** A template and the token positions of its states. */
   interface Entry { readonly id: number; readonly states: Int32Array }
-  const statesOf = (id: number): Int32Array => Int32Array.from(id === -1 ? [] : (templates[id] as MinedTemplate).states.flatMap((name, i) => (name === '' ? [] : [i])));
+  const statesOf = (id: number): Int32Array =>
+    Int32Array.from(id === -1 ? [] : (templates[id] as MinedTemplate).states.flatMap((name, i) => (name === '' ? [] : [i])));
   const cache = new Map<string, Entry>();
   const byTemplate: Entry[] = templates.map((_, id) => ({ id, states: statesOf(id) }));
   const unmatched: Entry = { id: -1, states: new Int32Array(0) };

@@ -257,7 +257,9 @@ export function keyPlan(key: string, commaSeparated: boolean, positions: Int32Ar
   const zeros = new Int32Array(key.length + 1);
   for (let i = 0; i < key.length; i++) zeros[i + 1] = (zeros[i] as number) + (key.charCodeAt(i) === 48 ? 1 : 0);
   const np = positions.length;
-  const plan = { segments: key.split('0'), starts: new Int32Array(np), ends: new Int32Array(np), runsBeforeStart: new Int32Array(np), runsBeforeEnd: new Int32Array(np) };
+  const plan = {
+    segments: key.split('0'), starts: new Int32Array(np), ends: new Int32Array(np), runsBeforeStart: new Int32Array(np), runsBeforeEnd: new Int32Array(np),
+  };
   for (let p = 0; p < np; p++) {
     const span = spans[positions[p] as number];
     if (span === undefined) {
@@ -334,8 +336,13 @@ export function readByPlan(message: string, plan: KeyPlan, out: Float64Array, sh
   const starts = plan.starts;
   for (let p = 0; p < starts.length; p++) {
     const start = starts[p] as number;
-    out[p] = start === -1 ? NaN
-      : numericValueIn(message, start + (shifts[plan.runsBeforeStart[p] as number] as number), (plan.ends[p] as number) + (shifts[plan.runsBeforeEnd[p] as number] as number));
+    if (start === -1) {
+      out[p] = NaN;
+      continue;
+    }
+    const from = start + (shifts[plan.runsBeforeStart[p] as number] as number);
+    const to = (plan.ends[p] as number) + (shifts[plan.runsBeforeEnd[p] as number] as number);
+    out[p] = numericValueIn(message, from, to);
   }
   return true;
 }
