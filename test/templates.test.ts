@@ -3,16 +3,16 @@
  * timestamp detection per format, the request-id rule, and the error for a
  * file with no timestamp. Expected values are worked out by hand beside each case.
  */
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/errors.js';
 import { listInputFiles } from '../src/parse/files.js';
 import { Drain, DEFAULT_DRAIN_PARAMETERS, skeleton } from '../src/parse/templates/drain.js';
-import { lineHash, looksRaw, mineTemplates, templateName, templateTranslator } from '../src/parse/templates/index.js';
+import { looksRaw, mineTemplates, templateName, templateTranslator } from '../src/parse/templates/index.js';
 import { IdFieldCounter } from '../src/parse/templates/instances.js';
-import { maskToken, numericValue, tokenize } from '../src/parse/templates/mask.js';
+import { hasKey, keyPlan, maskToken, numericValue, readByPlan, tokenize, walkMessage } from '../src/parse/templates/mask.js';
 import { detectTimestamp } from '../src/parse/templates/timestamps.js';
 import { makeTimeFormat } from '../src/parse/translators/time-formats.js';
 
@@ -51,6 +51,88 @@ describe('masking', () => {
   it('tokenizes on runs of spaces and tabs, or on commas', () => {
     expect(tokenize('  INFO  [main]\tStarting  ', false)).toEqual(['INFO', '[main]', 'Starting']);
     expect(tokenize('a,,b,', true)).toEqual(['a', '', 'b', '']);
+  });
+
+  it('reads integers as Number() does: signs, -0, leading zeros, 16+ digits rounded', () => {
+    expect(Object.is(numericValue('-0'), -0)).toBe(true);
+    expect(numericValue('+7')).toBe(7);
+    expect(numericValue('007')).toBe(7);
+    expect(numericValue('123456789012345')).toBe(123456789012345); // 15 digits: exact
+    expect(numericValue('9007199254740993')).toBe(9007199254740992); // 2^53 + 1 rounds to 2^53 (IEEE 754 nearest even)
+    expect(numericValue('0.1')).toBe(0.1);
+    expect(numericValue('12.')).toBeNaN(); // an empty fraction (the `.` is read although edge punctuation)
+    expect(numericValue('0x')).toBeNaN();
+  });
+
+  /** numericValue as it was before reading tokens in place (commit 94eea3f): the reference for the walk. */
+  function numericValueBefore(token: string): number {
+    const edge = (c: number): boolean => '[](){}<>,;:"\'.'.includes(String.fromCharCode(c)) && !Number.isNaN(c);
+    const eq = token.indexOf('=');
+    let from = eq === -1 ? 0 : eq + 1;
+    let to = token.length;
+    while (from < to && edge(token.charCodeAt(from))) from++;
+    while (to > from && edge(token.charCodeAt(to - 1))) to--;
+    let i = from;
+    let c = token.charCodeAt(i);
+    if (c === 45 || c === 43) c = token.charCodeAt(++i);
+    const digitsStart = i;
+    while (c >= 48 && c <= 57) c = token.charCodeAt(++i);
+    if (i === digitsStart) return NaN;
+    if (c === 46) {
+      const f = ++i;
+      c = token.charCodeAt(i);
+      while (c >= 48 && c <= 57) c = token.charCodeAt(++i);
+      if (i === f) return NaN;
+    }
+    const numberEnd = i;
+    while (i < to && ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 37)) c = token.charCodeAt(++i);
+    if (i !== to) return NaN;
+    if (token.charCodeAt(digitsStart) === 48 && (token.charCodeAt(digitsStart + 1) | 32) === 120) return NaN;
+    return Number(token.slice(from, numberEnd));
+  }
+
+  it('walkMessage and readByPlan: the numbers of tokenize\'s tokens at the positions; readByPlan and hasKey check the key', () => {
+    // Seeded random messages over an alphabet of digits, signs, units, separators and edge punctuation.
+    const alphabet = '0123456789000.-+=xX,%ms ()[]:;\tab';
+    let seed = 7;
+    const rand = (n: number): number => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+    const shifts = new Int32Array(64);
+    for (let round = 0; round < 3000; round++) {
+      const comma = round % 3 === 0;
+      let message = '';
+      for (let i = 0, n = rand(40); i < n; i++) message += alphabet[rand(alphabet.length)];
+      const tokens = tokenize(message, comma);
+      const positions = Int32Array.from(tokens.map((_, i) => i).filter(() => rand(2) === 0).concat(tokens.length + 1));
+      const expected = Array.from(positions, (i) => (i < tokens.length ? numericValueBefore(tokens[i] as string) : NaN));
+      expect(Array.from(tokens, (t) => numericValue(t))).toEqual(Array.from(tokens, (t) => numericValueBefore(t)));
+      const walked = new Float64Array(positions.length);
+      walkMessage(message, comma, positions, walked);
+      expect(Array.from(walked)).toEqual(expected);
+      // The plan of the message's key reads it, and any message of the same key (other digits), as tokenize would.
+      const key = message.replace(/[0-9]+/g, '0');
+      const out = new Float64Array(positions.length);
+      expect(readByPlan(message, keyPlan(key, comma, positions), out, shifts)).toBe(true);
+      expect(Array.from(out)).toEqual(expected);
+      expect(hasKey(message, key.split('0'))).toBe(true);
+      const other = message.replace(/[0-9]+/g, () => String(rand(3) === 0 ? 0 : rand(100000)));
+      const otherTokens = tokenize(other, comma);
+      expect(readByPlan(other, keyPlan(key, comma, positions), out, shifts)).toBe(true);
+      expect(hasKey(other, key.split('0'))).toBe(true);
+      expect(Array.from(out)).toEqual(Array.from(positions, (i) => (i < otherTokens.length ? numericValueBefore(otherTokens[i] as string) : NaN)));
+      // A key that differs anywhere (one character changed, longer, shorter) is seen.
+      if (key.length > 0) {
+        const at = rand(key.length);
+        const changed = key.slice(0, at) + (key[at] === 'a' ? 'b' : 'a') + key.slice(at + 1);
+        expect(readByPlan(message, keyPlan(changed, comma, positions), out, shifts)).toBe(false);
+        expect(readByPlan(message, keyPlan(key.slice(0, -1), comma, positions), out, shifts)).toBe(false);
+        expect(readByPlan(message, keyPlan(key.slice(1), comma, positions), out, shifts)).toBe(false);
+        for (const wrong of [changed, key.slice(0, -1), key.slice(1)]) expect(hasKey(message, wrong.split('0'))).toBe(false);
+      }
+      expect(hasKey(message, `${key}a`.split('0'))).toBe(false);
+      expect(hasKey(message, `${key}0`.split('0'))).toBe(false);
+      expect(readByPlan(message, keyPlan(`${key}a`, comma, positions), out, shifts)).toBe(false);
+      expect(readByPlan(message, keyPlan(`${key}0`, comma, positions), out, shifts)).toBe(false);
+    }
   });
 });
 
@@ -238,6 +320,37 @@ describe('instances by request id', () => {
     expect(rare.rule()).toBeNull();
   });
 
+  it('counts merged from per-file counters give the rule of one counter over all lines (files in order)', () => {
+    // File 1: req= on 2 lines in 10 with one value (qualifies only together with file 2), a CSV id column at 2;
+    // file 2: req= on 3 lines, values r1/r2, the same column name at 0 (the first file's index is kept).
+    const file1 = ['a req=r1', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j req=r1'];
+    const file2 = ['k req=r2', 'l req=r2', 'm req=r1'];
+    const whole = new IdFieldCounter();
+    const merged = new IdFieldCounter();
+    for (const lines of [file1, file2]) {
+      const one = new IdFieldCounter();
+      for (const line of lines) {
+        whole.add(line, null);
+        one.add(line, null);
+      }
+      merged.merge(one.counts());
+    }
+    expect(whole.rule()?.kind).toBe('pattern');
+    expect(merged.rule()).toEqual(whole.rule());
+    const alone = new IdFieldCounter(); // file 1 alone: one value on its lines, no id
+    for (const line of file1) alone.add(line, null);
+    expect(alone.rule()).toBeNull();
+
+    const columns = new IdFieldCounter();
+    const a = new IdFieldCounter();
+    for (const v of ['x', 'x', 'y']) a.add(`t,msg,${v}`, { column: 2, name: 'req_id' });
+    const b = new IdFieldCounter();
+    for (const v of ['y', 'z']) b.add(`${v},t,msg`, { column: 0, name: 'req_id' });
+    columns.merge(a.counts());
+    columns.merge(b.counts());
+    expect(columns.rule()).toEqual({ kind: 'column', column: 2, name: 'req_id' });
+  });
+
   it('TraceID:, request-id and x-request-id are id fields too', () => {
     for (const key of ['TraceID:', 'request-id=', 'x-request-id:', 'correlation_id=']) {
       const c = new IdFieldCounter();
@@ -270,9 +383,11 @@ describe('mining and translating', () => {
     ]);
     expect(model.templates[0]?.states).toEqual(['', 'User <*> not found #1', '', '']);
     // The mining pass's template per line, for the translating pass (lines whose text is unchanged).
-    const replay = model.lineTemplates?.[classes.bad[0]!.path];
-    expect(Array.from(replay?.templates ?? [])).toEqual([0, 1]);
-    expect(replay?.hashes[1]).toBe(lineHash('2026-11-20 10:00:02,000 done'));
+    // Keys in order of first occurrence over both classes; per line, 1 + its key's index.
+    expect(model.replay?.keys).toEqual([' User 0 not found', ' done']); // the message: the line after its timestamp
+    expect(Array.from(model.replay?.templates ?? [])).toEqual([0, 1]);
+    expect(Array.from(model.replay?.lines[classes.good[0]!.path] ?? [])).toEqual([1, 1]);
+    expect(Array.from(model.replay?.lines[classes.bad[0]!.path] ?? [])).toEqual([1, 2]);
     // The translator: an event per line and a state per numeric parameter.
     const translator = templateTranslator(model);
     const recs: string[] = [];
@@ -290,6 +405,59 @@ describe('mining and translating', () => {
       `E 1795168800 User <*> not found`,
       `S 1795168800 User <*> not found #1 7`,
     ]);
+    // The file changed between the passes: line 1 with other digits keeps its key (replayed; the number read is
+    // the new one), line 1 with another template's text and line 2 with the first template's are keyed anew.
+    recs.length = 0;
+    translator.beginFile?.(ctx, sink);
+    expect(translator.translateLine('2026-11-20 10:00:00,000 User 5 not found', { ...ctx, line: 1 }, sink)).toBe(true);
+    expect(translator.translateLine('2026-11-20 10:00:01,000 done', { ...ctx, line: 1 }, sink)).toBe(true);
+    expect(translator.translateLine('2026-11-20 10:00:02,000 User 6 not found', { ...ctx, line: 2 }, sink)).toBe(true);
+    expect(translator.translateLine('2026-11-20 10:00:03,000 done twice', { ...ctx, line: 2 }, sink)).toBe(false);
+    expect(recs).toEqual([
+      `E 1795168800 User <*> not found`,
+      `S 1795168800 User <*> not found #1 5`,
+      `E 1795168801 done`,
+      `E 1795168802 User <*> not found`,
+      `S 1795168802 User <*> not found #1 6`,
+    ]);
+  });
+
+  it('messages that share the key cache\'s slot (first digit, the character before it, the last character) keep their own keys', async () => {
+    // Six keys, one slot (4 entries remembered): lines of each key in turn, 5 each; the digits change from line to line.
+    const messages = ['a1 z', 'a1 b z', 'a1 b c z', 'a1 b c d z', 'a1 b c d e z', 'a1 b c d e f z'];
+    let text = '';
+    for (let j = 0; j < 30; j++) text += `2026-11-20 10:00:${String(j).padStart(2, '0')},000 ${(messages[j % 6] as string).replace('1', String(j))}\n`;
+    const dir = tree({ 'good/a.log': text, 'bad/a.log': text });
+    const classes = { good: await listInputFiles(join(dir, 'good'), 'good'), bad: await listInputFiles(join(dir, 'bad'), 'bad') };
+    const model = await mineTemplates(classes);
+    expect(model.templates.map((t) => [t.name, t.counts.good, t.counts.bad])).toEqual(messages.map((m) => [m.replace('a1', '<*>'), 5, 5]));
+    expect(model.replay?.keys).toEqual(messages.map((m) => ` ${m.replace('1', '0')}`));
+    expect(Array.from(model.replay?.lines[classes.good[0]!.path] ?? [])).toEqual(Array.from({ length: 30 }, (_, j) => (j % 6) + 1));
+  });
+
+  it('the replayed keys give the records keying every line gives (raw fixtures: log4j, syslog, trace CSV)', async () => {
+    for (const set of ['log4j', 'syslog', 'trace-csv']) {
+      const root = join('fixtures/raw', set);
+      const classes = { good: await listInputFiles(join(root, 'good'), 'good'), bad: await listInputFiles(join(root, 'bad'), 'bad') };
+      const model = await mineTemplates(classes, { year: 2026 });
+      expect(Object.keys(model.replay?.lines ?? {}).length).toBe(classes.good.length + classes.bad.length);
+      const translate = (m: typeof model): string[] => {
+        const translator = templateTranslator(m);
+        const recs: string[] = [];
+        const sink = { instance: (id: string) => recs.push(`I ${id}`), event: (t: number, n: string) => recs.push(`E ${t} ${n}`), state: (t: number, n: string, v: number) => recs.push(`S ${t} ${n} ${Object.is(v, -0) ? '-0' : v}`) };
+        for (const className of ['good', 'bad'] as const) {
+          for (const file of classes[className]) {
+            const ctx = { file: file.path, relativePath: file.relativePath, className };
+            translator.beginFile?.(ctx, sink);
+            readFileSync(file.path, 'utf8').split('\n').forEach((line, i) => { recs.push(translator.translateLine(line, { ...ctx, line: i + 1 }, sink) ? '+' : '-'); });
+          }
+        }
+        return recs;
+      };
+      const replayed = translate(model);
+      expect(replayed.filter((r) => r.startsWith('S ')).length).toBeGreaterThan(0);
+      expect(replayed).toEqual(translate({ ...model, replay: undefined }));
+    }
   });
 
   it('an absorbed template hands its lines to the one that absorbed it: counts add, ids stay consecutive', async () => {

@@ -27,11 +27,44 @@ export type InstanceRule =
   /** Syslog: the host field after the timestamp. */
   | { readonly kind: 'host' };
 
+/** What an IdFieldCounter counted, as plain data (a mining worker counts its file's lines and posts this). */
+export interface IdCounts {
+  readonly sampled: number;
+  readonly lines: ReadonlyMap<string, number>;
+  readonly values: ReadonlyMap<string, ReadonlyMap<string, number>>;
+  readonly columns: ReadonlyMap<string, { readonly column: number; readonly lines: number; readonly values: ReadonlyMap<string, number> }>;
+}
+
 export class IdFieldCounter {
   private readonly lines = new Map<string, number>();
   private readonly values = new Map<string, Map<string, number>>();
   private sampled = 0;
   private readonly columns = new Map<string, { column: number; lines: number; values: Map<string, number> }>();
+
+  /** The counts so far (this counter's own maps: do not add to it afterwards). */
+  counts(): IdCounts {
+    return { sampled: this.sampled, lines: this.lines, values: this.values, columns: this.columns };
+  }
+
+  /**
+   * Add another counter's counts (files are merged in input order): the rule then is the one counting all their
+   * lines in one counter would give (sums; a column keeps the index it had in the first file that had it).
+   */
+  merge(other: IdCounts): void {
+    this.sampled += other.sampled;
+    for (const [key, n] of other.lines) this.lines.set(key, (this.lines.get(key) ?? 0) + n);
+    for (const [key, values] of other.values) {
+      let v = this.values.get(key);
+      if (v === undefined) this.values.set(key, v = new Map());
+      for (const [value, n] of values) v.set(value, (v.get(value) ?? 0) + n);
+    }
+    for (const [key, c] of other.columns) {
+      let mine = this.columns.get(key);
+      if (mine === undefined) this.columns.set(key, mine = { column: c.column, lines: 0, values: new Map() });
+      mine.lines += c.lines;
+      for (const [value, n] of c.values) mine.values.set(value, (mine.values.get(value) ?? 0) + n);
+    }
+  }
 
   /** Count sampled lines that hold no id field (they only weigh in the 10 % share). */
   addSampled(n: number): void {
@@ -52,10 +85,13 @@ export class IdFieldCounter {
       return;
     }
     if (!/[=:]/.test(line)) return;
-    const seen = new Set<string>();
-    for (const m of line.matchAll(ID_FIELD)) {
+    // exec in a loop, as matchAll does (a match is never empty), without the copy of the regex matchAll makes per line.
+    let seen: Set<string> | undefined;
+    ID_FIELD.lastIndex = 0;
+    for (let m = ID_FIELD.exec(line); m !== null; m = ID_FIELD.exec(line)) {
       const key = (m[1] as string).toLowerCase();
-      if (seen.has(key)) continue;
+      if (seen === undefined) seen = new Set();
+      else if (seen.has(key)) continue;
       seen.add(key);
       this.lines.set(key, (this.lines.get(key) ?? 0) + 1);
       let v = this.values.get(key);

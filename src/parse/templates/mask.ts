@@ -115,27 +115,234 @@ function isVariable(token: string, from: number, to: number, hasDigit: boolean):
  * `rs-2` or `0x1f` are not numbers.
  */
 export function numericValue(token: string): number {
-  const eq = token.indexOf('=');
-  let from = eq === -1 ? 0 : eq + 1;
-  let to = token.length;
-  while (from < to && isEdgePunct(token.charCodeAt(from))) from++;
-  while (to > from && isEdgePunct(token.charCodeAt(to - 1))) to--;
+  return numericValueIn(token, 0, token.length);
+}
+
+/**
+ * numericValue of `s.slice(start, end)` without making the substring: a
+ * token of a message, as `tokenize` would cut it. Reads stop at `end` as they
+ * stop at a token's end (a character there is never a digit, `.`, `=` or a
+ * unit letter read: reads past `to` go through `end` checks below).
+ */
+export function numericValueIn(s: string, start: number, end: number): number {
+  let eq = -1;
+  for (let k = start; k < end; k++) {
+    if (s.charCodeAt(k) === 61 /* = */) { eq = k; break; }
+  }
+  let from = eq === -1 ? start : eq + 1;
+  let to = end;
+  while (from < to && isEdgePunct(s.charCodeAt(from))) from++;
+  while (to > from && isEdgePunct(s.charCodeAt(to - 1))) to--;
   let i = from;
-  let c = token.charCodeAt(i);
-  if (c === 45 || c === 43) c = token.charCodeAt(++i);
+  let c = i < end ? s.charCodeAt(i) : -1;
+  let negative = false;
+  if (c === 45 || c === 43) {
+    negative = c === 45;
+    c = ++i < end ? s.charCodeAt(i) : -1;
+  }
   const digitsStart = i;
-  while (c >= 48 && c <= 57) c = token.charCodeAt(++i);
+  // Up to 15 digits, the integer is exact in a double: summed here (Number() of the same text gives the same value).
+  let value = 0;
+  while (c >= 48 && c <= 57) {
+    value = value * 10 + (c - 48);
+    c = ++i < end ? s.charCodeAt(i) : -1;
+  }
   if (i === digitsStart) return NaN;
+  const integerDigits = i - digitsStart;
+  let fraction = false;
+  // (Past `to`, a `.` is edge punctuation the token still holds: `12.` reads as an empty fraction, NaN, as before.)
   if (c === 46) {
+    fraction = true;
     const f = ++i;
-    c = token.charCodeAt(i);
-    while (c >= 48 && c <= 57) c = token.charCodeAt(++i);
+    c = i < end ? s.charCodeAt(i) : -1;
+    while (c >= 48 && c <= 57) c = ++i < end ? s.charCodeAt(i) : -1;
     if (i === f) return NaN;
   }
   const numberEnd = i;
   // A unit: letters or %, and nothing after it.
-  while (i < to && ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 37)) c = token.charCodeAt(++i);
+  while (i < to && ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 37)) c = ++i < end ? s.charCodeAt(i) : -1;
   if (i !== to) return NaN;
-  if (token.charCodeAt(digitsStart) === 48 && (token.charCodeAt(digitsStart + 1) | 32) === 120) return NaN; // 0x…
-  return Number(token.slice(from, numberEnd));
+  if (s.charCodeAt(digitsStart) === 48 && digitsStart + 1 < end && (s.charCodeAt(digitsStart + 1) | 32) === 120) return NaN; // 0x…
+  if (!fraction && integerDigits <= 15) return negative ? -value : value;
+  return Number(s.slice(from, numberEnd));
+}
+
+/**
+ * One walk over a message, cutting it into tokenize's tokens without making
+ * them: the numericValue of the tokens at `positions` (ascending) go to `out`
+ * (NaN past the last token). Stops after the last position.
+ */
+export function walkMessage(message: string, commaSeparated: boolean, positions: Int32Array, out: Float64Array): void {
+  const n = message.length;
+  const np = positions.length;
+  if (np === 0) return;
+  let p = 0;
+  let want = positions[0] as number;
+  let token = commaSeparated ? 0 : -1;
+  let start = commaSeparated ? 0 : -1;
+  for (let i = 0; i < n; i++) {
+    const c = message.charCodeAt(i);
+    if (commaSeparated) {
+      if (c === 44) {
+        if (token === want) {
+          out[p] = numericValueIn(message, start, i);
+          if (++p === np) return;
+          want = positions[p] as number;
+        }
+        token++;
+        start = i + 1;
+      }
+    } else if (c === 32 || c === 9) {
+      if (start !== -1) {
+        if (token === want) {
+          out[p] = numericValueIn(message, start, i);
+          if (++p === np) return;
+          want = positions[p] as number;
+        }
+        start = -1;
+      }
+    } else if (start === -1) {
+      start = i;
+      token++;
+    }
+  }
+  if (start !== -1 && token === want) {
+    out[p] = numericValueIn(message, start, n);
+    p++;
+  }
+  for (; p < np; p++) out[p] = NaN;
+}
+
+/**
+ * How to read a message whose cache key (its digit runs collapsed to one `0`,
+ * index.ts) is known, without walking it character by character: the key's
+ * digit-free segments (`key.split('0')`: a message has the key iff it is
+ * those segments with a run of digits between each two), and for each wanted
+ * token position, the token's start and end in the key and the number of digit
+ * runs before each (a token never starts or ends inside a run, so its place in
+ * the message is its place in the key shifted by the lengths of those runs).
+ */
+export interface KeyPlan {
+  readonly segments: readonly string[];
+  /** Per position: the token's start in the key (−1 past the last token), end, and digit runs before each. */
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+  readonly runsBeforeStart: Int32Array;
+  readonly runsBeforeEnd: Int32Array;
+}
+
+export function keyPlan(key: string, commaSeparated: boolean, positions: Int32Array): KeyPlan {
+  const spans: Array<[number, number]> = [];
+  if (commaSeparated) {
+    let start = 0;
+    for (let i = 0; i <= key.length; i++) {
+      if (i === key.length || key.charCodeAt(i) === 44) {
+        spans.push([start, i]);
+        start = i + 1;
+      }
+    }
+  } else {
+    let start = -1;
+    for (let i = 0; i <= key.length; i++) {
+      const c = i === key.length ? 32 : key.charCodeAt(i);
+      if (c === 32 || c === 9) {
+        if (start !== -1) spans.push([start, i]);
+        start = -1;
+      } else if (start === -1) {
+        start = i;
+      }
+    }
+  }
+  // zeros[x]: the digit runs (the key's `0`s) before offset x.
+  const zeros = new Int32Array(key.length + 1);
+  for (let i = 0; i < key.length; i++) zeros[i + 1] = (zeros[i] as number) + (key.charCodeAt(i) === 48 ? 1 : 0);
+  const np = positions.length;
+  const plan = {
+    segments: key.split('0'), starts: new Int32Array(np), ends: new Int32Array(np), runsBeforeStart: new Int32Array(np), runsBeforeEnd: new Int32Array(np),
+  };
+  for (let p = 0; p < np; p++) {
+    const span = spans[positions[p] as number];
+    if (span === undefined) {
+      plan.starts[p] = -1;
+      continue;
+    }
+    plan.starts[p] = span[0];
+    plan.ends[p] = span[1];
+    plan.runsBeforeStart[p] = zeros[span[0]] as number;
+    plan.runsBeforeEnd[p] = zeros[span[1]] as number;
+  }
+  return plan;
+}
+
+/**
+ * Whether `message` has the key whose digit-free segments (`key.split('0')`)
+ * are `segments`: it is those segments with a run of digits between each two.
+ * (readByPlan, without reading numbers.)
+ */
+export function hasKey(message: string, segments: readonly string[]): boolean {
+  const last = segments.length - 1;
+  const n = message.length;
+  let at = 0;
+  for (let s = 0; s <= last; s++) {
+    const segment = segments[s] as string;
+    const length = segment.length;
+    if (length > 0 && message.substring(at, at + length) !== segment) return false;
+    at += length;
+    if (s === last) break;
+    let q = at;
+    while (q < n) {
+      const c = message.charCodeAt(q);
+      if (c < 48 || c > 57) break;
+      q++;
+    }
+    if (q === at) return false;
+    at = q;
+  }
+  return at === n;
+}
+
+/**
+ * Whether `message` has the key of `plan`, and if so the numericValue of the
+ * plan's tokens into `out` (NaN past the last token). `shifts` is scratch space
+ * of at least `plan.segments.length` numbers. Each segment is compared natively
+ * (a substring and `===`), and only the digit runs between them are read one by one.
+ */
+export function readByPlan(message: string, plan: KeyPlan, out: Float64Array, shifts: Int32Array): boolean {
+  const segments = plan.segments;
+  const last = segments.length - 1;
+  const n = message.length;
+  let at = 0;
+  let shift = 0;
+  shifts[0] = 0;
+  for (let s = 0; s <= last; s++) {
+    const segment = segments[s] as string;
+    const length = segment.length;
+    // (A substring and ===: 2.3× faster than startsWith(segment, at) here, measured on the bench set's lines.)
+    if (length > 0 && message.substring(at, at + length) !== segment) return false;
+    at += length;
+    if (s === last) break;
+    let q = at;
+    while (q < n) {
+      const c = message.charCodeAt(q);
+      if (c < 48 || c > 57) break;
+      q++;
+    }
+    if (q === at) return false;
+    shift += q - at - 1;
+    shifts[s + 1] = shift;
+    at = q;
+  }
+  if (at !== n) return false;
+  const starts = plan.starts;
+  for (let p = 0; p < starts.length; p++) {
+    const start = starts[p] as number;
+    if (start === -1) {
+      out[p] = NaN;
+      continue;
+    }
+    const from = start + (shifts[plan.runsBeforeStart[p] as number] as number);
+    const to = (plan.ends[p] as number) + (shifts[plan.runsBeforeEnd[p] as number] as number);
+    out[p] = numericValueIn(message, from, to);
+  }
+  return true;
 }

@@ -1,26 +1,45 @@
 import { Worker } from 'node:worker_threads';
 import { InputError } from '../../errors.js';
 import type { InputFile } from '../files.js';
-import type { FileMining, TemplateOptions } from './index.js';
+import { mineFile, type FileMining, type TemplateOptions } from './index.js';
 
 export type MineReply =
   | { readonly type: 'done'; readonly index: number; readonly mining: FileMining }
   | { readonly type: 'error'; readonly index: number; readonly message: string; readonly hint?: string }
   | { readonly type: 'crash'; readonly index: number; readonly message: string };
 
+/** A file's mining as a reply: an InputError becomes 'error' (reported in file order), anything else 'crash'. */
+export async function mineReply(index: number, file: InputFile, options: TemplateOptions): Promise<MineReply> {
+  try {
+    return { type: 'done', index, mining: await mineFile(file, options) };
+  } catch (err) {
+    return err instanceof InputError
+      ? { type: 'error', index, message: err.message, ...(err.hint !== undefined ? { hint: err.hint } : {}) }
+      : { type: 'crash', index, message: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+  }
+}
+
 /**
- * Mine files on `jobs` worker threads (mine-worker.ts), one file at a time
- * per worker; results come back in file order. On an input error, the first
- * failing file in input order is reported, as a sequential pass would.
+ * Mine files on `jobs` threads: this one and `jobs` − 1 worker threads
+ * (mine-worker.ts), each taking the next file not yet taken; results come back
+ * in file order. On an input error, the first failing file in input order is
+ * reported, as a sequential pass would.
  */
 export async function mineParallel(files: readonly InputFile[], jobs: number, options: TemplateOptions): Promise<FileMining[]> {
   const workerUrl = new URL('./mine-worker.js', import.meta.url);
-  const workers = Array.from({ length: Math.min(jobs, files.length) }, () => new Worker(workerUrl, { workerData: options }));
+  const workers = Array.from({ length: Math.max(0, Math.min(jobs, files.length) - 1) }, () => new Worker(workerUrl, { workerData: options }));
   const replies: MineReply[] = [];
   let next = 0;
   try {
-    await new Promise<void>((resolve, reject) => {
+    await new Promise<void>((resolve, rejectWith) => {
+      const reject = (err: unknown): void => {
+        next = files.length; // this thread takes no more files
+        rejectWith(err);
+      };
       let busy = 0;
+      const finished = (): void => {
+        if (busy === 0 && next >= files.length) resolve();
+      };
       const dispatch = (w: Worker): void => {
         if (next >= files.length) return;
         const index = next++;
@@ -32,11 +51,21 @@ export async function mineParallel(files: readonly InputFile[], jobs: number, op
           busy--;
           replies[reply.index] = reply;
           dispatch(w);
-          if (busy === 0) resolve();
+          finished();
         });
         w.on('error', reject);
         dispatch(w);
       }
+      // This thread takes files too, between the workers' messages (its reads are asynchronous).
+      busy++;
+      void (async () => {
+        while (next < files.length) {
+          const index = next++;
+          replies[index] = await mineReply(index, files[index] as InputFile, options);
+        }
+        busy--;
+        finished();
+      })().catch(reject);
     });
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));

@@ -83,8 +83,17 @@ export function fieldStart(line: string, field: number, comma: boolean): number 
 }
 
 export function plausible(t: number, format: TimeFormat): boolean {
+  return plausibleTime(t, isTimeOfDay(format));
+}
+
+/** Whether a format reads a time of day only (`HH:mm:ss…`), whose times are plausible under a day. */
+export function isTimeOfDay(format: TimeFormat): boolean {
+  return format.name.startsWith('HH');
+}
+
+/** plausible, with isTimeOfDay of the format computed once per file. */
+export function plausibleTime(t: number, timeOfDay: boolean): boolean {
   if (Number.isNaN(t)) return false;
-  const timeOfDay = format.name.startsWith('HH');
   return timeOfDay ? t >= 0 && t < 86401 : t >= MIN_TIME && t < MAX_TIME;
 }
 
@@ -106,13 +115,18 @@ export function detectTimestamp(file: string, sample: readonly string[], comma: 
     }
     for (let field = 0; field <= MAX_FIELD; field++) {
       let count = 0;
-      for (const line of lines) {
+      for (let i = 0; i < lines.length; i++) {
+        // Only more lines than the best so far can win: stop once the lines left cannot get there.
+        if (count + (lines.length - i) <= bestCount) break;
+        const line = lines[i] as string;
         const start = fieldStart(line, field, comma);
         if (start >= 0 && plausible(format.parse(line, start), format) && endsField(line, format.end, comma)) count++;
       }
       if (count > bestCount) {
         bestCount = count;
         best = { format: name, field, comma };
+        // Every sample line parsed: no later candidate can do better (ties go to the earlier), so stop here.
+        if (count === lines.length) return best;
       }
     }
   }
