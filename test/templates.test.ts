@@ -136,6 +136,25 @@ describe('Drain tree', () => {
     expect(plain.add(['took', 'time', '<*>']).id).toBe(a.id);
   });
 
+  it('a partly masked token against a bare variable is one variable form (Thunderbird `synchronized to LOCAL(0),`)', () => {
+    const sync = (peer: string, stratum: string): string[] => toks(`synchronized to ${peer}, stratum ${stratum}`);
+    // `10.100.20.250,` masks to `<*>,` (no letters), `LOCAL(0),` to `LOCAL(<*>),`: one difference, one form.
+    const d = new Drain();
+    const ip = d.add(sync('10.100.20.250', '3'));
+    expect(d.add(sync('10.100.18.250', '3')).id).toBe(ip.id);
+    expect(d.add(sync('LOCAL(0)', '10')).id).toBe(ip.id);
+    expect(d.add(sync('10.100.16.250', '2')).id).toBe(ip.id);
+    expect(d.live().map((c) => c.tokens)).toEqual([['synchronized', 'to', '<*>', 'stratum', '<*>']]);
+    // In the other order too: the partly masked one first.
+    const r = new Drain();
+    const local = r.add(sync('LOCAL(0)', '10'));
+    expect(r.add(sync('10.100.20.250', '3')).id).toBe(local.id);
+    expect(r.live()).toHaveLength(1);
+    // Two partly masked tokens keyed by different words stay two variants (as `(uid=<*>)` / `LOGIN(uid=<*>)`).
+    const k = new Drain();
+    expect(k.add(sync('LOCAL(0)', '10')).id).not.toBe(k.add(sync('REMOTE(1)', '10')).id);
+  });
+
   it('words joining a parameter count as its variants: templates holding one of them are absorbed', () => {
     const d = new Drain();
     const invalid = (user: string): string[] => ['Invalid', 'user', user, 'from', '<*>'];

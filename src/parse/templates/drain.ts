@@ -114,11 +114,13 @@ export class Drain {
         }
         if (++differences > this.parameters.maxTokenDifferences) generalize = false;
         // Two variables differing only in punctuation (`<*>`, `[<*>]`) are one
-        // form. A word against a variable (`HTTPS` / `SOCKS5` → `<*>`), or
-        // variables keyed by different words (`(uid=<*>)` / `LOGIN(uid=<*>)`),
-        // are two variants: the position becomes a parameter only once it has
-        // shown enough of them.
-        if (a.includes(WILDCARD) && b.includes(WILDCARD) && letters(a) === letters(b)) continue;
+        // form, and so are a bare variable and one partly masked
+        // (`10.0.0.1,` / `LOCAL(0),` → `<*>,` / `LOCAL(<*>),`): the position
+        // already holds values. A word against a variable (`HTTPS` / `SOCKS5`
+        // → `<*>`), or variables keyed by different words (`(uid=<*>)` /
+        // `LOGIN(uid=<*>)`), are two variants: the position becomes a
+        // parameter only once it has shown enough of them.
+        if (a.includes(WILDCARD) && b.includes(WILDCARD) && sameVariableForm(a, b)) continue;
         let words = leaf.words.get(i);
         if (words === undefined) leaf.words.set(i, words = new Set());
         words.add(a);
@@ -324,6 +326,18 @@ export function skeleton(tokens: readonly string[]): Skeleton {
   // / `rhost=<*> <*>`), not a longer value.
   const key = words.map((w, k) => `${(gaps[k] as number[]).length}\u0001${w}`).join('\u0001') + `\u0001${(gaps[words.length] as number[]).length}`;
   return { key: words.length >= 2 ? key : null, words: wordAt, gaps };
+}
+
+/**
+ * Two masked tokens are one variable form when their letters are the same
+ * (`<*>` / `[<*>]`; `(uid=<*>)` / `LOGIN(uid=<*>)` are not), or when one of
+ * them has none: a bare variable (`<*>,`) against a partly masked one
+ * (`LOCAL(<*>),`).
+ */
+function sameVariableForm(a: string, b: string): boolean {
+  const la = letters(a);
+  const lb = letters(b);
+  return la === lb || la === '' || lb === '';
 }
 
 /** The letters of a token, in order (`LOGIN(uid=<*>)` → `LOGINuid`). */
