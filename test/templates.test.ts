@@ -31,6 +31,9 @@ describe('masking', () => {
     ['org.apache.Foo', 'org.apache.Foo'], ['index.html', 'index.html'], ['done.', 'done.'],
     // month and weekday names are parts of dates; an empty pair is a missing value
     ['Jun', '<*>'], ['Fri', '<*>'], ['June', 'June'], ['()', '(<*>)'], ["''", "'<*>'"], ['(', '('],
+    // a word padded by a run of dots or colons before a number keeps the word; one separator may be part of the value
+    ['instruction......0', 'instruction......<*>'], ['dcbf.........0', 'dcbf.........<*>'], ['onTouchEvent::1,', 'onTouchEvent::<*>,'],
+    ['depth....-2.5ms', 'depth....<*>'], ['core.2275', '<*>'], ['wpad:80', '<*>'], ['QQ.10018', '<*>'], ['x......0y1', '<*>'],
   ])('%s → %s', (token, masked) => {
     expect(maskToken(token)).toBe(masked);
   });
@@ -153,6 +156,16 @@ describe('Drain tree', () => {
     // Two partly masked tokens keyed by different words stay two variants (as `(uid=<*>)` / `LOGIN(uid=<*>)`).
     const k = new Drain();
     expect(k.add(sync('LOCAL(0)', '10')).id).not.toBe(k.add(sync('REMOTE(1)', '10')).id);
+  });
+
+  it('a word padded to its number stays a word: two of them are two events (BGL `caused by dcbf.........0`)', () => {
+    const d = new Drain();
+    const store = (op: string): string[] => toks(`data store interrupt caused by ${op}`);
+    const dcbf = d.add(store('dcbf.........0'));
+    const icbi = d.add(store('icbi.........0'));
+    expect(icbi.id).not.toBe(dcbf.id);
+    expect(d.add(store('dcbf.........0')).id).toBe(dcbf.id);
+    expect(d.clusters[icbi.id]?.tokens).toEqual(['data', 'store', 'interrupt', 'caused', 'by', 'icbi.........<*>']);
   });
 
   it('words joining a parameter count as its variants: templates holding one of them are absorbed', () => {

@@ -19,7 +19,9 @@
  * In `key=value` tokens only the value is masked (`port=16020,` → `port=<*>,`),
  * so the key stays in the template. The punctuation around a masked core is
  * kept (`[Writer-1]` → `[<*>]`), and so is a word before a bracketed id
- * (`backup[2000]:` → `backup[<*>]:`).
+ * (`backup[2000]:` → `backup[<*>]:`) or before a run of two or more `.` or
+ * `:` and a number (`instruction......0` → `instruction......<*>`: padding,
+ * where a single separator may be part of the value, `wpad:80`, `QQ.10018`).
  *
  * This replaces Drain's per-system regular expressions with one rule for all
  * systems: the digit rule alone is the common "Drain without regexes" setting.
@@ -76,8 +78,40 @@ export function maskToken(token: string): string {
   // `backup[2000]:`, `pool(12)`: a word with a bracketed id keeps the word.
   const open = Math.max(token.lastIndexOf('[', to - 1), token.lastIndexOf('(', to - 1));
   if (open > from && !digitIn(token, from, open) && digitIn(token, open + 1, to)) from = open + 1;
+  // `instruction......0`, `onTouchEvent::1`: a word padded to its number keeps the word.
+  else from = gluedNumberStart(token, from, to);
   if (!isVariable(token, from, to, hasDigit && digitIn(token, from, to))) return token;
   return token.slice(0, from) + WILDCARD + token.slice(to);
+}
+
+/**
+ * Where the number starts in a core made of a word (letters and `_`), a run of
+ * two or more `.` or `:` and a number (digits, optionally signed, with a
+ * fraction and a unit: `instruction......0`, `depth....-2.5ms`); else `from`
+ * itself. One separator is not enough: `wpad:80` (host:port) and `QQ.10018`
+ * (name.pid) are values whole.
+ */
+function gluedNumberStart(token: string, from: number, to: number): number {
+  let i = from;
+  let c = token.charCodeAt(i);
+  while (i < to && ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95)) c = token.charCodeAt(++i);
+  if (i === from) return from;
+  const sep = i;
+  while (i < to && (c === 46 || c === 58)) c = token.charCodeAt(++i);
+  if (i - sep < 2) return from;
+  const start = i;
+  if (c === 45 || c === 43) c = token.charCodeAt(++i);
+  const digits = i;
+  while (i < to && c >= 48 && c <= 57) c = token.charCodeAt(++i);
+  if (i === digits) return from;
+  if (c === 46 && i + 1 < to) {
+    const f = ++i;
+    c = token.charCodeAt(i);
+    while (i < to && c >= 48 && c <= 57) c = token.charCodeAt(++i);
+    if (i === f) return from;
+  }
+  while (i < to && ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 37)) c = token.charCodeAt(++i);
+  return i === to ? start : from;
 }
 
 function digitIn(s: string, from: number, to: number): boolean {
