@@ -34,6 +34,9 @@ describe('masking', () => {
     // a word padded by a run of dots or colons before a number keeps the word; one separator may be part of the value
     ['instruction......0', 'instruction......<*>'], ['dcbf.........0', 'dcbf.........<*>'], ['onTouchEvent::1,', 'onTouchEvent::<*>,'],
     ['depth....-2.5ms', 'depth....<*>'], ['core.2275', '<*>'], ['wpad:80', '<*>'], ['QQ.10018', '<*>'], ['x......0y1', '<*>'],
+    // host names may hold capitals; a comparison operator is not a key's `=`
+    ['"authorMacBook-Pro.local"', '"<*>"'], ['Server.example.com', '<*>'], ['com.apple.Foo', 'com.apple.Foo'],
+    ['H:[V:0x7f8e(38)]-(>=S(8))-[W:0x7f9a]', '<*>]'], ['count>=5', '<*>'], ['a!=b2', '<*>'], ['count=5', 'count=<*>'],
   ])('%s → %s', (token, masked) => {
     expect(maskToken(token)).toBe(masked);
   });

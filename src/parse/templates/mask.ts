@@ -12,12 +12,14 @@
  *  - it is a path (`/usr/lib/x`, `C:\x`, `s3://bucket/key`): starts with `/`,
  *    `./`, `~/` or a drive letter, or has `://`, and has a second separator;
  *  - it is a host name under a generic or country top-level domain
- *    (`ns.example.com`): names with digits are masked already, and without
- *    this the few hosts without one would each stay a word;
+ *    (`ns.example.com`, `authorMacBook-Pro.local`: capitals allowed but in
+ *    the domain): names with digits are masked already, and without this
+ *    the few hosts without one would each stay a word;
  *  - it is a month or weekday name (`Jun`, `Fri`): part of a date;
  *  - it is an empty pair (`()`, `''`): a missing value, masked to `(<*>)`.
  * In `key=value` tokens only the value is masked (`port=16020,` → `port=<*>,`),
- * so the key stays in the template. The punctuation around a masked core is
+ * so the key stays in the template; the `=` of `>=`, `<=`, `!=`, `==` is an
+ * operator, not a key's. The punctuation around a masked core is
  * kept (`[Writer-1]` → `[<*>]`), and so is a word before a bracketed id
  * (`backup[2000]:` → `backup[<*>]:`) or before a run of two or more `.` or
  * `:` and a number (`instruction......0` → `instruction......<*>`: padding,
@@ -65,7 +67,7 @@ export function maskToken(token: string): string {
   for (let i = 0; i < n; i++) {
     const c = token.charCodeAt(i);
     if (c >= 48 && c <= 57) hasDigit = true;
-    else if (c === 61 /* = */ && eq === -1) eq = i;
+    else if (c === 61 /* = */ && eq === -1 && !isComparison(token, i)) eq = i;
   }
   // Cheap exit for the most common case: a plain word.
   if (!hasDigit && n < 8 && eq === -1 && token.indexOf('/') === -1 && token.indexOf('\\') === -1 && token.indexOf('.') === -1 &&
@@ -114,6 +116,12 @@ function gluedNumberStart(token: string, from: number, to: number): number {
   return i === to ? start : from;
 }
 
+/** The `=` at `i` is part of `<=`, `>=`, `!=` or `==` (`-(>=NSSpace(8))-`): an operator, not a key's. */
+function isComparison(token: string, i: number): boolean {
+  const p = token.charCodeAt(i - 1);
+  return p === 60 || p === 62 || p === 33 || p === 61 || token.charCodeAt(i + 1) === 61;
+}
+
 function digitIn(s: string, from: number, to: number): boolean {
   for (let i = from; i < to; i++) {
     const c = s.charCodeAt(i);
@@ -127,7 +135,7 @@ const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 const PATH = /^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\|[A-Za-z][\w+.-]*:\/\/)[^/\\]*[/\\]/;
 
 /** A DNS host name under a generic or a country top-level domain (`ns.example.com`, `www.wsi.edu.pl`): a value, like an IP. */
-const HOST = /^(?:[a-z][a-z0-9-]*\.)+(?:[a-z]{2}|com|net|org|edu|gov|mil|int|info|biz|local|internal|lan|arpa)$/;
+const HOST = /^(?:[A-Za-z][A-Za-z0-9-]*\.)+(?:[a-z]{2}|com|net|org|edu|gov|mil|int|info|biz|local|internal|lan|arpa)$/;
 
 /** Month and weekday names (`at Fri Jun 17 07:07:00 2005`): parts of a date, like its numbers. */
 const DATE_WORDS = new Set(['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec',
