@@ -36,7 +36,10 @@ describe('masking', () => {
     ['depth....-2.5ms', 'depth....<*>'], ['core.2275', '<*>'], ['wpad:80', '<*>'], ['QQ.10018', '<*>'], ['x......0y1', '<*>'],
     // host names may hold capitals; a comparison operator is not a key's `=`
     ['"authorMacBook-Pro.local"', '"<*>"'], ['Server.example.com', '<*>'], ['com.apple.Foo', 'com.apple.Foo'],
-    ['H:[V:0x7f8e(38)]-(>=S(8))-[W:0x7f9a]', '<*>]'], ['count>=5', '<*>'], ['a!=b2', '<*>'], ['count=5', 'count=<*>'],
+    ['H:[V:0x7f8e(38)]-(>=S(8))-[W:0x7f9a]', '<*>]'],
+    // a scoped name is masked part by part: the method stays when the class holds a digit
+    ['AirPort_Brcm43xx::syncPowerState:', '<*>::syncPowerState:'], ['en0::IO80211Interface::postMessage', '<*>::<*>::postMessage'],
+    ['IdoTransportMgr::SendPacket(IdoUdpMgr*,', 'IdoTransportMgr::SendPacket(IdoUdpMgr*,'], ['fe80::1ff:fe23', '<*>::<*>'], ['::1', '::<*>'], ['count>=5', '<*>'], ['a!=b2', '<*>'], ['count=5', 'count=<*>'],
   ])('%s → %s', (token, masked) => {
     expect(maskToken(token)).toBe(masked);
   });

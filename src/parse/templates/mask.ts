@@ -24,6 +24,9 @@
  * (`backup[2000]:` → `backup[<*>]:`) or before a run of two or more `.` or
  * `:` and a number (`instruction......0` → `instruction......<*>`: padding,
  * where a single separator may be part of the value, `wpad:80`, `QQ.10018`).
+ * A scoped name is masked part by part (`AirPort_Brcm43xx::syncPowerState:`
+ * → `<*>::syncPowerState:`), so a method keeps its name when its class holds
+ * a digit.
  *
  * This replaces Drain's per-system regular expressions with one rule for all
  * systems: the digit rule alone is the common "Drain without regexes" setting.
@@ -72,6 +75,11 @@ export function maskToken(token: string): string {
   // Cheap exit for the most common case: a plain word.
   if (!hasDigit && n < 8 && eq === -1 && token.indexOf('/') === -1 && token.indexOf('\\') === -1 && token.indexOf('.') === -1 &&
     !DATE_WORDS.has(token) && !EMPTY_PAIRS.has(token)) return token;
+  // `AirPort_Brcm43xx::syncPowerState:`: a scoped name is masked part by part, so the method stays.
+  if (hasDigit && eq === -1) {
+    const scope = token.indexOf('::');
+    if (scope > 0 && scope + 2 < n) return maskToken(token.slice(0, scope)) + '::' + maskToken(token.slice(scope + 2));
+  }
   let from = eq === -1 ? 0 : eq + 1;
   let to = n;
   while (from < to && isEdgePunct(token.charCodeAt(from))) from++;
