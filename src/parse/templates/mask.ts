@@ -75,21 +75,23 @@ export function maskToken(token: string): string {
   // Cheap exit for the most common case: a plain word.
   if (!hasDigit && n < 8 && eq === -1 && token.indexOf('/') === -1 && token.indexOf('\\') === -1 && token.indexOf('.') === -1 &&
     !DATE_WORDS.has(token) && !EMPTY_PAIRS.has(token)) return token;
-  // `AirPort_Brcm43xx::syncPowerState:`: a scoped name is masked part by part, so the method stays.
-  if (hasDigit && eq === -1) {
-    const scope = token.indexOf('::');
-    if (scope > 0 && scope + 2 < n) return maskToken(token.slice(0, scope)) + '::' + maskToken(token.slice(scope + 2));
-  }
   let from = eq === -1 ? 0 : eq + 1;
   let to = n;
   while (from < to && isEdgePunct(token.charCodeAt(from))) from++;
   while (to > from && isEdgePunct(token.charCodeAt(to - 1))) to--;
   if (from >= to) return EMPTY_PAIRS.has(token) ? token.charAt(0) + WILDCARD + token.charAt(1) : token;
+  // The scope and padding rules below are for a name holding a digit (a number starts with one).
+  const named = hasDigit && isLetter(token.charCodeAt(from));
+  // `AirPort_Brcm43xx::syncPowerState:`: a scoped name is masked part by part, so the method stays.
+  if (named && eq === -1) {
+    const scope = token.indexOf('::', from);
+    if (scope !== -1 && scope + 2 < n) return maskToken(token.slice(0, scope)) + '::' + maskToken(token.slice(scope + 2));
+  }
   // `backup[2000]:`, `pool(12)`: a word with a bracketed id keeps the word.
   const open = Math.max(token.lastIndexOf('[', to - 1), token.lastIndexOf('(', to - 1));
   if (open > from && !digitIn(token, from, open) && digitIn(token, open + 1, to)) from = open + 1;
   // `instruction......0`, `onTouchEvent::1`: a word padded to its number keeps the word.
-  else from = gluedNumberStart(token, from, to);
+  else if (named) from = gluedNumberStart(token, from, to);
   if (!isVariable(token, from, to, hasDigit && digitIn(token, from, to))) return token;
   return token.slice(0, from) + WILDCARD + token.slice(to);
 }
@@ -128,6 +130,10 @@ function gluedNumberStart(token: string, from: number, to: number): number {
 function isComparison(token: string, i: number): boolean {
   const p = token.charCodeAt(i - 1);
   return p === 60 || p === 62 || p === 33 || p === 61 || token.charCodeAt(i + 1) === 61;
+}
+
+function isLetter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 }
 
 function digitIn(s: string, from: number, to: number): boolean {
