@@ -174,6 +174,25 @@ describe('Drain tree', () => {
     expect(d.clusters[icbi.id]?.tokens).toEqual(['data', 'store', 'interrupt', 'caused', 'by', 'icbi.........<*>']);
   });
 
+  it('a dotted name does not route: three of them before the same text are one event (Mac `com.apple.<job>: …`)', () => {
+    const d = new Drain();
+    const job = (name: string): string[] => [`${name}:`, 'scheduler_evaluate_activity', 'told', 'me', 'to', 'run', 'this', 'job'];
+    const heartbeat = d.add(job('com.apple.icloud.fmfd.heartbeat'));
+    // Two names: two variants, still two templates (a word is a parameter only after minWordVariants).
+    const safari = d.add(job('com.apple.Safari.SafeBrowsing.Update'));
+    expect(safari.id).not.toBe(heartbeat.id);
+    // The third name makes the position a parameter; the templates it subsumes are absorbed.
+    const daily = d.add(job('com.apple.CacheDelete.daily'));
+    expect(d.resolve(heartbeat.id)).toBe(daily.id);
+    expect(d.resolve(safari.id)).toBe(daily.id);
+    expect(d.live().map((c) => c.tokens)).toEqual([['<*>', 'scheduler_evaluate_activity', 'told', 'me', 'to', 'run', 'this', 'job']]);
+    expect(d.match(job('com.apple.other.job'))?.id).toBe(daily.id);
+    // A plain first word still routes: three verbs before the same text stay three templates.
+    const w = new Drain();
+    const ids = ['Starting', 'Stopping', 'Restarting'].map((verb) => w.add([verb, 'the', 'scheduler', 'job', 'now']).id);
+    expect(new Set(ids).size).toBe(3);
+  });
+
   it('words joining a parameter count as its variants: templates holding one of them are absorbed', () => {
     const d = new Drain();
     const invalid = (user: string): string[] => ['Invalid', 'user', user, 'from', '<*>'];

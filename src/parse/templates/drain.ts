@@ -16,7 +16,11 @@ import { WILDCARD } from './mask.js';
  *
  * Tokens are masked before they get here (mask.ts), so a token holding `<*>`
  * is a variable; the tree routes tokens that are exactly `<*>` to a wildcard
- * child, as Drain does with tokens that contain digits.
+ * child, as Drain does with tokens that contain digits, and dotted names too
+ * (`com.apple.CacheDelete.daily:`, `org.foo.Bar`: a bundle, logger or key
+ * name, which takes many values where a verb takes few): they stay literal in
+ * the template, so they become `<*>` only as any other word does, once the
+ * position has shown `minWordVariants` of them in the leaf.
  *
  * One change to Drain, for performance diagnosis: a word (a token without
  * `<*>`) is made a parameter only once its position has shown
@@ -212,7 +216,7 @@ export class Drain {
     }
     const levels = Math.min(this.parameters.depth - 2, tokens.length);
     for (let d = 0; d < levels; d++) {
-      const token = tokens[d] as string;
+      const token = routeKey(tokens[d] as string);
       let next: TreeNode | undefined = node.children.get(token);
       if (next === undefined) {
         if (!create) {
@@ -259,6 +263,18 @@ export class Drain {
     }
     return best;
   }
+}
+
+/** The key a token routes by in the prefix tree: `<*>` for a dotted name (a `.` between two letters), else the token. */
+function routeKey(token: string): string {
+  for (let i = token.indexOf('.', 1); i !== -1 && i + 1 < token.length; i = token.indexOf('.', i + 1)) {
+    if (isAsciiLetter(token.charCodeAt(i - 1)) && isAsciiLetter(token.charCodeAt(i + 1))) return WILDCARD;
+  }
+  return token;
+}
+
+function isAsciiLetter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 }
 
 /** Words that, right after a variable, are its unit (`<1 sec`, `5 ms`, `3.2 MB`): part of the value. */
