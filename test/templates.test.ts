@@ -31,6 +31,15 @@ describe('masking', () => {
     ['org.apache.Foo', 'org.apache.Foo'], ['index.html', 'index.html'], ['done.', 'done.'],
     // month and weekday names are parts of dates; an empty pair is a missing value
     ['Jun', '<*>'], ['Fri', '<*>'], ['June', 'June'], ['()', '(<*>)'], ["''", "'<*>'"], ['(', '('],
+    // a word padded by a run of dots or colons before a number keeps the word; one separator may be part of the value
+    ['instruction......0', 'instruction......<*>'], ['dcbf.........0', 'dcbf.........<*>'], ['onTouchEvent::1,', 'onTouchEvent::<*>,'],
+    ['depth....-2.5ms', 'depth....<*>'], ['core.2275', '<*>'], ['wpad:80', '<*>'], ['QQ.10018', '<*>'], ['x......0y1', '<*>'],
+    // host names may hold capitals; a comparison operator is not a key's `=`
+    ['"authorMacBook-Pro.local"', '"<*>"'], ['Server.example.com', '<*>'], ['com.apple.Foo', 'com.apple.Foo'],
+    ['H:[V:0x7f8e(38)]-(>=S(8))-[W:0x7f9a]', '<*>]'],
+    // a scoped name is masked part by part: the method stays when the class holds a digit
+    ['AirPort_Brcm43xx::syncPowerState:', '<*>::syncPowerState:'], ['en0::IO80211Interface::postMessage', '<*>::<*>::postMessage'],
+    ['IdoTransportMgr::SendPacket(IdoUdpMgr*,', 'IdoTransportMgr::SendPacket(IdoUdpMgr*,'], ['fe80::1ff:fe23', '<*>::<*>'], ['::1', '::<*>'], ['count>=5', '<*>'], ['a!=b2', '<*>'], ['count=5', 'count=<*>'],
   ])('%s → %s', (token, masked) => {
     expect(maskToken(token)).toBe(masked);
   });
@@ -216,6 +225,54 @@ describe('Drain tree', () => {
     const plain = new Drain();
     const a = plain.add(['took', 'time', '[<*>]']);
     expect(plain.add(['took', 'time', '<*>']).id).toBe(a.id);
+  });
+
+  it('a partly masked token against a bare variable is one variable form (Thunderbird `synchronized to LOCAL(0),`)', () => {
+    const sync = (peer: string, stratum: string): string[] => toks(`synchronized to ${peer}, stratum ${stratum}`);
+    // `10.100.20.250,` masks to `<*>,` (no letters), `LOCAL(0),` to `LOCAL(<*>),`: one difference, one form.
+    const d = new Drain();
+    const ip = d.add(sync('10.100.20.250', '3'));
+    expect(d.add(sync('10.100.18.250', '3')).id).toBe(ip.id);
+    expect(d.add(sync('LOCAL(0)', '10')).id).toBe(ip.id);
+    expect(d.add(sync('10.100.16.250', '2')).id).toBe(ip.id);
+    expect(d.live().map((c) => c.tokens)).toEqual([['synchronized', 'to', '<*>', 'stratum', '<*>']]);
+    // In the other order too: the partly masked one first.
+    const r = new Drain();
+    const local = r.add(sync('LOCAL(0)', '10'));
+    expect(r.add(sync('10.100.20.250', '3')).id).toBe(local.id);
+    expect(r.live()).toHaveLength(1);
+    // Two partly masked tokens keyed by different words stay two variants (as `(uid=<*>)` / `LOGIN(uid=<*>)`).
+    const k = new Drain();
+    expect(k.add(sync('LOCAL(0)', '10')).id).not.toBe(k.add(sync('REMOTE(1)', '10')).id);
+  });
+
+  it('a word padded to its number stays a word: two of them are two events (BGL `caused by dcbf.........0`)', () => {
+    const d = new Drain();
+    const store = (op: string): string[] => toks(`data store interrupt caused by ${op}`);
+    const dcbf = d.add(store('dcbf.........0'));
+    const icbi = d.add(store('icbi.........0'));
+    expect(icbi.id).not.toBe(dcbf.id);
+    expect(d.add(store('dcbf.........0')).id).toBe(dcbf.id);
+    expect(d.clusters[icbi.id]?.tokens).toEqual(['data', 'store', 'interrupt', 'caused', 'by', 'icbi.........<*>']);
+  });
+
+  it('a dotted name does not route: three of them before the same text are one event (Mac `com.apple.<job>: …`)', () => {
+    const d = new Drain();
+    const job = (name: string): string[] => [`${name}:`, 'scheduler_evaluate_activity', 'told', 'me', 'to', 'run', 'this', 'job'];
+    const heartbeat = d.add(job('com.apple.icloud.fmfd.heartbeat'));
+    // Two names: two variants, still two templates (a word is a parameter only after minWordVariants).
+    const safari = d.add(job('com.apple.Safari.SafeBrowsing.Update'));
+    expect(safari.id).not.toBe(heartbeat.id);
+    // The third name makes the position a parameter; the templates it subsumes are absorbed.
+    const daily = d.add(job('com.apple.CacheDelete.daily'));
+    expect(d.resolve(heartbeat.id)).toBe(daily.id);
+    expect(d.resolve(safari.id)).toBe(daily.id);
+    expect(d.live().map((c) => c.tokens)).toEqual([['<*>', 'scheduler_evaluate_activity', 'told', 'me', 'to', 'run', 'this', 'job']]);
+    expect(d.match(job('com.apple.other.job'))?.id).toBe(daily.id);
+    // A plain first word still routes: three verbs before the same text stay three templates.
+    const w = new Drain();
+    const ids = ['Starting', 'Stopping', 'Restarting'].map((verb) => w.add([verb, 'the', 'scheduler', 'job', 'now']).id);
+    expect(new Set(ids).size).toBe(3);
   });
 
   it('words joining a parameter count as its variants: templates holding one of them are absorbed', () => {

@@ -16,7 +16,11 @@ import { WILDCARD } from './mask.js';
  *
  * Tokens are masked before they get here (mask.ts), so a token holding `<*>`
  * is a variable; the tree routes tokens that are exactly `<*>` to a wildcard
- * child, as Drain does with tokens that contain digits.
+ * child, as Drain does with tokens that contain digits, and dotted names too
+ * (`com.apple.CacheDelete.daily:`, `org.foo.Bar`: a bundle, logger or key
+ * name, which takes many values where a verb takes few): they stay literal in
+ * the template, so they become `<*>` only as any other word does, once the
+ * position has shown `minWordVariants` of them in the leaf.
  *
  * One change to Drain, for performance diagnosis: a word (a token without
  * `<*>`) is made a parameter only once its position has shown
@@ -114,11 +118,13 @@ export class Drain {
         }
         if (++differences > this.parameters.maxTokenDifferences) generalize = false;
         // Two variables differing only in punctuation (`<*>`, `[<*>]`) are one
-        // form. A word against a variable (`HTTPS` / `SOCKS5` → `<*>`), or
-        // variables keyed by different words (`(uid=<*>)` / `LOGIN(uid=<*>)`),
-        // are two variants: the position becomes a parameter only once it has
-        // shown enough of them.
-        if (a.includes(WILDCARD) && b.includes(WILDCARD) && letters(a) === letters(b)) continue;
+        // form, and so are a bare variable and one partly masked
+        // (`10.0.0.1,` / `LOCAL(0),` → `<*>,` / `LOCAL(<*>),`): the position
+        // already holds values. A word against a variable (`HTTPS` / `SOCKS5`
+        // → `<*>`), or variables keyed by different words (`(uid=<*>)` /
+        // `LOGIN(uid=<*>)`), are two variants: the position becomes a
+        // parameter only once it has shown enough of them.
+        if (a.includes(WILDCARD) && b.includes(WILDCARD) && sameVariableForm(a, b)) continue;
         let words = leaf.words.get(i);
         if (words === undefined) leaf.words.set(i, words = new Set());
         words.add(a);
@@ -210,7 +216,7 @@ export class Drain {
     }
     const levels = Math.min(this.parameters.depth - 2, tokens.length);
     for (let d = 0; d < levels; d++) {
-      const token = tokens[d] as string;
+      const token = routeKey(tokens[d] as string);
       let next: TreeNode | undefined = node.children.get(token);
       if (next === undefined) {
         if (!create) {
@@ -257,6 +263,18 @@ export class Drain {
     }
     return best;
   }
+}
+
+/** The key a token routes by in the prefix tree: `<*>` for a dotted name (a `.` between two letters), else the token. */
+function routeKey(token: string): string {
+  for (let i = token.indexOf('.', 1); i !== -1 && i + 1 < token.length; i = token.indexOf('.', i + 1)) {
+    if (isAsciiLetter(token.charCodeAt(i - 1)) && isAsciiLetter(token.charCodeAt(i + 1))) return WILDCARD;
+  }
+  return token;
+}
+
+function isAsciiLetter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 }
 
 /** Words that, right after a variable, are its unit (`<1 sec`, `5 ms`, `3.2 MB`): part of the value. */
@@ -324,6 +342,18 @@ export function skeleton(tokens: readonly string[]): Skeleton {
   // / `rhost=<*> <*>`), not a longer value.
   const key = words.map((w, k) => `${(gaps[k] as number[]).length}\u0001${w}`).join('\u0001') + `\u0001${(gaps[words.length] as number[]).length}`;
   return { key: words.length >= 2 ? key : null, words: wordAt, gaps };
+}
+
+/**
+ * Two masked tokens are one variable form when their letters are the same
+ * (`<*>` / `[<*>]`; `(uid=<*>)` / `LOGIN(uid=<*>)` are not), or when one of
+ * them has none: a bare variable (`<*>,`) against a partly masked one
+ * (`LOCAL(<*>),`).
+ */
+function sameVariableForm(a: string, b: string): boolean {
+  const la = letters(a);
+  const lb = letters(b);
+  return la === lb || la === '' || lb === '';
 }
 
 /** The letters of a token, in order (`LOGIN(uid=<*>)` → `LOGINuid`). */

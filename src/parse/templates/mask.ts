@@ -12,14 +12,21 @@
  *  - it is a path (`/usr/lib/x`, `C:\x`, `s3://bucket/key`): starts with `/`,
  *    `./`, `~/` or a drive letter, or has `://`, and has a second separator;
  *  - it is a host name under a generic or country top-level domain
- *    (`ns.example.com`): names with digits are masked already, and without
- *    this the few hosts without one would each stay a word;
+ *    (`ns.example.com`, `authorMacBook-Pro.local`: capitals allowed but in
+ *    the domain): names with digits are masked already, and without this
+ *    the few hosts without one would each stay a word;
  *  - it is a month or weekday name (`Jun`, `Fri`): part of a date;
  *  - it is an empty pair (`()`, `''`): a missing value, masked to `(<*>)`.
  * In `key=value` tokens only the value is masked (`port=16020,` → `port=<*>,`),
- * so the key stays in the template. The punctuation around a masked core is
+ * so the key stays in the template; the `=` of `>=`, `<=`, `!=`, `==` is an
+ * operator, not a key's. The punctuation around a masked core is
  * kept (`[Writer-1]` → `[<*>]`), and so is a word before a bracketed id
- * (`backup[2000]:` → `backup[<*>]:`).
+ * (`backup[2000]:` → `backup[<*>]:`) or before a run of two or more `.` or
+ * `:` and a number (`instruction......0` → `instruction......<*>`: padding,
+ * where a single separator may be part of the value, `wpad:80`, `QQ.10018`).
+ * A scoped name is masked part by part (`AirPort_Brcm43xx::syncPowerState:`
+ * → `<*>::syncPowerState:`), so a method keeps its name when its class holds
+ * a digit.
  *
  * This replaces Drain's per-system regular expressions with one rule for all
  * systems: the digit rule alone is the common "Drain without regexes" setting.
@@ -63,7 +70,7 @@ export function maskToken(token: string): string {
   for (let i = 0; i < n; i++) {
     const c = token.charCodeAt(i);
     if (c >= 48 && c <= 57) hasDigit = true;
-    else if (c === 61 /* = */ && eq === -1) eq = i;
+    else if (c === 61 /* = */ && eq === -1 && !isComparison(token, i)) eq = i;
   }
   // Cheap exit for the most common case: a plain word.
   if (!hasDigit && n < 8 && eq === -1 && token.indexOf('/') === -1 && token.indexOf('\\') === -1 && token.indexOf('.') === -1 &&
@@ -73,11 +80,60 @@ export function maskToken(token: string): string {
   while (from < to && isEdgePunct(token.charCodeAt(from))) from++;
   while (to > from && isEdgePunct(token.charCodeAt(to - 1))) to--;
   if (from >= to) return EMPTY_PAIRS.has(token) ? token.charAt(0) + WILDCARD + token.charAt(1) : token;
+  // The scope and padding rules below are for a name holding a digit (a number starts with one).
+  const named = hasDigit && isLetter(token.charCodeAt(from));
+  // `AirPort_Brcm43xx::syncPowerState:`: a scoped name is masked part by part, so the method stays.
+  if (named && eq === -1) {
+    const scope = token.indexOf('::', from);
+    if (scope !== -1 && scope + 2 < n) return maskToken(token.slice(0, scope)) + '::' + maskToken(token.slice(scope + 2));
+  }
   // `backup[2000]:`, `pool(12)`: a word with a bracketed id keeps the word.
   const open = Math.max(token.lastIndexOf('[', to - 1), token.lastIndexOf('(', to - 1));
   if (open > from && !digitIn(token, from, open) && digitIn(token, open + 1, to)) from = open + 1;
+  // `instruction......0`, `onTouchEvent::1`: a word padded to its number keeps the word.
+  else if (named) from = gluedNumberStart(token, from, to);
   if (!isVariable(token, from, to, hasDigit && digitIn(token, from, to))) return token;
   return token.slice(0, from) + WILDCARD + token.slice(to);
+}
+
+/**
+ * Where the number starts in a core made of a word (letters and `_`), a run of
+ * two or more `.` or `:` and a number (digits, optionally signed, with a
+ * fraction and a unit: `instruction......0`, `depth....-2.5ms`); else `from`
+ * itself. One separator is not enough: `wpad:80` (host:port) and `QQ.10018`
+ * (name.pid) are values whole.
+ */
+function gluedNumberStart(token: string, from: number, to: number): number {
+  let i = from;
+  let c = token.charCodeAt(i);
+  while (i < to && ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95)) c = token.charCodeAt(++i);
+  if (i === from) return from;
+  const sep = i;
+  while (i < to && (c === 46 || c === 58)) c = token.charCodeAt(++i);
+  if (i - sep < 2) return from;
+  const start = i;
+  if (c === 45 || c === 43) c = token.charCodeAt(++i);
+  const digits = i;
+  while (i < to && c >= 48 && c <= 57) c = token.charCodeAt(++i);
+  if (i === digits) return from;
+  if (c === 46 && i + 1 < to) {
+    const f = ++i;
+    c = token.charCodeAt(i);
+    while (i < to && c >= 48 && c <= 57) c = token.charCodeAt(++i);
+    if (i === f) return from;
+  }
+  while (i < to && ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 37)) c = token.charCodeAt(++i);
+  return i === to ? start : from;
+}
+
+/** The `=` at `i` is part of `<=`, `>=`, `!=` or `==` (`-(>=NSSpace(8))-`): an operator, not a key's. */
+function isComparison(token: string, i: number): boolean {
+  const p = token.charCodeAt(i - 1);
+  return p === 60 || p === 62 || p === 33 || p === 61 || token.charCodeAt(i + 1) === 61;
+}
+
+function isLetter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 }
 
 function digitIn(s: string, from: number, to: number): boolean {
@@ -93,7 +149,7 @@ const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 const PATH = /^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\|[A-Za-z][\w+.-]*:\/\/)[^/\\]*[/\\]/;
 
 /** A DNS host name under a generic or a country top-level domain (`ns.example.com`, `www.wsi.edu.pl`): a value, like an IP. */
-const HOST = /^(?:[a-z][a-z0-9-]*\.)+(?:[a-z]{2}|com|net|org|edu|gov|mil|int|info|biz|local|internal|lan|arpa)$/;
+const HOST = /^(?:[A-Za-z][A-Za-z0-9-]*\.)+(?:[a-z]{2}|com|net|org|edu|gov|mil|int|info|biz|local|internal|lan|arpa)$/;
 
 /** Month and weekday names (`at Fri Jun 17 07:07:00 2005`): parts of a date, like its numbers. */
 const DATE_WORDS = new Set(['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec',
