@@ -5,7 +5,6 @@ import { InputError } from './errors.js';
 import { FeatureCollector } from './features/collector.js';
 import { buildFeatureSet, type FeatureResult, type WeightOption } from './features/index.js';
 import { variableLimit } from './features/limits.js';
-import { bonferroniBand, MetricJoin, seriesCount } from './features/metric-join.js';
 import { AbsoluteQuartilePass, referenceDurationOf } from './features/quartile-pass.js';
 import { listInputFiles, type InputFile } from './parse/files.js';
 import type { MetricSeries } from './parse/metrics.js';
@@ -148,8 +147,10 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
       intake: collector.intake,
     };
     const band = options.metricsBand ?? 'auto';
-    const join = metrics === undefined ? undefined : new MetricJoin(metrics, direct, {
-      band: band === 'auto' ? bonferroniBand(options.alpha ?? 0.05, seriesCount(metrics)) : band,
+    // Loaded with --metrics only: it brings spans.js and csv-parse, which a plain dlog run never needs.
+    const mj = metrics === undefined ? undefined : await import('./features/metric-join.js');
+    const join = metrics === undefined || mj === undefined ? undefined : new mj.MetricJoin(metrics, direct, {
+      band: band === 'auto' ? mj.bonferroniBand(options.alpha ?? 0.05, mj.seriesCount(metrics)) : band,
       window: 1800,
       align: options.metricsAlign ?? 'end',
       beyondRange: band === 'auto',

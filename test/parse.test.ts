@@ -189,6 +189,23 @@ describe('reading files', () => {
     expect(gz.sink.records.slice(0, dlogFirst.sink.records.length)).toEqual(dlogFirst.sink.records);
     expect(csv.sink.records.slice(0, dlogFirst.sink.records.length)).toEqual(dlogFirst.sink.records);
   });
+
+  it('reads each file by its name whichever comes first: dlog, TSV, gzipped CSV, a span file with an upper-case name', async () => {
+    // The reader loads the table and span readers only on the first file whose name can be one
+    // (src/parse/reader.ts): a dlog file first, then the others, each still read as its kind.
+    const span = { TraceID: 't1', SpanID: '1', ParentID: 'root', PodName: 'p', OperationName: 'op', StartTimeUnixNano: 1000000000, EndTimeUnixNano: 1500000000 };
+    const dir = tempDir({
+      '1.dlog': 'E\t1\tStart\n',
+      '2.tsv': 'kind\ttimestamp\tname\tvalue\nS\t2\tq\t4.5\n',
+      '3.csv.gz': gzipSync('kind,timestamp,name,value\nE,3,End,\n'),
+      '4.JSONL': JSON.stringify(span) + '\n',
+    });
+    const { sink } = await read(dir);
+    expect(sink.files).toEqual(['1.dlog', '2.tsv', '3.csv.gz', '4.JSONL']);
+    expect(sink.records.slice(0, 3)).toEqual([['E', 1, 'Start'], ['S', 2, 'q', 4.5], ['E', 3, 'End']]);
+    // The span file: one instance (the trace) with its span's start and end events.
+    expect(sink.records.slice(3).filter((r) => r[0] !== 'S')).toEqual([['I', 't1'], ['E', 1, 'p:op.start'], ['E', 1.5, 'p:op.end']]);
+  });
 });
 
 void emptyReadStats;

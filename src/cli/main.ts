@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { Command, CommanderError, Option } from 'commander';
 import type { Analysis } from '../analysis.js';
 import { InputError } from '../errors.js';
@@ -138,7 +139,24 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
     if (path !== undefined) await checkOutputPath(path, option);
   }
   // The stages are loaded when a run needs them, not at start-up (`--version`, `--help`, subcommands).
-  const [{ readClasses }, { analyze }] = await Promise.all([import('../read.js'), import('../analysis.js')]);
+  // Reading starts as soon as its own modules are in (with -j2 the workers start sooner).
+  const { readClasses } = await import('../read.js');
+  // Modules readClasses loads itself once it has listed the files (template detection without a
+  // translator; the parallel reader with more than one job): asked for now, they compile while
+  // the file system answers its stat calls. A failure is reported by readClasses's own import.
+  if (options.translator === undefined) import('../parse/templates/index.js').catch(() => undefined);
+  if ((options.jobs ?? availableParallelism()) > 1) import('../parse/parallel.js').catch(() => undefined);
+  // The analysis modules load once the first bytes are read (after the modules reading needs, while
+  // reading: with -j2 the workers take up the time), awaited after the parse (a failure is reported then).
+  let analysisModule: Promise<typeof import('../analysis.js')> | undefined;
+  const loadAnalysis = (): Promise<typeof import('../analysis.js')> => {
+    if (analysisModule === undefined) {
+      analysisModule = import('../analysis.js');
+      analysisModule.catch(() => undefined);
+      for (const report of reportModules(options)) report.catch(() => undefined);
+    }
+    return analysisModule;
+  };
   const stages: Record<string, number> = {};
   const onStage = (name: string, ms: number): void => { stages[name] = Math.round(ms); };
   let progress: Progress | undefined;
@@ -152,7 +170,10 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
       await checkReportTargets(reportPaths, all, classDirectories);
       progress = new Progress(totalBytes, all.length, Progress.enabledFor(options.quiet));
     },
-    onBytes: (n) => progress?.addBytes(n),
+    onBytes: (n) => {
+      if (analysisModule === undefined) void loadAnalysis();
+      progress?.addBytes(n);
+    },
     onFileDone: () => progress?.fileDone(),
     onNote: (text) => { if (!options.quiet) io.stderr.write(`${text}\n`); },
     onStage: (name, ms) => {
@@ -161,6 +182,7 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
     },
   });
   const { features, stats, parallel } = read;
+  const { analyze } = await loadAnalysis();
   const dnProgress = new StageProgress(Progress.enabledFor(options.quiet));
   let analysis: Analysis;
   try {
@@ -194,6 +216,25 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
   return options.failOnDivergence && analysis.tests.some((t) => t.significant) ? 1 : 0;
 }
 
+/** Whether a report option names a file or stdout (then --quiet leaves out the terminal report). */
+function reportAsked(options: Options): boolean {
+  return options.json !== undefined || options.tsv !== undefined || options.dot !== undefined || options.html !== undefined;
+}
+
+/**
+ * The report modules writeReports will load, asked for ahead (while reading) so they are in by
+ * then; writeReports's own imports return them (or report a failure to load).
+ */
+function reportModules(options: Options): Promise<unknown>[] {
+  return [
+    ...(options.json !== undefined ? [import('../report/json.js')] : []),
+    ...(options.tsv !== undefined ? [import('../report/tsv.js')] : []),
+    ...(options.dot !== undefined ? [import('../report/dot.js')] : []),
+    ...(options.html !== undefined ? [import('../report/html.js')] : []),
+    ...(options.quiet && reportAsked(options) ? [] : [import('../report/text.js')]),
+  ];
+}
+
 async function writeReports(analysis: Analysis, options: Options, io: Io): Promise<void> {
   // Files all or nothing; the one report on stdout after them.
   const toStdout = await writeReportFiles([
@@ -205,8 +246,7 @@ async function writeReports(analysis: Analysis, options: Options, io: Io): Promi
   if (toStdout !== undefined) await writeStream(io.stdout, toStdout);
   // The terminal report goes to stdout unless a machine-readable format took it.
   // --quiet with any report asked for (a file or stdout): no terminal report at all.
-  const reportAsked = options.json !== undefined || options.tsv !== undefined || options.dot !== undefined || options.html !== undefined;
-  if (options.quiet && reportAsked) return;
+  if (options.quiet && reportAsked(options)) return;
   const { renderText } = await import('../report/text.js');
   const text = renderText(analysis, { color: options.color && io.stdout.isTTY === true && !process.env.NO_COLOR, limit: options.limit });
   if (toStdout !== undefined) {

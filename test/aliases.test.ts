@@ -1,0 +1,54 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ALIAS_MIN_CORRELATION, metricAliases } from '../src/attention/aliases.js';
+import { correlation } from '../src/features/stats.js';
+import type { FeatureSet, FeatureTable } from '../src/features/types.js';
+
+// metricAliases computes Pearson r over each class's contiguous rows without index arrays
+// (a speed change); the reference here is SPEC §5's rule written with features/stats.ts's
+// `correlation` over explicit index lists, as the function did before.
+function referenceAliases(nGood: number, nBad: number, table: FeatureTable, metric: string): string[] {
+  const p = table.variables.indexOf(metric);
+  if (p < 0) return [];
+  const ranges = [[0, nGood], [nGood, nGood + nBad]].map(([s, e]) => Array.from({ length: e! - s! }, (_, k) => s! + k));
+  return table.variables.filter((_, v) => v !== p &&
+    ranges.every((at) => Math.abs(correlation(table.columns[v]!, table.columns[p]!, at)) >= ALIAS_MIN_CORRELATION));
+}
+
+const value = fc.oneof(
+  { weight: 8, arbitrary: fc.double({ min: -1e3, max: 1e3, noNaN: true }) },
+  { weight: 1, arbitrary: fc.constant(Number.NaN) },
+);
+
+describe('aliases of P (SPEC §5)', () => {
+  it('finds the same aliases as the rule over explicit index lists: exact, near-threshold, constant, missing', () => {
+    fc.assert(fc.property(
+      fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 12 }),
+      fc.array(value, { minLength: 24, maxLength: 24 }),
+      fc.array(value, { minLength: 24, maxLength: 24 }),
+      fc.double({ min: 1e-6, max: 0.2, noNaN: true }),
+      (nGood, nBad, pRaw, noise, eps) => {
+        const n = nGood + nBad;
+        const P = Float64Array.from(pRaw.slice(0, n));
+        const columns = [
+          P,
+          P.map((x) => 3 * x - 7), // an exact alias (where P is present)
+          P.map((x, i) => x + eps * (Number.isNaN(noise[i]!) ? 0 : noise[i]!)), // near the 0.999 line
+          Float64Array.from(noise.slice(0, n)), // unrelated
+          new Float64Array(n).fill(5), // constant: never an alias
+          P.map((x, i) => (i % 3 === 0 ? Number.NaN : -x)), // an alias with its own missing rows
+        ];
+        const table: FeatureTable = { kind: 'event', feature: 'count', variables: ['P', 'a', 'b', 'c', 'd', 'e'], columns };
+        const fs = { nGood, nBad } as FeatureSet;
+        expect(metricAliases(fs, table, 'P')).toEqual(referenceAliases(nGood, nBad, table, 'P'));
+      },
+    ), { numRuns: 400, seed: 17 });
+  });
+
+  it('an exact linear alias in both classes is one; under 3 rows in a class it cannot be', () => {
+    const P = Float64Array.from([1, 2, 4, 8, 3, 5, 9, 11]);
+    const table: FeatureTable = { kind: 'event', feature: 'count', variables: ['P', 'finish', 'noise'], columns: [P, P.map((x) => 2 * x + 1), Float64Array.from([1, 0, 1, 0, 1, 0, 1, 0])] };
+    expect(metricAliases({ nGood: 4, nBad: 4 } as FeatureSet, table, 'P')).toEqual(['finish']);
+    expect(metricAliases({ nGood: 2, nBad: 6 } as FeatureSet, table, 'P')).toEqual([]);
+  });
+});
