@@ -227,7 +227,7 @@ export async function readParallel(
       }
       // Series stay in the workers only when Dref can be computed right after (nothing read after them).
       const seriesInWorkers = init.keepSeries && k === segments.length - 1;
-      await readBatches(inputs.slice(segment.from, segment.to), jobs, { ...init, seriesInWorkers }, collector, stats, progress, local, examples);
+      await readBatches(inputs.slice(segment.from, segment.to), { jobs, init: { ...init, seriesInWorkers }, collector, stats, progress, local, examples });
     }
   } finally {
     await pool?.close();
@@ -261,6 +261,17 @@ function readOptions(init: WorkerInit, local: LocalOptions, progress: Progress):
   };
 }
 
+/** What readBatches reads with: readParallel's arguments, the worker init with where the series stay. */
+interface BatchRead {
+  readonly jobs: number;
+  readonly init: WorkerInit;
+  readonly collector: FeatureCollector;
+  readonly stats: Record<ClassName, ReadStats>;
+  readonly progress: Progress;
+  readonly local: LocalOptions;
+  readonly examples: number;
+}
+
 /**
  * Parse files on `jobs` threads — this one and `jobs` − 1 workers — into
  * `collector`, with a result byte-identical to reading them one by one. This
@@ -271,16 +282,8 @@ function readOptions(init: WorkerInit, local: LocalOptions, progress: Progress):
  * failing file in input order is reported, as a sequential read would: this
  * thread's batches all come before the workers'.
  */
-async function readBatches(
-  inputs: readonly ParallelInput[],
-  jobs: number,
-  init: WorkerInit,
-  collector: FeatureCollector,
-  stats: Record<ClassName, ReadStats>,
-  progress: Progress,
-  local: LocalOptions,
-  examples: number,
-): Promise<void> {
+async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): Promise<void> {
+  const { jobs, init, collector, stats, progress, local, examples } = read;
   const batches = batchesOf(inputs, jobs, local.batchBytes);
   const workerUrl = new URL('./worker.js', import.meta.url);
   const counters = new Map<Worker, Int32Array>();
