@@ -8,7 +8,7 @@ import { variableLimit } from './features/limits.js';
 import { AbsoluteQuartilePass, referenceDurationOf } from './features/quartile-pass.js';
 import { listInputFiles, type InputFile } from './parse/files.js';
 import type { MetricSeries } from './parse/metrics.js';
-import { emptyReadStats, readClass, type ClassSink, type ReadStats } from './parse/reader.js';
+import { emptyReadStats, readClass, type ReadStats } from './parse/reader.js';
 import type { ClassName } from './parse/records.js';
 import type { MinedTranslator } from './parse/templates/index.js';
 import type { Translator } from './parse/translator.js';
@@ -138,14 +138,7 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
     collector.finishClass();
   } else {
     const translator = await translatorOnce();
-    const direct: ClassSink = {
-      beginFile: (f, cl) => collector.beginFile(f, cl),
-      endFile: (f) => { collector.endFile(f); progress.fileDone(); },
-      instance: (id, kind) => collector.instance(id, kind),
-      event: (t, n) => collector.event(t, n),
-      state: (t, n, v) => collector.state(t, n, v),
-      intake: collector.intake,
-    };
+    const direct = collector.sink(progress.fileDone);
     const band = options.metricsBand ?? 'auto';
     // Loaded with --metrics only: it brings spans.js and csv-parse, which a plain dlog run never needs.
     const mj = metrics === undefined ? undefined : await import('./features/metric-join.js');

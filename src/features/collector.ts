@@ -198,6 +198,22 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    */
   constructor(readonly keepSeries = true) {}
 
+  /**
+   * This collector as the sink of reads on this thread, its fast lane
+   * included (records by variable number, in batches), calling `fileDone`
+   * after each file (progress).
+   */
+  sink(fileDone: () => void): ClassSink {
+    return {
+      beginFile: (f, c) => this.beginFile(f, c),
+      endFile: (f) => { this.endFile(f); fileDone(); },
+      instance: (id, kind) => this.instance(id, kind),
+      event: (t, n) => this.event(t, n),
+      state: (t, n, v) => this.state(t, n, v),
+      intake: this.intake,
+    };
+  }
+
   beginFile(file: InputFile, className: ClassName): void {
     if (className !== this.className) {
       this.finishClass();

@@ -6,7 +6,7 @@ import type { GrowableFloat64 } from '../features/growable.js';
 import { referenceDurationOf } from '../features/quartile-pass.js';
 import { STATE_FEATURE_TYPES } from '../features/types.js';
 import type { InputFile } from './files.js';
-import { readClass, type ClassSink, type ReadOptions, type ReadStats } from './reader.js';
+import { readClass, type ReadOptions, type ReadStats } from './reader.js';
 import { cutPoints, splitPool, splittable, startSplit, type SplitRead } from './ranges.js';
 import type { Translator } from './translator.js';
 import type { ClassName } from './records.js';
@@ -221,7 +221,7 @@ export async function readParallel(
         const split = splits.get(segment.split);
         const order = split !== undefined ? await split.finish(collector, stats[className]) : false;
         // Read sequentially here when the file cannot be split (or must not be: see ranges.ts).
-        if (order === false) await readClass([file], className, directSink(collector, progress), readOptions(init, local, progress), stats[className]);
+        if (order === false) await readClass([file], className, collector.sink(() => progress.fileDone()), readOptions(init, local, progress), stats[className]);
         else if (className === 'bad') badOrder = order;
         continue;
       }
@@ -238,19 +238,6 @@ export async function readParallel(
     const rank = new Map(badOrder.map((id, i) => [id, i]));
     collector.sharedIds.sort((a, b) => (rank.get(a) as number) - (rank.get(b) as number));
   }
-}
-
-/** The collector fed directly by this thread's reads (as `--jobs 1`, its fast lane too), counting files done. */
-function directSink(collector: FeatureCollector, progress: Progress): ClassSink {
-  return {
-    beginFile: (f, c) => collector.beginFile(f, c),
-    endFile: (f) => { collector.endFile(f); progress.fileDone(); },
-    instance: (id, kind) => collector.instance(id, kind),
-    event: (t, n) => collector.event(t, n),
-    state: (t, n, v) => collector.state(t, n, v),
-    // The fast lane (records by variable number, in batches), as `--jobs 1`'s sink has it.
-    intake: collector.intake,
-  };
 }
 
 function readOptions(init: WorkerInit, local: LocalOptions, progress: Progress): ReadOptions {
@@ -426,7 +413,7 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
       }
       // This thread's share, from the front, straight into the collector. An
       // input error here is the first in input order: it ends the run.
-      const sink = directSink(collector, progress);
+      const sink = collector.sink(() => progress.fileDone());
       const readOwn = async (): Promise<void> => {
         while (lo < hi) {
           const b = lo++;
