@@ -58,8 +58,48 @@ export function correlation(x: ArrayLike<number>, y: ArrayLike<number>, at: read
     sxx += dx * dx;
     syy += dy * dy;
   }
-  // Spread at rounding level (a constant feature) is no spread.
-  const tiny = (s: number, m: number): boolean => s <= (1e-12 * Math.max(1, Math.abs(m))) ** 2 * both.length;
+  return pearson(both.length, mx, my, sxx, syy, sxy);
+}
+
+/**
+ * `correlation(x, y, [start, …, end − 1])` without the index arrays: the rows
+ * start ≤ i < end where both are finite, with the same sums in the same order
+ * (so the same value to the bit).
+ */
+export function correlationOver(x: ArrayLike<number>, y: ArrayLike<number>, start: number, end: number): number {
+  let n = 0;
+  let sumX = 0;
+  let sumY = 0;
+  for (let i = start; i < end; i++) {
+    const xi = x[i] as number;
+    const yi = y[i] as number;
+    if (!Number.isFinite(xi) || !Number.isFinite(yi)) continue;
+    n++;
+    sumX += xi;
+    sumY += yi;
+  }
+  if (n < 3) return Number.NaN;
+  const mx = sumX / n;
+  const my = sumY / n;
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (let i = start; i < end; i++) {
+    const xi = x[i] as number;
+    const yi = y[i] as number;
+    if (!Number.isFinite(xi) || !Number.isFinite(yi)) continue;
+    const dx = xi - mx;
+    const dy = yi - my;
+    sxy += dx * dy;
+    sxx += dx * dx;
+    syy += dy * dy;
+  }
+  return pearson(n, mx, my, sxx, syy, sxy);
+}
+
+/** r from n pairs' means and centred sums; NaN where either spread is at rounding level (a constant feature). */
+function pearson(n: number, mx: number, my: number, sxx: number, syy: number, sxy: number): number {
+  const tiny = (s: number, m: number): boolean => s <= (1e-12 * Math.max(1, Math.abs(m))) ** 2 * n;
   if (tiny(sxx, mx) || tiny(syy, my)) return Number.NaN;
   return Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy)));
 }
