@@ -22,6 +22,37 @@ type Features = typeof import('../src/features/index.js');
 
 const file = (path: string, size: number): InputFile => ({ path, relativePath: path, gzip: false, size });
 
+/** Everything buildFeatureSet makes of a collector, as plain data (NaN kept as 'NaN'). */
+function plain(x: unknown): unknown {
+  return JSON.parse(JSON.stringify(x, (_k, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Float64Array, String) : typeof v === 'number' ? String(v) : v)));
+}
+
+/**
+ * Both classes read one after another (`jobs` 1) or by readParallel on `jobs`
+ * threads with `local` (its test options: batch sizes, byte-range cuts), then
+ * everything the features stage makes of them, as plain data.
+ */
+async function readBoth(files: Record<'good' | 'bad', InputFile[]>, jobs: number, keepSeries: boolean, local: Parameters<Parallel['readParallel']>[6], strict: boolean): Promise<unknown> {
+  const { FeatureCollector } = await dist<Collector>('features/collector.js');
+  const { readClass, emptyReadStats } = await dist<Reader>('parse/reader.js');
+  const { buildFeatureSet } = await dist<Features>('features/index.js');
+  const { readParallel } = await dist<Parallel>('parse/parallel.js');
+  const collector = new FeatureCollector(keepSeries);
+  const stats = { good: emptyReadStats(), bad: emptyReadStats() };
+  if (jobs === 1) {
+    for (const c of ['good', 'bad'] as const) {
+      await readClass(files[c], c, collector, { strict }, stats[c]);
+      collector.finishClass();
+    }
+  } else {
+    const inputs = (['good', 'bad'] as const).flatMap((c) => files[c].map((f) => ({ file: f, className: c })));
+    await readParallel(inputs, jobs, { strict, keepSeries }, collector, stats, { addBytes: () => undefined, fileDone: () => undefined }, local);
+    collector.finishClass();
+  }
+  const built = buildFeatureSet(collector, { weight: { mode: 'none' } });
+  return plain({ built, emptyFiles: collector.emptyFiles, sharedIds: collector.sharedIds, unordered: collector.unorderedInstances, stats });
+}
+
 describe('batchesOf', () => {
   const inputs = (sizes: Record<'good' | 'bad', number[]>): ParallelInput[] =>
     (['good', 'bad'] as const).flatMap((c) => sizes[c].map((size, i) => ({ file: file(`${c}/${i}`, size), className: c })));
@@ -100,32 +131,9 @@ describe('readParallel equals a sequential read', () => {
     return out;
   }
 
-  /** Everything buildFeatureSet makes of a collector, as plain data (NaN kept as 'NaN'). */
-  function plain(x: unknown): unknown {
-    return JSON.parse(JSON.stringify(x, (_k, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Float64Array, String) : typeof v === 'number' ? String(v) : v)));
-  }
-
-  async function read(files: Record<'good' | 'bad', InputFile[]>, jobs: number, keepSeries: boolean, strict = false): Promise<unknown> {
-    const { FeatureCollector } = await dist<Collector>('features/collector.js');
-    const { readClass, emptyReadStats } = await dist<Reader>('parse/reader.js');
-    const { buildFeatureSet } = await dist<Features>('features/index.js');
-    const { readParallel } = await dist<Parallel>('parse/parallel.js');
-    const collector = new FeatureCollector(keepSeries);
-    const stats = { good: emptyReadStats(), bad: emptyReadStats() };
-    if (jobs === 1) {
-      for (const c of ['good', 'bad'] as const) {
-        await readClass(files[c], c, collector, { strict }, stats[c]);
-        collector.finishClass();
-      }
-    } else {
-      const inputs = (['good', 'bad'] as const).flatMap((c) => files[c].map((f) => ({ file: f, className: c })));
-      // Batches of one file each: the read is shared between this thread and the workers inside each class.
-      await readParallel(inputs, jobs, { strict, keepSeries }, collector, stats, { addBytes: () => undefined, fileDone: () => undefined }, { batchBytes: 1 });
-      collector.finishClass();
-    }
-    const built = buildFeatureSet(collector, { weight: { mode: 'none' } });
-    return plain({ built, emptyFiles: collector.emptyFiles, sharedIds: collector.sharedIds, unordered: collector.unorderedInstances, stats });
-  }
+  // Batches of one file each: the read is shared between this thread and the workers inside each class.
+  const read = (files: Record<'good' | 'bad', InputFile[]>, jobs: number, keepSeries: boolean, strict = false): Promise<unknown> =>
+    readBoth(files, jobs, keepSeries, { batchBytes: 1 }, strict);
 
   it('with one and two workers, series kept or not: the same features, empty files, shared ids and counts', async () => {
     const files = writeSet('same');
@@ -206,28 +214,9 @@ describe('one large file read in byte ranges (ranges.ts) equals a sequential rea
   const bad = (): string => `E\t50\tBoot\nS\t50.5\theap\t12\n${Array.from({ length: 40 }, (_, k) => request(`req-${k + 20}`, 200 + k, k)).join('')}` +
     `${request('req-3', 300, 9, 'slow')}${request('req-30', 301, 4)}${request('req-77', 302, 1)}`;
 
-  async function read(files: Record<'good' | 'bad', InputFile>, jobs: number, cutsOf?: (f: InputFile) => number[], strict = false): Promise<unknown> {
-    const { FeatureCollector } = await dist<Collector>('features/collector.js');
-    const { readClass, emptyReadStats } = await dist<Reader>('parse/reader.js');
-    const { buildFeatureSet } = await dist<Features>('features/index.js');
-    const { readParallel } = await dist<Parallel>('parse/parallel.js');
-    const collector = new FeatureCollector(true);
-    const stats = { good: emptyReadStats(), bad: emptyReadStats() };
-    if (jobs === 1) {
-      for (const c of ['good', 'bad'] as const) {
-        await readClass([files[c]], c, collector, { strict }, stats[c]);
-        collector.finishClass();
-      }
-    } else {
-      const inputs = (['good', 'bad'] as const).map((c) => ({ file: files[c], className: c }));
-      await readParallel(inputs, jobs, { strict, keepSeries: true }, collector, stats, { addBytes: () => undefined, fileDone: () => undefined },
-        { splitBytes: 1, ...(cutsOf !== undefined ? { cutsOf: async (f: InputFile) => cutsOf(f) } : {}) });
-      collector.finishClass();
-    }
-    const built = buildFeatureSet(collector, { weight: { mode: 'none' } });
-    return JSON.parse(JSON.stringify({ built, sharedIds: collector.sharedIds, unordered: collector.unorderedInstances, stats },
-      (_k, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Float64Array, String) : typeof v === 'number' ? String(v) : v)));
-  }
+  const read = (files: Record<'good' | 'bad', InputFile>, jobs: number, cutsOf?: (f: InputFile) => number[], strict = false): Promise<unknown> =>
+    readBoth({ good: [files.good], bad: [files.bad] }, jobs, true,
+      { splitBytes: 1, ...(cutsOf !== undefined ? { cutsOf: async (f: InputFile) => cutsOf(f) } : {}) }, strict);
 
   /** Offsets of the starts of the lines that begin with `prefix` (as cut points). */
   const lineStarts = (text: string, prefix: string): number[] => {
