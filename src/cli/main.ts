@@ -218,7 +218,17 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
 
 /** Whether a report option names a file or stdout (then --quiet leaves out the terminal report). */
 function reportAsked(options: Options): boolean {
-  return options.json !== undefined || options.tsv !== undefined || options.dot !== undefined || options.html !== undefined;
+  return reportRenderers(options).some(([, path]) => path !== undefined);
+}
+
+/** The file reports: option, where it goes, and how to load its renderer (a module loaded on first use). */
+function reportRenderers(options: Options): [option: string, path: string | undefined, load: () => Promise<(a: Analysis) => string | Promise<string>>][] {
+  return [
+    ['--json', options.json, async () => (await import('../report/json.js')).renderJson],
+    ['--tsv', options.tsv, async () => (await import('../report/tsv.js')).renderTsv],
+    ['--dot', options.dot, async () => (await import('../report/dot.js')).renderDot],
+    ['--html', options.html, async () => (await import('../report/html.js')).renderHtml],
+  ];
 }
 
 /**
@@ -227,22 +237,14 @@ function reportAsked(options: Options): boolean {
  */
 function reportModules(options: Options): Promise<unknown>[] {
   return [
-    ...(options.json !== undefined ? [import('../report/json.js')] : []),
-    ...(options.tsv !== undefined ? [import('../report/tsv.js')] : []),
-    ...(options.dot !== undefined ? [import('../report/dot.js')] : []),
-    ...(options.html !== undefined ? [import('../report/html.js')] : []),
+    ...reportRenderers(options).filter(([, path]) => path !== undefined).map(([, , load]) => load()),
     ...(options.quiet && reportAsked(options) ? [] : [import('../report/text.js')]),
   ];
 }
 
 async function writeReports(analysis: Analysis, options: Options, io: Io): Promise<void> {
   // Files all or nothing; the one report on stdout after them.
-  const toStdout = await writeReportFiles([
-    ['--json', options.json, async () => (await import('../report/json.js')).renderJson(analysis)],
-    ['--tsv', options.tsv, async () => (await import('../report/tsv.js')).renderTsv(analysis)],
-    ['--dot', options.dot, async () => (await import('../report/dot.js')).renderDot(analysis)],
-    ['--html', options.html, async () => (await import('../report/html.js')).renderHtml(analysis)],
-  ]);
+  const toStdout = await writeReportFiles(reportRenderers(options).map(([option, path, load]) => [option, path, async () => (await load())(analysis)]));
   if (toStdout !== undefined) await writeStream(io.stdout, toStdout);
   // The terminal report goes to stdout unless a machine-readable format took it.
   // --quiet with any report asked for (a file or stdout): no terminal report at all.
