@@ -125,6 +125,7 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
   const parallel = metrics === undefined && typeof options.translator !== 'object' && jobs > 1 && all.length > 1 && rereadable &&
     (options.jobs !== undefined || (totalBytes >= PARALLEL_MIN_BYTES && all.length >= 2 * jobs));
   const progress = { addBytes: (n: number) => hooks.onBytes?.(n), fileDone: () => hooks.onFileDone?.() };
+  let joined: ReadonlySet<string> | undefined;
   if (parallel) {
     const { readParallel } = await import('./parse/parallel.js');
     const inputs = (['good', 'bad'] as const).flatMap((className) => files[className].map((file) => ({ file, className })));
@@ -157,6 +158,7 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
       join?.finishClass();
       collector.finishClass();
     }
+    joined = join?.variables;
   }
   if (!keepSeries && collector.states.names.length > 0) {
     const pass = new AbsoluteQuartilePass(collector, referenceDurationOf(collector));
@@ -183,6 +185,7 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
     ...(options.eventMetric !== undefined ? { eventMetric: options.eventMetric } : {}),
     ...(options.stateMetric !== undefined ? { stateMetric: options.stateMetric } : {}),
     weight: options.weight ?? { mode: 'none' },
+    ...(joined !== undefined ? { joined } : {}),
   });
   const features = { ...built, warnings: [...built.warnings, ...stats.good.notes, ...stats.bad.notes] };
   stageDone('features');

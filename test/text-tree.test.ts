@@ -58,13 +58,25 @@ describe('the inflation line under the verdict', () => {
     const a: Analysis = {
       ...analysis(),
       inflation: [
-        { kind: 'event', feature: 'gap', tests: 400, lambda: 1.5, applied: true },
-        { kind: 'event', feature: 'count', tests: 500, lambda: 0.2, applied: false },
-        { kind: 'event', feature: 'last.rel', tests: 400, lambda: 9, applied: true },
+        { source: 'log', kind: 'event', feature: 'gap', tests: 400, lambda: 1.5, applied: true },
+        { source: 'log', kind: 'event', feature: 'count', tests: 500, lambda: 0.2, applied: false },
+        { source: 'log', kind: 'event', feature: 'last.rel', tests: 400, lambda: 9, applied: true },
       ],
     };
     const line = renderText(a, { color: false, limit: 10 }).split('\n').find((l) => l.includes('diverged as a whole'));
     expect(line).toBe('  2 feature types diverged as a whole (event last.rel λ 9, event gap λ 1.5): deflated by √λ before the correction (--inflation off tests them as they are)');
+  });
+
+  it('names the source of a family that is not log lines', () => {
+    const a: Analysis = {
+      ...analysis(),
+      inflation: [
+        { source: 'span', kind: 'state', feature: 'min', tests: 200, lambda: 4, applied: true },
+        { source: 'log', kind: 'event', feature: 'gap', tests: 400, lambda: 1.5, applied: true },
+      ],
+    };
+    const line = renderText(a, { color: false, limit: 10 }).split('\n').find((l) => l.includes('diverged as a whole'));
+    expect(line).toBe('  2 feature types diverged as a whole (span state min λ 4, event gap λ 1.5): deflated by √λ before the correction (--inflation off tests them as they are)');
   });
 });
 

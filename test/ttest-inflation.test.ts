@@ -3,6 +3,7 @@ import { CHI2_1_MEDIAN, deflate, inflationOf, MIN_FAMILY } from '../src/ttest/in
 import { runTests } from '../src/ttest/index.js';
 import { signedZ } from '../src/ttest/normal.js';
 import type { FeatureSet, FeatureTable, Instance } from '../src/features/types.js';
+import { sourceKey, sourceOf, variableSources } from '../src/features/sources.js';
 
 describe('inflationOf: λ = median z² / median of χ²₁ per (kind, feature) family', () => {
   // R 4.3: qchisq(0.5, 1) = 0.4549364231195724; = qnorm(0.75)^2 = 0.6744897501960817^2.
@@ -11,15 +12,15 @@ describe('inflationOf: λ = median z² / median of χ²₁ per (kind, feature) f
   });
 
   // 101 z: 50 small, one with z² = 2·median(χ²₁), 50 large → median z² = 2·median(χ²₁), λ = 2 by construction.
-  const family = (kind: 'event' | 'state', feature: 'gap' | 'mean', small: number, large: number, middle: number) => [
-    ...Array.from({ length: 50 }, () => ({ kind, feature, z: small })),
-    { kind, feature, z: middle },
-    ...Array.from({ length: 50 }, () => ({ kind, feature, z: large })),
+  const family = (kind: 'event' | 'state', feature: 'gap' | 'mean', small: number, large: number, middle: number, source: 'log' | 'span' | 'metric' = 'log') => [
+    ...Array.from({ length: 50 }, () => ({ source, kind, feature, z: small })),
+    { source, kind, feature, z: middle },
+    ...Array.from({ length: 50 }, () => ({ source, kind, feature, z: large })),
   ];
 
   it('estimates λ from the median, whatever the tails (up to half the family may be real causes)', () => {
     const [f] = inflationOf(family('event', 'gap', 0.1, 38, -Math.sqrt(2 * CHI2_1_MEDIAN)));
-    expect(f).toMatchObject({ kind: 'event', feature: 'gap', tests: 101, applied: true });
+    expect(f).toMatchObject({ source: 'log', kind: 'event', feature: 'gap', tests: 101, applied: true });
     expect(f!.lambda).toBeCloseTo(2, 12);
   });
 
@@ -29,11 +30,21 @@ describe('inflationOf: λ = median z² / median of χ²₁ per (kind, feature) f
     expect(out[1]!.lambda).toBeCloseTo(0.5, 12);
   });
 
+  it('keeps sources apart: span timings that moved together are not averaged with metric excesses that are 0', () => {
+    // One (state, mean) feature type from two sources: 101 span tests with λ = 2 by construction, 101 metric tests all 0.
+    const out = inflationOf([...family('state', 'mean', 0.1, 5, Math.sqrt(2 * CHI2_1_MEDIAN), 'span'), ...family('state', 'mean', 0, 0, 0, 'metric')]);
+    expect(out.map((f) => [f.source, f.kind, f.feature, f.tests, f.applied])).toEqual([['span', 'state', 'mean', 101, true], ['metric', 'state', 'mean', 101, false]]);
+    expect(out[0]!.lambda).toBeCloseTo(2, 12);
+    // Pooled, the median z² would be a metric's 0 and nothing would be deflated.
+    const pooled = inflationOf([...family('state', 'mean', 0.1, 5, Math.sqrt(2 * CHI2_1_MEDIAN)), ...family('state', 'mean', 0, 0, 0)]);
+    expect(pooled[0]!.applied).toBe(false);
+  });
+
   it(`needs at least ${MIN_FAMILY} tests with a z; NaN z do not count`, () => {
-    const few = Array.from({ length: MIN_FAMILY - 1 }, () => ({ kind: 'event' as const, feature: 'gap' as const, z: 3 }));
+    const few = Array.from({ length: MIN_FAMILY - 1 }, () => ({ source: 'log' as const, kind: 'event' as const, feature: 'gap' as const, z: 3 }));
     expect(inflationOf(few)).toEqual([]);
-    expect(inflationOf([...few, { kind: 'event', feature: 'gap', z: NaN }])).toEqual([]);
-    expect(inflationOf([...few, { kind: 'event', feature: 'gap', z: 3 }])).toHaveLength(1);
+    expect(inflationOf([...few, { source: 'log', kind: 'event', feature: 'gap', z: NaN }])).toEqual([]);
+    expect(inflationOf([...few, { source: 'log', kind: 'event', feature: 'gap', z: 3 }])).toHaveLength(1);
   });
 });
 
@@ -87,7 +98,7 @@ describe('runTests with inflation', () => {
     expect(off.inflation).toEqual([]);
     expect(significant(off).length).toBeGreaterThan(50); // 68 of 150
     expect(auto.inflation).toHaveLength(1);
-    expect(auto.inflation[0]).toMatchObject({ kind: 'state', feature: 'mean', tests: 150, applied: true });
+    expect(auto.inflation[0]).toMatchObject({ source: 'log', kind: 'state', feature: 'mean', tests: 150, applied: true });
     expect(auto.inflation[0]!.lambda).toBeGreaterThan(10);
     expect(significant(auto)).toEqual(['cause']);
     expect(auto.ranking[0]!.variable).toBe('cause');
@@ -113,5 +124,49 @@ describe('runTests with inflation', () => {
     const o = runTests(quiet, { alpha: 0.05, correction: 'bonferroni', inflation: 'off' });
     expect(a.inflation[0]!.applied).toBe(false);
     expect(a.tests).toEqual(o.tests);
+  });
+});
+
+describe('runTests: one family per source (FeatureSet.sources)', () => {
+  // The shifted 150 variables are span self times; beside them, 200 joined metrics whose excess is 0 in every instance.
+  const base = commonShift(0.15, 3);
+  const table = base.tables[0]!;
+  const metrics = Array.from({ length: 200 }, (_, v) => `svc${String(v).padStart(3, '0')}:CpuUsage`);
+  const pooledTable: FeatureTable = {
+    ...table,
+    variables: [...table.variables, ...metrics],
+    columns: [...table.columns, ...metrics.map(() => new Float64Array(base.instances.length))],
+  };
+  const pooled: FeatureSet = { ...base, tables: [pooledTable] };
+  const sources = new Map<string, 'span' | 'metric'>([
+    ...table.variables.filter((v) => v !== 'duration').map((v) => [sourceKey('state', v), 'span'] as [string, 'span']),
+    ...metrics.map((v) => [sourceKey('state', v), 'metric'] as [string, 'metric']),
+  ]);
+  const split: FeatureSet = { ...pooled, sources };
+  const significant = (fs: FeatureSet) => runTests(fs, { alpha: 0.05, correction: 'bonferroni' }).tests.filter((t) => t.significant).map((t) => t.variable);
+
+  it('without sources the metrics\' zeros hold λ at 0 and the shared shift stays significant', () => {
+    const r = runTests(pooled, { alpha: 0.05, correction: 'bonferroni' });
+    expect(r.inflation.map((f) => [f.source, f.applied])).toEqual([['log', false]]);
+    expect(significant(pooled).length).toBeGreaterThan(50);
+  });
+
+  it('with sources the span family is deflated on its own, and only the cause stays', () => {
+    const r = runTests(split, { alpha: 0.05, correction: 'bonferroni' });
+    expect(r.inflation.map((f) => [f.source, f.kind, f.feature, f.tests, f.applied])).toEqual([['span', 'state', 'mean', 150, true], ['metric', 'state', 'mean', 200, false]]);
+    expect(significant(split)).toEqual(['cause']);
+  });
+});
+
+describe('variableSources: spans by their three names, metrics by what the join emitted', () => {
+  it('marks X.start, X.end and X self of a span, and the joined metric states; the rest are log lines', () => {
+    const events = ['svc:GET /a.start', 'svc:GET /a.end', 'svc:ERROR', 'svc:job.end'];
+    const states = ['svc:GET /a self', 'svc:job self', 'svc:CpuUsage', 'svc:queue'];
+    const s = variableSources(events, states, new Set(['svc:CpuUsage']));
+    const fs = { sources: s };
+    expect(events.map((v) => sourceOf(fs, 'event', v))).toEqual(['span', 'span', 'log', 'log']);
+    // `svc:job self` has no `svc:job.start`: a translator's name, not a span.
+    expect(states.map((v) => sourceOf(fs, 'state', v))).toEqual(['span', 'log', 'metric', 'log']);
+    expect(sourceOf({}, 'state', 'svc:GET /a self')).toBe('log');
   });
 });

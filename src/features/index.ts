@@ -6,6 +6,7 @@ import type { FeatureCollector } from './collector.js';
 import type { GrowableFloat64 } from './growable.js';
 import { detectHeavyTail, metricValues, percentile } from './metric.js';
 import { referenceDurationOf } from './quartile-pass.js';
+import { variableSources } from './sources.js';
 import {
   DURATION, EVENT_FEATURE_TYPES, STATE_FEATURE_TYPES,
   type FeatureSet, type FeatureTable, type HeavyTail, type Instance, type LogKind, type MetricInfo,
@@ -24,6 +25,8 @@ export interface FeatureOptions {
    * run into the good class alone.
    */
   readonly minInstances?: Readonly<Record<ClassName, number>>;
+  /** The state variables the metric join emitted (their source is `metric`: see sources.ts). */
+  readonly joined?: ReadonlySet<string>;
 }
 
 export type WeightOption = { readonly mode: 'none' } | { readonly mode: 'auto' } | { readonly mode: 'exp'; readonly half: number };
@@ -142,7 +145,8 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
     warnings.push(`${collector.sharedIds.length} instance id(s) occur in both classes (e.g. '${collector.sharedIds[0]}'); each class keeps its own instance`);
   }
 
-  const features: FeatureSet = { ...partial, weights };
+  const sources = variableSources(collector.events.names, collector.states.names, options.joined);
+  const features: FeatureSet = { ...partial, weights, ...(sources.size > 0 ? { sources } : {}) };
   return {
     features,
     heavyTail,

@@ -113,6 +113,8 @@ export class MetricJoin implements ClassSink {
   /** Instance–service pairs joined, and state records added, for the summary. */
   joins = 0;
   records = 0;
+  /** The state variables it emitted (`service:metric`). */
+  readonly variables = new Set<string>();
   private named = new Map<string, Track>();
   private fileTrack = newTrack();
   private fileNamed = false;
@@ -200,6 +202,7 @@ export class MetricJoin implements ClassSink {
       for (const series of this.metrics.byService.get(service) ?? []) {
         const bands = this.bandsOf(series);
         this.metrics.metricNames.forEach((metric, m) => {
+          this.variables.add(`${service}:${metric}`);
           const { centers, scale, range } = bands[m] as { centers: Float64Array; scale: number; range: Float64Array | null };
           for (const [t, v, k] of samplesOver(series, m, track.tMin, track.tMax, this.options.align)) {
             const band = range === null ? this.options.band : Math.max(this.options.band, range[k] as number);

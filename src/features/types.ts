@@ -82,6 +82,9 @@ export interface HeavyTail {
   readonly sd: number;
 }
 
+/** Where a variable came from (src/features/sources.ts). */
+export type VariableSource = 'log' | 'span' | 'metric';
+
 /** What feature creation (SPEC §2) produces: the input of every later stage. */
 export interface FeatureSet {
   /** Good instances first (sorted by id), then bad ones (sorted by id). */
@@ -95,6 +98,8 @@ export interface FeatureSet {
   readonly tables: readonly FeatureTable[];
   /** Median duration over all instances of both classes (SPEC §2, Dref). */
   readonly referenceDuration: number;
+  /** The variables that are not log lines (spans, joined metrics), by `sourceKey(kind, name)`; absent: all are. */
+  readonly sources?: ReadonlyMap<string, VariableSource>;
 }
 
 /** Index range of a class's instances within FeatureSet.instances. */

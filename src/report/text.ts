@@ -90,7 +90,7 @@ function renderVerdict(a: Analysis, c: InstanceType<typeof Chalk>): string[] {
   if (a.kinds !== null) out.push(c.dim(`  compared within ${plural(a.kinds.length, 'instance kind')} (--kinds off pools them)`));
   const inflated = a.inflation.filter((f) => f.applied).sort((x, y) => y.lambda - x.lambda);
   if (inflated.length > 0) {
-    const shown = inflated.slice(0, 3).map((f) => `${f.kind} ${f.feature} λ ${formatValue(f.lambda)}`).join(', ');
+    const shown = inflated.slice(0, 3).map((f) => `${f.source === 'log' ? '' : `${f.source} `}${f.kind} ${f.feature} λ ${formatValue(f.lambda)}`).join(', ');
     out.push(c.dim(`  ${plural(inflated.length, 'feature type')} diverged as a whole (${shown}${inflated.length > 3 ? ', …' : ''}): deflated by √λ before the correction (--inflation off tests them as they are)`));
   }
   out.push('');

@@ -5,7 +5,8 @@
  * occurrence of every event variable; one multiple-testing correction over all
  * of them; variables ranked by Σ|z| of their significant features.
  */
-import { DURATION, classRange, type FeatureSet, type FeatureTable, type LogKind } from '../features/types.js';
+import { sourceOf } from '../features/sources.js';
+import { DURATION, classRange, type FeatureSet, type FeatureTable, type LogKind, type VariableSource } from '../features/types.js';
 import { significantFlags } from './correction.js';
 import { deflate, familyKey, inflationOf, type Inflation } from './inflation.js';
 import { separationZ, signedZ, Z_CAP } from './normal.js';
@@ -137,7 +138,8 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
   if (firstState < 0) performed.push(...pendingOccurrence);
   else performed.splice(firstState, 0, ...pendingOccurrence);
 
-  const inflation = options.inflation === 'off' ? [] : deflateInflated(performed, (kind) => (kind === 'event' ? fs.metric.event : fs.metric.state));
+  const inflation = options.inflation === 'off' ? [] : deflateInflated(performed, (kind) => (kind === 'event' ? fs.metric.event : fs.metric.state),
+    (x) => sourceOf(fs, x.kind, x.variable));
 
   // One hypothesis per distinct test: identical results (first/median/last of an event that occurs once, a
   // span's start and end occurring together) are one question asked twice, counted once in the correction.
@@ -189,20 +191,21 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
 }
 
 /**
- * Genomic control over `performed`, in place: λ per (kind, feature) family
+ * Genomic control over `performed`, in place: λ per (source, kind, feature) family
  * (P's own tests neither counted nor deflated: P is the question, not one of
  * many), estimated from each test's own z (its p's quantile, not the bounded
  * ranking z); each test of a family with λ > 1 gets p = 2·Q(|z|/√λ) and its
  * ranking z recomputed from that. Returns every family's λ.
  */
-function deflateInflated(performed: Performed[], metricOf: (kind: LogKind) => string | null): Inflation[] {
+function deflateInflated(performed: Performed[], metricOf: (kind: LogKind) => string | null, sourceOfTest: (x: Performed) => VariableSource): Inflation[] {
   const isMetric = (x: Performed): boolean => x.variable === metricOf(x.kind);
   const ownZ = performed.map((x) => signedZ(Math.sign(x.result.t), x.result.log10p));
-  const families = inflationOf(performed.flatMap((x, i) => (isMetric(x) ? [] : [{ kind: x.kind, feature: x.feature, z: ownZ[i] as number }])));
+  const sources = performed.map(sourceOfTest);
+  const families = inflationOf(performed.flatMap((x, i) => (isMetric(x) ? [] : [{ source: sources[i] as VariableSource, kind: x.kind, feature: x.feature, z: ownZ[i] as number }])));
   const lambdaOf = new Map(families.filter((f) => f.applied).map((f) => [familyKey(f), f.lambda]));
   if (lambdaOf.size === 0) return families;
   performed.forEach((x, i) => {
-    const lambda = lambdaOf.get(familyKey(x));
+    const lambda = lambdaOf.get(familyKey({ ...x, source: sources[i] as VariableSource }));
     if (lambda === undefined || isMetric(x)) return;
     const { log10p } = deflate(ownZ[i] as number, lambda);
     const result: WelchResult = { ...x.result, log10p, p: 10 ** log10p };

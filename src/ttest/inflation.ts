@@ -12,14 +12,19 @@
  * correction. A variable that moved more than the family moved stays
  * significant; one that moved with the rest does not.
  *
- * A family is one (log kind, feature type): all `gap` tests, all state `min`
- * tests, all occurrence tests. The median is robust: up to half the family
+ * A family is one (source, log kind, feature type): all `gap` tests of log
+ * events, all `min` tests of span self times, all occurrence tests of log
+ * events. Sources differ in how two minutes differ: nearly every span timing
+ * moves with the other minute's load, nearly every joined metric excess is 0
+ * in both classes, log lines do neither; pooled, one source's λ would be read
+ * off another's (on TrainTicket the metrics' zeros made λ 0, and the span
+ * timings that had moved were not deflated at all). The median is robust: up to half the family
  * may be real causes without moving λ. λ is only estimated from families of
  * at least MIN_FAMILY tests (its relative standard error is about
  * 2.3/√n: 23% at 100 tests) and only applied when above 1, so small analyses,
  * and families with no inflation, are untouched.
  */
-import type { LogKind } from '../features/types.js';
+import type { LogKind, VariableSource } from '../features/types.js';
 import { logNormalUpper } from './normal.js';
 import type { TestedFeature } from './types.js';
 
@@ -31,6 +36,7 @@ export const MIN_FAMILY = 100;
 
 /** One family's inflation: λ = median z² / median of χ²₁ over its `tests` tests. */
 export interface Inflation {
+  readonly source: VariableSource;
   readonly kind: LogKind;
   readonly feature: TestedFeature;
   readonly tests: number;
@@ -40,34 +46,35 @@ export interface Inflation {
 }
 
 export interface FamilyMember {
+  readonly source: VariableSource;
   readonly kind: LogKind;
   readonly feature: TestedFeature;
   readonly z: number;
 }
 
 /** The key of the family a test belongs to (and of the Inflation that describes it). */
-export function familyKey(f: { readonly kind: LogKind; readonly feature: TestedFeature }): string {
-  return `${f.kind}\u0000${f.feature}`;
+export function familyKey(f: { readonly source: VariableSource; readonly kind: LogKind; readonly feature: TestedFeature }): string {
+  return `${f.source}\u0000${f.kind}\u0000${f.feature}`;
 }
 
 /**
- * λ per (kind, feature) family of at least MIN_FAMILY tests with a finite z,
+ * λ per (source, kind, feature) family of at least MIN_FAMILY tests with a finite z,
  * in first-appearance order. NaN z are left out of the median.
  */
 export function inflationOf(members: readonly FamilyMember[], minFamily: number = MIN_FAMILY): Inflation[] {
-  const families = new Map<string, { kind: LogKind; feature: TestedFeature; z2: number[] }>();
+  const families = new Map<string, { source: VariableSource; kind: LogKind; feature: TestedFeature; z2: number[] }>();
   for (const m of members) {
     if (Number.isNaN(m.z)) continue;
     const key = familyKey(m);
     let f = families.get(key);
-    if (f === undefined) families.set(key, (f = { kind: m.kind, feature: m.feature, z2: [] }));
+    if (f === undefined) families.set(key, (f = { source: m.source, kind: m.kind, feature: m.feature, z2: [] }));
     f.z2.push(m.z * m.z);
   }
   const out: Inflation[] = [];
-  for (const { kind, feature, z2 } of families.values()) {
+  for (const { source, kind, feature, z2 } of families.values()) {
     if (z2.length < minFamily) continue;
     const lambda = median(z2) / CHI2_1_MEDIAN;
-    out.push({ kind, feature, tests: z2.length, lambda, applied: lambda > 1 });
+    out.push({ source, kind, feature, tests: z2.length, lambda, applied: lambda > 1 });
   }
   return out;
 }
