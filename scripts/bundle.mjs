@@ -1,7 +1,7 @@
 // `npm run build`, after tsc: the CLI bundled into dist/bundle/ (rolldown, a dev dependency).
-// Node loads one module graph of ~20 chunks instead of ~150 modules, in the
-// main thread and again in each parsing worker (bench/README.md, issue 17
-// sixth pass: the measured gain). Input is tsc's own output (dist/), so the
+// Node loads ~50 chunks instead of ~100 modules and ~20 files of dependencies,
+// in the main thread and again in each parsing worker (bench/README.md, issue
+// 17 sixth pass: the measured gain). Input is tsc's own output (dist/), so the
 // bundle runs the same JavaScript; bin/distalyze.js uses it when it is at
 // least as new as dist/cli/entry.js, else dist/ as compiled.
 //
@@ -11,7 +11,11 @@
 // - dist/errors.js stays outside: a translator module may throw an InputError
 //   imported from the package (dist/index.js); the CLI's `instanceof` must see
 //   that same class.
-// - Dependencies stay outside (node_modules, loaded as before).
+// - The runtime dependencies are bundled too (commander, csv-parse, chalk, yaml:
+//   a dozen files each otherwise), except @hpcc-js/wasm-graphviz (large, and
+//   only loaded to draw graphs). package.json still lists them all: the library
+//   entry (dist/index.js) imports them from node_modules.
+import { isBuiltin } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
@@ -27,7 +31,8 @@ await build({
   },
   platform: 'node',
   logLevel: 'warn',
-  external: (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0'),
+  // Node's own modules, and Graphviz (a large WebAssembly module, loaded only to draw --html graphs).
+  external: (id) => isBuiltin(id) || /^@hpcc-js\/wasm-graphviz(\/|$)/.test(id),
   plugins: [{
     name: 'shared-errors',
     resolveId(source, importer) {
