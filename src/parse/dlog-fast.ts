@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../errors.js';
@@ -35,7 +35,7 @@ export async function readDlogFast(
   onBytes?: (n: number) => void,
   stream?: Readable,
 ): Promise<{ bytes: number; lines: number; records: number }> {
-  // A plain file is read into two reused buffers (fresh 1 MB buffers cost page faults on every read).
+  // A plain file is read into reused buffers (fresh 1 MB buffers cost page faults on every read).
   const source: AsyncIterable<Uint8Array> = stream ?? (file.gzip || file.path === '-' ? openInputFile(file, STREAM_CHUNK) : fileChunks(file.path));
   const parser = new DlogBufferParser(sink, onSkip, file.path);
   let bytes = 0;
@@ -79,43 +79,93 @@ export async function readDlogFast(
   return { bytes, lines: parser.lineNo, records: parser.intakeRecords };
 }
 
-/** Two read buffers for plain files, lent to one reader at a time (another gets its own). */
-let spare: [Buffer, Buffer] | null = null;
+/** Free 1 MB read buffers, reused (a fresh buffer costs a page fault per 4 KB on its first read). */
+const freeBuffers: Buffer[] = [];
 const READ_SIZE = 1 << 20;
 
+function takeBuffer(): Buffer {
+  return freeBuffers.pop() ?? Buffer.allocUnsafe(READ_SIZE);
+}
+
+function giveBuffer(b: Buffer): void {
+  if (freeBuffers.length < 4) freeBuffers.push(b);
+}
+
+/** A plain file opened and its first read started before its turn (readDlogAhead). */
+interface Ahead {
+  readonly path: string;
+  readonly handle: Promise<FileHandle>;
+  readonly buffer: Buffer;
+  readonly first: Promise<{ bytesRead: number }>;
+}
+let ahead: Ahead | null = null;
+
 /**
- * A plain file's bytes in chunks of up to 1 MB, read into two reused buffers
- * in turn: while a chunk is parsed, the next read is in flight (into the
- * other buffer). A chunk is valid until the one after it is asked for (the
- * parser copies what it keeps: carried line pieces, names, UTF-8 tails).
+ * Open a plain dlog file that is read next and start its first read, while
+ * the current file is still being parsed: its reader (fileChunks) then finds
+ * the file open and its first chunk in, instead of waiting for both. One file
+ * at a time per thread; errors surface when its reader takes it over, as if
+ * it had opened the file itself.
+ */
+export function readDlogAhead(file: InputFile): void {
+  if (ahead !== null || file.gzip || file.path === '-') return;
+  const buffer = takeBuffer();
+  const handle = open(file.path, 'r');
+  const first = handle.then((h) => h.read(buffer, 0, READ_SIZE, null));
+  handle.catch(() => undefined);
+  first.catch(() => undefined);
+  ahead = { path: file.path, handle, buffer, first };
+}
+
+/** Close a file opened ahead that nobody read (the read stopped at an error). */
+export async function dropDlogAhead(): Promise<void> {
+  const a = ahead;
+  ahead = null;
+  if (a === null) return;
+  await a.first.catch(() => undefined);
+  const handle = await a.handle.catch(() => null);
+  await handle?.close().catch(() => undefined);
+  giveBuffer(a.buffer);
+}
+
+/**
+ * A plain file's bytes in chunks of up to 1 MB, read into reused buffers in
+ * turn: while a chunk is parsed, the next read is in flight (into another
+ * buffer). A chunk is valid until the one after it is asked for (the parser
+ * copies what it keeps: carried line pieces, names, UTF-8 tails). The file is
+ * closed without waiting for the close to finish.
  */
 async function* fileChunks(path: string): AsyncGenerator<Buffer> {
-  const buffers = spare ?? [Buffer.allocUnsafe(READ_SIZE), Buffer.allocUnsafe(READ_SIZE)];
-  spare = null;
+  const taken = ahead !== null && ahead.path === path ? ahead : null;
+  if (taken !== null) ahead = null;
+  const buffers = [taken?.buffer ?? takeBuffer(), takeBuffer()];
   let pending: Promise<{ bytesRead: number }> | null = null;
   try {
-    const handle = await open(path, 'r');
+    const handle = await (taken?.handle ?? open(path, 'r'));
     try {
       let k = 0;
-      pending = handle.read(buffers[k], 0, READ_SIZE, null);
+      pending = taken?.first ?? handle.read(buffers[k] as Buffer, 0, READ_SIZE, null);
       for (;;) {
         const { bytesRead } = await pending;
         pending = null;
         if (bytesRead === 0) return;
-        const current = buffers[k];
+        const current = buffers[k] as Buffer;
         k ^= 1;
         // Sequential reads at the file position: this one starts after the awaited one ended.
-        pending = handle.read(buffers[k], 0, READ_SIZE, null);
+        pending = handle.read(buffers[k] as Buffer, 0, READ_SIZE, null);
         pending.catch(() => undefined); // awaited on the next turn, or settled in finally
         yield current.subarray(0, bytesRead);
       }
     } finally {
       // The consumer stopped early (an error): the read in flight must end before the buffers are lent again.
       if (pending !== null) await pending.catch(() => undefined);
-      await handle.close();
+      // A read-only file's close has nothing to report: not waited for.
+      handle.close().catch(() => undefined);
     }
   } finally {
-    spare = buffers;
+    // A first read of a file that failed to open never started (first follows handle).
+    if (taken !== null) await taken.first.catch(() => undefined);
+    for (const b of buffers) giveBuffer(b);
   }
 }
 
