@@ -182,6 +182,8 @@ const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
 const NEWLINE = Buffer.from([NL]);
 /** Records per batch given to an intake. */
 const BATCH = 4096;
+/** Records in a parser's first batch (see DlogBufferParser.batchLimit). */
+const FIRST_BATCH = 16;
 /** A line across chunks up to this many bytes, all ASCII, is joined and parsed from bytes; longer ones are decoded. */
 const JOIN_LIMIT = 4096;
 
@@ -328,6 +330,12 @@ class DlogBufferParser {
   private batchT = new Float64Array(0);
   private batchV = new Float64Array(0);
   private batched = 0;
+  /**
+   * Records that fill a batch: BATCH, but FIRST_BATCH until the first batch is given, so that
+   * `batch`'s flush has run before V8 first optimizes the parse (else the flush, never seen run,
+   * deoptimizes it once per thread). Where batches end does not change what the intake gets.
+   */
+  private batchLimit = FIRST_BATCH;
   /** The entry (see NamePredictor) of the last record's name, or −1; the predictor's generation it belongs to. */
   private previousEntry = -1;
   private generation = -1;
@@ -419,7 +427,10 @@ class DlogBufferParser {
     this.batchCode[k] = code;
     this.batchT[k] = t;
     this.batchV[k] = v;
-    if ((this.batched = k + 1) === BATCH) this.flush();
+    if ((this.batched = k + 1) === this.batchLimit) {
+      this.batchLimit = BATCH;
+      this.flush();
+    }
   }
 
   chunk(b: Buffer, start: number): void {
