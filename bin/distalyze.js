@@ -1,10 +1,17 @@
 #!/usr/bin/env node
-// The distalyze executable: runs the compiled CLI (npm install builds dist/ via `prepare`).
-import { cleanUpNow, installSignalCleanup } from '../dist/cleanup.js';
-import { main } from '../dist/cli/main.js';
-import { formatUserError } from '../dist/cli/output.js';
-import { clearProgressLine } from '../dist/cli/progress.js';
-import { translatorFailureOf, translatorInCharge } from '../dist/parse/translators/module.js';
+// The distalyze executable: runs the compiled CLI (npm install builds dist/ via `prepare`):
+// its bundle (dist/bundle/, see scripts/bundle.mjs) unless tsc has compiled dist/ since.
+import { statSync } from 'node:fs';
+
+const bundled = (() => {
+  try {
+    return statSync(new URL('../dist/bundle/distalyze.js', import.meta.url)).mtimeMs >= statSync(new URL('../dist/cli/entry.js', import.meta.url)).mtimeMs;
+  } catch {
+    return false;
+  }
+})();
+const { cleanUpNow, installSignalCleanup, main, formatUserError, clearProgressLine, translatorFailureOf, translatorInCharge } =
+  await import(bundled ? '../dist/bundle/distalyze.js' : '../dist/cli/entry.js');
 
 // SIGINT/SIGTERM/SIGHUP: remove temporary reports, stop translator programs, exit 130/143/129.
 installSignalCleanup(clearProgressLine);

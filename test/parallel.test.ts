@@ -82,10 +82,14 @@ describe('batchesOf', () => {
     ]);
   });
 
-  it('by default aims at 1/16 of the input per worker, at least 1 MiB', () => {
+  it('by default aims at 1/16 of the input per worker, at least 1 MiB, less towards the middle', () => {
     const mb = 1 << 20;
-    // 64 files of 1 MiB, 2 jobs: 64 MiB / 32 = 2 MiB per batch, 2 files each.
-    expect(batchesOf(inputs({ good: Array(32).fill(mb), bad: Array(32).fill(mb) }), 2)).toHaveLength(32);
+    // 64 files of 1 MiB, 2 jobs: 64 MiB / 32 = 2 MiB per batch, 2 files each, except that a batch
+    // starting d MiB from the middle (32) holds at most max(1, d / 2) MiB: those starting at 30, 31,
+    // 32, 33, 34 and 35 hold one file. Good: 15 pairs (0–29) and 2 singles; bad: 4 singles and 14 pairs.
+    const batches = batchesOf(inputs({ good: Array(32).fill(mb), bad: Array(32).fill(mb) }), 2);
+    expect(batches.map((b) => b.count)).toEqual([...Array(15).fill(2), 1, 1, 1, 1, 1, 1, ...Array(14).fill(2)]);
+    expect(batches[15]).toEqual({ first: 30, count: 1, wholeClass: false });
     // Small inputs: everything of a class in one batch (the 1 MiB floor).
     expect(batchesOf(inputs({ good: [100, 100, 100], bad: [100, 100] }), 2)).toHaveLength(2);
   });

@@ -439,12 +439,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     sc.buckets(nEvents + this.states.names.length);
     const count = sc.count;
     const touched = sc.touched;
-    let nTouched = 0;
-    for (let i = 0; i < n; i++) {
-      const c = code[order === null ? from + i : (order[i] as number)] as number;
-      const b = c >= 0 ? c : nEvents - 1 - c;
-      if (count[b]++ === 0) touched[nTouched++] = b;
-    }
+    const nTouched = countBuckets(code, from, n, order, nEvents, count, touched);
     const fill = sc.fill;
     let offset = 0;
     for (let k = 0; k < nTouched; k++) {
@@ -458,34 +453,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     const gapOf = sc.gap;
     const gapAfterOf = sc.gapAfter;
     const waitOf = sc.wait;
-    let previousEvent = Number.NaN;
-    let previousCode = -1;
-    let entry = -1;
-    for (let i = 0; i < n; i++) {
-      const r = order === null ? from + i : (order[i] as number);
-      const c = code[r] as number;
-      const tn = (ts[r] as number) - t0;
-      const b = c >= 0 ? c : nEvents - 1 - c;
-      const at = fill[b]++;
-      bt[at] = tn;
-      if (c >= 0) {
-        if (entry < 0) entry = c;
-        // The first event's wait is 0: waitOf starts at 0 for every event.
-        if (!Number.isNaN(previousEvent)) {
-          const gap = tn - previousEvent;
-          const best = gapOf[c] as number;
-          if (Number.isNaN(best) || gap > best) gapOf[c] = gap;
-          const after = gapAfterOf[previousCode] as number;
-          if (Number.isNaN(after) || gap > after) gapAfterOf[previousCode] = gap;
-          waitOf[c] = (waitOf[c] as number) + gap;
-        }
-        previousEvent = tn;
-        previousCode = c;
-      } else {
-        bv[at] = vs[r] as number;
-      }
-    }
-    this.entryEvents.push(entry);
+    this.entryEvents.push(scatterRecords(code, ts, vs, from, n, order, t0, nEvents, fill, bt, bv, gapOf, gapAfterOf, waitOf));
 
     // Room for every state record of the instance in one block (its change points are at most that many).
     const series = this.series;
@@ -524,37 +492,16 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       const v = b - nEvents;
       const cols = this.columnsOf(this.stateColumns, v, STATE_FEATURE_TYPES.length);
       // The series is bt/bv [begin, end) (no subarray views: one object each per instance and variable).
-      let min = Infinity;
-      let max = -Infinity;
-      let sum = 0;
-      for (let i = begin; i < end; i++) {
-        const x = bv[i] as number;
-        if (x < min) min = x;
-        if (x > max) max = x;
-        sum += x;
-      }
-      set(cols, ST_MIN, slot, min);
-      set(cols, ST_MEAN, slot, finiteMeanOf(bv, begin, end, sum));
-      set(cols, ST_MAX, slot, max);
+      const sc2 = sc.minMaxSum;
+      minMaxSum(bv, begin, end, sc2);
+      set(cols, ST_MIN, slot, sc2[0] as number);
+      set(cols, ST_MEAN, slot, finiteMeanOf(bv, begin, end, sc2[2] as number));
+      set(cols, ST_MAX, slot, sc2[1] as number);
       set(cols, ST_FINAL, slot, bv[end - 1] as number);
       for (let q = 0; q < 3; q++) set(cols, ST_Q1_REL + q, slot, valueAtIn(bt, bv, begin, end, QUARTERS[q] * duration));
       if (!this.keepSeries) continue;
       // Keep the change points only: the step function (last value at or before x) is unchanged.
-      const sVar = series.blockVar;
-      const sT = series.blockT;
-      const sV = series.blockV;
-      let w = series.used;
-      let previous = Number.NaN;
-      for (let i = begin; i < end; i++) {
-        const x = bv[i] as number;
-        if (i > begin && x === previous) continue;
-        sVar[w] = v;
-        sT[w] = bt[i] as number;
-        sV[w] = x;
-        w++;
-        previous = x;
-      }
-      series.used = w;
+      series.used = changePoints(bt, bv, begin, end, v, series.blockVar, series.blockT, series.blockV, series.used);
     }
     series.endSlot();
   }
@@ -737,6 +684,95 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     while (all.length <= v) all.push(Array.from({ length: width }, () => new GrowableFloat64()));
     return all[v] as GrowableFloat64[];
   }
+}
+
+/*
+ * summarize's loops over an instance's records, each its own function: summarize runs once per
+ * instance over thousands of records, so V8 optimizes it on-stack inside its first loop, before
+ * the code after that loop has run, and each later part then deoptimizes it and recompiles the
+ * whole method (the dlog set: 5–8 compiles of ~20 ms each per thread). Small loop functions are
+ * optimized once each (bench/README.md, issue 17 sixth pass).
+ */
+
+/** Records per bucket (count) and the buckets in order of first appearance (touched); returns how many. */
+function countBuckets(code: Int32Array, from: number, n: number, order: Int32Array | null, nEvents: number, count: Int32Array, touched: Int32Array): number {
+  let nTouched = 0;
+  for (let i = 0; i < n; i++) {
+    const c = code[order === null ? from + i : (order[i] as number)] as number;
+    const b = c >= 0 ? c : nEvents - 1 - c;
+    if (count[b]++ === 0) touched[nTouched++] = b;
+  }
+  return nTouched;
+}
+
+/**
+ * Records in time order into their buckets' places (bt: time since t0, bv: a state's value), and
+ * each event's gap, gap.after and wait (SPEC §2); returns the first event's variable (−1: none).
+ */
+function scatterRecords(code: Int32Array, ts: Float64Array, vs: Float64Array, from: number, n: number, order: Int32Array | null, t0: number, nEvents: number,
+  fill: Int32Array, bt: Float64Array, bv: Float64Array, gapOf: Float64Array, gapAfterOf: Float64Array, waitOf: Float64Array): number {
+  let previousEvent = Number.NaN;
+  let previousCode = -1;
+  let entry = -1;
+  for (let i = 0; i < n; i++) {
+    const r = order === null ? from + i : (order[i] as number);
+    const c = code[r] as number;
+    const tn = (ts[r] as number) - t0;
+    const b = c >= 0 ? c : nEvents - 1 - c;
+    const at = fill[b]++;
+    bt[at] = tn;
+    if (c >= 0) {
+      if (entry < 0) entry = c;
+      // The first event's wait is 0: waitOf starts at 0 for every event.
+      if (!Number.isNaN(previousEvent)) {
+        const gap = tn - previousEvent;
+        const best = gapOf[c] as number;
+        if (Number.isNaN(best) || gap > best) gapOf[c] = gap;
+        const after = gapAfterOf[previousCode] as number;
+        if (Number.isNaN(after) || gap > after) gapAfterOf[previousCode] = gap;
+        waitOf[c] = (waitOf[c] as number) + gap;
+      }
+      previousEvent = tn;
+      previousCode = c;
+    } else {
+      bv[at] = vs[r] as number;
+    }
+  }
+  return entry;
+}
+
+/** out = [min, max, sum] of values[from, to) (sum in index order). */
+function minMaxSum(values: Float64Array, from: number, to: number, out: Float64Array): void {
+  let min = Infinity;
+  let max = -Infinity;
+  let sum = 0;
+  for (let i = from; i < to; i++) {
+    const x = values[i] as number;
+    if (x < min) min = x;
+    if (x > max) max = x;
+    sum += x;
+  }
+  out[0] = min;
+  out[1] = max;
+  out[2] = sum;
+}
+
+/**
+ * A state variable's change points (a value differing from the one before it; the first always)
+ * of bt/bv [begin, end), written from w on into the series block; returns the new end.
+ */
+function changePoints(bt: Float64Array, bv: Float64Array, begin: number, end: number, v: number, sVar: Int32Array, sT: Float64Array, sV: Float64Array, w: number): number {
+  let previous = Number.NaN;
+  for (let i = begin; i < end; i++) {
+    const x = bv[i] as number;
+    if (i > begin && x === previous) continue;
+    sVar[w] = v;
+    sT[w] = bt[i] as number;
+    sV[w] = x;
+    w++;
+    previous = x;
+  }
+  return w;
 }
 
 function set(cols: GrowableFloat64[], f: number, slot: number, value: number): void {
@@ -980,6 +1016,8 @@ class SummaryScratch {
   order = new Int32Array(0);
   orderTmp = new Int32Array(0);
   runs = new Int32Array(0);
+  /** minMaxSum's answer: min, max, sum. */
+  readonly minMaxSum = new Float64Array(3);
 
   buckets(k: number): void {
     if (this.count.length >= k) return;

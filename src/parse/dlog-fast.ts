@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../errors.js';
@@ -35,7 +35,7 @@ export async function readDlogFast(
   onBytes?: (n: number) => void,
   stream?: Readable,
 ): Promise<{ bytes: number; lines: number; records: number }> {
-  // A plain file is read into one reused buffer (fresh 1 MB buffers cost page faults on every read).
+  // A plain file is read into reused buffers (fresh 1 MB buffers cost page faults on every read).
   const source: AsyncIterable<Uint8Array> = stream ?? (file.gzip || file.path === '-' ? openInputFile(file, STREAM_CHUNK) : fileChunks(file.path));
   const parser = new DlogBufferParser(sink, onSkip, file.path);
   let bytes = 0;
@@ -79,31 +79,93 @@ export async function readDlogFast(
   return { bytes, lines: parser.lineNo, records: parser.intakeRecords };
 }
 
-/** One read buffer for plain files, lent to one reader at a time (another gets its own). */
-let spare: Buffer | null = null;
+/** Free 1 MB read buffers, reused (a fresh buffer costs a page fault per 4 KB on its first read). */
+const freeBuffers: Buffer[] = [];
 const READ_SIZE = 1 << 20;
 
+function takeBuffer(): Buffer {
+  return freeBuffers.pop() ?? Buffer.allocUnsafe(READ_SIZE);
+}
+
+function giveBuffer(b: Buffer): void {
+  if (freeBuffers.length < 4) freeBuffers.push(b);
+}
+
+/** A plain file opened and its first read started before its turn (readDlogAhead). */
+interface Ahead {
+  readonly path: string;
+  readonly handle: Promise<FileHandle>;
+  readonly buffer: Buffer;
+  readonly first: Promise<{ bytesRead: number }>;
+}
+let ahead: Ahead | null = null;
+
 /**
- * A plain file's bytes in chunks of up to 1 MB, each a view of one buffer
- * reused for every read: a chunk is valid until the next is asked for (the
- * parser copies what it keeps: carried line pieces, names, UTF-8 tails).
+ * Open a plain dlog file that is read next and start its first read, while
+ * the current file is still being parsed: its reader (fileChunks) then finds
+ * the file open and its first chunk in, instead of waiting for both. One file
+ * at a time per thread; errors surface when its reader takes it over, as if
+ * it had opened the file itself.
+ */
+export function readDlogAhead(file: InputFile): void {
+  if (ahead !== null || file.gzip || file.path === '-') return;
+  const buffer = takeBuffer();
+  const handle = open(file.path, 'r');
+  const first = handle.then((h) => h.read(buffer, 0, READ_SIZE, null));
+  handle.catch(() => undefined);
+  first.catch(() => undefined);
+  ahead = { path: file.path, handle, buffer, first };
+}
+
+/** Close a file opened ahead that nobody read (the read stopped at an error). */
+export async function dropDlogAhead(): Promise<void> {
+  const a = ahead;
+  ahead = null;
+  if (a === null) return;
+  await a.first.catch(() => undefined);
+  const handle = await a.handle.catch(() => null);
+  await handle?.close().catch(() => undefined);
+  giveBuffer(a.buffer);
+}
+
+/**
+ * A plain file's bytes in chunks of up to 1 MB, read into reused buffers in
+ * turn: while a chunk is parsed, the next read is in flight (into another
+ * buffer). A chunk is valid until the one after it is asked for (the parser
+ * copies what it keeps: carried line pieces, names, UTF-8 tails). The file is
+ * closed without waiting for the close to finish.
  */
 async function* fileChunks(path: string): AsyncGenerator<Buffer> {
-  const buffer = spare ?? Buffer.allocUnsafe(READ_SIZE);
-  spare = null;
+  const taken = ahead !== null && ahead.path === path ? ahead : null;
+  if (taken !== null) ahead = null;
+  const buffers = [taken?.buffer ?? takeBuffer(), takeBuffer()];
+  let pending: Promise<{ bytesRead: number }> | null = null;
   try {
-    const handle = await open(path, 'r');
+    const handle = await (taken?.handle ?? open(path, 'r'));
     try {
+      let k = 0;
+      pending = taken?.first ?? handle.read(buffers[k] as Buffer, 0, READ_SIZE, null);
       for (;;) {
-        const { bytesRead } = await handle.read(buffer, 0, READ_SIZE, null);
+        const { bytesRead } = await pending;
+        pending = null;
         if (bytesRead === 0) return;
-        yield buffer.subarray(0, bytesRead);
+        const current = buffers[k] as Buffer;
+        k ^= 1;
+        // Sequential reads at the file position: this one starts after the awaited one ended.
+        pending = handle.read(buffers[k] as Buffer, 0, READ_SIZE, null);
+        pending.catch(() => undefined); // awaited on the next turn, or settled in finally
+        yield current.subarray(0, bytesRead);
       }
     } finally {
-      await handle.close();
+      // The consumer stopped early (an error): the read in flight must end before the buffers are lent again.
+      if (pending !== null) await pending.catch(() => undefined);
+      // A read-only file's close has nothing to report: not waited for.
+      handle.close().catch(() => undefined);
     }
   } finally {
-    spare = buffer;
+    // A first read of a file that failed to open never started (first follows handle).
+    if (taken !== null) await taken.first.catch(() => undefined);
+    for (const b of buffers) giveBuffer(b);
   }
 }
 
@@ -120,6 +182,8 @@ const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
 const NEWLINE = Buffer.from([NL]);
 /** Records per batch given to an intake. */
 const BATCH = 4096;
+/** Records in a parser's first batch (see DlogBufferParser.batchLimit). */
+const FIRST_BATCH = 16;
 /** A line across chunks up to this many bytes, all ASCII, is joined and parsed from bytes; longer ones are decoded. */
 const JOIN_LIMIT = 4096;
 
@@ -266,6 +330,12 @@ class DlogBufferParser {
   private batchT = new Float64Array(0);
   private batchV = new Float64Array(0);
   private batched = 0;
+  /**
+   * Records that fill a batch: BATCH, but FIRST_BATCH until the first batch is given, so that
+   * `batch`'s flush has run before V8 first optimizes the parse (else the flush, never seen run,
+   * deoptimizes it once per thread). Where batches end does not change what the intake gets.
+   */
+  private batchLimit = FIRST_BATCH;
   /** The entry (see NamePredictor) of the last record's name, or −1; the predictor's generation it belongs to. */
   private previousEntry = -1;
   private generation = -1;
@@ -357,7 +427,10 @@ class DlogBufferParser {
     this.batchCode[k] = code;
     this.batchT[k] = t;
     this.batchV[k] = v;
-    if ((this.batched = k + 1) === BATCH) this.flush();
+    if ((this.batched = k + 1) === this.batchLimit) {
+      this.batchLimit = BATCH;
+      this.flush();
+    }
   }
 
   chunk(b: Buffer, start: number): void {
@@ -375,12 +448,21 @@ class DlogBufferParser {
     this.view = new DataView(b.buffer, b.byteOffset, b.length);
     this.viewOf = b;
     this.viewEnd = last;
-    let pos = start;
-    while (pos <= last) pos = this.line(b, pos) + 1;
+    const pos = this.lines(b, start, last);
     this.viewOf = null;
     this.view = null;
     this.flush();
     if (pos < len) this.extendCarry(b, pos, len);
+  }
+
+  /**
+   * The whole lines from pos on (the last ends at `last`); returns where the rest begins. Its own
+   * method: V8 optimizes this loop on the stack, and code after it that had not run yet would
+   * deoptimize it on leaving, once per chunk.
+   */
+  private lines(b: Buffer, pos: number, last: number): number {
+    while (pos <= last) pos = this.line(b, pos) + 1;
+    return pos;
   }
 
   end(): void {
@@ -585,7 +667,8 @@ class DlogBufferParser {
         if (b === this.viewOf && view !== null) {
           // Whole 4-byte words first (entries start at multiples of 4), only below the chunk's last '\n'.
           const words = predictor.words;
-          const stop = (end < this.viewEnd ? end : this.viewEnd) - 4;
+          const viewEnd = this.viewEnd;
+          const stop = (end < viewEnd ? end : viewEnd) - 4;
           while (k <= stop && view.getInt32(k, true) === words[at >> 2]) {
             k += 4;
             at += 4;

@@ -113,8 +113,11 @@ const BATCH_MAX_FILES = 1024;
 
 /**
  * Cut the inputs into batches of consecutive files of one class: about
- * 1/16 of the input per worker each (so the last batches finish close
- * together), 1–16 MiB, at most 1 024 files. A class's only file is a batch of
+ * 1/16 of the input per worker each, 1–16 MiB, at most 1 024 files, and
+ * smaller towards the middle of the input, down to 1 MiB: this thread reads
+ * from the front and the workers from the back, so the middle batches are the
+ * last ones read, and small last batches finish close together (a batch of
+ * size s starting at distance d from the middle holds s ≤ d / 2). A class's only file is a batch of
  * its own (its worker summarizes its named instances). Batching spares a
  * collector, a message and an absorb per file: with thousands of small files
  * those dominated. `batchBytes` replaces the target (tests: batches of one file).
@@ -127,17 +130,22 @@ export function batchesOf(inputs: readonly ParallelInput[], jobs: number, batchB
   const batches: Batch[] = [];
   let first = 0;
   let bytes = 0;
+  /** Bytes of the inputs before input i. */
+  let offset = 0;
   for (let i = 0; i < inputs.length; i++) {
     const input = inputs[i] as ParallelInput;
     const wholeClass = filesPerClass.get(input.className) === 1;
     const count = i - first;
     const sameClass = count > 0 && (inputs[first] as ParallelInput).className === input.className;
-    if (count > 0 && (!sameClass || wholeClass || bytes + input.file.size > target || count >= BATCH_MAX_FILES)) {
+    // This batch's limit: the target, tapered by its start's distance from the middle.
+    const limit = batchBytes ?? Math.max(BATCH_MIN_BYTES, Math.min(target, Math.abs(offset - bytes - total / 2) / 2));
+    if (count > 0 && (!sameClass || wholeClass || bytes + input.file.size > limit || count >= BATCH_MAX_FILES)) {
       batches.push({ first, count, wholeClass: false });
       first = i;
       bytes = 0;
     }
     bytes += input.file.size;
+    offset += input.file.size;
     if (wholeClass) {
       batches.push({ first: i, count: 1, wholeClass: true });
       first = i + 1;

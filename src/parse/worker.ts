@@ -7,7 +7,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { useProcessGroupTable } from '../cleanup.js';
 import { InputError } from '../errors.js';
 import { FeatureCollector, valueAt, type FileContribution } from '../features/collector.js';
-import { emptyReadStats, readClass } from './reader.js';
+import { dropDlogAhead, readDlogAhead } from './dlog-fast.js';
+import { emptyReadStats, readClass, SPAN_OR_TABLE_NAME } from './reader.js';
 import type { Translator } from './translator.js';
 import { readRange, splitRange, type RangeSplit, type RangeTask } from './ranges.js';
 import { PARTS_AHEAD, type QuartileChunk, type QuartileRequest, type WorkerInit, type WorkerReply, type WorkerTask } from './parallel.js';
@@ -72,8 +73,11 @@ async function handle(task: WorkerTask): Promise<WorkerReply> {
       strict: init.strict,
       onBytes: countBytes,
     };
-    for (const file of files) {
+    for (const [i, file] of files.entries()) {
       if (currentFile !== undefined) Atomics.store(currentFile, 0, index);
+      // As readClass does within a list: the next file opened and its first chunk read meanwhile (plain dlog only).
+      const next = files[i + 1];
+      if (next !== undefined && translator === undefined && !SPAN_OR_TABLE_NAME.test(next.relativePath)) readDlogAhead(next);
       await readClass([file], className, collector, options, stats);
       index++;
     }
@@ -88,6 +92,7 @@ async function handle(task: WorkerTask): Promise<WorkerReply> {
     const contribution = wholeClass ? collector.exportWholeClass(send) : collector.exportFile();
     return { type: 'done', batch, contribution: keepSeries(batch, { ...contribution, emptyFile: null }), emptyFiles, stats };
   } catch (err) {
+    await dropDlogAhead();
     if (err instanceof InputError) return { type: 'error', batch, index, message: err.message, ...(err.hint !== undefined ? { hint: err.hint } : {}) };
     return { type: 'crash', batch, index, message: err instanceof Error ? (err.stack ?? err.message) : String(err) };
   }

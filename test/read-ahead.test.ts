@@ -1,0 +1,106 @@
+/**
+ * Reading ahead (src/parse/dlog-fast.ts, readDlogAhead): while one file of a
+ * list is parsed, the next plain dlog file is opened and its first chunk read.
+ * What a list read yields must not change: the same records in the same order,
+ * across files larger than one read (1 MB), and the same error for a file that
+ * cannot be opened; a read stopped by an error leaves no file open.
+ */
+import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { InputError } from '../src/errors.js';
+import type { InputFile } from '../src/parse/files.js';
+import { emptyReadStats, readClass, type ClassSink } from '../src/parse/reader.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'distalyze-read-ahead-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function write(name: string, text: string): InputFile {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return { path, relativePath: name, gzip: false, size: statSync(path).size };
+}
+
+/** Every sink call as text, files included. */
+function recording(calls: string[]): ClassSink {
+  return {
+    beginFile: (f) => { calls.push(`begin ${f.relativePath}`); },
+    endFile: (f) => { calls.push(`end ${f.relativePath}`); },
+    instance: (id) => { calls.push(`I ${id}`); },
+    event: (t, name) => { calls.push(`E ${t} ${name}`); },
+    state: (t, name, v) => { calls.push(`S ${t} ${name} ${v}`); },
+  };
+}
+
+async function readEach(files: readonly InputFile[]): Promise<string[]> {
+  const calls: string[] = [];
+  for (const f of files) await readClass([f], 'good', recording(calls), { strict: false });
+  return calls;
+}
+
+async function readList(files: readonly InputFile[]): Promise<string[]> {
+  const calls: string[] = [];
+  await readClass(files, 'good', recording(calls), { strict: false });
+  return calls;
+}
+
+/** A file of `n` lines whose records all differ (time and value from the file's number k). */
+function lines(k: number, n: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) out.push(i % 3 === 0 ? `E\t${k * 1e6 + i}\tstep-${i % 7}` : `S\t${k * 1e6 + i}\tq${i % 5}\t${(i * k) % 11}`);
+  return `${out.join('\n')}\n`;
+}
+
+/** The files of this process's open descriptors that are in `dir`. */
+function openHere(): string[] {
+  const out: string[] = [];
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      if (target.startsWith(dir)) out.push(target);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return out;
+}
+
+describe('reading the next file ahead', () => {
+  it('yields the records of a list as reading its files one by one does (files over 1 MB, empty files, a span-named file)', async () => {
+    const files = [
+      write('a.dlog', lines(1, 90_000)), // ~1.4 MB: more than one read
+      write('b.dlog', ''),
+      write('c.dlog', lines(3, 10)),
+      write('d.csv', 'kind,timestamp,name,value\nE,7,from-csv,\n'), // not opened ahead: read by its own reader
+      write('e.dlog', lines(5, 100_000)),
+      write('f.dlog', 'E\t1\tlast'), // no final newline
+    ];
+    expect(files[0]!.size).toBeGreaterThan(1 << 20);
+    const list = await readList(files);
+    expect(list).toEqual(await readEach(files));
+    expect(list.filter((c) => c.startsWith('begin '))).toHaveLength(6);
+  });
+
+  it('reports a file that cannot be opened (gone since it was listed) as reading it alone does', async () => {
+    const first = write('g.dlog', lines(7, 30_000));
+    const gone = write('h.dlog', lines(8, 10));
+    rmSync(gone.path);
+    let alone: unknown;
+    await readClass([gone], 'good', recording([]), { strict: false }).catch((err: unknown) => { alone = err; });
+    let inList: unknown;
+    await readClass([first, gone], 'good', recording([]), { strict: false }, emptyReadStats()).catch((err: unknown) => { inList = err; });
+    expect(alone).toBeInstanceOf(InputError);
+    expect(inList).toBeInstanceOf(InputError);
+    expect((inList as InputError).message).toBe((alone as InputError).message);
+  });
+
+  it.skipIf(!existsSync('/proc/self/fd'))('closes the file opened ahead when a read stops at an error', async () => {
+    const broken = write('i.dlog', `${lines(9, 100)}E\t1\tnul\0byte\n`);
+    const next = write('j.dlog', lines(10, 100));
+    await expect(readClass([broken, next], 'good', recording([]), { strict: false })).rejects.toThrow(/binary data/);
+    // Closes that are not waited for (the file just read) finish within a few turns of the event loop.
+    for (let i = 0; i < 100 && openHere().length > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(openHere()).toEqual([]);
+  });
+});
