@@ -1,7 +1,7 @@
 import type { InputFile } from '../parse/files.js';
 import type { ClassSink } from '../parse/reader.js';
 import type { ClassName, RecordIntake } from '../parse/records.js';
-import { GrowableFloat64, GrowableInt32 } from './growable.js';
+import { GROW_FAST, GrowableFloat64, GrowableInt32 } from './growable.js';
 import { InputError } from '../errors.js';
 import { tooManyVariables } from './limits.js';
 import { medianOfSorted } from './stats.js';
@@ -35,12 +35,12 @@ const FLUSH_SLOTS = 1 << 16;
 
 /** Records not yet summarized: event variable v is coded v, state variable v is coded −1−v. */
 class RecordBuffer {
-  readonly code = new GrowableInt32();
-  // Read only below their length: no NaN fill on growing.
-  readonly t = new GrowableFloat64(16, 0);
-  readonly v = new GrowableFloat64(16, 0);
+  // Read only below their length: no NaN fill on growing; by GROW_FAST (a class's held records reach millions).
+  readonly code = new GrowableInt32(16, GROW_FAST);
+  readonly t = new GrowableFloat64(16, 0, GROW_FAST);
+  readonly v = new GrowableFloat64(16, 0, GROW_FAST);
   /** Instance index, for the buffer of instances named by `I` records. */
-  readonly inst = new GrowableInt32();
+  readonly inst = new GrowableInt32(16, GROW_FAST);
 
   get length(): number {
     return this.code.length;
@@ -190,6 +190,13 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   private onFlush: ((part: FileContribution) => void) | null = null;
   /** Ids of instances of the current class named by `I` records and summarized by a worker (see absorb). */
   private namedElsewhere: string[] = [];
+  /**
+   * Slots the next class is known to bring (absorb: a worker's export of it
+   * says how many): finishing this class makes room for them too, so the
+   * columns are allocated once at their final size instead of being copied
+   * into twice-larger ones when the next class's first part comes in.
+   */
+  private slotsAfterClass = 0;
 
   /**
    * keepSeries: hold every state variable's change points until Dref is known
@@ -248,7 +255,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
         // (Handing on parts, the slots are emptied every FLUSH_SLOTS instances: room for a part only.)
         if (done === RESERVE_AFTER) {
           const slots = this.ids.length + k - RESERVE_AFTER;
-          this.reserveDenseColumns(this.onFlush !== null ? Math.min(slots, FLUSH_SLOTS) : slots);
+          this.reserveDenseColumns(this.onFlush !== null ? Math.min(slots, FLUSH_SLOTS) : slots + this.slotsAfterClass);
         }
         if ((start[j + 1] as number) > (start[j] as number)) {
           this.summarize(this.heldIds[j] as string, this.heldKinds[j] as string | null, true, code, t, v, start[j] as number, start[j + 1] as number);
@@ -566,6 +573,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   fillAbsoluteQuartiles(referenceDuration: number): void {
     const slots = this.ids.length;
     const series = this.series;
+    this.reserveAbsoluteQuartiles();
     for (let slot = 0; slot < slots; slot++) {
       const block = series.blockOf(slot);
       const varData = block.v;
@@ -582,6 +590,16 @@ export class FeatureCollector implements ClassSink, RecordIntake {
         i = j;
       }
     }
+  }
+
+  /**
+   * Room in every state variable's q1.abs, half.abs and q3.abs column for
+   * every slot: they are set only once Dref is known, all in one go, and
+   * would otherwise double ~20 times to a million instances.
+   */
+  reserveAbsoluteQuartiles(): void {
+    const slots = this.ids.length;
+    for (const cols of this.stateColumns) for (let q = 0; q < 3; q++) (cols[ST_Q1_ABS + q] as GrowableFloat64).reserve(slots);
   }
 
   /**
@@ -663,7 +681,12 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    */
   absorb(part: FileContribution): void {
     if (part.className !== this.className) {
-      this.finishClass();
+      this.slotsAfterClass = Math.max(part.slotsAhead, part.ids.length);
+      try {
+        this.finishClass();
+      } finally {
+        this.slotsAfterClass = 0;
+      }
       this.className = part.className;
     }
     const eventMap = part.eventNames.map((n) => this.events.id(n));
@@ -678,15 +701,16 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     }
     this.durations.append(part.durations, slots);
     this.starts.append(part.starts, slots);
-    part.ids.forEach((id, s) => {
-      this.ids.push(id);
+    const { ids, recordCounts, kinds, entryEvents, named } = part;
+    for (let s = 0; s < slots; s++) {
+      this.ids.push(ids[s] as string);
       this.classes.push(part.className);
-      this.recordCounts.push(part.recordCounts[s] as number);
-      this.kinds.push(part.kinds[s] as string | null);
-      const entry = part.entryEvents[s] as number;
+      this.recordCounts.push(recordCounts[s] as number);
+      this.kinds.push(kinds[s] as string | null);
+      const entry = entryEvents[s] as number;
       this.entryEvents.push(entry < 0 ? -1 : (eventMap[entry] as number));
-      this.named.push(part.named[s] as boolean);
-    });
+      this.named.push(named[s] as boolean);
+    }
     const copy = (from: Float64Array, variables: number, to: GrowableFloat64[][], map: number[], width: number) => {
       for (let v = 0; v < variables; v++) {
         const cols = this.columnsOf(to, map[v] as number, width);

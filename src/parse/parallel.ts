@@ -480,6 +480,7 @@ async function fillQuartiles(collector: FeatureCollector, workers: readonly Work
     w.on('error', reject);
     w.postMessage({ referenceDuration } satisfies QuartileRequest);
   })));
+  collector.reserveAbsoluteQuartiles();
   for (const chunks of answers) {
     for (const { batch, seq, values } of chunks) {
       const at = placed.get(`${batch}:${seq}`);
