@@ -4,6 +4,7 @@
  * export; every slot for q*.abs), held records grow by GROW_FAST, and the
  * values are those of a sequential read.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FeatureCollector } from '../src/features/collector.js';
 import { buildFeatureSet } from '../src/features/index.js';
@@ -94,5 +95,23 @@ describe('median (typed sort)', () => {
     // the typed sort would put −0 first and answer +0.
     expect(Object.is(median([0, -0, 1]), -0)).toBe(true);
     expect(Object.is(median([-0, 0, 1]), 0)).toBe(true);
+  });
+
+  it('equals the median of a comparator sort (selection, not sorting): ties, infinities, NaN, sorted and reversed runs', () => {
+    const bySort = (values: number[]): number => {
+      const kept = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+      const n = kept.length;
+      if (n === 0) return Number.NaN;
+      const m = n >> 1;
+      if (n % 2 === 1) return kept[m]!;
+      const mean = (kept[m - 1]! + kept[m]!) / 2;
+      return Number.isFinite(mean) ? mean : kept[m - 1]! / 2 + kept[m]! / 2;
+    };
+    const value = fc.oneof(fc.integer({ min: -5, max: 5 }), fc.double(), fc.constantFrom(0, -0, Infinity, -Infinity, NaN, 1e308, -1e308));
+    fc.assert(fc.property(fc.array(value, { maxLength: 60 }), fc.constantFrom('as is', 'sorted', 'reversed'), (values, shape) => {
+      const input = shape === 'as is' ? values : [...values].sort((a, b) => a - b);
+      if (shape === 'reversed') input.reverse();
+      expect(Object.is(median(input), bySort(input))).toBe(true);
+    }), { numRuns: 2000 });
   });
 });

@@ -30,8 +30,11 @@ const ST_Q1_ABS = ST['q1.abs'];
 /** Instances summarized at the end of a class before its dense columns are grown to their final size. */
 const RESERVE_AFTER = 1024;
 
-/** Instances per part handed on by exportWholeClass. */
+/** Instances per part handed on by exportWholeClass: at most this many, ... */
 const FLUSH_SLOTS = 1 << 16;
+/** ... and fewer when a part's feature values would exceed this many bytes (many variables), down to FLUSH_SLOTS_MIN. */
+const FLUSH_BYTES = 32 << 20;
+const FLUSH_SLOTS_MIN = 1024;
 
 /** Records not yet summarized: event variable v is coded v, state variable v is coded −1−v. */
 class RecordBuffer {
@@ -249,17 +252,18 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       const { code, t, v } = this.groupHeldByInstance(start);
       // Ids that came in ascending order need no sort (nor an array of their order).
       const order = this.heldAscending ? null : sortedOrder(this.heldIds);
+      const flushSlots = this.flushSlots();
       for (let done = 0; done < k; done++) {
         const j = order === null ? done : (order[done] as number);
         // Once the first instances show which columns nearly every instance sets, make room for all of them.
         // (Handing on parts, the slots are emptied every FLUSH_SLOTS instances: room for a part only.)
         if (done === RESERVE_AFTER) {
           const slots = this.ids.length + k - RESERVE_AFTER;
-          this.reserveDenseColumns(this.onFlush !== null ? Math.min(slots, FLUSH_SLOTS) : slots + this.slotsAfterClass);
+          this.reserveDenseColumns(this.onFlush !== null ? Math.min(slots, flushSlots) : slots + this.slotsAfterClass);
         }
         if ((start[j + 1] as number) > (start[j] as number)) {
           this.summarize(this.heldIds[j] as string, this.heldKinds[j] as string | null, true, code, t, v, start[j] as number, start[j + 1] as number);
-          if (this.onFlush !== null && this.ids.length >= FLUSH_SLOTS) {
+          if (this.onFlush !== null && this.ids.length >= flushSlots) {
             this.onFlush(this.exportFile(false, this.ids.length + k - done - 1));
             this.clearSlots();
           }
@@ -284,6 +288,17 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     this.heldKinds = [];
     this.heldIndex = new Map();
     this.heldAscending = true;
+  }
+
+  /**
+   * Instances per part handed on (exportWholeClass): FLUSH_SLOTS, or as many
+   * as keep a part's packed feature values (8 bytes per column and slot)
+   * within FLUSH_BYTES, so the parts a worker may send ahead (PARTS_AHEAD)
+   * stay within a bound whatever the number of variables.
+   */
+  private flushSlots(): number {
+    const columns = this.events.names.length * EVENT_FEATURE_TYPES.length + this.states.names.length * STATE_FEATURE_TYPES.length;
+    return Math.max(FLUSH_SLOTS_MIN, Math.min(FLUSH_SLOTS, Math.floor(FLUSH_BYTES / (8 * Math.max(1, columns)))));
   }
 
   /**
@@ -768,7 +783,7 @@ function set(cols: GrowableFloat64[], f: number, slot: number, value: number): v
 }
 
 /** valueAt of the series t/v [from, to) (to > from), without views of it. */
-function valueAtIn(t: Float64Array, v: Float64Array, from: number, to: number, x: number): number {
+export function valueAtIn(t: Float64Array, v: Float64Array, from: number, to: number, x: number): number {
   let lo = from;
   let hi = to; // first index with t > x
   while (lo < hi) {

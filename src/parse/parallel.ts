@@ -61,7 +61,7 @@ export interface QuartileChunk {
 export const QUARTILE_STRIDE = 5;
 
 /** Parts a worker may have sent and not yet seen absorbed. */
-export const PARTS_AHEAD = 2;
+export const PARTS_AHEAD = 8;
 /** partsAbsorbed's value once the run stops: no worker waits any more. */
 export const STOP_PARTS = 1 << 30;
 
