@@ -40,8 +40,31 @@ describe('GrowableFloat64', () => {
       g.length += 1;
       expect(g.toArray(42)[40]).toBe(9);
       expect(g.toArray(42)[41]).toBe(g.fill);
-      expect(g.data[g.data.length - 1]).toBe(g === nan ? NaN : 0);
+      // Beyond the length nothing is meaningful: read through at (or toArray), never data.
+      expect(g.at(g.data.length - 1)).toBe(g === nan ? NaN : 0);
     }
+  });
+
+  it('fills skipped slots when set, never ahead: after clear no old value shows through; take hands over the storage', () => {
+    const g = new GrowableFloat64(4);
+    for (let i = 0; i < 6; i++) g.set(i, i + 1);
+    g.clear();
+    g.set(3, 40);
+    // Slots 0–2 held 1, 2, 3 before clear: they read as missing now.
+    expect([...g.toArray(6)]).toEqual([NaN, NaN, NaN, 40, NaN, NaN]);
+    expect([g.at(0), g.at(3), g.at(4), g.at(1000)]).toEqual([NaN, 40, NaN, NaN]);
+    // Reserved room is not written (it reads as 0 in data) until used.
+    g.reserve(1 << 20);
+    expect(g.data[5]).toBe(0);
+    const taken = g.take(8);
+    expect(taken.buffer).toBe(g.data.buffer);
+    expect([...taken]).toEqual([NaN, NaN, NaN, 40, NaN, NaN, NaN, NaN]);
+    // Without room for n it is a copy.
+    const small = new GrowableFloat64(2);
+    small.push(1);
+    const copy = small.take(5);
+    expect(copy.buffer).not.toBe(small.data.buffer);
+    expect([...copy]).toEqual([1, NaN, NaN, NaN, NaN]);
   });
 });
 

@@ -259,7 +259,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
         // (Handing on parts, the slots are emptied every FLUSH_SLOTS instances: room for a part only.)
         if (done === RESERVE_AFTER) {
           const slots = this.ids.length + k - RESERVE_AFTER;
-          this.reserveDenseColumns(this.onFlush !== null ? Math.min(slots, flushSlots) : slots + this.slotsAfterClass);
+          this.reserveDenseColumns(this.onFlush !== null ? Math.min(slots, flushSlots) : slots + this.slotsAfter(k));
         }
         if ((start[j + 1] as number) > (start[j] as number)) {
           this.summarize(this.heldIds[j] as string, this.heldKinds[j] as string | null, true, code, t, v, start[j] as number, start[j + 1] as number);
@@ -288,6 +288,20 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     this.heldKinds = [];
     this.heldIndex = new Map();
     this.heldAscending = true;
+  }
+
+  /**
+   * Room to make, on finishing this class, for the next one: the slots it is
+   * known to bring (slotsAfterClass), or after the good class as many as this
+   * one has (`k` named instances: the two classes of a comparison are often
+   * alike), so the bad class's first instance does not copy every column into
+   * one twice as large. Room never written costs no memory (GrowableFloat64),
+   * so a guess too large costs nothing; one too small, the copy it would have
+   * cost anyway.
+   */
+  private slotsAfter(k: number): number {
+    if (this.slotsAfterClass > 0) return this.slotsAfterClass;
+    return this.className === 'good' ? k : 0;
   }
 
   /**
@@ -662,12 +676,8 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   private clearSlots(): void {
     for (const list of [this.ids, this.classes, this.recordCounts, this.kinds, this.entryEvents, this.named, this.emptyFiles]) list.length = 0;
     for (const g of [this.durations, this.starts]) g.clear();
-    for (const cols of [...this.eventColumns, ...this.stateColumns]) {
-      for (const c of cols) {
-        c.data.fill(c.fill, 0, c.length);
-        c.clear();
-      }
-    }
+    // Emptied, not refilled: a column reads as missing at and beyond its length (GrowableFloat64).
+    for (const cols of [...this.eventColumns, ...this.stateColumns]) for (const c of cols) c.clear();
     this.series.clear();
     this.unorderedInstances = 0;
   }
