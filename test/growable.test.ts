@@ -66,6 +66,21 @@ describe('GrowableFloat64', () => {
     expect(copy.buffer).not.toBe(small.data.buffer);
     expect([...copy]).toEqual([1, NaN, NaN, NaN, NaN]);
   });
+
+  it('copyIn is setting each value: skipped slots read as the fill, the length ends after the last', () => {
+    const g = new GrowableFloat64(2);
+    g.set(0, 5);
+    g.clear();
+    g.set(0, 1);
+    g.copyIn(3, Float64Array.of(7, 8));
+    expect(g.length).toBe(5);
+    expect([...g.toArray(6)]).toEqual([1, NaN, NaN, 7, 8, NaN]);
+    const one = new GrowableFloat64(2);
+    one.set(0, 1);
+    one.set(3, 7);
+    one.set(4, 8);
+    expect([...one.toArray(6)]).toEqual([...g.toArray(6)]);
+  });
 });
 
 describe('GrowableInt32', () => {

@@ -748,8 +748,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
           if (last < 0) continue;
           const col = cols[f] as GrowableFloat64;
           if (ahead > 0) col.reserve(ahead);
-          col.set(base + last, from[at + last] as number); // grows it (by doubling) and sets its length
-          col.data.set(from.subarray(at, at + last), base);
+          col.copyIn(base, from.subarray(at, at + last + 1));
         }
       }
     };

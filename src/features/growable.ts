@@ -44,6 +44,18 @@ export class GrowableFloat64 {
     return this.data;
   }
 
+  /**
+   * Write `values` to slots at, at + 1, …: as setting each of them, skipped
+   * slots before `at` reading as the fill, in one copy.
+   */
+  copyIn(at: number, values: Float64Array): void {
+    const end = at + values.length;
+    if (end > this.data.length) this.grow(end);
+    if (at > this.length) this.data.fill(this.fill, this.length, at);
+    this.data.set(values, at);
+    if (end > this.length) this.length = end;
+  }
+
   /** Push the first n values of `from`. */
   append(from: Float64Array, n: number): void {
     const at = this.length;
