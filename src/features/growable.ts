@@ -73,6 +73,12 @@ export class GrowableFloat64 {
     this.data = next;
   }
 
+  /** Use `room` (zeroed, longer than `data`) as the storage from now on: the values are copied into it. */
+  moveTo(room: Float64Array): void {
+    room.set(this.data.subarray(0, this.length));
+    this.data = room;
+  }
+
   /**
    * The first n values (unset ones = fill), as `data`'s own first n slots when
    * it has room for them (the slots from `length` on filled now), else a copy.
