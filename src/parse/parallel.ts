@@ -424,6 +424,13 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
           absorbed = b + 1;
         }
         ownDone = true;
+        // The class read here ends where the workers' batches start another: finish it now (its named
+        // instances summarized while the workers still read), not when their first part comes in (absorb
+        // would finish it first: the same result, and the error a sequential read would stop at).
+        const next = batches[absorbed];
+        if (absorbed > 0 && next !== undefined && (inputs[next.first] as ParallelInput).className !== (inputs[(batches[absorbed - 1] as Batch).first] as ParallelInput).className) {
+          collector.finishClass();
+        }
         drain();
       };
       // Two batches in flight per worker (one being parsed, one queued behind
