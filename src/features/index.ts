@@ -45,9 +45,15 @@ export const MAX_WEIGHT = 2 ** 32;
  */
 export function buildFeatureSet(collector: FeatureCollector, options: FeatureOptions): FeatureResult {
   const warnings: string[] = [];
-  const slotsOf = (c: ClassName): number[] =>
-    collector.ids.map((_, s) => s).filter((s) => collector.classes[s] === c)
-      .sort((a, b) => compareCodeUnits(collector.ids[a] as string, collector.ids[b] as string));
+  // A class's slots by id (stable: equal ids keep slot order); ids summarized in order need no sort (an O(n) check).
+  const slotsOf = (c: ClassName): number[] => {
+    const slots: number[] = [];
+    const { ids, classes } = collector;
+    for (let s = 0; s < ids.length; s++) if (classes[s] === c) slots.push(s);
+    let sorted = true;
+    for (let i = 1; i < slots.length && sorted; i++) sorted = compareCodeUnits(ids[slots[i - 1] as number] as string, ids[slots[i] as number] as string) <= 0;
+    return sorted ? slots : slots.sort((a, b) => compareCodeUnits(ids[a] as string, ids[b] as string));
+  };
   const goodSlots = slotsOf('good');
   const badSlots = slotsOf('bad');
   for (const [c, slots] of [['good', goodSlots], ['bad', badSlots]] as const) {
@@ -80,7 +86,8 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
     records: collector.recordCounts[s] as number,
     kind: kindOf(s),
   }));
-  const durations = Float64Array.from(instances, (i) => i.duration);
+  const durations = new Float64Array(instances.length);
+  for (let i = 0; i < instances.length; i++) durations[i] = (instances[i] as Instance).duration;
 
   const metric = resolveMetric(collector, options, warnings);
   const rowOf = rowsOfSlots(order);
@@ -224,13 +231,13 @@ function reportOneClassVariables(kind: LogKind, first: FeatureTable, nGood: numb
   const only: Record<ClassName, string[]> = { good: [], bad: [] };
   names.forEach((name, v) => {
     const col = first.columns[v] as Float64Array;
-    let inGood = false;
-    let inBad = false;
-    for (let i = 0; i < col.length; i++) {
-      if (Number.isNaN(col[i])) continue;
-      if (i < nGood) inGood = true;
-      else inBad = true;
-    }
+    // Each class's rows up to its first value only (dense columns: one row each).
+    const anyIn = (from: number, to: number): boolean => {
+      for (let i = from; i < to; i++) if (!Number.isNaN(col[i] as number)) return true;
+      return false;
+    };
+    const inGood = anyIn(0, Math.min(nGood, col.length));
+    const inBad = anyIn(nGood, col.length);
     if (inGood && !inBad) only.good.push(name);
     if (inBad && !inGood) only.bad.push(name);
   });
