@@ -794,10 +794,16 @@ export class FeatureCollector implements ClassSink, RecordIntake {
  */
 function reserveTogether(columns: readonly GrowableFloat64[], slots: number): void {
   const small = columns.filter((c) => c.data.length < slots);
-  if (small.length === 0) return;
-  const buffer = new ArrayBuffer(small.length * slots * Float64Array.BYTES_PER_ELEMENT);
-  small.forEach((c, i) => c.moveTo(new Float64Array(buffer, i * slots * Float64Array.BYTES_PER_ELEMENT, slots)));
+  const bytes = slots * Float64Array.BYTES_PER_ELEMENT;
+  // At most RESERVE_MAX_BYTES per allocation (one column at least), so no single allocation is huge.
+  const perBuffer = Math.max(1, Math.floor(RESERVE_MAX_BYTES / bytes));
+  for (let first = 0; first < small.length; first += perBuffer) {
+    const group = small.slice(first, first + perBuffer);
+    const buffer = new ArrayBuffer(group.length * bytes);
+    group.forEach((c, i) => c.moveTo(new Float64Array(buffer, i * bytes, slots)));
+  }
 }
+const RESERVE_MAX_BYTES = 1 << 30;
 
 function set(cols: GrowableFloat64[], f: number, slot: number, value: number): void {
   (cols[f] as GrowableFloat64).set(slot, value);
