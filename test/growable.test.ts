@@ -84,6 +84,21 @@ describe('GrowableFloat64', () => {
 });
 
 describe('GrowableInt32', () => {
+  it('reserve keeps the values, makes the room, and growth goes on from it', () => {
+    const g = new GrowableInt32(2);
+    g.push(3);
+    g.push(-4);
+    g.reserve(100);
+    expect(g.data.length).toBe(100);
+    expect([...g.data.subarray(0, g.length)]).toEqual([3, -4]);
+    g.reserve(10); // less than the room: nothing
+    expect(g.data.length).toBe(100);
+    g.repeat(9, 120);
+    expect(g.length).toBe(122);
+    expect([...g.data.subarray(0, 4)]).toEqual([3, -4, 9, 9]);
+  });
+
+
   it('push, append, repeat and room keep every value across growth', () => {
     const g = new GrowableInt32(1);
     g.push(5);

@@ -30,6 +30,9 @@ const ST_Q1_ABS = ST['q1.abs'];
 /** Instances summarized at the end of a class before its dense columns are grown to their final size. */
 const RESERVE_AFTER = 1024;
 
+/** Bytes per record assumed to size the held records from a file's size (dlog records are ~20–40 bytes a line). */
+const HELD_BYTES_PER_RECORD = 16;
+
 /** Instances per part handed on by exportWholeClass: at most this many, ... */
 const FLUSH_SLOTS = 1 << 16;
 /** ... and fewer when a part's feature values would exceed this many bytes (many variables), down to FLUSH_SLOTS_MIN. */
@@ -47,6 +50,17 @@ class RecordBuffer {
 
   get length(): number {
     return this.code.length;
+  }
+
+  /** Room for n more records (at least GROW_FAST times the present room when it must grow). */
+  reserveMore(n: number): void {
+    const need = this.length + n;
+    if (need <= this.code.data.length) return;
+    const size = Math.max(need, this.code.data.length * GROW_FAST);
+    this.code.reserve(size);
+    this.t.reserve(size);
+    this.v.reserve(size);
+    this.inst.reserve(size);
   }
 
   clear(): void {
@@ -178,6 +192,8 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   private fileDefaultId = '';
   private fileBuffer = new RecordBuffer();
   private fileRecords = 0;
+  /** The current file's size until its first `I` record (see instance). */
+  private fileBytes = 0;
   /** Instances named by `I` records in the current class: held until the class ends. */
   private held = new RecordBuffer();
   private heldIds: string[] = [];
@@ -232,6 +248,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     this.fileDefaultId = file.relativePath;
     this.target = -1;
     this.fileRecords = 0;
+    this.fileBytes = file.size;
   }
 
   endFile(file: InputFile): void {
@@ -376,6 +393,12 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    * does not (then every id so far is indexed).
    */
   instance(id: string, kind?: string | null): void {
+    if (this.fileBytes > 0) {
+      // The file's first I record: room for as many held records as its size allows at HELD_BYTES_PER_RECORD,
+      // once, instead of growing to millions (room never written is no memory).
+      this.held.reserveMore(Math.floor(this.fileBytes / HELD_BYTES_PER_RECORD));
+      this.fileBytes = 0;
+    }
     if (this.heldAscending) {
       const ids = this.heldIds;
       const n = ids.length;

@@ -155,6 +155,14 @@ export class GrowableInt32 {
     this.length = at + n;
   }
 
+  /** Room for `n` values without growing again. */
+  reserve(n: number): void {
+    if (n <= this.data.length) return;
+    const next = new Int32Array(n);
+    next.set(this.data.subarray(0, this.length));
+    this.data = next;
+  }
+
   /** Push `value` n times. */
   repeat(value: number, n: number): void {
     const at = this.length;
