@@ -40,12 +40,65 @@ describe('GrowableFloat64', () => {
       g.length += 1;
       expect(g.toArray(42)[40]).toBe(9);
       expect(g.toArray(42)[41]).toBe(g.fill);
-      expect(g.data[g.data.length - 1]).toBe(g === nan ? NaN : 0);
+      // Beyond the length nothing is meaningful: read through at (or toArray), never data.
+      expect(g.at(g.data.length - 1)).toBe(g === nan ? NaN : 0);
     }
+  });
+
+  it('fills skipped slots when set, never ahead: after clear no old value shows through; take hands over the storage', () => {
+    const g = new GrowableFloat64(4);
+    for (let i = 0; i < 6; i++) g.set(i, i + 1);
+    g.clear();
+    g.set(3, 40);
+    // Slots 0–2 held 1, 2, 3 before clear: they read as missing now.
+    expect([...g.toArray(6)]).toEqual([NaN, NaN, NaN, 40, NaN, NaN]);
+    expect([g.at(0), g.at(3), g.at(4), g.at(1000)]).toEqual([NaN, 40, NaN, NaN]);
+    // Reserved room is not written (it reads as 0 in data) until used.
+    g.reserve(1 << 20);
+    expect(g.data[5]).toBe(0);
+    const taken = g.take(8);
+    expect(taken.buffer).toBe(g.data.buffer);
+    expect([...taken]).toEqual([NaN, NaN, NaN, 40, NaN, NaN, NaN, NaN]);
+    // Without room for n it is a copy.
+    const small = new GrowableFloat64(2);
+    small.push(1);
+    const copy = small.take(5);
+    expect(copy.buffer).not.toBe(small.data.buffer);
+    expect([...copy]).toEqual([1, NaN, NaN, NaN, NaN]);
+  });
+
+  it('copyIn is setting each value: skipped slots read as the fill, the length ends after the last', () => {
+    const g = new GrowableFloat64(2);
+    g.set(0, 5);
+    g.clear();
+    g.set(0, 1);
+    g.copyIn(3, Float64Array.of(7, 8));
+    expect(g.length).toBe(5);
+    expect([...g.toArray(6)]).toEqual([1, NaN, NaN, 7, 8, NaN]);
+    const one = new GrowableFloat64(2);
+    one.set(0, 1);
+    one.set(3, 7);
+    one.set(4, 8);
+    expect([...one.toArray(6)]).toEqual([...g.toArray(6)]);
   });
 });
 
 describe('GrowableInt32', () => {
+  it('reserve keeps the values, makes the room, and growth goes on from it', () => {
+    const g = new GrowableInt32(2);
+    g.push(3);
+    g.push(-4);
+    g.reserve(100);
+    expect(g.data.length).toBe(100);
+    expect([...g.data.subarray(0, g.length)]).toEqual([3, -4]);
+    g.reserve(10); // less than the room: nothing
+    expect(g.data.length).toBe(100);
+    g.repeat(9, 120);
+    expect(g.length).toBe(122);
+    expect([...g.data.subarray(0, 4)]).toEqual([3, -4, 9, 9]);
+  });
+
+
   it('push, append, repeat and room keep every value across growth', () => {
     const g = new GrowableInt32(1);
     g.push(5);

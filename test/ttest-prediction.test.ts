@@ -44,4 +44,17 @@ describe('prediction test (SPEC §3, few instances)', () => {
     expect(fewValuesTest(f(1, 2), f(4))).toBeNull();
     expect(fewValuesTest(f(1, 2, 3), f(NaN, NaN))).toBeNull();
   });
+
+  it('counts values past missing ones: 2 scattered values are few, 3 are not (each scan stops at the third)', () => {
+    const good = f(NaN, 0.10, NaN, 0.12, 0.11, NaN, 0.13, 0.09, NaN);
+    // The same two bad values as above, between missing ones: the same test (scipy: min p 8.584953826610003e-07, ×2).
+    const two = fewValuesTest(good, f(NaN, NaN, 1.0, NaN, NaN, NaN, 0.5, NaN))!;
+    expect(two.p / (2 * 8.584953826610003e-07)).toBeCloseTo(1, 9);
+    expect(two.nBad).toBe(2);
+    expect(two.nGood).toBe(5);
+    // A third value far behind: Welch's territory, whatever follows it.
+    expect(fewValuesTest(good, f(NaN, 1.0, NaN, 0.5, NaN, NaN, NaN, 0.7, 0.8, NaN))).toBeNull();
+    // The reference needs 3 values: two scattered ones are not enough.
+    expect(fewValuesTest(f(NaN, 1, NaN, NaN, 2, NaN), f(NaN, 4))).toBeNull();
+  });
 });

@@ -1,7 +1,7 @@
 import type { InputFile } from '../parse/files.js';
 import type { ClassSink } from '../parse/reader.js';
 import type { ClassName, RecordIntake } from '../parse/records.js';
-import { GrowableFloat64, GrowableInt32 } from './growable.js';
+import { GROW_FAST, GrowableFloat64, GrowableInt32 } from './growable.js';
 import { InputError } from '../errors.js';
 import { tooManyVariables } from './limits.js';
 import { medianOfSorted } from './stats.js';
@@ -30,20 +30,37 @@ const ST_Q1_ABS = ST['q1.abs'];
 /** Instances summarized at the end of a class before its dense columns are grown to their final size. */
 const RESERVE_AFTER = 1024;
 
-/** Instances per part handed on by exportWholeClass. */
+/** Bytes per record assumed to size the held records from a file's size (dlog records are ~20–40 bytes a line). */
+const HELD_BYTES_PER_RECORD = 16;
+
+/** Instances per part handed on by exportWholeClass: at most this many, ... */
 const FLUSH_SLOTS = 1 << 16;
+/** ... and fewer when a part's feature values would exceed this many bytes (many variables), down to FLUSH_SLOTS_MIN. */
+const FLUSH_BYTES = 32 << 20;
+const FLUSH_SLOTS_MIN = 1024;
 
 /** Records not yet summarized: event variable v is coded v, state variable v is coded −1−v. */
 class RecordBuffer {
-  readonly code = new GrowableInt32();
-  // Read only below their length: no NaN fill on growing.
-  readonly t = new GrowableFloat64(16, 0);
-  readonly v = new GrowableFloat64(16, 0);
+  // Read only below their length: no NaN fill on growing; by GROW_FAST (a class's held records reach millions).
+  readonly code = new GrowableInt32(16, GROW_FAST);
+  readonly t = new GrowableFloat64(16, 0, GROW_FAST);
+  readonly v = new GrowableFloat64(16, 0, GROW_FAST);
   /** Instance index, for the buffer of instances named by `I` records. */
-  readonly inst = new GrowableInt32();
+  readonly inst = new GrowableInt32(16, GROW_FAST);
 
   get length(): number {
     return this.code.length;
+  }
+
+  /** Room for n more records (at least GROW_FAST times the present room when it must grow). */
+  reserveMore(n: number): void {
+    const need = this.length + n;
+    if (need <= this.code.data.length) return;
+    const size = Math.max(need, this.code.data.length * GROW_FAST);
+    this.code.reserve(size);
+    this.t.reserve(size);
+    this.v.reserve(size);
+    this.inst.reserve(size);
   }
 
   clear(): void {
@@ -175,6 +192,8 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   private fileDefaultId = '';
   private fileBuffer = new RecordBuffer();
   private fileRecords = 0;
+  /** The current file's size until its first `I` record (see instance). */
+  private fileBytes = 0;
   /** Instances named by `I` records in the current class: held until the class ends. */
   private held = new RecordBuffer();
   private heldIds: string[] = [];
@@ -190,6 +209,13 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   private onFlush: ((part: FileContribution) => void) | null = null;
   /** Ids of instances of the current class named by `I` records and summarized by a worker (see absorb). */
   private namedElsewhere: string[] = [];
+  /**
+   * Slots the next class is known to bring (absorb: a worker's export of it
+   * says how many): finishing this class makes room for them too, so the
+   * columns are allocated once at their final size instead of being copied
+   * into twice-larger ones when the next class's first part comes in.
+   */
+  private slotsAfterClass = 0;
 
   /**
    * keepSeries: hold every state variable's change points until Dref is known
@@ -222,6 +248,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     this.fileDefaultId = file.relativePath;
     this.target = -1;
     this.fileRecords = 0;
+    this.fileBytes = file.size;
   }
 
   endFile(file: InputFile): void {
@@ -242,17 +269,18 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       const { code, t, v } = this.groupHeldByInstance(start);
       // Ids that came in ascending order need no sort (nor an array of their order).
       const order = this.heldAscending ? null : sortedOrder(this.heldIds);
+      const flushSlots = this.flushSlots();
       for (let done = 0; done < k; done++) {
         const j = order === null ? done : (order[done] as number);
         // Once the first instances show which columns nearly every instance sets, make room for all of them.
         // (Handing on parts, the slots are emptied every FLUSH_SLOTS instances: room for a part only.)
         if (done === RESERVE_AFTER) {
           const slots = this.ids.length + k - RESERVE_AFTER;
-          this.reserveDenseColumns(this.onFlush !== null ? Math.min(slots, FLUSH_SLOTS) : slots);
+          this.reserveDenseColumns(this.onFlush !== null ? Math.min(slots, flushSlots) : slots + this.slotsAfter(k));
         }
         if ((start[j + 1] as number) > (start[j] as number)) {
           this.summarize(this.heldIds[j] as string, this.heldKinds[j] as string | null, true, code, t, v, start[j] as number, start[j + 1] as number);
-          if (this.onFlush !== null && this.ids.length >= FLUSH_SLOTS) {
+          if (this.onFlush !== null && this.ids.length >= flushSlots) {
             this.onFlush(this.exportFile(false, this.ids.length + k - done - 1));
             this.clearSlots();
           }
@@ -280,6 +308,31 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   }
 
   /**
+   * Room to make, on finishing this class, for the next one: the slots it is
+   * known to bring (slotsAfterClass), or after the good class as many as this
+   * one has (`k` named instances: the two classes of a comparison are often
+   * alike), so the bad class's first instance does not copy every column into
+   * one twice as large. Room never written costs no memory (GrowableFloat64),
+   * so a guess too large costs nothing; one too small, the copy it would have
+   * cost anyway.
+   */
+  private slotsAfter(k: number): number {
+    if (this.slotsAfterClass > 0) return this.slotsAfterClass;
+    return this.className === 'good' ? k : 0;
+  }
+
+  /**
+   * Instances per part handed on (exportWholeClass): FLUSH_SLOTS, or as many
+   * as keep a part's packed feature values (8 bytes per column and slot)
+   * within FLUSH_BYTES, so the parts a worker may send ahead (PARTS_AHEAD)
+   * stay within a bound whatever the number of variables.
+   */
+  private flushSlots(): number {
+    const columns = this.events.names.length * EVENT_FEATURE_TYPES.length + this.states.names.length * STATE_FEATURE_TYPES.length;
+    return Math.max(FLUSH_SLOTS_MIN, Math.min(FLUSH_SLOTS, Math.floor(FLUSH_BYTES / (8 * Math.max(1, columns)))));
+  }
+
+  /**
    * Grow every column that at least half of the slots so far have set (and
    * the durations and starts) to `slots` at once: the million-instance
    * columns would otherwise double ~20 times, copying and refilling each
@@ -287,11 +340,11 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    */
   private reserveDenseColumns(slots: number): void {
     const half = this.ids.length / 2;
+    const dense: GrowableFloat64[] = [this.durations, this.starts];
     for (const all of [this.eventColumns, this.stateColumns]) {
-      for (const byFeature of all) for (const c of byFeature) if (c.length >= half) c.reserve(slots);
+      for (const byFeature of all) for (const c of byFeature) if (c.length >= half) dense.push(c);
     }
-    this.durations.reserve(slots);
-    this.starts.reserve(slots);
+    reserveTogether(dense, slots);
   }
 
   /**
@@ -340,6 +393,12 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    * does not (then every id so far is indexed).
    */
   instance(id: string, kind?: string | null): void {
+    if (this.fileBytes > 0) {
+      // The file's first I record: room for as many held records as its size allows at HELD_BYTES_PER_RECORD,
+      // once, instead of growing to millions (room never written is no memory).
+      this.held.reserveMore(Math.floor(this.fileBytes / HELD_BYTES_PER_RECORD));
+      this.fileBytes = 0;
+    }
     if (this.heldAscending) {
       const ids = this.heldIds;
       const n = ids.length;
@@ -513,6 +572,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   fillAbsoluteQuartiles(referenceDuration: number): void {
     const slots = this.ids.length;
     const series = this.series;
+    this.reserveAbsoluteQuartiles();
     for (let slot = 0; slot < slots; slot++) {
       const block = series.blockOf(slot);
       const varData = block.v;
@@ -529,6 +589,15 @@ export class FeatureCollector implements ClassSink, RecordIntake {
         i = j;
       }
     }
+  }
+
+  /**
+   * Room in every state variable's q1.abs, half.abs and q3.abs column for
+   * every slot: they are set only once Dref is known, all in one go, and
+   * would otherwise double ~20 times to a million instances.
+   */
+  reserveAbsoluteQuartiles(): void {
+    reserveTogether(this.stateColumns.flatMap((cols) => cols.slice(ST_Q1_ABS, ST_Q1_ABS + 3)), this.ids.length);
   }
 
   /**
@@ -576,12 +645,8 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   private clearSlots(): void {
     for (const list of [this.ids, this.classes, this.recordCounts, this.kinds, this.entryEvents, this.named, this.emptyFiles]) list.length = 0;
     for (const g of [this.durations, this.starts]) g.clear();
-    for (const cols of [...this.eventColumns, ...this.stateColumns]) {
-      for (const c of cols) {
-        c.data.fill(c.fill, 0, c.length);
-        c.clear();
-      }
-    }
+    // Emptied, not refilled: a column reads as missing at and beyond its length (GrowableFloat64).
+    for (const cols of [...this.eventColumns, ...this.stateColumns]) for (const c of cols) c.clear();
     this.series.clear();
     this.unorderedInstances = 0;
   }
@@ -610,7 +675,12 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    */
   absorb(part: FileContribution): void {
     if (part.className !== this.className) {
-      this.finishClass();
+      this.slotsAfterClass = Math.max(part.slotsAhead, part.ids.length);
+      try {
+        this.finishClass();
+      } finally {
+        this.slotsAfterClass = 0;
+      }
       this.className = part.className;
     }
     const eventMap = part.eventNames.map((n) => this.events.id(n));
@@ -625,15 +695,13 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     }
     this.durations.append(part.durations, slots);
     this.starts.append(part.starts, slots);
-    part.ids.forEach((id, s) => {
-      this.ids.push(id);
-      this.classes.push(part.className);
-      this.recordCounts.push(part.recordCounts[s] as number);
-      this.kinds.push(part.kinds[s] as string | null);
-      const entry = part.entryEvents[s] as number;
-      this.entryEvents.push(entry < 0 ? -1 : (eventMap[entry] as number));
-      this.named.push(part.named[s] as boolean);
-    });
+    pushAll(this.ids, part.ids);
+    pushAll(this.recordCounts, part.recordCounts);
+    pushAll(this.kinds, part.kinds);
+    pushAll(this.named, part.named);
+    const entries = part.entryEvents.map((entry) => (entry < 0 ? -1 : (eventMap[entry] as number)));
+    pushAll(this.entryEvents, entries);
+    pushAll(this.classes, new Array<ClassName>(slots).fill(part.className));
     const copy = (from: Float64Array, variables: number, to: GrowableFloat64[][], map: number[], width: number) => {
       for (let v = 0; v < variables; v++) {
         const cols = this.columnsOf(to, map[v] as number, width);
@@ -646,8 +714,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
           if (last < 0) continue;
           const col = cols[f] as GrowableFloat64;
           if (ahead > 0) col.reserve(ahead);
-          col.set(base + last, from[at + last] as number); // grows it (by doubling) and sets its length
-          col.data.set(from.subarray(at, at + last), base);
+          col.copyIn(base, from.subarray(at, at + last + 1));
         }
       }
     };
@@ -775,12 +842,34 @@ function changePoints(bt: Float64Array, bv: Float64Array, begin: number, end: nu
   return w;
 }
 
+/**
+ * Room for `slots` values in each column that has less, all of it in one
+ * allocation (each column a view of its own range). One large allocation is
+ * mapped by the system page by page as it is first written, so room never
+ * written costs no memory and no time; separate allocations of a few MB each
+ * may come from the C heap instead, which clears them in full first (seen
+ * as ~0.4 s of 1 M slots × 90 columns on a thread that had freed large
+ * buffers before).
+ */
+function reserveTogether(columns: readonly GrowableFloat64[], slots: number): void {
+  const small = columns.filter((c) => c.data.length < slots);
+  const bytes = slots * Float64Array.BYTES_PER_ELEMENT;
+  // At most RESERVE_MAX_BYTES per allocation (one column at least), so no single allocation is huge.
+  const perBuffer = Math.max(1, Math.floor(RESERVE_MAX_BYTES / bytes));
+  for (let first = 0; first < small.length; first += perBuffer) {
+    const group = small.slice(first, first + perBuffer);
+    const buffer = new ArrayBuffer(group.length * bytes);
+    group.forEach((c, i) => c.moveTo(new Float64Array(buffer, i * bytes, slots)));
+  }
+}
+const RESERVE_MAX_BYTES = 1 << 30;
+
 function set(cols: GrowableFloat64[], f: number, slot: number, value: number): void {
   (cols[f] as GrowableFloat64).set(slot, value);
 }
 
 /** valueAt of the series t/v [from, to) (to > from), without views of it. */
-function valueAtIn(t: Float64Array, v: Float64Array, from: number, to: number, x: number): number {
+export function valueAtIn(t: Float64Array, v: Float64Array, from: number, to: number, x: number): number {
   let lo = from;
   let hi = to; // first index with t > x
   while (lo < hi) {
@@ -1047,6 +1136,12 @@ class SummaryScratch {
     this.orderTmp = new Int32Array(cap);
     this.runs = new Int32Array(cap + 1);
   }
+}
+
+/** Append every element of `from` to `to`: the engine's push of many at once, in chunks below the argument limit. */
+function pushAll<T>(to: T[], from: readonly T[]): void {
+  const CHUNK = 8192;
+  for (let i = 0; i < from.length; i += CHUNK) to.push(...from.slice(i, i + CHUNK));
 }
 
 /** A class's ids named by `I` records: in order, whether strictly ascending, and a Set of them once one was needed. */

@@ -1,17 +1,25 @@
 /**
- * A Float64Array that grows by doubling; unset slots read as `fill`. With
- * fill 0 (buffers only read below their length) growing skips the fill pass:
- * a new typed array is zero already.
+ * A growth factor for buffers that may reach millions of values (held
+ * records): 4 copies a third as much as doubling on the way there, and the
+ * room not yet written costs no memory (a large zeroed allocation is mapped
+ * page by page as it is first written).
+ */
+export const GROW_FAST = 4;
+
+/**
+ * A Float64Array that grows by doubling; unset slots read as `fill`. Only
+ * `data[0, length)` is meaningful: slots skipped by a `set` beyond `length`
+ * are filled then, and what lies at or beyond `length` is never filled
+ * ahead, so room reserved and not yet written costs no memory (see GROW_FAST;
+ * toArray and readers of `data` treat it as fill).
  */
 export class GrowableFloat64 {
   data: Float64Array;
   length = 0;
-  private readonly zeroFill: boolean;
 
-  constructor(capacity = 16, readonly fill = Number.NaN) {
-    this.zeroFill = Object.is(fill, 0);
+  /** growth: the factor capacity grows by (see GROW_FAST). */
+  constructor(capacity = 16, readonly fill = Number.NaN, private readonly growth = 2) {
     this.data = new Float64Array(capacity);
-    if (!this.zeroFill) this.data.fill(fill);
   }
 
   push(v: number): void {
@@ -21,14 +29,31 @@ export class GrowableFloat64 {
 
   set(i: number, v: number): void {
     if (i >= this.data.length) this.grow(i + 1);
-    this.data[i] = v;
-    if (i >= this.length) this.length = i + 1;
+    const data = this.data;
+    if (i >= this.length) {
+      // The skipped slots read as the fill.
+      for (let j = this.length; j < i; j++) data[j] = this.fill;
+      this.length = i + 1;
+    }
+    data[i] = v;
   }
 
   /** Room for n more values (growing by doubling): write them to `data` from `length` on, then set `length`. */
   room(n: number): Float64Array {
     if (this.length + n > this.data.length) this.grow(this.length + n);
     return this.data;
+  }
+
+  /**
+   * Write `values` to slots at, at + 1, …: as setting each of them, skipped
+   * slots before `at` reading as the fill, in one copy.
+   */
+  copyIn(at: number, values: Float64Array): void {
+    const end = at + values.length;
+    if (end > this.data.length) this.grow(end);
+    if (at > this.length) this.data.fill(this.fill, this.length, at);
+    this.data.set(values, at);
+    if (end > this.length) this.length = end;
   }
 
   /** Push the first n values of `from`. */
@@ -40,20 +65,45 @@ export class GrowableFloat64 {
     this.length = at + n;
   }
 
-  /** Room for `n` values without growing again (one copy now instead of doublings later). */
+  /** Room for `n` values without growing again (one copy of the values now instead of doublings later). */
   reserve(n: number): void {
     if (n <= this.data.length) return;
     const next = new Float64Array(n);
-    next.set(this.data);
-    if (!this.zeroFill) next.fill(this.fill, this.data.length);
+    next.set(this.data.subarray(0, this.length));
     this.data = next;
+  }
+
+  /** Use `room` (zeroed, longer than `data`) as the storage from now on: the values are copied into it. */
+  moveTo(room: Float64Array): void {
+    room.set(this.data.subarray(0, this.length));
+    this.data = room;
+  }
+
+  /**
+   * The first n values (unset ones = fill), as `data`'s own first n slots when
+   * it has room for them (the slots from `length` on filled now), else a copy.
+   * A FeatureSet column is handed the storage so: no second copy of a
+   * million-slot column, and its unwritten room never becomes memory.
+   */
+  take(n: number): Float64Array {
+    if (this.data.length < n) return this.toArray(n);
+    if (this.length < n) this.data.fill(this.fill, this.length, n);
+    this.length = Math.max(this.length, n);
+    return this.data.subarray(0, n);
   }
 
   /** A copy of the first n values (unset ones = fill). */
   toArray(n = this.length): Float64Array {
-    const out = new Float64Array(n).fill(this.fill);
-    out.set(this.data.subarray(0, Math.min(n, this.data.length)));
+    const out = new Float64Array(n);
+    const stored = Math.min(n, this.length);
+    out.set(this.data.subarray(0, stored));
+    if (stored < n && !Object.is(this.fill, 0)) out.fill(this.fill, stored);
     return out;
+  }
+
+  /** Value i (the fill at or beyond `length`). */
+  at(i: number): number {
+    return i < this.length ? (this.data[i] as number) : this.fill;
   }
 
   clear(): void {
@@ -67,12 +117,11 @@ export class GrowableFloat64 {
   }
 
   private grow(min: number): void {
-    let cap = Math.max(16, this.data.length * 2);
-    while (cap < min) cap *= 2;
-    // Only the new part is filled: the old part is copied over it.
+    let cap = Math.max(16, this.data.length * this.growth);
+    while (cap < min) cap *= this.growth;
+    // Only the values are copied: the room beyond them is filled as it is used.
     const next = new Float64Array(cap);
-    next.set(this.data);
-    if (!this.zeroFill) next.fill(this.fill, this.data.length);
+    next.set(this.data.subarray(0, this.length));
     this.data = next;
   }
 }
@@ -81,7 +130,8 @@ export class GrowableInt32 {
   data: Int32Array;
   length = 0;
 
-  constructor(capacity = 16) {
+  /** growth: the factor capacity grows by (see GROW_FAST). */
+  constructor(capacity = 16, private readonly growth = 2) {
     this.data = new Int32Array(capacity);
   }
 
@@ -105,6 +155,14 @@ export class GrowableInt32 {
     this.length = at + n;
   }
 
+  /** Room for `n` values without growing again. */
+  reserve(n: number): void {
+    if (n <= this.data.length) return;
+    const next = new Int32Array(n);
+    next.set(this.data.subarray(0, this.length));
+    this.data = next;
+  }
+
   /** Push `value` n times. */
   repeat(value: number, n: number): void {
     const at = this.length;
@@ -118,8 +176,8 @@ export class GrowableInt32 {
   }
 
   private grow(min: number): void {
-    let cap = Math.max(16, this.data.length * 2);
-    while (cap < min) cap *= 2;
+    let cap = Math.max(16, this.data.length * this.growth);
+    while (cap < min) cap *= this.growth;
     const next = new Int32Array(cap);
     next.set(this.data);
     this.data = next;

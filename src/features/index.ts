@@ -48,9 +48,15 @@ export const MAX_WEIGHT = 2 ** 32;
  */
 export function buildFeatureSet(collector: FeatureCollector, options: FeatureOptions): FeatureResult {
   const warnings: string[] = [];
-  const slotsOf = (c: ClassName): number[] =>
-    collector.ids.map((_, s) => s).filter((s) => collector.classes[s] === c)
-      .sort((a, b) => compareCodeUnits(collector.ids[a] as string, collector.ids[b] as string));
+  // A class's slots by id (stable: equal ids keep slot order); ids summarized in order need no sort (an O(n) check).
+  const slotsOf = (c: ClassName): number[] => {
+    const slots: number[] = [];
+    const { ids, classes } = collector;
+    for (let s = 0; s < ids.length; s++) if (classes[s] === c) slots.push(s);
+    let sorted = true;
+    for (let i = 1; i < slots.length && sorted; i++) sorted = compareCodeUnits(ids[slots[i - 1] as number] as string, ids[slots[i] as number] as string) <= 0;
+    return sorted ? slots : slots.sort((a, b) => compareCodeUnits(ids[a] as string, ids[b] as string));
+  };
   const goodSlots = slotsOf('good');
   const badSlots = slotsOf('bad');
   for (const [c, slots] of [['good', goodSlots], ['bad', badSlots]] as const) {
@@ -83,7 +89,8 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
     records: collector.recordCounts[s] as number,
     kind: kindOf(s),
   }));
-  const durations = Float64Array.from(instances, (i) => i.duration);
+  const durations = new Float64Array(instances.length);
+  for (let i = 0; i < instances.length; i++) durations[i] = (instances[i] as Instance).duration;
 
   const metric = resolveMetric(collector, options, warnings);
   const rowOf = rowsOfSlots(order);
@@ -103,7 +110,7 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
         const v = index.indexOf(name);
         if (v < 0) return durations.slice(); // the built-in duration: D in every feature type
         const source = (allColumns[v] as GrowableFloat64[])[f] as GrowableFloat64;
-        const out = reorder(source.data, rowOf, order.length);
+        const out = reorder(source, rowOf, order.length);
         // The collector's copy is not read again: free it now, so a million
         // instances do not hold every column twice (or hand it over: see reorder).
         source.release();
@@ -212,7 +219,7 @@ function requireInBothClasses(collector: FeatureCollector, kind: LogKind, name: 
   const present = new Set<ClassName>();
   const col = columns?.[0];
   if (col !== undefined) {
-    for (let s = 0; s < collector.instanceCount; s++) if (!Number.isNaN(col.data[s] ?? Number.NaN)) present.add(collector.classes[s] as ClassName);
+    for (let s = 0; s < collector.instanceCount; s++) if (!Number.isNaN(col.at(s))) present.add(collector.classes[s] as ClassName);
   }
   for (const c of ['good', 'bad'] as const) {
     // A class without instances (history reads every run as one class) has nothing to measure.
@@ -228,13 +235,13 @@ function reportOneClassVariables(kind: LogKind, first: FeatureTable, nGood: numb
   const only: Record<ClassName, string[]> = { good: [], bad: [] };
   names.forEach((name, v) => {
     const col = first.columns[v] as Float64Array;
-    let inGood = false;
-    let inBad = false;
-    for (let i = 0; i < col.length; i++) {
-      if (Number.isNaN(col[i])) continue;
-      if (i < nGood) inGood = true;
-      else inBad = true;
-    }
+    // Each class's rows up to its first value only (dense columns: one row each).
+    const anyIn = (from: number, to: number): boolean => {
+      for (let i = from; i < to; i++) if (!Number.isNaN(col[i] as number)) return true;
+      return false;
+    };
+    const inGood = anyIn(0, Math.min(nGood, col.length));
+    const inBad = anyIn(nGood, col.length);
     if (inGood && !inBad) only.good.push(name);
     if (inBad && !inGood) only.bad.push(name);
   });
@@ -320,23 +327,17 @@ function rowsOfSlots(order: readonly number[]): Int32Array | null {
 
 /**
  * A collector column in table order: `out[rowOf[s]] = data[s]`, NaN for
- * slots beyond the column's storage (never set). Scattered through the
- * inverse permutation, reading the column sequentially (much faster than
- * gathering at a million rows). When the order is the slots' own, the
- * column's storage itself (its first n values) if it holds them all and at
- * most an eighth more (a column reserved to its final size; a doubled one
- * would keep up to n unused values for the rest of the run): no copy, no new
- * memory (the caller drops the collector's reference); otherwise a plain copy.
+ * slots the column never set. Scattered through the inverse permutation,
+ * reading the column sequentially (much faster than gathering at a million
+ * rows). When the order is the slots' own, the column's storage itself (its
+ * first n slots, see GrowableFloat64.take): no copy and no new memory (the
+ * caller drops the collector's reference; room never written is no memory).
  */
-function reorder(data: Float64Array, rowOf: Int32Array | null, n: number): Float64Array {
-  if (rowOf === null && data.length >= n && data.length - n <= n >> 3) return data.subarray(0, n);
+function reorder(column: GrowableFloat64, rowOf: Int32Array | null, n: number): Float64Array {
+  if (rowOf === null) return column.take(n);
+  const data = column.data;
   const out = new Float64Array(n);
-  const stored = Math.min(n, data.length);
-  if (rowOf === null) {
-    out.set(data.subarray(0, stored));
-    out.fill(Number.NaN, stored);
-    return out;
-  }
+  const stored = Math.min(n, column.length);
   for (let s = 0; s < stored; s++) out[rowOf[s] as number] = data[s] as number;
   for (let s = stored; s < n; s++) out[rowOf[s] as number] = Number.NaN;
   return out;

@@ -20,8 +20,10 @@ export function metricValues(fs: Pick<FeatureSet, 'instances' | 'metric' | 'tabl
     const values = pick('event', 'last.abs', metric.event);
     if (values !== null) return { values, variable: metric.event, kind: 'event', feature: 'last.abs' };
   }
+  const durations = new Float64Array(fs.instances.length);
+  fs.instances.forEach((instance, i) => (durations[i] = instance.duration));
   return {
-    values: Float64Array.from(fs.instances, (i) => i.duration),
+    values: durations,
     variable: 'duration',
     kind: metric.state !== null ? 'state' : 'event',
     feature: metric.state !== null ? 'final' : 'last.abs',

@@ -61,7 +61,7 @@ export interface QuartileChunk {
 export const QUARTILE_STRIDE = 5;
 
 /** Parts a worker may have sent and not yet seen absorbed. */
-export const PARTS_AHEAD = 2;
+export const PARTS_AHEAD = 8;
 /** partsAbsorbed's value once the run stops: no worker waits any more. */
 export const STOP_PARTS = 1 << 30;
 
@@ -432,6 +432,13 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
           absorbed = b + 1;
         }
         ownDone = true;
+        // The class read here ends where the workers' batches start another: finish it now (its named
+        // instances summarized while the workers still read), not when their first part comes in (absorb
+        // would finish it first: the same result, and the error a sequential read would stop at).
+        const next = batches[absorbed];
+        if (absorbed > 0 && next !== undefined && (inputs[next.first] as ParallelInput).className !== (inputs[(batches[absorbed - 1] as Batch).first] as ParallelInput).className) {
+          collector.finishClass();
+        }
         drain();
       };
       // Two batches in flight per worker (one being parsed, one queued behind
@@ -488,6 +495,7 @@ async function fillQuartiles(collector: FeatureCollector, workers: readonly Work
     w.on('error', reject);
     w.postMessage({ referenceDuration } satisfies QuartileRequest);
   })));
+  collector.reserveAbsoluteQuartiles();
   for (const chunks of answers) {
     for (const { batch, seq, values } of chunks) {
       const at = placed.get(`${batch}:${seq}`);

@@ -6,12 +6,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { useProcessGroupTable } from '../cleanup.js';
 import { InputError } from '../errors.js';
-import { FeatureCollector, valueAt, type FileContribution } from '../features/collector.js';
+import { FeatureCollector, valueAtIn, type FileContribution } from '../features/collector.js';
 import { dropDlogAhead, readDlogAhead } from './dlog-fast.js';
 import { emptyReadStats, readClass, SPAN_OR_TABLE_NAME } from './reader.js';
 import type { Translator } from './translator.js';
 import { readRange, splitRange, type RangeSplit, type RangeTask } from './ranges.js';
-import { PARTS_AHEAD, type QuartileChunk, type QuartileRequest, type WorkerInit, type WorkerReply, type WorkerTask } from './parallel.js';
+import { PARTS_AHEAD, QUARTILE_STRIDE, type QuartileChunk, type QuartileRequest, type WorkerInit, type WorkerReply, type WorkerTask } from './parallel.js';
 
 const init = workerData as WorkerInit;
 const port = parentPort!;
@@ -145,23 +145,30 @@ function keepSeries(batch: number, c: FileContribution): FileContribution {
 function quartiles(referenceDuration: number): QuartileChunk[] {
   const targets = [0.25, 0.5, 0.75].map((q) => q * referenceDuration);
   const chunks = kept.map((k) => {
-    const out: number[] = [];
-    const end = k.seriesVar.length;
+    const vars = k.seriesVar;
+    const end = vars.length;
+    // One entry per run of one variable's points (a run ends where the variable or the slot changes).
+    let runs = 0;
+    for (let slot = 0; slot < k.slots; slot++) {
+      const stop = slot + 1 < k.slots ? (k.seriesStart[slot + 1] as number) : end;
+      for (let i = k.seriesStart[slot] as number; i < stop; i++) if (i === (k.seriesStart[slot] as number) || vars[i] !== vars[i - 1]) runs++;
+    }
+    const values = new Float64Array(runs * QUARTILE_STRIDE);
+    let w = 0;
     for (let slot = 0; slot < k.slots; slot++) {
       let i = k.seriesStart[slot] as number;
       const stop = slot + 1 < k.slots ? (k.seriesStart[slot + 1] as number) : end;
       while (i < stop) {
-        const v = k.seriesVar[i] as number;
+        const v = vars[i] as number;
         let j = i;
-        while (j < stop && k.seriesVar[j] === v) j++;
-        const t = k.seriesT.subarray(i, j);
-        const vals = k.seriesV.subarray(i, j);
-        out.push(slot, v);
-        for (const x of targets) out.push(valueAt(t, vals, j - i, x));
+        while (j < stop && vars[j] === v) j++;
+        values[w++] = slot;
+        values[w++] = v;
+        for (const x of targets) values[w++] = valueAtIn(k.seriesT, k.seriesV, i, j, x);
         i = j;
       }
     }
-    return { batch: k.batch, seq: k.seq, values: Float64Array.from(out) };
+    return { batch: k.batch, seq: k.seq, values };
   });
   kept.length = 0;
   return chunks;

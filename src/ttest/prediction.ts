@@ -52,8 +52,9 @@ export function predictionTest(reference: Float64Array, x: number, weights?: Flo
  * (±∞ when the reference is constant). null when the rule does not apply.
  */
 export function fewValuesTest(good: Float64Array, bad: Float64Array, wGood?: Float64Array, wBad?: Float64Array): WelchResult | null {
-  const g = finiteIndices(good);
-  const b = finiteIndices(bad);
+  // Only whether a class has 1–2 values or ≥ 3 matters: each scan stops at the third value.
+  const g = finiteIndices(good, REFERENCE_MIN_VALUES);
+  const b = finiteIndices(bad, REFERENCE_MIN_VALUES);
   let few: { values: Float64Array; at: number[]; weights?: Float64Array | undefined };
   let reference: { values: Float64Array; weights?: Float64Array | undefined };
   let sign: 1 | -1;
@@ -87,9 +88,15 @@ export function fewValuesTest(good: Float64Array, bad: Float64Array, wGood?: Flo
     : { t, df: best.df, p, log10p, meanGood: fewMean, meanBad: best.mean, nGood: fewN, nBad: best.n, effectSize };
 }
 
-function finiteIndices(x: Float64Array): number[] {
+/**
+ * Indices of the first `limit` finite values of x (all of them when there are
+ * fewer): a column of a million instances costs a scan of a few values, not
+ * an array of a million indices. limit must exceed FEW_VALUES, so that a class
+ * with exactly FEW_VALUES values is told from a larger one.
+ */
+function finiteIndices(x: Float64Array, limit: number): number[] {
   const out: number[] = [];
-  for (let i = 0; i < x.length; i++) if (Number.isFinite(x[i])) out.push(i);
+  for (let i = 0; i < x.length && out.length < limit; i++) if (Number.isFinite(x[i])) out.push(i);
   return out;
 }
 

@@ -1,0 +1,117 @@
+/**
+ * Issue 17, sixth pass: the collector's columns are allocated once at their
+ * final size where it is known (the next class's size from a worker's
+ * export; every slot for q*.abs), held records grow by GROW_FAST, and the
+ * values are those of a sequential read.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { FeatureCollector } from '../src/features/collector.js';
+import { buildFeatureSet } from '../src/features/index.js';
+import { GROW_FAST, GrowableFloat64, GrowableInt32 } from '../src/features/growable.js';
+import { median } from '../src/features/stats.js';
+import type { InputFile } from '../src/parse/files.js';
+
+const file = (path: string): InputFile => ({ path, relativePath: path, gzip: false, size: 1 });
+
+/** n named instances of one class in one file: Start, sometimes Auth, a queue state, End. */
+function readNamed(c: FeatureCollector, className: 'good' | 'bad', n: number, slow: number): void {
+  c.beginFile(file(`${className}.dlog`), className);
+  for (let i = 0; i < n; i++) {
+    const t = i * 10;
+    c.instance(`req-${String(i).padStart(6, '0')}`);
+    c.event(t, 'Start');
+    if (i % 3 === 0) c.event(t + 0.5, 'Auth');
+    c.state(t + 0.25, 'queue', (i * 7) % 11);
+    c.state(t + 0.75, 'queue', (i * 5) % 13);
+    c.event(t + 1 + (i % 5) * slow, 'End');
+  }
+  c.endFile(file(`${className}.dlog`));
+}
+
+const plain = (x: unknown): unknown =>
+  JSON.parse(JSON.stringify(x, (_k, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Float64Array, String) : typeof v === 'number' ? String(v) : v)));
+
+describe('column room (issue 17, sixth pass)', () => {
+  it('a class finished on absorbing the next one makes room for both at once; q*.abs get room for every slot; values as read in a row', () => {
+    const good = 1500;
+    const bad = 1200;
+    const sequential = new FeatureCollector(true);
+    readNamed(sequential, 'good', good, 0.1);
+    sequential.finishClass();
+    readNamed(sequential, 'bad', bad, 0.4);
+    sequential.finishClass();
+
+    // As -j2 reads two whole-class files: this thread the good one, a worker the bad one (exportWholeClass).
+    const absorbing = new FeatureCollector(true);
+    readNamed(absorbing, 'good', good, 0.1);
+    const worker = new FeatureCollector(true);
+    readNamed(worker, 'bad', bad, 0.4);
+    const parts: ReturnType<FeatureCollector['exportFile']>[] = [];
+    parts.push(worker.exportWholeClass((part) => parts.push(part)));
+    for (const part of parts) absorbing.absorb(part);
+    absorbing.finishClass();
+
+    // Start is set in every slot: its columns were made good + bad long when the good class was finished
+    // (growing by doubling on the first bad part would have made them 3000).
+    const start = absorbing.events.indexOf('Start');
+    // (Its gap, never set, since Start comes first, stays empty.)
+    const set = absorbing.eventColumns[start]!.filter((col) => col.length > 0);
+    expect(set).toHaveLength(9);
+    for (const col of set) expect(col.data.length).toBe(good + bad);
+    expect(absorbing.durations.data.length).toBe(good + bad);
+
+    for (const c of [sequential, absorbing]) c.fillAbsoluteQuartiles(0.8);
+    const queue = absorbing.states.indexOf('queue');
+    // q1.abs, half.abs, q3.abs: set only here, for every slot at once (doubling would give 4096).
+    for (const q of [4, 5, 6]) expect(absorbing.stateColumns[queue]![q]!.data.length).toBe(good + bad);
+    expect(plain(buildFeatureSet(absorbing, { weight: { mode: 'none' } }))).toEqual(plain(buildFeatureSet(sequential, { weight: { mode: 'none' } })));
+  });
+});
+
+describe('GROW_FAST growth', () => {
+  it('grows by the factor and keeps every value', () => {
+    const f = new GrowableFloat64(16, 0, GROW_FAST);
+    const i = new GrowableInt32(16, GROW_FAST);
+    for (let k = 0; k < 1000; k++) {
+      f.push(k / 8);
+      i.push(k * 3);
+    }
+    // 16 → 64 → 256 → 1024
+    expect(f.data.length).toBe(1024);
+    expect(i.data.length).toBe(1024);
+    expect(Array.from(f.data.subarray(0, 1000))).toEqual(Array.from({ length: 1000 }, (_, k) => k / 8));
+    expect(Array.from(i.data.subarray(0, 1000))).toEqual(Array.from({ length: 1000 }, (_, k) => k * 3));
+  });
+});
+
+describe('median (typed sort)', () => {
+  it('is the comparator sort\'s median, to the sign of a zero', () => {
+    // Hand-computed: sorted 1, 2, 3, 4, 10 → 3; with 6 values (2 + 3) / 2.
+    expect(median([10, 3, NaN, 1, 4, 2])).toBe(3);
+    expect(median([10, 3, 1, 4, 2, 2])).toBe(2.5);
+    expect(median([NaN])).toBeNaN();
+    // A comparator sort keeps equal values (0 and −0) in input order, so the middle one here is −0;
+    // the typed sort would put −0 first and answer +0.
+    expect(Object.is(median([0, -0, 1]), -0)).toBe(true);
+    expect(Object.is(median([-0, 0, 1]), 0)).toBe(true);
+  });
+
+  it('equals the median of a comparator sort (selection, not sorting): ties, infinities, NaN, sorted and reversed runs', () => {
+    const bySort = (values: number[]): number => {
+      const kept = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+      const n = kept.length;
+      if (n === 0) return Number.NaN;
+      const m = n >> 1;
+      if (n % 2 === 1) return kept[m]!;
+      const mean = (kept[m - 1]! + kept[m]!) / 2;
+      return Number.isFinite(mean) ? mean : kept[m - 1]! / 2 + kept[m]! / 2;
+    };
+    const value = fc.oneof(fc.integer({ min: -5, max: 5 }), fc.double(), fc.constantFrom(0, -0, Infinity, -Infinity, NaN, 1e308, -1e308));
+    fc.assert(fc.property(fc.array(value, { maxLength: 60 }), fc.constantFrom('as is', 'sorted', 'reversed'), (values, shape) => {
+      const input = shape === 'as is' ? values : [...values].sort((a, b) => a - b);
+      if (shape === 'reversed') input.reverse();
+      expect(Object.is(median(input), bySort(input))).toBe(true);
+    }), { numRuns: 2000 });
+  });
+});
