@@ -6,6 +6,7 @@
  */
 import { classRange, isTimeFeature, LOG_KINDS, type FeatureSet, type FeatureTable, type LogKind } from '../features/types.js';
 import type { Presence, TestedFeature, TestMethod, TestResult, TestSummary } from '../ttest/types.js';
+import { sourceOf } from '../features/sources.js';
 import { aliasesByTable } from './aliases.js';
 import { locatesCause, normalizedZ } from './index.js';
 import type { AttentionGraph } from './types.js';
@@ -14,6 +15,27 @@ import type { AttentionGraph } from './types.js';
 const TIME_SHARES_SHOWN = 3;
 /** How many candidates with no significant feature the verdict lists after the significant ones. */
 const WEAK_SHOWN = 5;
+/** A time difference below this share of the median instance's duration (Dref) cannot explain a slowdown. */
+export const NEGLIGIBLE_SHARE = 0.01;
+
+/**
+ * Whether a test's difference is a time too small to matter: the feature is a
+ * time in seconds (an event's `*.abs`, `gap`, `gap.after` or `wait`; any
+ * feature of a span's self time) whose class means differ by less than
+ * NEGLIGIBLE_SHARE · Dref, or a share of the run (an event's `*.rel`) whose
+ * means differ by less than NEGLIGIBLE_SHARE. Between two minutes of a busy
+ * system thousands of such timings differ significantly (a database query
+ * 0.37 → 0.20 ms in requests of 260 ms); none of them can be what made the
+ * run slower, and they bury a new error line or a span that became 80 ms
+ * slower. Counts, occurrences and other states have no unit to judge by.
+ */
+export function negligibleTime(fs: Pick<FeatureSet, 'referenceDuration' | 'sources'>, t: Pick<TestResult, 'kind' | 'variable' | 'feature' | 'meanGood' | 'meanBad'>): boolean {
+  const difference = Math.abs(t.meanBad - t.meanGood);
+  if (Number.isNaN(difference)) return false;
+  if (t.kind === 'state') return sourceOf(fs, 'state', t.variable) === 'span' && difference < NEGLIGIBLE_SHARE * fs.referenceDuration;
+  if (t.feature === 'count' || t.feature === 'occurrence') return false;
+  return t.feature.endsWith('.rel') ? difference < NEGLIGIBLE_SHARE : difference < NEGLIGIBLE_SHARE * fs.referenceDuration;
+}
 /** Events whose wait grew by less than this share of the slowdown are not named. */
 const TIME_SHARE_MIN = 0.05;
 
@@ -49,6 +71,8 @@ export interface VerdictCause {
    */
   readonly source: 'graph' | 'divergence' | 'weak';
   readonly weight: number | null;
+  /** A time that differs by less than NEGLIGIBLE_SHARE of a run (see negligibleTime): listed after every other candidate. */
+  readonly negligible: boolean;
 }
 
 /** One event's part in the mean slowdown: Σ over events of Δ mean `wait` = Δ mean event span (SPEC §2). */
@@ -86,7 +110,9 @@ export interface Verdict {
  *     nothing else), descending;
  *  3. at most WEAK_SHOWN variables with no significant feature, by their
  *     largest |z| over the features that locate a cause: not evidence, but
- *     where to look next when the sets are too small for significance.
+ *     where to look next when the sets are too small for significance;
+ *  4. the significant causes of 1 and 2 whose difference is a negligible
+ *     time (negligibleTime), in their order.
  */
 export function verdictOf(
   fs: FeatureSet,
@@ -121,8 +147,16 @@ export function verdictOf(
   const listed = new Set<string>();
   const cause = (t: TestResult, source: VerdictCause['source'], weight: number | null): VerdictCause => ({
     variable: t.variable, kind: t.kind, feature: t.feature, method: t.method, z: t.z, t: t.t,
-    meanGood: t.meanGood, meanBad: t.meanBad, presence: t.presence, source, weight,
+    meanGood: t.meanGood, meanBad: t.meanBad, presence: t.presence, source, weight, negligible: negligibleTime(fs, t),
   });
+  // Significant causes whose difference is a negligible time come after every other candidate, the weak ones included.
+  const later: VerdictCause[] = [];
+  const add = (c: VerdictCause): void => {
+    const key = `${c.kind}\u0000${c.variable}`;
+    if (listed.has(key)) return;
+    listed.add(key);
+    (c.negligible ? later : causes).push(c);
+  };
   // The graphs explain P's divergence: where P does not diverge, they explain nothing, and divergence alone ranks.
   const metric = metricOf(fs, summary);
   for (const g of metric?.significant === true ? graphs : []) {
@@ -137,19 +171,9 @@ export function verdictOf(
       })
       .filter((x): x is { t: TestResult; w: number; strength: number } => x.t !== undefined)
       .sort((x, y) => y.strength - x.strength);
-    for (const { t, w } of nodes) {
-      const key = `${t.kind}\u0000${t.variable}`;
-      if (listed.has(key)) continue;
-      listed.add(key);
-      causes.push(cause(t, 'graph', w));
-    }
+    for (const { t, w } of nodes) add(cause(t, 'graph', w));
   }
-  for (const r of divergentByLocatingFeatures(candidates)) {
-    const key = `${r.best.kind}\u0000${r.best.variable}`;
-    if (listed.has(key)) continue;
-    listed.add(key);
-    causes.push(cause(r.best, 'divergence', null));
-  }
+  for (const r of divergentByLocatingFeatures(candidates)) add(cause(r.best, 'divergence', null));
   let weak = 0;
   for (const t of strongestInsignificant(candidates)) {
     const key = `${t.kind}\u0000${t.variable}`;
@@ -159,6 +183,7 @@ export function verdictOf(
     causes.push(cause(t, 'weak', null));
     weak++;
   }
+  causes.push(...later);
 
   const span = eventSpans(fs);
   const timeShares = span === null ? [] : span.shares;

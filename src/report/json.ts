@@ -98,7 +98,7 @@ function verdictJson(a: Analysis) {
     causes: v.causes.map((c) => ({
       variable: c.variable, kind: c.kind, feature: c.feature, method: c.method, z: jsonNumber(c.z), t: jsonNumber(c.t),
       meanGood: jsonNumber(c.meanGood), meanBad: jsonNumber(c.meanBad), presence: c.presence, source: c.source,
-      weight: c.weight === null ? null : jsonNumber(c.weight),
+      weight: c.weight === null ? null : jsonNumber(c.weight), negligible: c.negligible,
     })),
     timeShares: v.timeShares.map((s) => ({
       event: s.event, meanGood: jsonNumber(s.meanGood), meanBad: jsonNumber(s.meanBad), difference: jsonNumber(s.difference), share: jsonNumber(s.share),

@@ -1,5 +1,5 @@
 /** The verdict as one plain sentence with numbers (SPEC §6): the same words in text, JSON and HTML. */
-import type { Verdict, VerdictCause } from '../attention/verdict.js';
+import { NEGLIGIBLE_SHARE, type Verdict, type VerdictCause } from '../attention/verdict.js';
 import { formatP, formatStat, formatValue } from './format.js';
 
 export function verdictSentence(v: Verdict): string {
@@ -20,8 +20,10 @@ function sentenceOf(metric: Verdict['metric'], top: VerdictCause | null, shares:
       parts.push(`${metric.variable} does not differ significantly (${change}).`);
     }
   }
-  if (top !== null && top.source !== 'weak') {
+  if (top !== null && top.source !== 'weak' && !top.negligible) {
     parts.push(`Top cause: ${top.variable} (${describeCause(top)}).`);
+  } else if (top !== null && top.negligible) {
+    parts.push(`Only times that differ by less than ${NEGLIGIBLE_SHARE * 100}% of a run differ significantly, e.g. ${top.variable} (${describeCause(top)}).`);
   } else if (!anySignificant) {
     parts.push('No feature differs significantly between the two classes.');
     if (top !== null) parts.push(`The strongest divergence, not significant: ${top.variable} (${describeCause(top)}).`);

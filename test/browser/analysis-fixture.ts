@@ -145,7 +145,7 @@ function verdictFor(tests: readonly TestResult[], causes: boolean): Verdict {
   const p = find('duration', 'state');
   const cause = (t: TestResult, weight: number): VerdictCause => ({
     variable: t.variable, kind: t.kind, feature: t.feature, method: t.method, z: t.z, t: t.t,
-    meanGood: t.meanGood, meanBad: t.meanBad, presence: t.presence, source: 'graph', weight,
+    meanGood: t.meanGood, meanBad: t.meanBad, presence: t.presence, source: 'graph', weight, negligible: false,
   });
   return {
     metric: {
