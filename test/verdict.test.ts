@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { verdictOf } from '../src/attention/verdict.js';
+import { negligibleTime, NEGLIGIBLE_SHARE, verdictOf } from '../src/attention/verdict.js';
+import { sourceKey } from '../src/features/sources.js';
+import { verdictSentence } from '../src/report/verdict.js';
 import { runTests } from '../src/ttest/index.js';
 import { dlog, featuresOf } from './helpers/collect.js';
 
@@ -38,5 +40,64 @@ describe('the verdict\'s candidate causes (src/attention/verdict.ts)', () => {
     expect(error).toMatchObject({ source: 'divergence' });
     expect(['count', 'occurrence']).toContain(error!.feature);
     expect(v.causes.every((c) => !(c.variable === 'ERROR' && c.feature === 'first.abs'))).toBe(true);
+  });
+
+  describe('a significant time too small to matter comes after every other candidate', () => {
+    // Runs of 1 s (Dref = 1 s). Query's gap moves by `shift` s in every bad run, with 10 µs of jitter, so the
+    // move is significant whatever its size; ERROR is new in 3 of 12 bad runs (Fisher p = 0.22: weak).
+    const runs = (shift: number, errors: number): { good: string[]; bad: string[] } => {
+      const one = (i: number, moved: number, error: boolean): string =>
+        dlog('E 0 Start', `E ${(0.12 + moved + (i % 4) * 1e-5).toFixed(6)} Query`, ...(error ? ['E 0.5 ERROR'] : []), 'E 1 End');
+      return {
+        good: Array.from({ length: 12 }, (_, i) => one(i, 0, false)),
+        bad: Array.from({ length: 12 }, (_, i) => one(i, shift, i < errors)),
+      };
+    };
+    const verdict = (shift: number) => {
+      const { features: fs } = featuresOf(runs(shift, 3));
+      const summary = runTests(fs, { alpha: 0.05, correction: 'bonferroni' });
+      return { fs, summary, v: verdictOf(fs, summary, [], 0.5) };
+    };
+
+    it('0.5 ms in a 1 s run: listed after the weak new ERROR, marked negligible', () => {
+      const { summary, v } = verdict(0.0005);
+      expect(summary.tests.find((t) => t.variable === 'Query' && t.feature === 'gap')!.significant).toBe(true);
+      const order = v.causes.map((c) => [c.variable, c.source, c.negligible]);
+      expect(order[0]).toEqual(['ERROR', 'weak', false]);
+      // Query's gap, and Start's gap.after (the same interval), close the list.
+      expect(order.slice(-2)).toEqual([['Query', 'divergence', true], ['Start', 'divergence', true]]);
+    });
+
+    it('50 ms in a 1 s run (5%): the top cause, before the weak ERROR', () => {
+      const { v } = verdict(0.05);
+      expect(v.causes[0]).toMatchObject({ variable: 'Query', source: 'divergence', negligible: false });
+      expect(v.causes.findIndex((c) => c.variable === 'ERROR')).toBeGreaterThan(0);
+    });
+  });
+
+  it('negligibleTime: times in seconds against 1% of Dref, shares of the run against 1%; counts, occurrences, metrics and log states never', () => {
+    expect(NEGLIGIBLE_SHARE).toBe(0.01);
+    const fs = { referenceDuration: 0.26, sources: new Map([[sourceKey('state', 'db:SELECT self'), 'span' as const], [sourceKey('state', 'db:CpuUsage'), 'metric' as const]]) };
+    const t = (kind: 'event' | 'state', variable: string, feature: string, meanGood: number, meanBad: number) =>
+      negligibleTime(fs, { kind, variable, feature: feature as never, meanGood, meanBad });
+    // A span's self time 0.37 → 0.20 ms in requests of 260 ms (1% = 2.6 ms): negligible; 2.4 → 88 ms is not.
+    expect(t('state', 'db:SELECT self', 'min', 0.00037, 0.0002)).toBe(true);
+    expect(t('state', 'db:SELECT self', 'mean', 0.0024, 0.088)).toBe(false);
+    // A metric or a translator's state has no unit to judge by.
+    expect(t('state', 'db:CpuUsage', 'min', 0, 0.001)).toBe(false);
+    expect(t('state', 'queue_len', 'min', 0, 0.001)).toBe(false);
+    expect(t('event', 'Query', 'gap', 0.01, 0.0125)).toBe(true);
+    expect(t('event', 'Query', 'wait', 0.01, 0.0127)).toBe(false);
+    expect(t('event', 'Query', 'first.rel', 0.5, 0.505)).toBe(true);
+    expect(t('event', 'Query', 'first.rel', 0.5, 0.52)).toBe(false);
+    expect(t('event', 'ERROR', 'count', 0, 0.001)).toBe(false);
+    expect(t('event', 'ERROR', 'occurrence', 0, 0.001)).toBe(false);
+  });
+
+  it('the sentence when the only significant divergences are negligible times', () => {
+    const cause = { variable: 'db:SELECT self', kind: 'state' as const, feature: 'min' as const, method: 'welch' as const, z: -5.2, t: -9.9,
+      meanGood: 0.00037, meanBad: 0.0002, presence: 'both' as const, source: 'divergence' as const, weight: null, negligible: true };
+    const sentence = verdictSentence({ metric: null, causes: [cause], timeShares: [], eventSpan: null, aliases: [], anySignificant: true });
+    expect(sentence).toBe('Only times that differ by less than 1% of a run differ significantly, e.g. db:SELECT self (state min 3.700e-4 → 2.000e-4, z -5.2).');
   });
 });
