@@ -80,3 +80,19 @@ describe('the inflation line under the verdict', () => {
   });
 });
 
+
+describe('the next candidates under the verdict', () => {
+  it('say which are not significant and which are times under 1% of a run', () => {
+    const cause = (variable: string, source: 'divergence' | 'weak', negligible: boolean) => ({
+      variable, kind: 'event' as const, feature: 'gap' as const, method: 'welch' as const, z: 5, t: 5,
+      meanGood: 0.01, meanBad: 0.02, presence: 'both' as const, source, weight: null, negligible,
+    });
+    const a: Analysis = {
+      ...analysis(),
+      verdict: { metric: null, causes: [cause('A', 'divergence', false), cause('B', 'divergence', false), cause('C', 'weak', false), cause('D', 'divergence', true)],
+        timeShares: [], eventSpan: null, aliases: [], anySignificant: true },
+    };
+    const line = renderText(a, { color: false, limit: 10 }).split('\n').find((l) => l.includes('next candidates'));
+    expect(line).toBe('  next candidates: B (event gap), C (event gap, not significant), D (event gap, under 1% of a run)');
+  });
+});

@@ -3,6 +3,7 @@ import type { Analysis } from '../analysis.js';
 import type { AttentionGraph } from '../attention/types.js';
 import type { TestResult } from '../ttest/types.js';
 import { escapeTerminal as esc, formatBytes, formatP, formatStat, formatValue, plural } from './format.js';
+import { NEGLIGIBLE_SHARE } from '../attention/verdict.js';
 import { verdictSentence } from './verdict.js';
 
 export interface TextOptions {
@@ -83,7 +84,8 @@ function renderVerdict(a: Analysis, c: InstanceType<typeof Chalk>): string[] {
   const v = a.verdict;
   const out = [c.bold('Verdict: ') + esc(verdictSentence(v))];
   const more = v.causes.slice(1, 5);
-  if (more.length > 0) out.push(c.dim(`  next candidates: ${more.map((x) => `${esc(x.variable)} (${x.kind} ${x.feature})`).join(', ')}`));
+  const label = (x: (typeof more)[number]): string => `${x.kind} ${x.feature}${x.source === 'weak' ? ', not significant' : x.negligible ? `, under ${NEGLIGIBLE_SHARE * 100}% of a run` : ''}`;
+  if (more.length > 0) out.push(c.dim(`  next candidates: ${more.map((x) => `${esc(x.variable)} (${label(x)})`).join(', ')}`));
   if (v.aliases.length > 0) {
     out.push(c.dim(`  P under other names (aliases, not causes): ${v.aliases.slice(0, 5).map((x) => esc(x.variable)).join(', ')}${v.aliases.length > 5 ? ` and ${v.aliases.length - 5} more` : ''}`));
   }
