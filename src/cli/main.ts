@@ -76,7 +76,7 @@ function buildProgram(io: Io, setCode: (c: number) => void): Command {
     .option('--weight <mode>', 'cost weights for a heavy tail: none, auto, or exp:HALF (weight ⌊2^(P/HALF)⌋)', 'none')
     .option('--alpha <p>', 'significance level before correction', '0.05')
     .addOption(new Option('--correction <method>', 'multiple-testing correction').choices(['bonferroni', 'holm', 'bh', 'none']).default('bonferroni'))
-    .addOption(new Option('--inflation <mode>', 'deflate a family of tests (one feature type, 100+ tests) that diverges as a whole, as when the two sets differ in load (auto), or test each as it is (off)').choices(['auto', 'off']).default('auto'))
+    .addOption(new Option('--inflation <mode>', 'deflate a family of tests (one source and feature type, 100+ tests) that diverges as a whole, as when the two sets differ in load (auto), or test each as it is (off)').choices(['auto', 'off']).default('auto'))
     .addOption(new Option('--kinds <mode>', 'instance kinds (request types): test within each kind (on), combine the kinds\' differences by inverse variance (combine), or pool them (off)').choices(['on', 'combine', 'off']).default('on'))
     .optionsGroup('Output:')
     .option('--json <file>', 'write everything as JSON (- for stdout)')
