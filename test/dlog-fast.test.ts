@@ -368,6 +368,20 @@ describe('byte-level dlog reader ≡ readLines + parseDlogLine', () => {
     expect(out.calls[49]).toBe('E 1763596804.000049 "X"');
   });
 
+  it('states repeating the timestamp field before them (its value reused): only the same bytes up to a TAB, in any chunking', async () => {
+    // Look-alikes of the same length differing in the first, a middle or the last 4-byte word, longer and shorter fields,
+    // signs, fields under 4 bytes, and fields that are not the simple shape.
+    const pool = ['1763596805.337234', '1763596805.337234', '2763596805.337234', '1763597805.337234', '1763596805.337235', '1763596805.3372340',
+      '1763596805.33723', '-1763596805.337234', '+1763596805.337234', '1.5', '2.5', '10.5', '11.5', '1e3', '2026-11-23T02:52:44Z', '99999999999999999'];
+    const line = fc.tuple(pick('S', 'S', 'S', 'E'), fc.nat(pool.length - 1), pick('cpu', 'mem_mb')).map(([tag, k, name]) =>
+      `${tag}\t${pool[k]}\t${name}${tag === 'S' ? '\t66.1' : ''}\n`);
+    await fc.assert(fc.asyncProperty(fc.array(line, { minLength: 1, maxLength: 40 }), chunkSizes, async (lines, sizes) => {
+      await same(b(lines.join('')), sizes);
+    }), { numRuns: 400 });
+    const out = await same(b('S\t1763596805.337234\ta\t1\nS\t1763596805.337234\tb\t2\nS\t1763596805.337235\tc\t3\nS\t2763596805.337235\td\t4\n'), []);
+    expect(out.calls).toEqual(['S 1763596805.337234 "a" 1', 'S 1763596805.337234 "b" 2', 'S 1763596805.337235 "c" 3', 'S 2763596805.337235 "d" 4']);
+  });
+
   it('names predicted from the name before them: only a whole match is taken, in any chunking', async () => {
     // A cycle of names (so the prediction mostly holds), broken by prefixes, extensions and look-alikes of the predicted name.
     // (Look-alikes differ inside the first or second 4-byte word too: the predicted name is compared a word at a time.)

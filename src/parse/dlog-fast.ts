@@ -233,6 +233,18 @@ function cachedName(b: Buffer, s: number, e: number, h: number): string {
 }
 
 /**
+ * Whether the `len` bytes at `at` (4 ≤ len ≤ 64, an earlier field of b) equal those at `i`, followed
+ * by a TAB below `viewEnd` (the chunk's last '\n', so every word read is inside the view): the last
+ * word first (a timestamp's last digits differ soonest), then the others.
+ */
+function sameField(b: Buffer, view: DataView, at: number, i: number, len: number, viewEnd: number): boolean {
+  const end = i + len;
+  if (end > viewEnd || b[end] !== TAB || view.getInt32(end - 4, true) !== view.getInt32(at + len - 4, true)) return false;
+  for (let k = 0; k < len - 4; k += 4) if (view.getInt32(i + k, true) !== view.getInt32(at + k, true)) return false;
+  return true;
+}
+
+/**
  * Names predicted from the name before them. With a fast lane, each ASCII name
  * of at most CACHE_WIDTH bytes gets an entry (its bytes and its code: event v,
  * or −1−v for state v), and each entry remembers the entry that followed it
@@ -360,6 +372,15 @@ class DlogBufferParser {
   private prefix0 = 0;
   private prefix1 = 0;
   private prefixValue = -1;
+  /**
+   * The last simple timestamp field of this chunk (where it starts, its length before the TAB,
+   * its value): states logged together share it, so a state whose field holds the same bytes,
+   * compared a word at a time, has the same value without its digit loop (events are not tried:
+   * consecutive ones rarely share a time, and the failed compare costs). −1: none yet.
+   */
+  private tsAt = -1;
+  private tsLen = 0;
+  private tsValue = 0;
 
   constructor(
     private readonly sink: RecordSink,
@@ -448,7 +469,9 @@ class DlogBufferParser {
     this.view = new DataView(b.buffer, b.byteOffset, b.length);
     this.viewOf = b;
     this.viewEnd = last;
+    this.tsAt = -1;
     const pos = this.lines(b, start, last);
+    this.tsAt = -1;
     this.viewOf = null;
     this.view = null;
     this.flush();
@@ -596,59 +619,72 @@ class DlogBufferParser {
   }
 
   private timed(b: Buffer, s: number, isState: boolean, lineNo: number): number {
-    // The timestamp, parsed while looking for the TAB after it (timestamp.ts's fastDecimal on bytes).
+    const view = this.view;
+    let t: number;
+    let t2: number;
+    let c: number;
     let i = s + 2;
-    let c = b[i] as number;
     let negative = false;
-    if (c === 45 || c === 43) {
-      negative = c === 45;
-      c = b[++i] as number;
-    }
-    const from = i;
     let mantissa = 0;
     let dot = -1;
-    let known = false;
-    const view = this.view;
-    if (b === this.viewOf && view !== null && i + 8 <= this.viewEnd) {
-      if (view.getInt32(i, true) === this.prefix0 && view.getInt32(i + 4, true) === this.prefix1 && this.prefixValue >= 0) {
-        // The same 8 digits as the cached ones: their value, as the loop below would have it after them.
-        mantissa = this.prefixValue;
-        i += 8;
-        c = b[i] as number;
-        known = true;
-      }
-    }
-    for (;;) {
-      const d = c - 48;
-      if (d >= 0 && d <= 9) mantissa = mantissa * 10 + d;
-      else if (c === 46 && dot < 0) dot = i;
-      else break;
-      c = b[++i] as number;
-    }
-    if (!known && i - from >= 8 && (dot < 0 || dot - from >= 8) && view !== null && b === this.viewOf && from + 8 <= this.viewEnd) {
-      let prefix = 0;
-      for (let p = from; p < from + 8; p++) prefix = prefix * 10 + ((b[p] as number) - 48);
-      this.prefix0 = view.getInt32(from, true);
-      this.prefix1 = view.getInt32(from + 4, true);
-      this.prefixValue = prefix;
-    }
-    let t: number;
-    let t2 = i;
-    const fraction = dot < 0 ? 0 : i - dot - 1;
-    if (c === TAB && i - from > (dot < 0 ? 0 : 1) && mantissa <= MAX_SAFE && fraction <= 22 && i - s - 2 <= 64) {
-      t = fraction > 0 ? mantissa / (POW10[fraction] as number) : mantissa;
-      if (negative) t = -t;
+    if (isState && b === this.viewOf && view !== null && this.tsAt >= 0 && sameField(b, view, this.tsAt, s + 2, this.tsLen, this.viewEnd)) {
+      // A state with the same timestamp field as the chunk's last simple one (see tsAt): its value.
+      t = this.tsValue;
+      t2 = s + 2 + this.tsLen;
     } else {
-      // Not the simple shape (ISO-8601, an exponent, many digits…): the field as text, if it is ASCII.
-      let high = 0;
-      while (c !== TAB && c !== NL) {
-        high |= c;
+      // The timestamp, parsed while looking for the TAB after it (timestamp.ts's fastDecimal on bytes).
+      c = b[i] as number;
+      if (c === 45 || c === 43) {
+        negative = c === 45;
         c = b[++i] as number;
       }
-      if (c !== TAB || high >= 0x80) return this.generic(b, s, b.indexOf(NL, i), lineNo);
+      const from = i;
+      let known = false;
+      if (b === this.viewOf && view !== null && i + 8 <= this.viewEnd) {
+        if (view.getInt32(i, true) === this.prefix0 && view.getInt32(i + 4, true) === this.prefix1 && this.prefixValue >= 0) {
+          // The same 8 digits as the cached ones: their value, as the loop below would have it after them.
+          mantissa = this.prefixValue;
+          i += 8;
+          c = b[i] as number;
+          known = true;
+        }
+      }
+      for (;;) {
+        const d = c - 48;
+        if (d >= 0 && d <= 9) mantissa = mantissa * 10 + d;
+        else if (c === 46 && dot < 0) dot = i;
+        else break;
+        c = b[++i] as number;
+      }
+      if (!known && i - from >= 8 && (dot < 0 || dot - from >= 8) && view !== null && b === this.viewOf && from + 8 <= this.viewEnd) {
+        let prefix = 0;
+        for (let p = from; p < from + 8; p++) prefix = prefix * 10 + ((b[p] as number) - 48);
+        this.prefix0 = view.getInt32(from, true);
+        this.prefix1 = view.getInt32(from + 4, true);
+        this.prefixValue = prefix;
+      }
       t2 = i;
-      t = parseTimestamp(latin1(b, s + 2, t2));
-      if (Number.isNaN(t)) return this.generic(b, s, b.indexOf(NL, i), lineNo);
+      const fraction = dot < 0 ? 0 : i - dot - 1;
+      if (c === TAB && i - from > (dot < 0 ? 0 : 1) && mantissa <= MAX_SAFE && fraction <= 22 && i - s - 2 <= 64) {
+        t = fraction > 0 ? mantissa / (POW10[fraction] as number) : mantissa;
+        if (negative) t = -t;
+        if (b === this.viewOf && view !== null && i - s - 2 >= 4) {
+          this.tsAt = s + 2;
+          this.tsLen = i - s - 2;
+          this.tsValue = t;
+        }
+      } else {
+        // Not the simple shape (ISO-8601, an exponent, many digits…): the field as text, if it is ASCII.
+        let high = 0;
+        while (c !== TAB && c !== NL) {
+          high |= c;
+          c = b[++i] as number;
+        }
+        if (c !== TAB || high >= 0x80) return this.generic(b, s, b.indexOf(NL, i), lineNo);
+        t2 = i;
+        t = parseTimestamp(latin1(b, s + 2, t2));
+        if (Number.isNaN(t)) return this.generic(b, s, b.indexOf(NL, i), lineNo);
+      }
     }
     // The name: an event's runs to the end of the line, a state's to its last TAB.
     let j = t2 + 1;
