@@ -5,8 +5,8 @@
  * the one sentence that text, JSON and HTML all show.
  */
 import { classRange, isTimeFeature, LOG_KINDS, type FeatureSet, type FeatureTable, type LogKind } from '../features/types.js';
-import type { Presence, TestedFeature, TestMethod, TestResult, TestSummary } from '../ttest/types.js';
 import { sourceOf } from '../features/sources.js';
+import type { Presence, TestedFeature, TestMethod, TestResult, TestSummary } from '../ttest/types.js';
 import { aliasesByTable } from './aliases.js';
 import { locatesCause, normalizedZ } from './index.js';
 import type { AttentionGraph } from './types.js';
@@ -15,6 +15,8 @@ import type { AttentionGraph } from './types.js';
 const TIME_SHARES_SHOWN = 3;
 /** How many candidates with no significant feature the verdict lists after the significant ones. */
 const WEAK_SHOWN = 5;
+/** Events whose wait grew by less than this share of the slowdown are not named. */
+const TIME_SHARE_MIN = 0.05;
 /** A time difference below this share of the median instance's duration (Dref) cannot explain a slowdown. */
 export const NEGLIGIBLE_SHARE = 0.01;
 
@@ -36,8 +38,6 @@ export function negligibleTime(fs: Pick<FeatureSet, 'referenceDuration' | 'sourc
   if (t.feature === 'count' || t.feature === 'occurrence') return false;
   return t.feature.endsWith('.rel') ? difference < NEGLIGIBLE_SHARE : difference < NEGLIGIBLE_SHARE * fs.referenceDuration;
 }
-/** Events whose wait grew by less than this share of the slowdown are not named. */
-const TIME_SHARE_MIN = 0.05;
 
 export interface VerdictMetric {
   readonly variable: string;
