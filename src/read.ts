@@ -86,10 +86,11 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
     hooks.onStage?.(name, now - stageStart);
     stageStart = now;
   };
-  const files: Record<ClassName, InputFile[]> = {
-    good: await listInputFiles(goodSpec, 'good'),
-    bad: await listInputFiles(badSpec, 'bad'),
-  };
+  // Both listed at once; a failure of each is reported as listing them in turn would (good's first).
+  const [good, bad] = await Promise.allSettled([listInputFiles(goodSpec, 'good'), listInputFiles(badSpec, 'bad')]);
+  if (good.status === 'rejected') throw good.reason;
+  if (bad.status === 'rejected') throw bad.reason;
+  const files: Record<ClassName, InputFile[]> = { good: good.value, bad: bad.value };
   const all = [...files.good, ...files.bad];
   const totalBytes = all.reduce((s, f) => s + f.size, 0);
   await hooks.onFiles?.(files, totalBytes);

@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -42,6 +43,9 @@ export async function listInputFiles(spec: string, label: string): Promise<Input
   return files;
 }
 
+/** Stat calls a directory listing keeps in flight. */
+const STATS_IN_FLIGHT = 64;
+
 async function walk(root: string, rootId: string, out: InputFile[], label: string): Promise<void> {
   // Iterative: deep trees must not overflow the stack. Each directory carries
   // its ancestors (device:inode → path), so a symbolic link back up the tree
@@ -58,13 +62,19 @@ async function walk(root: string, rootId: string, out: InputFile[], label: strin
     if (names.some((n) => n.includes('\uFFFD'))) await refuseUndecodableNames(current, label);
     names.sort(compareCodeUnits);
     const subdirs: { dir: string; ancestors: Map<string, string> }[] = [];
-    for (const name of names) {
-      if (name.startsWith('.')) continue;
+    const visible = names.filter((name) => !name.startsWith('.'));
+    // Stat calls in flight together (a round trip each through libuv's pool: one after another, 200
+    // files took 20 ms); their answers are taken in name order, so the first failure reported is too.
+    const infos: Promise<Stats | { readonly failed: unknown }>[] = [];
+    const statAhead = (upTo: number): void => {
+      for (let k = infos.length; k < Math.min(upTo, visible.length); k++) infos.push(stat(join(current, visible[k]!)).catch((err: unknown) => ({ failed: err })));
+    };
+    for (const [k, name] of visible.entries()) {
+      statAhead(k + STATS_IN_FLIGHT);
       const path = join(current, name);
-      let info;
-      try {
-        info = await stat(path);
-      } catch (err) {
+      const info = await infos[k]!;
+      if ('failed' in info) {
+        const err = info.failed;
         const dangling = (err as NodeJS.ErrnoException).code === 'ENOENT' && (await lstat(path).catch(() => null))?.isSymbolicLink() === true;
         throw new InputError(`${label} class: cannot read '${path}': ${dangling ? 'a symbolic link to a missing file' : describeFsError(err)}`);
       }
