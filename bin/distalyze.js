@@ -40,7 +40,7 @@ process.on('exit', (code) => {
   cleanUpNow();
   process.stderr.write(formatUserError(who === null
     ? `ended before finishing (exit code ${code})`
-    : `${who.file}: translator ${who.path} ended the process (exit code ${code}) while reading this file`));
+    : `${who.file}: translator ${who.path} exited (exit code ${code}) while reading this file`));
   process.exitCode = 2;
 });
 

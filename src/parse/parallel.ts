@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { killProcessGroups, processGroupTable } from '../cleanup.js';
 import { InputError } from '../errors.js';
 import type { FeatureCollector, FileContribution } from '../features/collector.js';
@@ -8,6 +8,8 @@ import { STATE_FEATURE_TYPES } from '../features/types.js';
 import type { InputFile } from './files.js';
 import { readClass, type ReadOptions, type ReadStats } from './reader.js';
 import { cutPoints, splitPool, splittable, startSplit, type SplitRead } from './ranges.js';
+import { BatchClaims } from './claims.js';
+import { parsingWorker } from './threads.js';
 import type { Translator } from './translator.js';
 import type { ClassName } from './records.js';
 import type { TemplateModel } from './templates/index.js';
@@ -91,6 +93,17 @@ export interface WorkerTask {
   readonly className: ClassName;
   /** The class's only file: the worker summarizes the instances its I records name. */
   readonly wholeClass: boolean;
+}
+
+/**
+ * Every batch of one readBatches call (tasks[b] is batch b) and the claims
+ * over them: the worker claims batches from the back, reads each and answers
+ * it, until none is left.
+ */
+export interface WorkerBatches {
+  readonly type: 'batches';
+  readonly claims: SharedArrayBuffer;
+  readonly tasks: readonly WorkerTask[];
 }
 
 export interface ParallelInput {
@@ -269,25 +282,26 @@ interface BatchRead {
 
 /**
  * Parse files on `jobs` threads — this one and `jobs` − 1 workers — into
- * `collector`, with a result byte-identical to reading them one by one. This
- * thread reads batches from the front straight into the collector (as
- * `--jobs 1` does: nothing to export or absorb); the workers take batches
- * from the back, two at a time each, and their contributions are absorbed in
- * order once this thread has read up to them. On an input error, the first
- * failing file in input order is reported, as a sequential read would: this
- * thread's batches all come before the workers'.
+ * `collector`, with a result byte-identical to reading them one by one. Each
+ * thread claims its next batch when it is ready for it (claims.ts): this
+ * thread from the front, reading straight into the collector (as `--jobs 1`
+ * does: nothing to export or absorb), the workers from the back; their
+ * contributions are absorbed in order once this thread has read up to them.
+ * On an input error, the first failing file in input order is reported, as a
+ * sequential read would: this thread's batches all come before the workers',
+ * and after a worker's error the batches already claimed are still answered.
  */
 async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): Promise<void> {
   const { jobs, init, collector, stats, progress, local, examples } = read;
   const batches = batchesOf(inputs, jobs, local.batchBytes);
-  const workerUrl = new URL('./worker.js', import.meta.url);
   const counters = new Map<Worker, Int32Array>();
   /** Per worker: the index of the file it is reading (for a worker that exits on its own). */
   const reading = new Map<Worker, Int32Array>();
   const workers = Array.from({ length: Math.max(0, Math.min(jobs - 1, batches.length - 1)) }, () => {
     const partsAbsorbed = new SharedArrayBuffer(4);
     const currentFile = new SharedArrayBuffer(4);
-    const w = new Worker(workerUrl, { workerData: { ...init, processGroups: processGroupTable(), partsAbsorbed, currentFile } });
+    new Int32Array(currentFile)[0] = -1; // none yet
+    const w = parsingWorker({ ...init, processGroups: processGroupTable(), partsAbsorbed, currentFile });
     counters.set(w, new Int32Array(partsAbsorbed));
     reading.set(w, new Int32Array(currentFile));
     return w;
@@ -318,32 +332,21 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
   };
   const results = new Map<number, WorkerReply>();
   const parts = new Map<number, { batch: number; contribution: FileContribution; from: Worker }[]>();
-  /** Batches [lo, hi) are not yet handed out: this thread takes lo, the workers hi − 1. */
-  let lo = 0;
-  let hi = batches.length;
+  // Each thread claims its next batch when it is ready for it: this one from the front, the workers from the back.
+  const claims = new BatchClaims(batches.length);
   /** The next batch to go into the collector (this thread's own are read into it directly). */
   let absorbed = 0;
+  /** Whether this thread has read its own batches; then where the workers' begin (they end at batches.length). */
+  let ownDone = false;
+  let workersFrom = -1;
+  let replies = 0;
   let failure: Extract<WorkerReply, { type: 'error' | 'crash' }> | null = null;
   let stopping = false;
-  /** The batches handed to each worker and not yet answered, oldest first. */
-  const inFlight = new Map<Worker, number[]>(workers.map((w) => [w, []]));
   try {
     await new Promise<void>((resolve, reject) => {
-      let busy = 0;
-      let ownDone = false;
-      const dispatch = (w: Worker): boolean => {
-        if (hi <= lo) return false;
-        const queued = inFlight.get(w)!;
-        // Nothing queued behind a class's only file: its parts may wait for batches before it to be absorbed.
-        if (queued.length > 0 && (batches[queued[queued.length - 1] as number] as Batch).wholeClass) return false;
-        const b = --hi;
-        const batch = batches[b] as Batch;
-        const files = inputs.slice(batch.first, batch.first + batch.count).map((i) => i.file);
-        const className = (inputs[batch.first] as ParallelInput).className;
-        w.postMessage({ batch: b, first: batch.first, files, className, wholeClass: batch.wholeClass } satisfies WorkerTask);
-        queued.push(b);
-        busy++;
-        return true;
+      /** Nothing more to claim (on an error): the batches claimed are still answered. */
+      const stop = (): void => {
+        claims.close();
       };
       /** Batch `b`'s contribution taken in: its parts, then the rest, its empty files and counts. */
       const absorbBatch = (b: number, r: Extract<WorkerReply, { type: 'done' }>): void => {
@@ -376,12 +379,19 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
             parts.delete(absorbed);
           }
         } catch (err) {
-          hi = lo;
+          stop();
           reject(err);
           return;
         }
-        if (busy === 0) resolve();
+        if (replies === batches.length - workersFrom) resolve();
       };
+      const tasks = batches.map((batch, b): WorkerTask => ({
+        batch: b,
+        first: batch.first,
+        files: inputs.slice(batch.first, batch.first + batch.count).map((i) => i.file),
+        className: (inputs[batch.first] as ParallelInput).className,
+        wholeClass: batch.wholeClass,
+      }));
       for (const w of workers) {
         w.on('message', (reply: WorkerReply) => {
           if (reply.type === 'bytes') {
@@ -402,54 +412,47 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
             drain();
             return;
           }
-          busy--;
-          inFlight.get(w)!.shift();
+          replies++;
           results.set(reply.batch, reply);
-          if (reply.type !== 'done' && (failure === null || reply.index < failure.index)) failure = reply;
-          // Hand out the next batch before absorbing, so the worker never waits for this thread.
-          dispatch(w);
+          if (reply.type !== 'done' && (failure === null || reply.index < failure.index)) {
+            failure = reply;
+            stop();
+          }
           drain();
         });
         w.on('error', reject);
         // A worker that ends by itself (a translator calling a saved process.exit) must not end the run quietly.
+        // The message is the one a translator exiting on this thread gets (bin/distalyze.js): which thread reads a file varies.
         w.on('exit', (code) => {
           if (stopping) return;
-          const file = inFlight.get(w)!.length === 0 ? undefined : (inputs[Atomics.load(reading.get(w)!, 0)] as ParallelInput | undefined)?.file.path;
+          const file = (inputs[Atomics.load(reading.get(w)!, 0)] as ParallelInput | undefined)?.file.path;
           const who = init.translator !== undefined ? `translator ${init.translator}` : 'a parsing worker';
-          reject(new InputError(`${who} ended its worker thread (exit code ${code})${file === undefined ? '' : ' while reading this file'}`, file));
+          reject(new InputError(`${who} exited (exit code ${code})${file === undefined ? '' : ' while reading this file'}`, file));
         });
+        w.postMessage({ type: 'batches', claims: claims.buffer, tasks } satisfies WorkerBatches);
       }
       // This thread's share, from the front, straight into the collector. An
       // input error here is the first in input order: it ends the run.
       const sink = collector.sink(() => progress.fileDone());
       const readOwn = async (): Promise<void> => {
-        while (lo < hi) {
-          const b = lo++;
-          const batch = batches[b] as Batch;
-          const className = (inputs[batch.first] as ParallelInput).className;
-          const files = inputs.slice(batch.first, batch.first + batch.count).map((i) => i.file);
-          await readClass(files, className, sink, readOptions(init, local, progress), stats[className]);
+        for (let b = claims.front(); b >= 0; b = claims.front()) {
+          const task = tasks[b] as WorkerTask;
+          await readClass(task.files, task.className, sink, readOptions(init, local, progress), stats[task.className]);
           absorbed = b + 1;
         }
         ownDone = true;
+        workersFrom = claims.close();
         // The class read here ends where the workers' batches start another: finish it now (its named
         // instances summarized while the workers still read), not when their first part comes in (absorb
         // would finish it first: the same result, and the error a sequential read would stop at).
-        const next = batches[absorbed];
-        if (absorbed > 0 && next !== undefined && (inputs[next.first] as ParallelInput).className !== (inputs[(batches[absorbed - 1] as Batch).first] as ParallelInput).className) {
-          collector.finishClass();
-        }
+        const next = tasks[absorbed];
+        if (absorbed > 0 && next !== undefined && next.className !== (tasks[absorbed - 1] as WorkerTask).className) collector.finishClass();
         drain();
       };
-      // Two batches in flight per worker (one being parsed, one queued behind
-      // it); this thread claims its first batch in between (readOwn takes it
-      // before its first await), so a few batches are shared out too.
-      for (const w of workers) dispatch(w);
       readOwn().catch((err: unknown) => {
-        hi = lo;
+        stop();
         reject(err);
       });
-      for (const w of workers) dispatch(w);
     });
     if (failure === null && init.seriesInWorkers === true) {
       // The last class's named instances, then Dref over all instances, as buildFeatureSet computes it.

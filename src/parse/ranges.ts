@@ -22,7 +22,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { killProcessGroups, processGroupTable } from '../cleanup.js';
 import { InputError } from '../errors.js';
 import { FeatureCollector, type FileContribution } from '../features/collector.js';
@@ -32,6 +32,7 @@ import type { InputFile } from './files.js';
 import type { ReadStats } from './reader.js';
 import type { ClassName, RecordSink } from './records.js';
 import type { WorkerInit } from './parallel.js';
+import { parsingWorker } from './threads.js';
 
 /** A file is split only from this size on: below it one thread reads it faster than several start. */
 export const SPLIT_MIN_BYTES = 16 * 1024 * 1024;
@@ -283,7 +284,6 @@ export interface SplitPool {
 }
 
 export function splitPool(init: WorkerInit, size: number, progress: { addBytes(n: number): void }): SplitPool {
-  const workerUrl = new URL('./worker.js', import.meta.url);
   const counters: Int32Array[] = [];
   const handlers = new Map<number, (k: number, reply: { type: string } & Record<string, unknown>) => void>();
   let stopping = false;
@@ -294,7 +294,7 @@ export function splitPool(init: WorkerInit, size: number, progress: { addBytes(n
     const partsAbsorbed = new SharedArrayBuffer(4);
     counters.push(new Int32Array(partsAbsorbed));
     // Series travel with the contributions here: the main thread fills q*.abs.
-    const w = new Worker(workerUrl, { workerData: { ...init, processGroups: processGroupTable(), partsAbsorbed } });
+    const w = parsingWorker({ ...init, processGroups: processGroupTable(), partsAbsorbed });
     w.on('message', (reply: { type: string } & Record<string, unknown>) => {
       if (reply.type === 'bytes') progress.addBytes(reply.n as number);
       else if (typeof reply.split === 'number') handlers.get(reply.split)?.(k, reply);

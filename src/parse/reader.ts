@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { killProcessGroup, registerProcessGroup, releaseProcessGroup } from '../cleanup.js';
 import { InputError } from '../errors.js';
 import { clip, parseDlogLine } from './dlog.js';
-import { dropDlogAhead, readDlogAhead, readDlogFast } from './dlog-fast.js';
+import { readDlogFast } from './dlog-fast.js';
 import type { InputFile } from './files.js';
 import { readLines } from './lines.js';
 import type { ClassName, LineContext, RecordSink } from './records.js';
@@ -14,7 +14,7 @@ import type { ExecutableTranslator, LineTranslator, Translator } from './transla
 // spans.ts's detectSpanFormat and csv.ts's tableFormatOf look at; any other name is neither.
 let spans: Promise<typeof import('./spans.js')> | undefined;
 let csv: Promise<typeof import('./csv.js')> | undefined;
-export const SPAN_OR_TABLE_NAME = /\.(csv|tsv|json|jsonl|ndjson)(\.gz)?$/i;
+const SPAN_OR_TABLE_NAME = /\.(csv|tsv|json|jsonl|ndjson)(\.gz)?$/i;
 
 /** A record sink that is also told where each file starts and ends. */
 export interface ClassSink extends RecordSink {
@@ -54,21 +54,11 @@ export function emptyReadStats(): ReadStats {
  */
 export async function readClass(files: readonly InputFile[], className: ClassName, sink: ClassSink, options: ReadOptions, stats: ReadStats = emptyReadStats()): Promise<ReadStats> {
   const counting = countingSink(sink, stats);
-  try {
-    for (let i = 0; i < files.length; i++) {
-      const file = files[i] as InputFile;
-      // The next file, if it is read as plain dlog, is opened and its first chunk read while this one is parsed.
-      const next = files[i + 1];
-      if (next !== undefined && options.translator === undefined && !SPAN_OR_TABLE_NAME.test(next.relativePath)) readDlogAhead(next);
-      stats.files++;
-      sink.beginFile(file, className);
-      await readFile(file, className, counting, options, stats);
-      sink.endFile(file, className);
-    }
-  } catch (err) {
-    // Stopped at an error: a file opened ahead is not read.
-    await dropDlogAhead();
-    throw err;
+  for (const file of files) {
+    stats.files++;
+    sink.beginFile(file, className);
+    await readFile(file, className, counting, options, stats);
+    sink.endFile(file, className);
   }
   return stats;
 }

@@ -7,11 +7,11 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { useProcessGroupTable } from '../cleanup.js';
 import { InputError } from '../errors.js';
 import { FeatureCollector, valueAtIn, type FileContribution } from '../features/collector.js';
-import { dropDlogAhead, readDlogAhead } from './dlog-fast.js';
-import { emptyReadStats, readClass, SPAN_OR_TABLE_NAME } from './reader.js';
+import { emptyReadStats, readClass } from './reader.js';
 import type { Translator } from './translator.js';
 import { readRange, splitRange, type RangeSplit, type RangeTask } from './ranges.js';
-import { PARTS_AHEAD, QUARTILE_STRIDE, type QuartileChunk, type QuartileRequest, type WorkerInit, type WorkerReply, type WorkerTask } from './parallel.js';
+import { PARTS_AHEAD, QUARTILE_STRIDE, type QuartileChunk, type QuartileRequest, type WorkerBatches, type WorkerInit, type WorkerReply, type WorkerTask } from './parallel.js';
+import { BatchClaims } from './claims.js';
 
 const init = workerData as WorkerInit;
 const port = parentPort!;
@@ -20,6 +20,8 @@ let pendingBytes = 0;
 const partsAbsorbed = init.partsAbsorbed !== undefined ? new Int32Array(init.partsAbsorbed) : undefined;
 let partsSent = 0;
 const currentFile = init.currentFile !== undefined ? new Int32Array(init.currentFile) : undefined;
+// Translator programs started here are registered where the main thread's signal handler sees them.
+if (init.processGroups !== undefined) useProcessGroupTable(init.processGroups);
 
 /**
  * After sending a part: wait (blocking this worker only) while more than
@@ -46,9 +48,6 @@ function flushBytes(): void {
   pendingBytes = 0;
 }
 
-// Translator programs started here are registered where the main thread's signal handler sees them.
-if (init.processGroups !== undefined) useProcessGroupTable(init.processGroups);
-
 /**
  * Read a batch of consecutive files of one class into one collector (as a
  * sequential read would: each file's own instance summarized at its end, the
@@ -73,11 +72,8 @@ async function handle(task: WorkerTask): Promise<WorkerReply> {
       strict: init.strict,
       onBytes: countBytes,
     };
-    for (const [i, file] of files.entries()) {
+    for (const file of files) {
       if (currentFile !== undefined) Atomics.store(currentFile, 0, index);
-      // As readClass does within a list: the next file opened and its first chunk read meanwhile (plain dlog only).
-      const next = files[i + 1];
-      if (next !== undefined && translator === undefined && !SPAN_OR_TABLE_NAME.test(next.relativePath)) readDlogAhead(next);
       await readClass([file], className, collector, options, stats);
       index++;
     }
@@ -92,7 +88,6 @@ async function handle(task: WorkerTask): Promise<WorkerReply> {
     const contribution = wholeClass ? collector.exportWholeClass(send) : collector.exportFile();
     return { type: 'done', batch, contribution: keepSeries(batch, { ...contribution, emptyFile: null }), emptyFiles, stats };
   } catch (err) {
-    await dropDlogAhead();
     if (err instanceof InputError) return { type: 'error', batch, index, message: err.message, ...(err.hint !== undefined ? { hint: err.hint } : {}) };
     return { type: 'crash', batch, index, message: err instanceof Error ? (err.stack ?? err.message) : String(err) };
   }
@@ -111,18 +106,23 @@ const escaped = (err: unknown): void => {
 process.on('uncaughtException', escaped);
 process.on('unhandledRejection', escaped);
 
-/** State change points of the contributions sent, kept here until Dref is known (see QuartileRequest). */
+/**
+ * State change points of the contributions sent, kept here until Dref is
+ * known (see QuartileRequest), with their runs (one state variable's points
+ * in one slot) found as each is kept, while the other threads still parse:
+ * at the end only the runs' binary searches remain.
+ */
 interface KeptSeries {
   readonly batch: number;
   readonly seq: number;
-  readonly slots: number;
-  readonly seriesStart: readonly number[];
-  readonly seriesVar: Int32Array;
+  /** Per run: slot, state variable, first point, end (one past the last). */
+  readonly runs: Int32Array;
   readonly seriesT: Float64Array;
   readonly seriesV: Float64Array;
 }
 const kept: KeptSeries[] = [];
 const sentOf = new Map<number, number>();
+const RUN_STRIDE = 4;
 
 /**
  * A contribution about to be sent, without its state change points: they
@@ -133,40 +133,52 @@ function keepSeries(batch: number, c: FileContribution): FileContribution {
   const seq = sentOf.get(batch) ?? 0;
   sentOf.set(batch, seq + 1);
   if (init.seriesInWorkers !== true || c.seriesVar.length === 0) return c;
-  kept.push({ batch, seq, slots: c.ids.length, seriesStart: c.seriesStart, seriesVar: c.seriesVar, seriesT: c.seriesT, seriesV: c.seriesV });
+  kept.push({ batch, seq, runs: runsOf(c.seriesStart, c.seriesVar), seriesT: c.seriesT, seriesV: c.seriesV });
   return { ...c, seriesStart: new Array<number>(c.seriesStart.length).fill(0), seriesVar: new Int32Array(0), seriesT: new Float64Array(0), seriesV: new Float64Array(0) };
 }
 
+/** The runs of a contribution's points: a run ends where the variable or the slot changes. */
+function runsOf(seriesStart: readonly number[], vars: Int32Array): Int32Array {
+  const slots = seriesStart.length;
+  const end = vars.length;
+  let runs = 0;
+  for (let slot = 0; slot < slots; slot++) {
+    const stop = slot + 1 < slots ? (seriesStart[slot + 1] as number) : end;
+    for (let i = seriesStart[slot] as number; i < stop; i++) if (i === (seriesStart[slot] as number) || vars[i] !== vars[i - 1]) runs++;
+  }
+  const out = new Int32Array(runs * RUN_STRIDE);
+  let w = 0;
+  for (let slot = 0; slot < slots; slot++) {
+    let i = seriesStart[slot] as number;
+    const stop = slot + 1 < slots ? (seriesStart[slot + 1] as number) : end;
+    while (i < stop) {
+      const v = vars[i] as number;
+      let j = i;
+      while (j < stop && vars[j] === v) j++;
+      out[w++] = slot;
+      out[w++] = v;
+      out[w++] = i;
+      out[w++] = j;
+      i = j;
+    }
+  }
+  return out;
+}
+
 /**
- * q*.abs of every kept contribution: for each slot and each state variable's
- * run of change points, valueAt at q × Dref, exactly as
- * FeatureCollector.fillAbsoluteQuartiles computes them.
+ * q*.abs of every kept contribution: for each run, valueAt at q × Dref,
+ * exactly as FeatureCollector.fillAbsoluteQuartiles computes them.
  */
 function quartiles(referenceDuration: number): QuartileChunk[] {
   const targets = [0.25, 0.5, 0.75].map((q) => q * referenceDuration);
   const chunks = kept.map((k) => {
-    const vars = k.seriesVar;
-    const end = vars.length;
-    // One entry per run of one variable's points (a run ends where the variable or the slot changes).
-    let runs = 0;
-    for (let slot = 0; slot < k.slots; slot++) {
-      const stop = slot + 1 < k.slots ? (k.seriesStart[slot + 1] as number) : end;
-      for (let i = k.seriesStart[slot] as number; i < stop; i++) if (i === (k.seriesStart[slot] as number) || vars[i] !== vars[i - 1]) runs++;
-    }
-    const values = new Float64Array(runs * QUARTILE_STRIDE);
+    const { runs } = k;
+    const values = new Float64Array((runs.length / RUN_STRIDE) * QUARTILE_STRIDE);
     let w = 0;
-    for (let slot = 0; slot < k.slots; slot++) {
-      let i = k.seriesStart[slot] as number;
-      const stop = slot + 1 < k.slots ? (k.seriesStart[slot + 1] as number) : end;
-      while (i < stop) {
-        const v = vars[i] as number;
-        let j = i;
-        while (j < stop && vars[j] === v) j++;
-        values[w++] = slot;
-        values[w++] = v;
-        for (const x of targets) values[w++] = valueAtIn(k.seriesT, k.seriesV, i, j, x);
-        i = j;
-      }
+    for (let r = 0; r < runs.length; r += RUN_STRIDE) {
+      values[w++] = runs[r] as number;
+      values[w++] = runs[r + 1] as number;
+      for (const x of targets) values[w++] = valueAtIn(k.seriesT, k.seriesV, runs[r + 2] as number, runs[r + 3] as number, x);
     }
     return { batch: k.batch, seq: k.seq, values };
   });
@@ -177,8 +189,8 @@ function quartiles(referenceDuration: number): QuartileChunk[] {
 // Batches are read one after another, in the order they were handed out; a
 // QuartileRequest comes once all are answered.
 let queue: Promise<void> = Promise.resolve();
-port.on('message', (msg: WorkerTask | QuartileRequest | RangeTask | RangeSplit) => {
-  if ('type' in msg) {
+port.on('message', (msg: WorkerBatches | QuartileRequest | RangeTask | RangeSplit) => {
+  if ('type' in msg && msg.type !== 'batches') {
     // A byte range of one large file (ranges.ts): read it, then split it as the main thread says.
     const range = msg;
     queue = queue.then(async () => {
@@ -206,14 +218,18 @@ port.on('message', (msg: WorkerTask | QuartileRequest | RangeTask | RangeSplit) 
     port.postMessage({ type: 'quartiles', chunks } satisfies WorkerReply, chunks.map((c) => c.values.buffer as ArrayBuffer));
     return;
   }
-  const task = msg;
-  queue = queue.then(() => handle(task)).then((reply) => {
-    if (pendingBytes > 0) {
-      port.postMessage({ type: 'bytes', n: pendingBytes } satisfies WorkerReply);
-      pendingBytes = 0;
+  // Batches claimed from the back, one at a time, until none is left or one fails.
+  const claims = new BatchClaims(msg.claims);
+  const { tasks } = msg;
+  queue = queue.then(async () => {
+    for (let b = claims.back(); b >= 0; b = claims.back()) {
+      const reply = await handle(tasks[b] as WorkerTask);
+      flushBytes();
+      if (currentFile !== undefined) Atomics.store(currentFile, 0, -1);
+      // The contribution's typed arrays are fresh copies: moved, not cloned.
+      port.postMessage(reply, reply.type === 'done' ? buffersOf(reply.contribution) : []);
+      if (reply.type !== 'done') break;
     }
-    // The contribution's typed arrays are fresh copies: moved, not cloned.
-    port.postMessage(reply, reply.type === 'done' ? buffersOf(reply.contribution) : []);
   });
 });
 

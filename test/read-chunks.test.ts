@@ -1,9 +1,10 @@
 /**
- * Reading ahead (src/parse/dlog-fast.ts, readDlogAhead): while one file of a
- * list is parsed, the next plain dlog file is opened and its first chunk read.
- * What a list read yields must not change: the same records in the same order,
- * across files larger than one read (1 MB), and the same error for a file that
- * cannot be opened; a read stopped by an error leaves no file open.
+ * Plain dlog files are read in 1 MB chunks into one reused buffer, on the
+ * parsing thread itself (src/parse/dlog-fast.ts, fileChunks), and the event
+ * loop runs every 8 MB. What a list read yields must not change: the same
+ * records in the same order, across files larger than one read, and the same
+ * error for a file that cannot be opened; a read stopped by an error leaves
+ * no file open.
  */
 import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ import { InputError } from '../src/errors.js';
 import type { InputFile } from '../src/parse/files.js';
 import { emptyReadStats, readClass, type ClassSink } from '../src/parse/reader.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'distalyze-read-ahead-'));
+const dir = mkdtempSync(join(tmpdir(), 'distalyze-read-chunks-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function write(name: string, text: string): InputFile {
@@ -66,13 +67,13 @@ function openHere(): string[] {
   return out;
 }
 
-describe('reading the next file ahead', () => {
+describe('reading plain files in chunks', () => {
   it('yields the records of a list as reading its files one by one does (files over 1 MB, empty files, a span-named file)', async () => {
     const files = [
       write('a.dlog', lines(1, 90_000)), // ~1.4 MB: more than one read
       write('b.dlog', ''),
       write('c.dlog', lines(3, 10)),
-      write('d.csv', 'kind,timestamp,name,value\nE,7,from-csv,\n'), // not opened ahead: read by its own reader
+      write('d.csv', 'kind,timestamp,name,value\nE,7,from-csv,\n'), // read by its own reader
       write('e.dlog', lines(5, 100_000)),
       write('f.dlog', 'E\t1\tlast'), // no final newline
     ];
@@ -95,11 +96,28 @@ describe('reading the next file ahead', () => {
     expect((inList as InputError).message).toBe((alone as InputError).message);
   });
 
-  it.skipIf(!existsSync('/proc/self/fd'))('closes the file opened ahead when a read stops at an error', async () => {
+  it('lets the event loop run while it reads (every 8 MB: worker messages, signals, the progress line)', async () => {
+    const big = write('k.dlog', lines(11, 1_200_000));
+    expect(big.size).toBeGreaterThan(16 << 20);
+    const none = (): void => undefined;
+    let reading = true;
+    let turns = 0;
+    const tick = (): void => {
+      if (!reading) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    await readClass([big], 'good', { beginFile: none, endFile: none, instance: none, event: none, state: none }, { strict: false });
+    reading = false;
+    // Synchronous reads with no turn of the loop would leave it none until the file ends.
+    expect(turns).toBeGreaterThanOrEqual(2);
+  });
+
+  it.skipIf(!existsSync('/proc/self/fd'))('closes the files when a read stops at an error', async () => {
     const broken = write('i.dlog', `${lines(9, 100)}E\t1\tnul\0byte\n`);
     const next = write('j.dlog', lines(10, 100));
     await expect(readClass([broken, next], 'good', recording([]), { strict: false })).rejects.toThrow(/binary data/);
-    // Closes that are not waited for (the file just read) finish within a few turns of the event loop.
     for (let i = 0; i < 100 && openHere().length > 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(openHere()).toEqual([]);
   });

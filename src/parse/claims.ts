@@ -1,0 +1,64 @@
+/**
+ * Batches not yet claimed, [lo, hi), shared by every parsing thread through
+ * a SharedArrayBuffer: the main thread claims from the front, the workers
+ * from the back, each one batch when it is ready for it. Nothing is queued
+ * for a thread in advance, so when the last batch is claimed the threads'
+ * remaining work differs by less than one batch, and a worker never waits
+ * for the main thread to hand it one. One lock word guards both ends (a
+ * claim is a few loads and stores; threads claim every few milliseconds).
+ */
+export class BatchClaims {
+  readonly buffer: SharedArrayBuffer;
+  private readonly words: Int32Array;
+
+  /** Claims over batches [0, count), or over the ones in `buffer` (another thread's BatchClaims). */
+  constructor(from: number | SharedArrayBuffer) {
+    this.buffer = typeof from === 'number' ? new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT) : from;
+    this.words = new Int32Array(this.buffer);
+    if (typeof from === 'number') this.words[HI] = from;
+  }
+
+  /** The first unclaimed batch, now claimed; -1 when none is left. */
+  front(): number {
+    return this.locked((lo, hi) => {
+      if (lo >= hi) return -1;
+      this.words[LO] = lo + 1;
+      return lo;
+    });
+  }
+
+  /** The last unclaimed batch, now claimed; -1 when none is left. */
+  back(): number {
+    return this.locked((lo, hi) => {
+      if (lo >= hi) return -1;
+      this.words[HI] = hi - 1;
+      return hi - 1;
+    });
+  }
+
+  /** Leave nothing to claim; returns where the batches claimed from the back begin. */
+  close(): number {
+    return this.locked((_lo, hi) => {
+      this.words[LO] = hi;
+      return hi;
+    });
+  }
+
+  /** `body` run with the range's ends while no other thread can change them. */
+  private locked<T>(body: (lo: number, hi: number) => T): T {
+    while (Atomics.compareExchange(this.words, LOCK, 0, 1) !== 0) {
+      // Held by another thread for a few instructions: wait for its release.
+      Atomics.wait(this.words, LOCK, 1, 1);
+    }
+    try {
+      return body(this.words[LO] as number, this.words[HI] as number);
+    } finally {
+      Atomics.store(this.words, LOCK, 0);
+      Atomics.notify(this.words, LOCK, 1);
+    }
+  }
+}
+
+const LOCK = 0;
+const LO = 1;
+const HI = 2;
