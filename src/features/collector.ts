@@ -608,8 +608,14 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     const slots = this.ids.length;
     const heldLength = withHeld ? this.held.length : 0;
     const pack = (cols: GrowableFloat64[][], width: number): Float64Array => {
-      const out = new Float64Array(cols.length * width * slots).fill(Number.NaN);
-      cols.forEach((byFeature, v) => byFeature.forEach((c, f) => out.set(c.data.subarray(0, Math.min(slots, c.length)), (v * width + f) * slots)));
+      const out = new Float64Array(cols.length * width * slots);
+      cols.forEach((byFeature, v) => byFeature.forEach((c, f) => {
+        // Each column's values, then NaN (missing) for its slots at and beyond its length only: one pass over the buffer.
+        const at = (v * width + f) * slots;
+        const n = Math.min(slots, c.length);
+        out.set(c.data.subarray(0, n), at);
+        if (n < slots) out.fill(Number.NaN, at + n, at + slots);
+      }));
       return out;
     };
     return {
