@@ -193,7 +193,8 @@ export async function checkReportTargets(
     paths.push([option, path, dest.path]);
     if (dest.exists) {
       const info = await stat(dest.path).catch(() => null);
-      if (info !== null) existing.set(`${info.dev}:${info.ino}`, [option, path]);
+      // Inputs are regular files (the listing refuses anything else): only a regular file can be one (not /dev/null).
+      if (info?.isFile() === true) existing.set(`${info.dev}:${info.ino}`, [option, path]);
     }
   }
   // Only when a report would replace an existing file: stat the inputs (in input order, so the first match is named).

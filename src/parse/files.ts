@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
-import type { Stats } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -43,14 +43,15 @@ export async function listInputFiles(spec: string, label: string): Promise<Input
   return files;
 }
 
-/** Stat calls a directory listing keeps in flight. */
-const STATS_IN_FLIGHT = 64;
+/** Files a listing stats between turns of the event loop (signals, a progress line). */
+const STATS_PER_TURN = 1024;
 
 async function walk(root: string, rootId: string, out: InputFile[], label: string): Promise<void> {
   // Iterative: deep trees must not overflow the stack. Each directory carries
   // its ancestors (device:inode → path), so a symbolic link back up the tree
   // is reported instead of being followed until the path is too long.
   const pending: { dir: string; ancestors: Map<string, string> }[] = [{ dir: root, ancestors: new Map([[rootId, root]]) }];
+  let statted = 0;
   while (pending.length > 0) {
     const { dir: current, ancestors } = pending.pop()!;
     let names: string[];
@@ -62,19 +63,16 @@ async function walk(root: string, rootId: string, out: InputFile[], label: strin
     if (names.some((n) => n.includes('\uFFFD'))) await refuseUndecodableNames(current, label);
     names.sort(compareCodeUnits);
     const subdirs: { dir: string; ancestors: Map<string, string> }[] = [];
-    const visible = names.filter((name) => !name.startsWith('.'));
-    // Stat calls in flight together (a round trip each through libuv's pool: one after another, 200
-    // files took 20 ms); their answers are taken in name order, so the first failure reported is too.
-    const infos: Promise<Stats | { readonly failed: unknown }>[] = [];
-    const statAhead = (upTo: number): void => {
-      for (let k = infos.length; k < Math.min(upTo, visible.length); k++) infos.push(stat(join(current, visible[k]!)).catch((err: unknown) => ({ failed: err })));
-    };
-    for (const [k, name] of visible.entries()) {
-      statAhead(k + STATS_IN_FLIGHT);
+    for (const name of names) {
+      if (name.startsWith('.')) continue;
       const path = join(current, name);
-      const info = await infos[k]!;
-      if ('failed' in info) {
-        const err = info.failed;
+      // Synchronously, in name order: a few µs each, against a round trip through libuv's thread pool
+      // each (10 000 files: 145 ms with 64 in flight, ~30 ms so); the event loop runs now and then.
+      if (++statted % STATS_PER_TURN === 0) await new Promise(setImmediate);
+      let info: Stats;
+      try {
+        info = statSync(path);
+      } catch (err) {
         const dangling = (err as NodeJS.ErrnoException).code === 'ENOENT' && (await lstat(path).catch(() => null))?.isSymbolicLink() === true;
         throw new InputError(`${label} class: cannot read '${path}': ${dangling ? 'a symbolic link to a missing file' : describeFsError(err)}`);
       }
