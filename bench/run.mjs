@@ -49,6 +49,8 @@ const P = {
   requests: Math.round(num('BENCH_REQUESTS', 1_000_000)),
   log4jMB: num('BENCH_LOG4J_MB', 300),
   log4jFiles: Math.round(num('BENCH_LOG4J_FILES', 100)),
+  smallFiles: Math.round(num('BENCH_SMALL_FILES', 10_000)),
+  smallMB: num('BENCH_SMALL_MB', 120),
   seed: Math.round(num('BENCH_SEED', 1)),
   sets: env('BENCH_SETS', 'dlog,requests,log4j').split(',').map((s) => s.trim()).filter(Boolean),
   jobs: env('BENCH_JOBS', '1,2').split(',').map((s) => Number(s.trim())),
@@ -62,7 +64,7 @@ const P = {
   refs: env('BENCH_REFS', 'dlog').split(',').map((s) => s.trim()).filter((s) => s !== '' && s !== 'none'),
   python: env('BENCH_PYTHON', ''),
 };
-for (const s of P.sets) if (!['dlog', 'requests', 'log4j'].includes(s)) throw new Error(`BENCH_SETS: unknown set '${s}' (dlog, requests, log4j)`);
+for (const s of P.sets) if (!['dlog', 'requests', 'small', 'log4j'].includes(s)) throw new Error(`BENCH_SETS: unknown set '${s}' (dlog, requests, small, log4j)`);
 for (const j of P.jobs) if (!(Number.isInteger(j) && j >= 1)) throw new Error(`BENCH_JOBS: '${j}' is not a whole number ≥ 1`);
 
 /** Issue 6's targets. */
@@ -113,6 +115,13 @@ function setSpecs() {
       title: `dlog, ${P.requests} request instances (one file per class)`,
       dir: `requests-${P.requests}-s${P.seed}-${g}`,
       jobs: (root) => requestJobs(root, { requests: P.requests, seed: P.seed + 100 }),
+      args: [],
+    },
+    small: {
+      name: 'small',
+      title: `dlog, ${P.smallFiles} small files (one instance each)`,
+      dir: `small-${P.smallMB}MB-${P.smallFiles}f-s${P.seed}-${g}`,
+      jobs: (root) => dlogJobs(root, { bytes: P.smallMB * 1e6, instances: P.smallFiles, seed: P.seed + 300 }),
       args: [],
     },
     log4j: {

@@ -13,8 +13,32 @@ import type { ClassName } from './parse/records.js';
 import type { MinedTranslator } from './parse/templates/index.js';
 import type { Translator } from './parse/translator.js';
 
-/** Below this much input, starting workers costs more than it saves. */
+/** Below this much input, starting workers costs more than it saves (template mining). */
 export const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Input per parsing thread below which a worker costs more than it saves:
+ * its start (~35–60 ms) and its first, unoptimized megabytes (measured on
+ * 2 cores, parse stage, files of ~1 MB: 34 MB −j2 137 ms against −j1 116,
+ * 66 MB even, 134 MB 277 against 340). Small files cost a cold worker more
+ * each (open, parse, summary and their first compiles), so under
+ * SMALL_FILE_BYTES on average a worker needs more (10 000 files of 12 KB,
+ * 120 MB: −j2 0.88× −j1; 40 000, 478 MB: 1.17×).
+ */
+const BYTES_PER_JOB = 32 * 1024 * 1024;
+const BYTES_PER_JOB_SMALL_FILES = 192 * 1024 * 1024;
+const SMALL_FILE_BYTES = 64 * 1024;
+
+/**
+ * Parsing threads when `--jobs` is not given: up to `cores`, each with at
+ * least two files and BYTES_PER_JOB of input (1: no workers). Two files per
+ * thread at least: a few huge files of `I`-named instances (requests) cost
+ * more to ship back than to parse on one thread.
+ */
+export function automaticJobs(totalBytes: number, files: number, cores: number): number {
+  const perJob = totalBytes < SMALL_FILE_BYTES * files ? BYTES_PER_JOB_SMALL_FILES : BYTES_PER_JOB;
+  return Math.max(1, Math.min(cores, Math.floor(files / 2), Math.floor(totalBytes / perJob)));
+}
 /** Above this much input, state change points are not held in memory: see AbsoluteQuartilePass. */
 export const SERIES_IN_MEMORY_MAX_BYTES = 1024 * 1024 * 1024;
 
@@ -29,7 +53,7 @@ export interface ReadOptions {
   readonly year?: number;
   /** Stop at the first line that is not a record (default false: skip and count it). */
   readonly strict?: boolean;
-  /** Parsing workers (default: all cores, used above 16 MiB of input; a number always uses them). */
+  /** Parsing threads (default: automaticJobs, up to all cores with 32 MiB and two files each; a number always uses them). */
   readonly jobs?: number;
   /** Read twice instead of holding state series (automatic above 1 GiB when the input can be reread). */
   readonly twoPass?: boolean;
@@ -116,15 +140,12 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
     }
     return loaded;
   };
-  const jobs = options.jobs ?? availableParallelism();
+  // Workers pay off on large inputs (automaticJobs); an explicit jobs always uses them.
+  const jobs = options.jobs ?? automaticJobs(totalBytes, all.length, availableParallelism());
   const metrics = metricPaths.length > 0 ? await readMetricsOption(metricPaths, options) : undefined;
-  // Workers pay off on large inputs; an explicit jobs always uses them.
-  // Automatically only with at least two files per worker: a few huge files of
-  // `I`-named instances (requests) cost more to ship back than to parse here.
   // The metric join watches every record, so it runs on this thread; a loaded
   // Translator object cannot be sent to workers.
-  const parallel = metrics === undefined && typeof options.translator !== 'object' && jobs > 1 && all.length > 1 && rereadable &&
-    (options.jobs !== undefined || (totalBytes >= PARALLEL_MIN_BYTES && all.length >= 2 * jobs));
+  const parallel = metrics === undefined && typeof options.translator !== 'object' && jobs > 1 && all.length > 1 && rereadable;
   const progress = { addBytes: (n: number) => hooks.onBytes?.(n), fileDone: () => hooks.onFileDone?.() };
   let joined: ReadonlySet<string> | undefined;
   if (parallel) {

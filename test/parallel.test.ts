@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InputFile } from '../src/parse/files.js';
 import { batchesOf, type ParallelInput } from '../src/parse/parallel.js';
+import { automaticJobs } from '../src/read.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const dist = async <T>(path: string): Promise<T> => (await import(pathToFileURL(join(ROOT, 'dist', path)).href)) as T;
@@ -52,6 +53,24 @@ async function readBoth(files: Record<'good' | 'bad', InputFile[]>, jobs: number
   const built = buildFeatureSet(collector, { weight: { mode: 'none' } });
   return plain({ built, emptyFiles: collector.emptyFiles, sharedIds: collector.sharedIds, unordered: collector.unorderedInstances, stats });
 }
+
+describe('automaticJobs (no --jobs)', () => {
+  const MiB = 1024 * 1024;
+  it('gives each thread two files and 32 MiB at least, up to the cores', () => {
+    expect(automaticJobs(34e6, 32, 2)).toBe(1); // 34 MB of 1 MB files: one thread was faster (bench/README.md)
+    expect(automaticJobs(66e6, 64, 2)).toBe(1); // 66 MB: even
+    expect(automaticJobs(134e6, 128, 2)).toBe(2); // 134 MB: -j2 277 ms against 340
+    expect(automaticJobs(220e6, 200, 2)).toBe(2);
+    expect(automaticJobs(220e6, 200, 16)).toBe(6); // 220 MB: six threads of 32 MiB, not sixteen
+    expect(automaticJobs(64 * MiB, 3, 8)).toBe(1); // two files per thread: three files are one thread's
+    expect(automaticJobs(293e6, 2, 8)).toBe(1); // a million requests in one file per class: shipped back, they cost more
+  });
+
+  it('asks 192 MiB a thread of small files (under 64 KiB on average)', () => {
+    expect(automaticJobs(120e6, 10_000, 2)).toBe(1); // 10 000 files of 12 KB: -j2 was 0.88× -j1
+    expect(automaticJobs(478e6, 40_000, 2)).toBe(2); // 40 000: 1.17×
+  });
+});
 
 describe('batchesOf', () => {
   const inputs = (sizes: Record<'good' | 'bad', number[]>): ParallelInput[] =>
