@@ -344,10 +344,6 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
   let stopping = false;
   try {
     await new Promise<void>((resolve, reject) => {
-      /** Nothing more to claim (on an error): the batches claimed are still answered. */
-      const stop = (): void => {
-        claims.close();
-      };
       /** Batch `b`'s contribution taken in: its parts, then the rest, its empty files and counts. */
       const absorbBatch = (b: number, r: Extract<WorkerReply, { type: 'done' }>): void => {
         for (const part of parts.get(b) ?? []) absorbPart(part);
@@ -379,7 +375,7 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
             parts.delete(absorbed);
           }
         } catch (err) {
-          stop();
+          claims.close();
           reject(err);
           return;
         }
@@ -416,7 +412,8 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
           results.set(reply.batch, reply);
           if (reply.type !== 'done' && (failure === null || reply.index < failure.index)) {
             failure = reply;
-            stop();
+            // Nothing more is claimed; the batches already claimed are still answered (an earlier one may fail too).
+            claims.close();
           }
           drain();
         });
@@ -450,7 +447,7 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
         drain();
       };
       readOwn().catch((err: unknown) => {
-        stop();
+        claims.close();
         reject(err);
       });
     });
