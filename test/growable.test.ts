@@ -108,6 +108,10 @@ describe('GrowableInt32', () => {
     const room = g.room(3);
     room[g.length] = 11;
     g.length += 1;
-    expect([...g.data.subarray(0, g.length)]).toEqual([5, 1, 2, 3, ...Array(20).fill(-7), 8, 11]);
+    // A few values are copied in a loop, many in one native copy (SMALL_COPY): the same values either way.
+    const many = Int32Array.from({ length: 50 }, (_, i) => 100 + i);
+    g.append(many, 40);
+    g.repeat(6, 40);
+    expect([...g.data.subarray(0, g.length)]).toEqual([5, 1, 2, 3, ...Array(20).fill(-7), 8, 11, ...many.subarray(0, 40), ...Array(40).fill(6)]);
   });
 });

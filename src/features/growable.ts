@@ -6,6 +6,9 @@
  */
 export const GROW_FAST = 4;
 
+/** Below this many values, append and repeat copy in a loop: a typed-array view and a native call cost more. */
+const SMALL_COPY = 32;
+
 /**
  * A Float64Array that grows by doubling; unset slots read as `fill`. Only
  * `data[0, length)` is meaningful: slots skipped by a `set` beyond `length`
@@ -60,8 +63,14 @@ export class GrowableFloat64 {
   append(from: Float64Array, n: number): void {
     const at = this.length;
     if (at + n > this.data.length) this.grow(at + n);
-    // One copy (memcpy) rather than an element loop: ~3× faster for the parser's 4 096-record batches.
-    this.data.set(n === from.length ? from : from.subarray(0, n), at);
+    const data = this.data;
+    if (n < SMALL_COPY) {
+      // A few records (a named instance's, between two I lines): a loop, without a view of `from`.
+      for (let i = 0; i < n; i++) data[at + i] = from[i] as number;
+    } else {
+      // One copy (memcpy) rather than an element loop: ~3× faster for the parser's 4 096-record batches.
+      data.set(n === from.length ? from : from.subarray(0, n), at);
+    }
     this.length = at + n;
   }
 
@@ -150,8 +159,14 @@ export class GrowableInt32 {
   append(from: Int32Array, n: number): void {
     const at = this.length;
     if (at + n > this.data.length) this.grow(at + n);
-    // One copy (memcpy) rather than an element loop: ~3× faster for the parser's 4 096-record batches.
-    this.data.set(n === from.length ? from : from.subarray(0, n), at);
+    const data = this.data;
+    if (n < SMALL_COPY) {
+      // A few records (a named instance's, between two I lines): a loop, without a view of `from`.
+      for (let i = 0; i < n; i++) data[at + i] = from[i] as number;
+    } else {
+      // One copy (memcpy) rather than an element loop: ~3× faster for the parser's 4 096-record batches.
+      data.set(n === from.length ? from : from.subarray(0, n), at);
+    }
     this.length = at + n;
   }
 
@@ -167,7 +182,9 @@ export class GrowableInt32 {
   repeat(value: number, n: number): void {
     const at = this.length;
     if (at + n > this.data.length) this.grow(at + n);
-    this.data.fill(value, at, at + n);
+    const data = this.data;
+    if (n < SMALL_COPY) for (let i = at; i < at + n; i++) data[i] = value;
+    else data.fill(value, at, at + n);
     this.length = at + n;
   }
 
