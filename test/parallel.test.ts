@@ -210,6 +210,42 @@ describe('readParallel equals a sequential read', () => {
     broken(files.bad[2]!, 'first');
     await expect(read(files, 3, true, true)).rejects.toMatchObject({ message: message(files.bad[2]!, 'first') });
   });
+
+  it("a class's only file summarized by the worker into this thread's shared columns, or sent in parts: the same", async () => {
+    // good: a few named instances, read here; bad: its only file, read by the worker (frontBatches), a file's own
+    // instance first, ids out of order, a variable only it has, an id named without records.
+    const many = Array.from({ length: 4000 }, (_, i) => named(`req-${String((i * 7919) % 4000).padStart(5, '0')}`, 10 * i, i % 6));
+    const texts = { good: [named('req-00001', 5, 1), named('req-00002', 9, 2), named('req-00003', 12, 3)].join(''), bad: `${own(1, 2)}I\treq-none\n${many.join('')}S\t7\tonly-bad\t4\n` };
+    const files = { good: [] as InputFile[], bad: [] as InputFile[] };
+    for (const c of ['good', 'bad'] as const) {
+      mkdirSync(join(dir, 'whole', c), { recursive: true });
+      // (The file's own instance, named after it, sorts before the requests: the columns are kept in place, not reordered.)
+      const path = join(dir, 'whole', c, `${c}.dlog`);
+      writeFileSync(path, texts[c]);
+      files[c].push({ path, relativePath: `${c}.dlog`, gzip: false, size: statSync(path).size });
+    }
+    const { FeatureCollector } = await dist<Collector>('features/collector.js');
+    const { emptyReadStats } = await dist<Reader>('parse/reader.js');
+    const { buildFeatureSet } = await dist<Features>('features/index.js');
+    const { readParallel } = await dist<Parallel>('parse/parallel.js');
+    const inputs = (['good', 'bad'] as const).flatMap((c) => files[c].map((f) => ({ file: f, className: c })));
+    const readShared = async (shareColumns: boolean) => {
+      const collector = new FeatureCollector(true);
+      const stats = { good: emptyReadStats(), bad: emptyReadStats() };
+      await readParallel(inputs, 2, { strict: false, keepSeries: true }, collector, stats, { addBytes: () => undefined, fileDone: () => undefined }, { shareColumns, frontBatches: 1 });
+      collector.finishClass();
+      const built = buildFeatureSet(collector, { weight: { mode: 'none' } });
+      return { result: plain({ built, emptyFiles: collector.emptyFiles, sharedIds: collector.sharedIds, unordered: collector.unorderedInstances, stats }), storage: built.features.tables[0]!.columns[0]!.buffer };
+    };
+    const sequential = await readBoth(files, 1, true, {}, false);
+    expect(sequential).toMatchObject({ sharedIds: ['req-00003', 'req-00001', 'req-00002'] });
+    const shared = await readShared(true);
+    expect(shared.storage).toBeInstanceOf(SharedArrayBuffer);
+    expect(shared.result).toEqual(sequential);
+    const parts = await readShared(false);
+    expect(parts.storage).not.toBeInstanceOf(SharedArrayBuffer);
+    expect(parts.result).toEqual(sequential);
+  });
 });
 
 describe('one large file read in byte ranges (ranges.ts) equals a sequential read', () => {

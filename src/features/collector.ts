@@ -121,6 +121,25 @@ export interface FileContribution {
    * room for them at once instead of growing its columns by doubling.
    */
   readonly slotsAhead: number;
+  /**
+   * Present when the feature values were summarized straight into the
+   * absorbing collector's shared columns (see shareColumns): each column's
+   * length (event variables by feature, then state variables), and
+   * eventValues / stateValues are empty.
+   */
+  readonly sharedLengths?: Int32Array;
+}
+
+/**
+ * Columns shared between threads (see FeatureCollector.shareColumns): per
+ * variable of the worker's numbering, one buffer per feature type, and the
+ * slots of the worker's instances in them.
+ */
+export interface SharedColumns {
+  readonly base: number;
+  readonly slots: number;
+  readonly events: readonly (readonly SharedArrayBuffer[])[];
+  readonly states: readonly (readonly SharedArrayBuffer[])[];
 }
 
 /** Interned variable names of one log kind, in order of first appearance. */
@@ -216,6 +235,13 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    * into twice-larger ones when the next class's first part comes in.
    */
   private slotsAfterClass = 0;
+  /**
+   * shareColumns: the slots another thread summarizes into the columns (from
+   * `next` on, up to `end`); they must not move until it is done.
+   */
+  private sharedInto: { next: number; readonly end: number } | null = null;
+  /** useSharedColumns: the columns this collector summarizes into, and how many slots of them it has handed on. */
+  private sharing: { readonly columns: SharedColumns; sent: number } | null = null;
 
   /**
    * keepSeries: hold every state variable's change points until Dref is known
@@ -341,6 +367,8 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   private reserveDenseColumns(slots: number): void {
     const half = this.ids.length / 2;
     const dense: GrowableFloat64[] = [this.durations, this.starts];
+    // Shared columns have their room already, and must keep their storage.
+    if (this.sharedInto !== null || this.sharing !== null) return reserveTogether(dense, slots);
     for (const all of [this.eventColumns, this.stateColumns]) {
       for (const byFeature of all) for (const c of byFeature) if (c.length >= half) dense.push(c);
     }
@@ -618,6 +646,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       }));
       return out;
     };
+    const shared = this.sharing !== null;
     return {
       className: this.className,
       eventNames: [...this.events.names],
@@ -629,10 +658,10 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       kinds: [...this.kinds],
       entryEvents: [...this.entryEvents],
       named: [...this.named],
-      eventValues: pack(this.eventColumns, EVENT_FEATURE_TYPES.length),
-      eventVariables: this.eventColumns.length,
-      stateValues: pack(this.stateColumns, STATE_FEATURE_TYPES.length),
-      stateVariables: this.stateColumns.length,
+      eventValues: shared ? new Float64Array(0) : pack(this.eventColumns, EVENT_FEATURE_TYPES.length),
+      eventVariables: shared ? 0 : this.eventColumns.length,
+      stateValues: shared ? new Float64Array(0) : pack(this.stateColumns, STATE_FEATURE_TYPES.length),
+      stateVariables: shared ? 0 : this.stateColumns.length,
       ...this.series.pack(slots),
       unorderedInstances: this.unorderedInstances,
       emptyFile: this.emptyFiles[0] ?? null,
@@ -644,15 +673,18 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       heldInst: this.held.inst.data.slice(0, heldLength),
       namedIds: [],
       slotsAhead,
+      ...(shared ? { sharedLengths: Int32Array.from([...this.eventColumns, ...this.stateColumns].flat(), (c) => c.length) } : {}),
     };
   }
 
   /** Forget the summarized instances (after exporting them): the next slot is 0 again. */
   private clearSlots(): void {
+    const slotsBefore = this.ids.length;
     for (const list of [this.ids, this.classes, this.recordCounts, this.kinds, this.entryEvents, this.named, this.emptyFiles]) list.length = 0;
     for (const g of [this.durations, this.starts]) g.clear();
     // Emptied, not refilled: a column reads as missing at and beyond its length (GrowableFloat64).
     for (const cols of [...this.eventColumns, ...this.stateColumns]) for (const c of cols) c.clear();
+    if (this.sharing !== null) this.shareFrom(slotsBefore);
     this.series.clear();
     this.unorderedInstances = 0;
   }
@@ -726,6 +758,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     };
     copy(part.eventValues, part.eventVariables, this.eventColumns, eventMap, EVENT_FEATURE_TYPES.length);
     copy(part.stateValues, part.stateVariables, this.stateColumns, stateMap, STATE_FEATURE_TYPES.length);
+    if (part.sharedLengths !== undefined) this.adoptShared(part.sharedLengths, eventMap, stateMap, base);
     this.series.absorb(part, stateMap, this.keepSeries);
     this.unorderedInstances += part.unorderedInstances;
     if (part.emptyFile !== null) this.emptyFiles.push(part.emptyFile);
@@ -751,6 +784,125 @@ export class FeatureCollector implements ClassSink, RecordIntake {
 
   get instanceCount(): number {
     return this.ids.length;
+  }
+
+  /** The slots this collector will hold once the class being read is finished (its named instances with records). */
+  pendingSlots(): number {
+    const inst = this.held.inst.data;
+    const seen = new Uint8Array(this.heldIds.length);
+    let named = 0;
+    for (let i = 0; i < this.held.length; i++) {
+      const j = inst[i] as number;
+      if (seen[j] === 0) {
+        seen[j] = 1;
+        named++;
+      }
+    }
+    return this.ids.length + named;
+  }
+
+  /**
+   * Before finishing the class being read: put every column in storage
+   * shared with another thread, with room for `slots` more instances after
+   * this class's, for a worker to summarize the next class straight into it
+   * (useSharedColumns) instead of sending its values to be copied in (absorb).
+   * The worker's variables are numbered here first, in its order, as absorb
+   * would number them. Returns the worker's columns in its own numbering.
+   */
+  shareColumns(slots: number, eventNames: readonly string[], stateNames: readonly string[]): SharedColumns {
+    const base = this.pendingSlots();
+    const room = base + slots;
+    const eventMap = eventNames.map((n) => this.events.id(n));
+    const stateMap = stateNames.map((n) => this.states.id(n));
+    const share = (all: GrowableFloat64[][], count: number, width: number): SharedArrayBuffer[][] => {
+      const buffers: SharedArrayBuffer[][] = [];
+      for (let v = 0; v < count; v++) {
+        buffers.push(this.columnsOf(all, v, width).map((c) => {
+          const buffer = new SharedArrayBuffer(room * Float64Array.BYTES_PER_ELEMENT);
+          c.moveTo(new Float64Array(buffer));
+          return buffer;
+        }));
+      }
+      return buffers;
+    };
+    const events = share(this.eventColumns, this.events.names.length, EVENT_FEATURE_TYPES.length);
+    const states = share(this.stateColumns, this.states.names.length, STATE_FEATURE_TYPES.length);
+    this.sharedInto = { next: base, end: room };
+    return { base, slots, events: eventMap.map((v) => events[v] as SharedArrayBuffer[]), states: stateMap.map((v) => states[v] as SharedArrayBuffer[]) };
+  }
+
+  /**
+   * Summarize the class being read into `shared` (another collector's
+   * columns, see shareColumns): every variable of this class is known (its
+   * records are all read), and its instances take `shared.slots` slots.
+   */
+  useSharedColumns(shared: SharedColumns): void {
+    if (this.pendingSlots() !== shared.slots || shared.events.length !== this.events.names.length || shared.states.length !== this.states.names.length) {
+      throw new Error('shared columns do not match the class read');
+    }
+    this.sharing = { columns: shared, sent: 0 };
+    this.shareFrom(0);
+  }
+
+  /**
+   * Each column as a view of its shared buffer from the slot of instance
+   * `sent` of this collector's class (the slots before it handed on: see
+   * clearSlots), holding the values it has (copied in).
+   */
+  private shareFrom(sent: number): void {
+    const sharing = this.sharing as { readonly columns: SharedColumns; sent: number };
+    sharing.sent += sent;
+    const { base, slots } = sharing.columns;
+    const from = sharing.sent;
+    const use = (all: GrowableFloat64[][], buffers: readonly (readonly SharedArrayBuffer[])[], width: number): void => {
+      buffers.forEach((byFeature, v) => {
+        const cols = this.columnsOf(all, v, width);
+        byFeature.forEach((buffer, f) => (cols[f] as GrowableFloat64).moveTo(new Float64Array(buffer, (base + from) * Float64Array.BYTES_PER_ELEMENT, slots - from)));
+      });
+    };
+    use(this.eventColumns, sharing.columns.events, EVENT_FEATURE_TYPES.length);
+    use(this.stateColumns, sharing.columns.states, STATE_FEATURE_TYPES.length);
+  }
+
+  /**
+   * exportWholeClass into shared columns (useSharedColumns): the instances
+   * summarized in place, the contribution without their values, in one piece.
+   */
+  exportSharedClass(shared: SharedColumns, send: (part: FileContribution) => void): FileContribution {
+    const namedIds = [...this.heldIds];
+    // Handed on in parts as usual (ids, durations, ...), so that they are taken in while this class is summarized.
+    this.onFlush = send;
+    try {
+      this.finishClass();
+    } finally {
+      this.onFlush = null;
+    }
+    for (const [all, buffers] of [[this.eventColumns, shared.events], [this.stateColumns, shared.states]] as const) {
+      all.forEach((cols, v) => cols.forEach((c, f) => {
+        // Storage that moved (grew) would not be the other thread's: never expected, but never silent.
+        if (c.data.buffer !== buffers[v]?.[f]) throw new Error('a shared column was moved while summarizing');
+      }));
+    }
+    return { ...this.exportFile(), namedIds };
+  }
+
+  /** absorb of a contribution summarized into this collector's shared columns (shareColumns). */
+  private adoptShared(lengths: Int32Array, eventMap: readonly number[], stateMap: readonly number[], base: number): void {
+    const into = this.sharedInto;
+    if (into === null || base !== into.next) throw new Error(`a contribution summarized into shared columns at slot ${into?.next} came at slot ${base}`);
+    let i = 0;
+    for (const [all, map, width] of [[this.eventColumns, eventMap, EVENT_FEATURE_TYPES.length], [this.stateColumns, stateMap, STATE_FEATURE_TYPES.length]] as const) {
+      for (const v of map) {
+        const cols = all[v] as GrowableFloat64[];
+        for (let f = 0; f < width; f++) {
+          const n = lengths[i++] as number;
+          if (n > 0) (cols[f] as GrowableFloat64).adoptWritten(base, n);
+        }
+      }
+    }
+    into.next = this.ids.length;
+    // The other thread is done with them: they may grow (and move) again.
+    if (into.next >= into.end) this.sharedInto = null;
   }
 
   private columnsOf(all: GrowableFloat64[][], v: number, width: number): GrowableFloat64[] {

@@ -89,6 +89,16 @@ export class GrowableFloat64 {
   }
 
   /**
+   * Values another thread wrote into `data` at [at, at + n) (shared storage:
+   * see FeatureCollector.shareColumns): as setting each of them, skipped slots
+   * before `at` reading as the fill.
+   */
+  adoptWritten(at: number, n: number): void {
+    if (at > this.length) this.data.fill(this.fill, this.length, at);
+    if (at + n > this.length) this.length = at + n;
+  }
+
+  /**
    * The first n values (unset ones = fill), as `data`'s own first n slots when
    * it has room for them (the slots from `length` on filled now), else a copy.
    * A FeatureSet column is handed the storage so: no second copy of a

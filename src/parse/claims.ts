@@ -36,6 +36,11 @@ export class BatchClaims {
     });
   }
 
+  /** Whether every batch is claimed. */
+  exhausted(): boolean {
+    return this.locked((lo, hi) => lo >= hi);
+  }
+
   /** Leave nothing to claim; returns where the batches claimed from the back begin. */
   close(): number {
     return this.locked((_lo, hi) => {

@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { killProcessGroups, processGroupTable } from '../cleanup.js';
 import { InputError } from '../errors.js';
-import type { FeatureCollector, FileContribution } from '../features/collector.js';
+import type { FeatureCollector, FileContribution, SharedColumns } from '../features/collector.js';
 import type { GrowableFloat64 } from '../features/growable.js';
 import { referenceDurationOf } from '../features/quartile-pass.js';
 import { STATE_FEATURE_TYPES } from '../features/types.js';
@@ -38,6 +38,29 @@ export interface WorkerInit {
    * q*.abs once Dref is known (QuartileRequest), instead of the points.
    */
   readonly seriesInWorkers?: boolean;
+  /**
+   * A class's only file (a whole-class batch) may be summarized straight into
+   * the main thread's columns, shared (its 'layout' reply, ColumnsOffer), when it
+   * is the last batch and this thread has read its own by the time it asks.
+   */
+  readonly shareColumns?: boolean;
+}
+
+/**
+ * The main thread's answer to a worker's 'layout' reply: the columns to
+ * summarize its whole-class batch into, or null to send the values in parts
+ * as usual (FeatureCollector.shareColumns).
+ */
+export interface ColumnsOffer {
+  readonly type: 'columns';
+  readonly batch: number;
+  readonly shared: SharedColumns | null;
+}
+
+/** A worker's 'layout' reply, and the worker. */
+interface LayoutReply {
+  readonly reply: Extract<WorkerReply, { type: 'layout' }>;
+  readonly worker: Worker;
 }
 
 /**
@@ -74,6 +97,11 @@ export type WorkerReply =
    * batch's counts.
    */
   | { readonly type: 'done'; readonly batch: number; readonly contribution: FileContribution; readonly emptyFiles: readonly string[]; readonly stats: ReadStats }
+  /**
+   * Batch `batch` (a class's only file) is read: may its instances, `slots`
+   * of them, be summarized into the main thread's columns? (ColumnsOffer.)
+   */
+  | { readonly type: 'layout'; readonly batch: number; readonly slots: number; readonly eventNames: readonly string[]; readonly stateNames: readonly string[] }
   /** A leading part of batch `batch`'s contribution (a class's only file, in parts of summarized instances); 'done' follows. */
   | { readonly type: 'part'; readonly batch: number; readonly contribution: FileContribution }
   /** File `index` (of batch `batch`) failed; the batch's later files were not read. */
@@ -173,13 +201,18 @@ type Progress = { addBytes(n: number): void; fileDone(): void };
 /**
  * What this thread reads with: the loaded translator. For tests: batchBytes
  * (see batchesOf), splitBytes (the size from which a class's only file is
- * split, SPLIT_MIN_BYTES) and cutsOf (where to cut it, cutPoints).
+ * split, SPLIT_MIN_BYTES), cutsOf (where to cut it, cutPoints),
+ * shareColumns and frontBatches.
  */
 type LocalOptions = {
   readonly translator?: Translator;
   readonly batchBytes?: number;
   readonly splitBytes?: number;
   readonly cutsOf?: (file: InputFile, jobs: number) => Promise<number[]>;
+  /** Whether a worker may summarize a class's only file into this thread's columns (WorkerInit.shareColumns; default yes). */
+  readonly shareColumns?: boolean;
+  /** At most this many batches read by this thread (the workers claim the others, however late they start). */
+  readonly frontBatches?: number;
 };
 
 /**
@@ -248,7 +281,7 @@ export async function readParallel(
       }
       // Series stay in the workers only when Dref can be computed right after (nothing read after them).
       const seriesInWorkers = init.keepSeries && k === segments.length - 1;
-      await readBatches(inputs.slice(segment.from, segment.to), { jobs, init: { ...init, seriesInWorkers }, collector, stats, progress, local, examples });
+      await readBatches(inputs.slice(segment.from, segment.to), { jobs, init: { ...init, seriesInWorkers, shareColumns: local.shareColumns ?? true }, collector, stats, progress, local, examples });
     }
   } finally {
     await pool?.close();
@@ -342,6 +375,10 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
   let replies = 0;
   let failure: Extract<WorkerReply, { type: 'error' | 'crash' }> | null = null;
   let stopping = false;
+  /** The worker batch this thread waits for the layout of (to share its columns), and what to call with it. */
+  let awaitedLayout: { readonly batch: number; readonly resolve: (layout: LayoutReply | null) => void } | null = null;
+  /** Batches whose layout was asked before this thread could share its columns: their values come in parts. */
+  const declined = new Set<number>();
   try {
     await new Promise<void>((resolve, reject) => {
       /** Batch `b`'s contribution taken in: its parts, then the rest, its empty files and counts. */
@@ -395,6 +432,15 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
             return;
           }
           if (reply.type === 'quartiles') return; // answered in fillQuartiles
+          if (reply.type === 'layout') {
+            // Awaited (see readOwn): answered there, with the columns. Otherwise: no sharing, its values come in parts.
+            if (awaitedLayout?.batch === reply.batch) awaitedLayout.resolve({ reply, worker: w });
+            else {
+              declined.add(reply.batch);
+              w.postMessage({ type: 'columns', batch: reply.batch, shared: null } satisfies ColumnsOffer);
+            }
+            return;
+          }
           if (reply.type === 'fatal') {
             reject(reply.internal === true ? new Error(`parsing worker failed: ${reply.message}`) : new InputError(reply.message, undefined, undefined, reply.hint));
             return;
@@ -410,6 +456,7 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
           }
           replies++;
           results.set(reply.batch, reply);
+          if (awaitedLayout?.batch === reply.batch) awaitedLayout.resolve(null);
           if (reply.type !== 'done' && (failure === null || reply.index < failure.index)) {
             failure = reply;
             // Nothing more is claimed; the batches already claimed are still answered (an earlier one may fail too).
@@ -432,18 +479,32 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
       // input error here is the first in input order: it ends the run.
       const sink = collector.sink(() => progress.fileDone());
       const readOwn = async (): Promise<void> => {
-        for (let b = claims.front(); b >= 0; b = claims.front()) {
+        for (let b = claims.front(); b >= 0; b = absorbed < (local.frontBatches ?? Infinity) ? claims.front() : -1) {
           const task = tasks[b] as WorkerTask;
           await readClass(task.files, task.className, sink, readOptions(init, local, progress), stats[task.className]);
           absorbed = b + 1;
         }
+        // (Tests: the batches beyond frontBatches are left for the workers to claim.)
+        while (local.frontBatches !== undefined && !claims.exhausted()) await new Promise((resolve) => setTimeout(resolve, 1));
         ownDone = true;
         workersFrom = claims.close();
         // The class read here ends where the workers' batches start another: finish it now (its named
         // instances summarized while the workers still read), not when their first part comes in (absorb
         // would finish it first: the same result, and the error a sequential read would stop at).
         const next = tasks[absorbed];
-        if (absorbed > 0 && next !== undefined && next.className !== (tasks[absorbed - 1] as WorkerTask).className) collector.finishClass();
+        if (absorbed > 0 && next !== undefined && next.className !== (tasks[absorbed - 1] as WorkerTask).className) {
+          if (init.shareColumns === true && next.wholeClass && absorbed === batches.length - 1 && !results.has(absorbed) && !declined.has(absorbed)) {
+            // The last batch is the other class's only file, still read by a worker: it summarizes it into this
+            // thread's columns (as they are shared, before this class fills them), not into its own to be copied here.
+            const layout = await new Promise<LayoutReply | null>((resolve) => { awaitedLayout = { batch: absorbed, resolve }; });
+            awaitedLayout = null;
+            if (layout !== null) {
+              const { slots, eventNames, stateNames } = layout.reply;
+              layout.worker.postMessage({ type: 'columns', batch: absorbed, shared: collector.shareColumns(slots, eventNames, stateNames) } satisfies ColumnsOffer);
+            }
+          }
+          collector.finishClass();
+        }
         drain();
       };
       readOwn().catch((err: unknown) => {

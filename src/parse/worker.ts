@@ -6,11 +6,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { useProcessGroupTable } from '../cleanup.js';
 import { InputError } from '../errors.js';
-import { FeatureCollector, valueAtIn, type FileContribution } from '../features/collector.js';
+import { FeatureCollector, valueAtIn, type FileContribution, type SharedColumns } from '../features/collector.js';
 import { emptyReadStats, readClass } from './reader.js';
 import type { Translator } from './translator.js';
 import { readRange, splitRange, type RangeSplit, type RangeTask } from './ranges.js';
-import { PARTS_AHEAD, QUARTILE_STRIDE, type QuartileChunk, type QuartileRequest, type WorkerBatches, type WorkerInit, type WorkerReply, type WorkerTask } from './parallel.js';
+import { PARTS_AHEAD, QUARTILE_STRIDE, type ColumnsOffer, type QuartileChunk, type QuartileRequest, type WorkerBatches, type WorkerInit, type WorkerReply, type WorkerTask } from './parallel.js';
 import { BatchClaims } from './claims.js';
 
 const init = workerData as WorkerInit;
@@ -85,7 +85,10 @@ async function handle(task: WorkerTask): Promise<WorkerReply> {
     };
     // The batch's empty files go as a list (a contribution names one): taken before a whole class's parts clear them.
     const emptyFiles = [...collector.emptyFiles];
-    const contribution = wholeClass ? collector.exportWholeClass(send) : collector.exportFile();
+    // A class's only file: summarized straight into the main thread's columns when it offers them (ColumnsOffer).
+    const shared = wholeClass && init.shareColumns === true ? await columnsOffered(batch, collector) : null;
+    if (shared !== null) collector.useSharedColumns(shared);
+    const contribution = shared !== null ? collector.exportSharedClass(shared, send) : wholeClass ? collector.exportWholeClass(send) : collector.exportFile();
     return { type: 'done', batch, contribution: keepSeries(batch, { ...contribution, emptyFile: null }), emptyFiles, stats };
   } catch (err) {
     if (err instanceof InputError) return { type: 'error', batch, index, message: err.message, ...(err.hint !== undefined ? { hint: err.hint } : {}) };
@@ -186,10 +189,28 @@ function quartiles(referenceDuration: number): QuartileChunk[] {
   return chunks;
 }
 
+/** The main thread's answers to 'layout' replies (ColumnsOffer), by batch. */
+const offers = new Map<number, (shared: SharedColumns | null) => void>();
+
+/** Ask the main thread for columns to summarize batch `batch`'s instances into (see FeatureCollector.shareColumns). */
+function columnsOffered(batch: number, collector: FeatureCollector): Promise<SharedColumns | null> {
+  return new Promise((resolve) => {
+    offers.set(batch, resolve);
+    const { events, states } = collector;
+    port.postMessage({ type: 'layout', batch, slots: collector.pendingSlots(), eventNames: [...events.names], stateNames: [...states.names] } satisfies WorkerReply);
+  });
+}
+
 // Batches are read one after another, in the order they were handed out; a
 // QuartileRequest comes once all are answered.
 let queue: Promise<void> = Promise.resolve();
-port.on('message', (msg: WorkerBatches | QuartileRequest | RangeTask | RangeSplit) => {
+port.on('message', (msg: WorkerBatches | QuartileRequest | RangeTask | RangeSplit | ColumnsOffer) => {
+  if ('type' in msg && msg.type === 'columns') {
+    const answer = offers.get(msg.batch);
+    offers.delete(msg.batch);
+    answer?.(msg.shared);
+    return;
+  }
   if ('type' in msg && msg.type !== 'batches') {
     // A byte range of one large file (ranges.ts): read it, then split it as the main thread says.
     const range = msg;
