@@ -211,16 +211,21 @@ describe('readParallel equals a sequential read', () => {
     await expect(read(files, 3, true, true)).rejects.toMatchObject({ message: message(files.bad[2]!, 'first') });
   });
 
-  it("a class's only file summarized by the worker into this thread's shared columns, or sent in parts: the same", async () => {
+  // unordered: ids out of order and an id named without records; ascending: in order, each with records (the named
+  // ids then cross only as the slots' ids: FileContribution.namedInSlots).
+  it.each([
+    ['unordered', (i: number) => (i * 7919) % 4000, 'I\treq-none\n', ['req-00003', 'req-00001', 'req-00002']],
+    ['ascending', (i: number) => i, '', ['req-00001', 'req-00002', 'req-00003']],
+  ] as const)("a class's only file (ids %s) summarized by the worker into this thread's shared columns, or sent in parts: the same", async (name, idOf, unnamed, sharedIds) => {
     // good: a few named instances, read here; bad: its only file, read by the worker (frontBatches), a file's own
-    // instance first, ids out of order, a variable only it has, an id named without records.
-    const many = Array.from({ length: 4000 }, (_, i) => named(`req-${String((i * 7919) % 4000).padStart(5, '0')}`, 10 * i, i % 6));
-    const texts = { good: [named('req-00001', 5, 1), named('req-00002', 9, 2), named('req-00003', 12, 3)].join(''), bad: `${own(1, 2)}I\treq-none\n${many.join('')}S\t7\tonly-bad\t4\n` };
+    // instance first, a variable only it has.
+    const many = Array.from({ length: 4000 }, (_, i) => named(`req-${String(idOf(i)).padStart(5, '0')}`, 10 * i, i % 6));
+    const texts = { good: [named('req-00001', 5, 1), named('req-00002', 9, 2), named('req-00003', 12, 3)].join(''), bad: `${own(1, 2)}${unnamed}${many.join('')}S\t7\tonly-bad\t4\n` };
     const files = { good: [] as InputFile[], bad: [] as InputFile[] };
     for (const c of ['good', 'bad'] as const) {
-      mkdirSync(join(dir, 'whole', c), { recursive: true });
+      mkdirSync(join(dir, name, c), { recursive: true });
       // (The file's own instance, named after it, sorts before the requests: the columns are kept in place, not reordered.)
-      const path = join(dir, 'whole', c, `${c}.dlog`);
+      const path = join(dir, name, c, `${c}.dlog`);
       writeFileSync(path, texts[c]);
       files[c].push({ path, relativePath: `${c}.dlog`, gzip: false, size: statSync(path).size });
     }
@@ -238,7 +243,7 @@ describe('readParallel equals a sequential read', () => {
       return { result: plain({ built, emptyFiles: collector.emptyFiles, sharedIds: collector.sharedIds, unordered: collector.unorderedInstances, stats }), storage: built.features.tables[0]!.columns[0]!.buffer };
     };
     const sequential = await readBoth(files, 1, true, {}, false);
-    expect(sequential).toMatchObject({ sharedIds: ['req-00003', 'req-00001', 'req-00002'] });
+    expect(sequential).toMatchObject({ sharedIds });
     const shared = await readShared(true);
     expect(shared.storage).toBeInstanceOf(SharedArrayBuffer);
     expect(shared.result).toEqual(sequential);

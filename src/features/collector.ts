@@ -115,6 +115,8 @@ export interface FileContribution {
    * absorbing collector only notes their ids (for ids shared by both classes).
    */
   readonly namedIds: string[];
+  /** The instances named by `I` records are this part's named slots, in slot order: their ids are namedIds too. */
+  readonly namedInSlots?: boolean;
   /**
    * At most how many slots this part and the parts its export hands on after
    * it hold together (0: no more than its own): the absorbing collector makes
@@ -240,6 +242,8 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    * `next` on, up to `end`); they must not move until it is done.
    */
   private sharedInto: { next: number; readonly end: number } | null = null;
+  /** exportWholeClass: the class's named instances are its named slots, in order (FileContribution.namedInSlots). */
+  private namedInSlots = false;
   /** useSharedColumns: the columns this collector summarizes into, and how many slots of them it has handed on. */
   private sharing: { readonly columns: SharedColumns; sent: number } | null = null;
 
@@ -313,16 +317,23 @@ export class FeatureCollector implements ClassSink, RecordIntake {
         }
       }
     }
-    const named = this.namedElsewhere.length === 0 ? this.heldIds : [...this.namedElsewhere, ...this.heldIds];
+    const elsewhere = this.namedElsewhere;
+    const named = elsewhere.length === 0 ? this.heldIds : this.heldIds.length === 0 ? elsewhere : [...elsewhere, ...this.heldIds];
+    const namedAscending = ascending(named);
     const other = this.namedByClass.get(this.className === 'good' ? 'bad' : 'good');
-    if (other !== undefined) sharedIdsOf(named, other, this.sharedIds);
+    if (other !== undefined) sharedIdsOf(named, namedAscending, other, this.sharedIds);
     // finishClass may run twice for a class (explicitly, then on the next class's first file): add, never replace.
     const own = this.namedByClass.get(this.className) ?? { ids: [], ascending: true, set: null };
-    own.ascending = own.ascending && ascending(named) &&
+    own.ascending = own.ascending && namedAscending &&
       (own.ids.length === 0 || named.length === 0 || (named[0] as string) > (own.ids[own.ids.length - 1] as string));
-    for (const id of named) {
-      own.ids.push(id);
-      own.set?.add(id);
+    if (own.ids.length === 0 && own.set === null) {
+      // The class's first: its list as it is (not changed after this: heldIds and namedElsewhere are replaced below).
+      own.ids = named;
+    } else {
+      for (const id of named) {
+        own.ids.push(id);
+        own.set?.add(id);
+      }
     }
     this.namedByClass.set(this.className, own);
     this.namedElsewhere = [];
@@ -673,6 +684,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       heldInst: this.held.inst.data.slice(0, heldLength),
       namedIds: [],
       slotsAhead,
+      ...(this.namedInSlots ? { namedInSlots: true } : {}),
       ...(shared ? { sharedLengths: Int32Array.from([...this.eventColumns, ...this.stateColumns].flat(), (c) => c.length) } : {}),
     };
   }
@@ -695,15 +707,19 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    * (in the worker) instead of crossing as raw records.
    */
   exportWholeClass(send: (part: FileContribution) => void): FileContribution {
-    const namedIds = [...this.heldIds];
+    // Ids named in ascending order, each with records, are summarized in that order: the named slots' ids are the
+    // list, and do not cross twice (a million strings at the end).
+    this.namedInSlots = this.heldAscending && this.pendingSlots() - this.ids.length === this.heldIds.length;
+    const namedIds = this.namedInSlots ? [] : [...this.heldIds];
     // Handed on every FLUSH_SLOTS instances, so the worker never holds a million summaries at once.
     this.onFlush = send;
     try {
       this.finishClass();
+      return { ...this.exportFile(), namedIds };
     } finally {
       this.onFlush = null;
+      this.namedInSlots = false;
     }
-    return { ...this.exportFile(), namedIds };
   }
 
   /**
@@ -762,6 +778,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     this.series.absorb(part, stateMap, this.keepSeries);
     this.unorderedInstances += part.unorderedInstances;
     if (part.emptyFile !== null) this.emptyFiles.push(part.emptyFile);
+    if (part.namedInSlots === true) for (let i = 0; i < slots; i++) if (part.named[i] === true) this.namedElsewhere.push(part.ids[i] as string);
     for (const id of part.namedIds) this.namedElsewhere.push(id);
     const instMap = part.heldIds.map((id, j) => {
       this.instance(id, part.heldKinds[j]);
@@ -869,21 +886,15 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    * summarized in place, the contribution without their values, in one piece.
    */
   exportSharedClass(shared: SharedColumns, send: (part: FileContribution) => void): FileContribution {
-    const namedIds = [...this.heldIds];
     // Handed on in parts as usual (ids, durations, ...), so that they are taken in while this class is summarized.
-    this.onFlush = send;
-    try {
-      this.finishClass();
-    } finally {
-      this.onFlush = null;
-    }
+    const contribution = this.exportWholeClass(send);
     for (const [all, buffers] of [[this.eventColumns, shared.events], [this.stateColumns, shared.states]] as const) {
       all.forEach((cols, v) => cols.forEach((c, f) => {
         // Storage that moved (grew) would not be the other thread's: never expected, but never silent.
         if (c.data.buffer !== buffers[v]?.[f]) throw new Error('a shared column was moved while summarizing');
       }));
     }
-    return { ...this.exportFile(), namedIds };
+    return contribution;
   }
 
   /** absorb of a contribution summarized into this collector's shared columns (shareColumns). */
@@ -1304,7 +1315,7 @@ function pushAll<T>(to: T[], from: readonly T[]): void {
 
 /** A class's ids named by `I` records: in order, whether strictly ascending, and a Set of them once one was needed. */
 interface NamedIds {
-  readonly ids: string[];
+  ids: string[];
   ascending: boolean;
   set: Set<string> | null;
 }
@@ -1320,9 +1331,9 @@ function ascending(ids: readonly string[]): boolean {
  * order of `named`: by merging when both are ascending, else through a Set of
  * the other's (built once).
  */
-function sharedIdsOf(named: readonly string[], other: NamedIds, out: string[]): void {
+function sharedIdsOf(named: readonly string[], namedAscending: boolean, other: NamedIds, out: string[]): void {
   if (other.ids.length === 0 || named.length === 0) return;
-  if (other.ascending && other.set === null && ascending(named)) {
+  if (other.ascending && other.set === null && namedAscending) {
     const theirs = other.ids;
     let p = 0;
     for (const id of named) {
