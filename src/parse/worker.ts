@@ -12,6 +12,7 @@ import type { Translator } from './translator.js';
 import { readRange, splitRange, type RangeSplit, type RangeTask } from './ranges.js';
 import { PARTS_AHEAD, QUARTILE_STRIDE, type ColumnsOffer, type QuartileChunk, type QuartileRequest, type WorkerBatches, type WorkerInit, type WorkerReply, type WorkerTask } from './parallel.js';
 import { BatchClaims } from './claims.js';
+import { STATE_FEATURE_TYPES } from '../features/types.js';
 
 const init = workerData as WorkerInit;
 const port = parentPort!;
@@ -87,7 +88,10 @@ async function handle(task: WorkerTask): Promise<WorkerReply> {
     const emptyFiles = [...collector.emptyFiles];
     // A class's only file: summarized straight into the main thread's columns when it offers them (ColumnsOffer).
     const shared = wholeClass && init.shareColumns === true ? await columnsOffered(batch, collector) : null;
-    if (shared !== null) collector.useSharedColumns(shared);
+    if (shared !== null) {
+      collector.useSharedColumns(shared);
+      sharedOf.set(batch, { columns: shared, next: 0 });
+    }
     const contribution = shared !== null ? collector.exportSharedClass(shared, send) : wholeClass ? collector.exportWholeClass(send) : collector.exportFile();
     return { type: 'done', batch, contribution: keepSeries(batch, { ...contribution, emptyFile: null }), emptyFiles, stats };
   } catch (err) {
@@ -122,10 +126,15 @@ interface KeptSeries {
   readonly runs: Int32Array;
   readonly seriesT: Float64Array;
   readonly seriesV: Float64Array;
+  /** A contribution summarized into the main thread's shared columns: its q*.abs are written there too, at slots [at, at + slots). */
+  readonly into?: { readonly states: SharedColumns['states']; readonly at: number; readonly slots: number };
 }
 const kept: KeptSeries[] = [];
+/** Batches summarized into shared columns (useSharedColumns): the columns, and the slots handed on so far. */
+const sharedOf = new Map<number, { readonly columns: SharedColumns; next: number }>();
 const sentOf = new Map<number, number>();
 const RUN_STRIDE = 4;
+const Q1_ABS = STATE_FEATURE_TYPES.indexOf('q1.abs');
 
 /**
  * A contribution about to be sent, without its state change points: they
@@ -135,8 +144,11 @@ const RUN_STRIDE = 4;
 function keepSeries(batch: number, c: FileContribution): FileContribution {
   const seq = sentOf.get(batch) ?? 0;
   sentOf.set(batch, seq + 1);
+  const shared = c.sharedLengths !== undefined ? sharedOf.get(batch) : undefined;
+  const into = shared !== undefined ? { states: shared.columns.states, at: shared.columns.base + shared.next, slots: c.ids.length } : undefined;
+  if (shared !== undefined) shared.next += c.ids.length;
   if (init.seriesInWorkers !== true || c.seriesVar.length === 0) return c;
-  kept.push({ batch, seq, runs: runsOf(c.seriesStart, c.seriesVar), seriesT: c.seriesT, seriesV: c.seriesV });
+  kept.push({ batch, seq, runs: runsOf(c.seriesStart, c.seriesVar), seriesT: c.seriesT, seriesV: c.seriesV, ...(into !== undefined ? { into } : {}) });
   return { ...c, seriesStart: new Array<number>(c.seriesStart.length).fill(0), seriesVar: new Int32Array(0), seriesT: new Float64Array(0), seriesV: new Float64Array(0) };
 }
 
@@ -176,6 +188,7 @@ function quartiles(referenceDuration: number): QuartileChunk[] {
   const targets = [0.25, 0.5, 0.75].map((q) => q * referenceDuration);
   const chunks = kept.map((k) => {
     const { runs } = k;
+    if (k.into !== undefined) return { batch: k.batch, seq: k.seq, values: new Float64Array(0), inPlace: quartilesInPlace(k, k.into, targets) };
     const values = new Float64Array((runs.length / RUN_STRIDE) * QUARTILE_STRIDE);
     let w = 0;
     for (let r = 0; r < runs.length; r += RUN_STRIDE) {
@@ -199,6 +212,23 @@ function columnsOffered(batch: number, collector: FeatureCollector): Promise<Sha
     const { events, states } = collector;
     port.postMessage({ type: 'layout', batch, slots: collector.pendingSlots(), eventNames: [...events.names], stateNames: [...states.names] } satisfies WorkerReply);
   });
+}
+
+/**
+ * quartiles for a contribution summarized into shared columns: its q*.abs
+ * written there (missing, NaN, where a slot has no run of a variable).
+ * Returns true.
+ */
+function quartilesInPlace(k: KeptSeries, into: NonNullable<KeptSeries['into']>, targets: readonly number[]): true {
+  const columns = into.states.map((byFeature) => [0, 1, 2].map((q) => new Float64Array(byFeature[Q1_ABS + q] as SharedArrayBuffer, into.at * Float64Array.BYTES_PER_ELEMENT, into.slots)));
+  for (const cols of columns) for (const c of cols) c.fill(Number.NaN);
+  const { runs } = k;
+  for (let r = 0; r < runs.length; r += RUN_STRIDE) {
+    const slot = runs[r] as number;
+    const cols = columns[runs[r + 1] as number] as Float64Array[];
+    for (let q = 0; q < 3; q++) (cols[q] as Float64Array)[slot] = valueAtIn(k.seriesT, k.seriesV, runs[r + 2] as number, runs[r + 3] as number, targets[q] as number);
+  }
+  return true;
 }
 
 // Batches are read one after another, in the order they were handed out; a
