@@ -33,11 +33,16 @@ const SMALL_FILE_BYTES = 64 * 1024;
  * Parsing threads when `--jobs` is not given: up to `cores`, each with at
  * least two files and BYTES_PER_JOB of input (1: no workers). Two files per
  * thread at least: a few huge files of `I`-named instances (requests) cost
- * more to ship back than to parse on one thread.
+ * more to ship back than to parse on one thread. Except each class's only
+ * file, both of BYTES_PER_JOB at least (`smallestFile`): a worker summarizes
+ * its class into this thread's columns (FeatureCollector.shareColumns), and
+ * one file per thread pays (1 M requests, 293 MB: 5.7 → 5.0 s; 56 MB: 2.48
+ * → 2.37 s; 14 MB: 0.78 → 0.86 s).
  */
-export function automaticJobs(totalBytes: number, files: number, cores: number): number {
+export function automaticJobs(totalBytes: number, files: number, cores: number, smallestFile = 0): number {
   const perJob = totalBytes < SMALL_FILE_BYTES * files ? BYTES_PER_JOB_SMALL_FILES : BYTES_PER_JOB;
-  return Math.max(1, Math.min(cores, Math.floor(files / 2), Math.floor(totalBytes / perJob)));
+  const perThread = files === 2 && smallestFile >= perJob ? 1 : 2;
+  return Math.max(1, Math.min(cores, Math.floor(files / perThread), Math.floor(totalBytes / perJob)));
 }
 /** Above this much input, state change points are not held in memory: see AbsoluteQuartilePass. */
 export const SERIES_IN_MEMORY_MAX_BYTES = 1024 * 1024 * 1024;
@@ -141,7 +146,7 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
     return loaded;
   };
   // Workers pay off on large inputs (automaticJobs); an explicit jobs always uses them.
-  const jobs = options.jobs ?? automaticJobs(totalBytes, all.length, availableParallelism());
+  const jobs = options.jobs ?? automaticJobs(totalBytes, all.length, availableParallelism(), all.reduce((min, f) => Math.min(min, f.size), Infinity));
   const metrics = metricPaths.length > 0 ? await readMetricsOption(metricPaths, options) : undefined;
   // The metric join watches every record, so it runs on this thread; a loaded
   // Translator object cannot be sent to workers.

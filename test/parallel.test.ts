@@ -56,14 +56,17 @@ async function readBoth(files: Record<'good' | 'bad', InputFile[]>, jobs: number
 
 describe('automaticJobs (no --jobs)', () => {
   const MiB = 1024 * 1024;
-  it('gives each thread two files and 32 MiB at least, up to the cores', () => {
+  it('gives each thread two files and 32 MiB at least, up to the cores; one file each when both classes have one large file', () => {
     expect(automaticJobs(34e6, 32, 2)).toBe(1); // 34 MB of 1 MB files: one thread was faster (bench/README.md)
     expect(automaticJobs(66e6, 64, 2)).toBe(1); // 66 MB: even
     expect(automaticJobs(134e6, 128, 2)).toBe(2); // 134 MB: -j2 277 ms against 340
     expect(automaticJobs(220e6, 200, 2)).toBe(2);
     expect(automaticJobs(220e6, 200, 16)).toBe(6); // 220 MB: six threads of 32 MiB, not sixteen
     expect(automaticJobs(64 * MiB, 3, 8)).toBe(1); // two files per thread: three files are one thread's
-    expect(automaticJobs(293e6, 2, 8)).toBe(1); // a million requests in one file per class: shipped back, they cost more
+    expect(automaticJobs(64 * MiB, 2, 8, 16 * MiB)).toBe(1); // one file per class, one of 16 MiB: one thread
+    // A million requests in one file per class: the worker summarizes its class into this thread's columns.
+    expect(automaticJobs(293e6, 2, 8, 146e6)).toBe(2);
+    expect(automaticJobs(293e6, 3, 8, 90e6)).toBe(1); // three files: two per thread still
   });
 
   it('asks 192 MiB a thread of small files (under 64 KiB on average)', () => {

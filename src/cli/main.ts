@@ -68,7 +68,7 @@ function buildProgram(io: Io, setCode: (c: number) => void): Command {
     .option('--metrics-entity <column>', 'the metric files\' entity column (default: PodName, Pod, ServiceName, …)')
     .option('--metrics-time <column>', 'the metric files\' time column (default: TimeStamp, Timestamp, Time)')
     .option('--strict', 'stop at the first line that is not a record')
-    .option('-j, --jobs <n>', 'parallel parsing threads: this one and n-1 workers (default: up to all cores, 32 MiB of input each)')
+    .option('-j, --jobs <n>', 'parallel parsing threads: this one and n-1 workers (default: up to all cores, two files and 32 MiB of input each, or one large file per class)')
     .optionsGroup('Analysis:')
     .option('--metric <name>', 'the variable that measures performance, for events and states (default: the built-in duration)')
     .option('--event-metric <name>', 'the event variable that is the metric (e.g. Finish)')
