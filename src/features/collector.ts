@@ -242,6 +242,8 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    * `next` on, up to `end`); they must not move until it is done.
    */
   private sharedInto: { next: number; readonly end: number } | null = null;
+  /** pendingSlots' last count, and what it was counted over (the held records and the slots then). */
+  private pendingCount: { readonly held: RecordBuffer; readonly records: number; readonly slots: number; readonly pending: number } | null = null;
   /** exportWholeClass: the class's named instances are its named slots, in order (FileContribution.namedInSlots). */
   private namedInSlots = false;
   /** useSharedColumns: the columns this collector summarizes into, and how many slots of them it has handed on. */
@@ -805,6 +807,9 @@ export class FeatureCollector implements ClassSink, RecordIntake {
 
   /** The slots this collector will hold once the class being read is finished (its named instances with records). */
   pendingSlots(): number {
+    // Asked up to three times in a row by a worker (layout, useSharedColumns, exportWholeClass): counted once.
+    const cached = this.pendingCount;
+    if (cached !== null && cached.held === this.held && cached.records === this.held.length && cached.slots === this.ids.length) return cached.pending;
     const inst = this.held.inst.data;
     const seen = new Uint8Array(this.heldIds.length);
     let named = 0;
@@ -815,6 +820,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
         named++;
       }
     }
+    this.pendingCount = { held: this.held, records: this.held.length, slots: this.ids.length, pending: this.ids.length + named };
     return this.ids.length + named;
   }
 
