@@ -381,9 +381,10 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     const half = this.ids.length / 2;
     const dense: GrowableFloat64[] = [this.durations, this.starts];
     // Shared columns have their room already, and must keep their storage.
-    if (this.sharedInto !== null || this.sharing !== null) return reserveTogether(dense, slots);
-    for (const all of [this.eventColumns, this.stateColumns]) {
-      for (const byFeature of all) for (const c of byFeature) if (c.length >= half) dense.push(c);
+    if (this.sharedInto === null && this.sharing === null) {
+      for (const all of [this.eventColumns, this.stateColumns]) {
+        for (const byFeature of all) for (const c of byFeature) if (c.length >= half) dense.push(c);
+      }
     }
     reserveTogether(dense, slots);
   }
@@ -889,7 +890,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
 
   /**
    * exportWholeClass into shared columns (useSharedColumns): the instances
-   * summarized in place, the contribution without their values, in one piece.
+   * summarized in place, its parts and contribution without their values.
    */
   exportSharedClass(shared: SharedColumns, send: (part: FileContribution) => void): FileContribution {
     // Handed on in parts as usual (ids, durations, ...), so that they are taken in while this class is summarized.

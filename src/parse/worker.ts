@@ -188,7 +188,10 @@ function quartiles(referenceDuration: number): QuartileChunk[] {
   const targets = [0.25, 0.5, 0.75].map((q) => q * referenceDuration);
   const chunks = kept.map((k) => {
     const { runs } = k;
-    if (k.into !== undefined) return { batch: k.batch, seq: k.seq, values: new Float64Array(0), inPlace: quartilesInPlace(k, k.into, targets) };
+    if (k.into !== undefined) {
+      quartilesInPlace(k, k.into, targets);
+      return { batch: k.batch, seq: k.seq, values: new Float64Array(0), inPlace: true as const };
+    }
     const values = new Float64Array((runs.length / RUN_STRIDE) * QUARTILE_STRIDE);
     let w = 0;
     for (let r = 0; r < runs.length; r += RUN_STRIDE) {
@@ -217,9 +220,8 @@ function columnsOffered(batch: number, collector: FeatureCollector): Promise<Sha
 /**
  * quartiles for a contribution summarized into shared columns: its q*.abs
  * written there (missing, NaN, where a slot has no run of a variable).
- * Returns true.
  */
-function quartilesInPlace(k: KeptSeries, into: NonNullable<KeptSeries['into']>, targets: readonly number[]): true {
+function quartilesInPlace(k: KeptSeries, into: NonNullable<KeptSeries['into']>, targets: readonly number[]): void {
   const columns = into.states.map((byFeature) => [0, 1, 2].map((q) => new Float64Array(byFeature[Q1_ABS + q] as SharedArrayBuffer, into.at * Float64Array.BYTES_PER_ELEMENT, into.slots)));
   for (const cols of columns) for (const c of cols) c.fill(Number.NaN);
   const { runs } = k;
@@ -228,7 +230,6 @@ function quartilesInPlace(k: KeptSeries, into: NonNullable<KeptSeries['into']>, 
     const cols = columns[runs[r + 1] as number] as Float64Array[];
     for (let q = 0; q < 3; q++) (cols[q] as Float64Array)[slot] = valueAtIn(k.seriesT, k.seriesV, runs[r + 2] as number, runs[r + 3] as number, targets[q] as number);
   }
-  return true;
 }
 
 // Batches are read one after another, in the order they were handed out; a
