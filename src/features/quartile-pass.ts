@@ -10,7 +10,9 @@ const QUARTERS = [0.25, 0.5, 0.75] as const;
 
 /** Dref (SPEC §2): the median duration over all instances of both classes. */
 export function referenceDurationOf(collector: FeatureCollector): number {
-  return median(collector.durations.toArray(collector.instanceCount));
+  // median skips missing values (and copies what it selects in): a view of the stored durations is enough.
+  const { durations } = collector;
+  return median(durations.data.subarray(0, Math.min(collector.instanceCount, durations.length)));
 }
 
 /**
