@@ -84,10 +84,14 @@ export interface FileContribution {
   readonly ids: string[];
   readonly durations: Float64Array;
   readonly starts: Float64Array;
-  readonly recordCounts: number[];
-  readonly kinds: (string | null)[];
-  readonly entryEvents: number[];
-  readonly named: boolean[];
+  // Per slot, in typed arrays where they can be (a structured clone of an array of
+  // 46 603 booleans or nulls takes ~3 ms; of a typed array, a copy).
+  readonly recordCounts: Float64Array;
+  /** null: no slot has a kind. */
+  readonly kinds: (string | null)[] | null;
+  readonly entryEvents: Int32Array;
+  /** 1: named by `I` records. */
+  readonly named: Uint8Array;
   /**
    * Feature values of this file's slots, packed in one buffer per log kind:
    * value of local variable v, feature type f, slot s at [(v × types + f) × slots + s]
@@ -668,10 +672,11 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       ids: [...this.ids],
       durations: this.durations.toArray(slots),
       starts: this.starts.toArray(slots),
-      recordCounts: [...this.recordCounts],
-      kinds: [...this.kinds],
-      entryEvents: [...this.entryEvents],
-      named: [...this.named],
+      // (A typed array's constructor converts a plain array in one native loop: true is 1.)
+      recordCounts: new Float64Array(this.recordCounts),
+      kinds: this.kinds.some((k) => k !== null) ? [...this.kinds] : null,
+      entryEvents: new Int32Array(this.entryEvents),
+      named: new Uint8Array(this.named as unknown as number[]),
       eventValues: shared ? new Float64Array(0) : pack(this.eventColumns, EVENT_FEATURE_TYPES.length),
       eventVariables: shared ? 0 : this.eventColumns.length,
       stateValues: shared ? new Float64Array(0) : pack(this.stateColumns, STATE_FEATURE_TYPES.length),
@@ -753,12 +758,14 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     this.durations.append(part.durations, slots);
     this.starts.append(part.starts, slots);
     pushAll(this.ids, part.ids);
-    pushAll(this.recordCounts, part.recordCounts);
-    pushAll(this.kinds, part.kinds);
-    pushAll(this.named, part.named);
-    const entries = part.entryEvents.map((entry) => (entry < 0 ? -1 : (eventMap[entry] as number)));
-    pushAll(this.entryEvents, entries);
-    pushAll(this.classes, new Array<ClassName>(slots).fill(part.className));
+    for (let i = 0; i < slots; i++) {
+      this.recordCounts.push(part.recordCounts[i] as number);
+      this.kinds.push(part.kinds === null ? null : (part.kinds[i] as string | null));
+      this.named.push(part.named[i] === 1);
+      const entry = part.entryEvents[i] as number;
+      this.entryEvents.push(entry < 0 ? -1 : (eventMap[entry] as number));
+      this.classes.push(part.className);
+    }
     const copy = (from: Float64Array, variables: number, to: GrowableFloat64[][], map: number[], width: number) => {
       for (let v = 0; v < variables; v++) {
         const cols = this.columnsOf(to, map[v] as number, width);
@@ -781,7 +788,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     this.series.absorb(part, stateMap, this.keepSeries);
     this.unorderedInstances += part.unorderedInstances;
     if (part.emptyFile !== null) this.emptyFiles.push(part.emptyFile);
-    if (part.namedInSlots === true) for (let i = 0; i < slots; i++) if (part.named[i] === true) this.namedElsewhere.push(part.ids[i] as string);
+    if (part.namedInSlots === true) for (let i = 0; i < slots; i++) if (part.named[i] === 1) this.namedElsewhere.push(part.ids[i] as string);
     for (const id of part.namedIds) this.namedElsewhere.push(id);
     const instMap = part.heldIds.map((id, j) => {
       this.instance(id, part.heldKinds[j]);

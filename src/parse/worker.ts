@@ -287,7 +287,7 @@ port.on('message', (msg: WorkerBatches | QuartileRequest | RangeTask | RangeSpli
 
 /** The distinct ArrayBuffers of a contribution's typed arrays, for the transfer list. */
 function buffersOf(c: FileContribution): ArrayBuffer[] {
-  const all = [c.durations, c.starts, c.eventValues, c.stateValues, c.seriesVar, c.seriesT, c.seriesV, c.heldCode, c.heldT, c.heldV, c.heldInst]
+  const all = [c.durations, c.starts, c.recordCounts, c.entryEvents, c.named, c.eventValues, c.stateValues, c.seriesVar, c.seriesT, c.seriesV, c.heldCode, c.heldT, c.heldV, c.heldInst]
     .map((a) => a.buffer as ArrayBuffer);
   return [...new Set(all)];
 }
