@@ -113,9 +113,12 @@ describe('a class summarized by a worker into the shared columns of the collecto
     // Boot is the worker's alone: numbered in the main collector after its own variables, as absorb would.
     expect(main.events.names).toEqual(['Start', 'Auth', 'End', 'Boot']);
     worker.useSharedColumns(shared);
+    // The durations its slots will have, before summarizing (for Dref early: ColumnsOffer.quartilesHere).
+    const announced = worker.pendingDurations();
     const parts: ReturnType<FeatureCollector['exportFile']>[] = [];
     parts.push(worker.exportSharedClass(shared, (part) => parts.push(part)));
     expect(parts.map((p) => p.ids.length)).toEqual([65_536, bad + 1 - 65_536]);
+    expect(Array.from(announced)).toEqual(parts.flatMap((p) => Array.from(p.durations)));
     for (const part of parts) expect([part.eventValues.length, part.stateValues.length, part.sharedLengths !== undefined]).toEqual([0, 0, true]);
     main.finishClass();
     for (const part of parts) main.absorb(part);

@@ -833,6 +833,33 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   }
 
   /**
+   * The durations the slots of pendingSlots will have, in slot order (the
+   * instances summarized so far, then the named ones with records in the
+   * order finishClass takes them): each named instance's latest timestamp
+   * less its earliest, as summarize computes it from the time-sorted records.
+   */
+  pendingDurations(): Float64Array {
+    const k = this.heldIds.length;
+    const first = new Float64Array(k).fill(Infinity);
+    const last = new Float64Array(k).fill(-Infinity);
+    const inst = this.held.inst.data;
+    const t = this.held.t.data;
+    for (let i = 0; i < this.held.length; i++) {
+      const j = inst[i] as number;
+      const x = t[i] as number;
+      if (x < (first[j] as number)) first[j] = x;
+      if (x > (last[j] as number)) last[j] = x;
+    }
+    const out = new Float64Array(this.pendingSlots());
+    out.set(this.durations.data.subarray(0, this.ids.length));
+    let w = this.ids.length;
+    for (const j of this.heldAscending ? this.heldIds.keys() : sortedOrder(this.heldIds)) {
+      if ((last[j] as number) >= (first[j] as number)) out[w++] = (last[j] as number) - (first[j] as number);
+    }
+    return out;
+  }
+
+  /**
    * Before finishing the class being read: put every column in storage
    * shared with another thread, with room for `slots` more instances after
    * this class's, for a worker to summarize the next class straight into it
@@ -1049,6 +1076,33 @@ const RESERVE_MAX_BYTES = 1 << 30;
 
 function set(cols: GrowableFloat64[], f: number, slot: number, value: number): void {
   (cols[f] as GrowableFloat64).set(slot, value);
+}
+
+/**
+ * `q1.abs`, `half.abs`, `q3.abs` of a contribution's slots from the change
+ * points it carries, as fillAbsoluteQuartiles computes them, written into
+ * `columns` (per state variable of the contribution: its three columns) at
+ * slots [base, base + slots) of their storage, NaN where a slot has no point
+ * of a variable. The columns must have that room (shared columns do); their
+ * lengths are the caller's to set (adoptWritten).
+ */
+export function writeQuartilesOf(part: FileContribution, referenceDuration: number, columns: readonly (readonly GrowableFloat64[])[], base: number): void {
+  const slots = part.ids.length;
+  for (const cols of columns) for (const c of cols) c.data.fill(Number.NaN, base, base + slots);
+  const { seriesStart, seriesVar, seriesT, seriesV } = part;
+  const end = seriesVar.length;
+  for (let slot = 0; slot < slots; slot++) {
+    let i = seriesStart[slot] as number;
+    const stop = slot + 1 < slots ? (seriesStart[slot + 1] as number) : end;
+    while (i < stop) {
+      const v = seriesVar[i] as number;
+      let j = i;
+      while (j < stop && seriesVar[j] === v) j++;
+      const cols = columns[v] as readonly GrowableFloat64[];
+      for (let q = 0; q < 3; q++) (cols[q] as GrowableFloat64).data[base + slot] = valueAtIn(seriesT, seriesV, i, j, QUARTERS[q] * referenceDuration);
+      i = j;
+    }
+  }
 }
 
 /** valueAt of the series t/v [from, to) (to > from), without views of it. */

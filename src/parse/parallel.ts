@@ -1,7 +1,8 @@
 import type { Worker } from 'node:worker_threads';
 import { killProcessGroups, processGroupTable } from '../cleanup.js';
 import { InputError } from '../errors.js';
-import type { FeatureCollector, FileContribution, SharedColumns } from '../features/collector.js';
+import { writeQuartilesOf, type FeatureCollector, type FileContribution, type SharedColumns } from '../features/collector.js';
+import { median } from '../features/stats.js';
 import type { GrowableFloat64 } from '../features/growable.js';
 import { referenceDurationOf } from '../features/quartile-pass.js';
 import { STATE_FEATURE_TYPES } from '../features/types.js';
@@ -55,6 +56,84 @@ export interface ColumnsOffer {
   readonly type: 'columns';
   readonly batch: number;
   readonly shared: SharedColumns | null;
+  /**
+   * The main thread computes the batch's q*.abs itself, from the parts'
+   * change points, as soon as Dref is known: the worker sends its class's
+   * durations at once (a 'durations' reply) and its parts with their points.
+   */
+  readonly quartilesHere?: boolean;
+}
+
+/**
+ * q*.abs of the batch summarized into this thread's shared columns, computed
+ * here from its parts' change points (ColumnsOffer.quartilesHere) as soon as
+ * Dref is known: from this thread's class's durations once it is finished,
+ * and the worker's, sent before it summarizes. Each part's durations are
+ * checked against those as it is absorbed: a Dref from durations that did not
+ * come is an error, never a silent difference.
+ */
+class EarlyQuartiles {
+  private durations: Float64Array | null = null;
+  private checked = 0;
+  private ownDone = false;
+  private referenceDuration: number | null = null;
+  /** Parts absorbed before Dref was known: their points and slot, for then. */
+  private readonly pending: { readonly part: FileContribution; readonly at: number }[] = [];
+
+  constructor(private readonly collector: FeatureCollector, readonly batch: number, private readonly shared: SharedColumns) {}
+
+  durationsCome(batch: number, durations: Float64Array): void {
+    if (batch !== this.batch) return;
+    this.durations = durations;
+    this.tryReference();
+  }
+
+  ownClassDone(): void {
+    this.ownDone = true;
+    this.tryReference();
+  }
+
+  /** A part of the batch, about to be absorbed at slot `at`: its q*.abs now or once Dref is known, and the part without its points. */
+  take(part: FileContribution, at: number): FileContribution {
+    const { durations } = this;
+    const slots = part.ids.length;
+    if (durations === null) throw new Error(`the durations of batch ${this.batch} did not come before its parts`);
+    for (let i = 0; i < slots; i++) {
+      if (!Object.is(part.durations[i], durations[this.checked + i])) throw new Error(`batch ${this.batch}: the duration of slot ${this.checked + i} is ${part.durations[i]}, announced ${durations[this.checked + i]}`);
+    }
+    this.checked += slots;
+    if (this.referenceDuration !== null) this.write(part, at, this.referenceDuration);
+    else this.pending.push({ part, at });
+    return { ...part, seriesStart: new Array<number>(slots).fill(0), seriesVar: new Int32Array(0), seriesT: new Float64Array(0), seriesV: new Float64Array(0) };
+  }
+
+  /** Dref, after every part: each of the worker's durations was checked. */
+  finish(): number {
+    if (this.durations === null || this.checked !== this.durations.length || this.referenceDuration === null) {
+      throw new Error(`batch ${this.batch}: ${this.checked} of ${this.durations?.length} durations checked, Dref ${this.referenceDuration}`);
+    }
+    return this.referenceDuration;
+  }
+
+  private tryReference(): void {
+    const { durations } = this;
+    if (!this.ownDone || durations === null || this.referenceDuration !== null) return;
+    // Every instance: this thread's (its slots before the batch's) and the batch's, as referenceDurationOf takes them.
+    const all = new Float64Array(this.shared.base + durations.length);
+    all.set(this.collector.durations.data.subarray(0, this.shared.base));
+    all.set(durations, this.shared.base);
+    const referenceDuration = median(all);
+    this.referenceDuration = referenceDuration;
+    for (const { part, at } of this.pending) this.write(part, at, referenceDuration);
+    this.pending.length = 0;
+  }
+
+  private write(part: FileContribution, at: number, referenceDuration: number): void {
+    const { collector } = this;
+    const columns = part.stateNames.map((name) => (collector.stateColumns[collector.states.indexOf(name)] as GrowableFloat64[]).slice(Q1_ABS, Q1_ABS + 3));
+    writeQuartilesOf(part, referenceDuration, columns, at);
+    for (const cols of columns) for (const c of cols) c.adoptWritten(at, part.ids.length);
+  }
 }
 
 /** A worker's 'layout' reply, and the worker. */
@@ -104,6 +183,8 @@ export type WorkerReply =
    * of them, be summarized into the main thread's columns? (ColumnsOffer.)
    */
   | { readonly type: 'layout'; readonly batch: number; readonly slots: number; readonly eventNames: readonly string[]; readonly stateNames: readonly string[] }
+  /** The durations batch `batch`'s instances will have, in slot order (ColumnsOffer.quartilesHere). */
+  | { readonly type: 'durations'; readonly batch: number; readonly durations: Float64Array }
   /** A leading part of batch `batch`'s contribution (a class's only file, in parts of summarized instances); 'done' follows. */
   | { readonly type: 'part'; readonly batch: number; readonly contribution: FileContribution }
   /** File `index` (of batch `batch`) failed; the batch's later files were not read. */
@@ -354,10 +435,12 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
    */
   const placed = new Map<string, Placed>();
   const seqOf = new Map<number, number>();
+  /** The batch whose q*.abs this thread computes from its parts' points (ColumnsOffer.quartilesHere). */
+  let early: EarlyQuartiles | null = null;
   const absorbOne = (batch: number, c: FileContribution): void => {
     const seq = seqOf.get(batch) ?? 0;
     seqOf.set(batch, seq + 1);
-    collector.absorb(c);
+    collector.absorb(early !== null && batch === early.batch ? early.take(c, collector.instanceCount) : c);
     // Its slots are the last ones (absorb may first have finished the previous class, adding slots).
     if (init.seriesInWorkers === true) placed.set(`${batch}:${seq}`, { base: collector.instanceCount - c.ids.length, slots: c.ids.length, states: c.stateNames });
   };
@@ -434,6 +517,10 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
             return;
           }
           if (reply.type === 'quartiles') return; // answered in fillQuartiles
+          if (reply.type === 'durations') {
+            early?.durationsCome(reply.batch, reply.durations);
+            return;
+          }
           if (reply.type === 'layout') {
             // Awaited (see readOwn): answered there, with the columns. Otherwise: no sharing, its values come in parts.
             if (awaitedLayout?.batch === reply.batch) awaitedLayout.resolve({ reply, worker: w });
@@ -502,10 +589,14 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
             awaitedLayout = null;
             if (layout !== null) {
               const { slots, eventNames, stateNames } = layout.reply;
-              layout.worker.postMessage({ type: 'columns', batch: absorbed, shared: collector.shareColumns(slots, eventNames, stateNames) } satisfies ColumnsOffer);
+              const shared = collector.shareColumns(slots, eventNames, stateNames);
+              // With the points kept until Dref (nothing read after this batch): its q*.abs computed here, while waiting.
+              if (init.seriesInWorkers === true) early = new EarlyQuartiles(collector, absorbed, shared);
+              layout.worker.postMessage({ type: 'columns', batch: absorbed, shared, quartilesHere: early !== null } satisfies ColumnsOffer);
             }
           }
           collector.finishClass();
+          early?.ownClassDone();
         }
         drain();
       };
@@ -517,7 +608,7 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
     if (failure === null && init.seriesInWorkers === true) {
       // The last class's named instances, then Dref over all instances, as buildFeatureSet computes it.
       collector.finishClass();
-      await fillQuartiles(collector, workers, placed);
+      await fillQuartiles(collector, workers, placed, early);
     }
   } finally {
     stopping = true;
@@ -551,8 +642,8 @@ interface Placed {
   readonly states: readonly string[];
 }
 
-async function fillQuartiles(collector: FeatureCollector, workers: readonly Worker[], placed: ReadonlyMap<string, Placed>): Promise<void> {
-  const referenceDuration = referenceDurationOf(collector);
+async function fillQuartiles(collector: FeatureCollector, workers: readonly Worker[], placed: ReadonlyMap<string, Placed>, early: EarlyQuartiles | null): Promise<void> {
+  const referenceDuration = early?.finish() ?? referenceDurationOf(collector);
   const answers = await Promise.all(workers.map((w) => new Promise<readonly QuartileChunk[]>((resolve, reject) => {
     const onMessage = (reply: WorkerReply): void => {
       if (reply.type === 'quartiles') {

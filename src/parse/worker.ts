@@ -87,10 +87,15 @@ async function handle(task: WorkerTask): Promise<WorkerReply> {
     // The batch's empty files go as a list (a contribution names one): taken before a whole class's parts clear them.
     const emptyFiles = [...collector.emptyFiles];
     // A class's only file: summarized straight into the main thread's columns when it offers them (ColumnsOffer).
-    const shared = wholeClass && init.shareColumns === true ? await columnsOffered(batch, collector) : null;
+    const offer = wholeClass && init.shareColumns === true ? await columnsOffered(batch, collector) : null;
+    const shared = offer?.shared ?? null;
     if (shared !== null) {
       collector.useSharedColumns(shared);
-      sharedOf.set(batch, { columns: shared, next: 0 });
+      sharedOf.set(batch, { columns: shared, next: 0, pointsSent: offer?.quartilesHere === true });
+      if (offer?.quartilesHere === true) {
+        const durations = collector.pendingDurations();
+        port.postMessage({ type: 'durations', batch, durations } satisfies WorkerReply, [durations.buffer as ArrayBuffer]);
+      }
     }
     const contribution = shared !== null ? collector.exportSharedClass(shared, send) : wholeClass ? collector.exportWholeClass(send) : collector.exportFile();
     return { type: 'done', batch, contribution: keepSeries(batch, { ...contribution, emptyFile: null }), emptyFiles, stats };
@@ -131,7 +136,7 @@ interface KeptSeries {
 }
 const kept: KeptSeries[] = [];
 /** Batches summarized into shared columns (useSharedColumns): the columns, and the slots handed on so far. */
-const sharedOf = new Map<number, { readonly columns: SharedColumns; next: number }>();
+const sharedOf = new Map<number, { readonly columns: SharedColumns; next: number; readonly pointsSent: boolean }>();
 const sentOf = new Map<number, number>();
 const RUN_STRIDE = 4;
 const Q1_ABS = STATE_FEATURE_TYPES.indexOf('q1.abs');
@@ -147,7 +152,8 @@ function keepSeries(batch: number, c: FileContribution): FileContribution {
   const shared = c.sharedLengths !== undefined ? sharedOf.get(batch) : undefined;
   const into = shared !== undefined ? { states: shared.columns.states, at: shared.columns.base + shared.next, slots: c.ids.length } : undefined;
   if (shared !== undefined) shared.next += c.ids.length;
-  if (init.seriesInWorkers !== true || c.seriesVar.length === 0) return c;
+  // (Points the main thread asked for go with the part: ColumnsOffer.quartilesHere.)
+  if (init.seriesInWorkers !== true || c.seriesVar.length === 0 || shared?.pointsSent === true) return c;
   kept.push({ batch, seq, runs: runsOf(c.seriesStart, c.seriesVar), seriesT: c.seriesT, seriesV: c.seriesV, ...(into !== undefined ? { into } : {}) });
   return { ...c, seriesStart: new Array<number>(c.seriesStart.length).fill(0), seriesVar: new Int32Array(0), seriesT: new Float64Array(0), seriesV: new Float64Array(0) };
 }
@@ -206,10 +212,10 @@ function quartiles(referenceDuration: number): QuartileChunk[] {
 }
 
 /** The main thread's answers to 'layout' replies (ColumnsOffer), by batch. */
-const offers = new Map<number, (shared: SharedColumns | null) => void>();
+const offers = new Map<number, (offer: ColumnsOffer) => void>();
 
 /** Ask the main thread for columns to summarize batch `batch`'s instances into (see FeatureCollector.shareColumns). */
-function columnsOffered(batch: number, collector: FeatureCollector): Promise<SharedColumns | null> {
+function columnsOffered(batch: number, collector: FeatureCollector): Promise<ColumnsOffer> {
   return new Promise((resolve) => {
     offers.set(batch, resolve);
     const { events, states } = collector;
@@ -239,7 +245,7 @@ port.on('message', (msg: WorkerBatches | QuartileRequest | RangeTask | RangeSpli
   if ('type' in msg && msg.type === 'columns') {
     const answer = offers.get(msg.batch);
     offers.delete(msg.batch);
-    answer?.(msg.shared);
+    answer?.(msg);
     return;
   }
   if ('type' in msg && msg.type !== 'batches') {
