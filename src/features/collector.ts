@@ -91,7 +91,7 @@ export interface FileContribution {
   readonly kinds: (string | null)[] | null;
   readonly entryEvents: Int32Array;
   /** 1: named by `I` records. */
-  readonly named: Uint8Array;
+  readonly named: Int32Array;
   /**
    * Feature values of this file's slots, packed in one buffer per log kind:
    * value of local variable v, feature type f, slot s at [(v × types + f) × slots + s]
@@ -195,13 +195,14 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   readonly durations = new GrowableFloat64();
   /** Each instance's first timestamp t0, for a second pass over the input (see AbsoluteQuartilePass). */
   readonly starts = new GrowableFloat64();
-  readonly recordCounts: number[] = [];
+  // Per slot, in typed arrays (absorb takes a part's in one copy each, not a push per slot).
+  readonly recordCounts = new GrowableFloat64(16, 0);
   /** The kind an instance's `I` record gave it, or null. */
   readonly kinds: (string | null)[] = [];
   /** The event variable of each instance's first event in time (its entry point), or −1. */
-  readonly entryEvents: number[] = [];
-  /** Whether the instance was named by `I` records (not a whole file). */
-  readonly named: boolean[] = [];
+  readonly entryEvents = new GrowableInt32();
+  /** 1 where the instance was named by `I` records (not a whole file), else 0. */
+  readonly named = new GrowableInt32();
   /** Instances whose records were not in time order (accepted: they are sorted). */
   unorderedInstances = 0;
   /** Files that held no record at all. */
@@ -535,7 +536,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     this.starts.push(t0);
     this.recordCounts.push(n);
     this.kinds.push(kind);
-    this.named.push(named);
+    this.named.push(named ? 1 : 0);
 
     // Counting sort of the records by variable (bucket e for event e, E + v for state v), stable in
     // time order, into reused buffers; the buckets in order of first appearance, as the features' order.
@@ -672,11 +673,10 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       ids: [...this.ids],
       durations: this.durations.toArray(slots),
       starts: this.starts.toArray(slots),
-      // (A typed array's constructor converts a plain array in one native loop: true is 1.)
-      recordCounts: new Float64Array(this.recordCounts),
+      recordCounts: this.recordCounts.data.slice(0, slots),
       kinds: this.kinds.some((k) => k !== null) ? [...this.kinds] : null,
-      entryEvents: new Int32Array(this.entryEvents),
-      named: new Uint8Array(this.named as unknown as number[]),
+      entryEvents: this.entryEvents.data.slice(0, slots),
+      named: this.named.data.slice(0, slots),
       eventValues: shared ? new Float64Array(0) : pack(this.eventColumns, EVENT_FEATURE_TYPES.length),
       eventVariables: shared ? 0 : this.eventColumns.length,
       stateValues: shared ? new Float64Array(0) : pack(this.stateColumns, STATE_FEATURE_TYPES.length),
@@ -700,8 +700,8 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   /** Forget the summarized instances (after exporting them): the next slot is 0 again. */
   private clearSlots(): void {
     const slotsBefore = this.ids.length;
-    for (const list of [this.ids, this.classes, this.recordCounts, this.kinds, this.entryEvents, this.named, this.emptyFiles]) list.length = 0;
-    for (const g of [this.durations, this.starts]) g.clear();
+    for (const list of [this.ids, this.classes, this.kinds, this.emptyFiles]) list.length = 0;
+    for (const g of [this.durations, this.starts, this.recordCounts, this.entryEvents, this.named]) g.clear();
     // Emptied, not refilled: a column reads as missing at and beyond its length (GrowableFloat64).
     for (const cols of [...this.eventColumns, ...this.stateColumns]) for (const c of cols) c.clear();
     if (this.sharing !== null) this.shareFrom(slotsBefore);
@@ -758,14 +758,16 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     this.durations.append(part.durations, slots);
     this.starts.append(part.starts, slots);
     pushAll(this.ids, part.ids);
+    this.recordCounts.append(part.recordCounts, slots);
+    this.named.append(part.named, slots);
+    const entries = this.entryEvents.room(slots);
     for (let i = 0; i < slots; i++) {
-      this.recordCounts.push(part.recordCounts[i] as number);
-      this.kinds.push(part.kinds === null ? null : (part.kinds[i] as string | null));
-      this.named.push(part.named[i] === 1);
       const entry = part.entryEvents[i] as number;
-      this.entryEvents.push(entry < 0 ? -1 : (eventMap[entry] as number));
+      entries[base + i] = entry < 0 ? -1 : (eventMap[entry] as number);
+      this.kinds.push(part.kinds === null ? null : (part.kinds[i] as string | null));
       this.classes.push(part.className);
     }
+    this.entryEvents.length = base + slots;
     const copy = (from: Float64Array, variables: number, to: GrowableFloat64[][], map: number[], width: number) => {
       for (let v = 0; v < variables; v++) {
         const cols = this.columnsOf(to, map[v] as number, width);

@@ -86,7 +86,7 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
     id: collector.ids[s] as string,
     className: collector.classes[s] as ClassName,
     duration: durationsBySlot[s] as number,
-    records: collector.recordCounts[s] as number,
+    records: collector.recordCounts.data[s] as number,
     kind: kindOf(s),
   }));
   const durations = new Float64Array(instances.length);
@@ -170,8 +170,8 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
 function instanceKinds(collector: FeatureCollector): (slot: number) => string | null {
   if (collector.kinds.some((k) => k !== null)) return (s) => collector.kinds[s] ?? null;
   return (s) => {
-    const entry = collector.entryEvents[s] ?? -1;
-    return collector.named[s] === true && entry >= 0 ? (collector.events.names[entry] as string) : null;
+    const entry = collector.entryEvents.data[s] as number;
+    return collector.named.data[s] === 1 && entry >= 0 ? (collector.events.names[entry] as string) : null;
   };
 }
 

@@ -40,7 +40,7 @@ export class AbsoluteQuartilePass implements ClassSink {
   private current = -1;
 
   constructor(private readonly collector: FeatureCollector, referenceDuration: number) {
-    collector.ids.forEach((id, slot) => (collector.named[slot] === true ? this.namedSlots : this.fileSlots).set(`${collector.classes[slot]}\t${id}`, slot));
+    collector.ids.forEach((id, slot) => (collector.named.data[slot] === 1 ? this.namedSlots : this.fileSlots).set(`${collector.classes[slot]}\t${id}`, slot));
     this.targets = QUARTERS.map((q) => q * referenceDuration);
     this.stateCount = collector.states.names.length;
   }
