@@ -105,6 +105,9 @@ describe('a class summarized by a worker into the shared columns of the collecto
 
     const main = new FeatureCollector(true);
     readNamed(main, 'good', good, 0.1);
+    // As readParallel does while it waits for the worker: the class's records grouped ahead of finishClass.
+    main.prepareClass();
+    expect(main.pendingSlots()).toBe(good);
     const worker = new FeatureCollector(true);
     readBad(worker, bad);
     expect(worker.pendingSlots()).toBe(bad + 1); // the file's own instance, not req-empty
@@ -140,6 +143,15 @@ describe('a class summarized by a worker into the shared columns of the collecto
     expect(differing).toEqual([]);
     expect(built.features.tables[0]!.columns[0]!.buffer).toBeInstanceOf(SharedArrayBuffer);
     expect(main.sharedIds).toEqual(sequential.sharedIds);
+  });
+
+  it('prepareClass: a record after it is an error, not lost', () => {
+    const c = new FeatureCollector(true);
+    readNamed(c, 'good', 5, 0.1);
+    c.prepareClass();
+    c.instance('req-late');
+    c.event(1, 'Start');
+    expect(() => c.finishClass()).toThrow('records came after prepareClass');
   });
 
   it('a part out of its place is refused, never copied to the wrong slots', () => {

@@ -148,6 +148,16 @@ export interface SharedColumns {
   readonly states: readonly (readonly SharedArrayBuffer[])[];
 }
 
+/** The held records of a class grouped by instance (start: k + 1 offsets), the order to summarize them in (null: as named), and how many have records. */
+interface PreparedClass {
+  readonly start: Int32Array;
+  readonly code: Int32Array;
+  readonly t: Float64Array;
+  readonly v: Float64Array;
+  readonly order: number[] | null;
+  readonly named: number;
+}
+
 /** Interned variable names of one log kind, in order of first appearance. */
 export class VariableIndex {
   readonly names: string[] = [];
@@ -247,6 +257,8 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    * `next` on, up to `end`); they must not move until it is done.
    */
   private sharedInto: { next: number; readonly end: number } | null = null;
+  /** prepareClass: finishClass's first steps, done ahead. */
+  private prepared: PreparedClass | null = null;
   /** pendingSlots' last count, and what it was counted over (the held records and the slots then). */
   private pendingCount: { readonly held: RecordBuffer; readonly records: number; readonly slots: number; readonly pending: number } | null = null;
   /** exportWholeClass: the class's named instances are its named slots, in order (FileContribution.namedInSlots). */
@@ -299,13 +311,12 @@ export class FeatureCollector implements ClassSink, RecordIntake {
 
   /** Summarize the instances named by `I` records of the class being read. Call after its last file. */
   finishClass(): void {
-    const n = this.held.length;
-    if (n > 0) {
+    if (this.prepared !== null && this.held.length > 0) throw new Error('records came after prepareClass');
+    const prepared = this.prepared ?? (this.held.length > 0 ? this.prepare() : null);
+    this.prepared = null;
+    if (prepared !== null) {
+      const { start, code, t, v, order } = prepared;
       const k = this.heldIds.length;
-      const start = new Int32Array(k + 1);
-      const { code, t, v } = this.groupHeldByInstance(start);
-      // Ids that came in ascending order need no sort (nor an array of their order).
-      const order = this.heldAscending ? null : sortedOrder(this.heldIds);
       const flushSlots = this.flushSlots();
       for (let done = 0; done < k; done++) {
         const j = order === null ? done : (order[done] as number);
@@ -349,6 +360,26 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     this.heldKinds = [];
     this.heldIndex = new Map();
     this.heldAscending = true;
+  }
+
+  /**
+   * finishClass's first steps, ahead of it, for a thread that has read its
+   * class and is waiting (the main thread, for a worker's layout): the held
+   * records grouped by instance, the order to summarize them in, the slots
+   * they will take. No record may come before finishClass.
+   */
+  prepareClass(): void {
+    if (this.prepared === null && this.held.length > 0) this.prepared = this.prepare();
+  }
+
+  private prepare(): PreparedClass {
+    const k = this.heldIds.length;
+    const start = new Int32Array(k + 1);
+    const { code, t, v } = this.groupHeldByInstance(start);
+    let named = 0;
+    for (let j = 0; j < k; j++) if ((start[j + 1] as number) > (start[j] as number)) named++;
+    // Ids that came in ascending order need no sort (nor an array of their order).
+    return { start, code, t, v, order: this.heldAscending ? null : sortedOrder(this.heldIds), named };
   }
 
   /**
@@ -817,6 +848,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
 
   /** The slots this collector will hold once the class being read is finished (its named instances with records). */
   pendingSlots(): number {
+    if (this.prepared !== null) return this.ids.length + this.prepared.named;
     // Asked up to three times in a row by a worker (layout, useSharedColumns, exportWholeClass): counted once.
     const cached = this.pendingCount;
     if (cached !== null && cached.held === this.held && cached.records === this.held.length && cached.slots === this.ids.length) return cached.pending;
@@ -841,6 +873,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    * less its earliest, as summarize computes it from the time-sorted records.
    */
   pendingDurations(): Float64Array {
+    if (this.prepared !== null) throw new Error('pendingDurations after prepareClass');
     const k = this.heldIds.length;
     const first = new Float64Array(k).fill(Infinity);
     const last = new Float64Array(k).fill(-Infinity);

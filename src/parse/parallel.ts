@@ -585,6 +585,8 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
           if (init.shareColumns === true && next.wholeClass && absorbed === batches.length - 1 && !results.has(absorbed) && !declined.has(absorbed)) {
             // The last batch is the other class's only file, still read by a worker: it summarizes it into this
             // thread's columns (as they are shared, before this class fills them), not into its own to be copied here.
+            // While the worker still reads: this class's records grouped, its order and size found (finishClass's first steps).
+            collector.prepareClass();
             const layout = await new Promise<LayoutReply | null>((resolve) => { awaitedLayout = { batch: absorbed, resolve }; });
             awaitedLayout = null;
             if (layout !== null) {
