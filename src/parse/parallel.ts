@@ -161,8 +161,6 @@ export interface QuartileChunk {
   readonly batch: number;
   readonly seq: number;
   readonly values: Float64Array;
-  /** Written by the worker into the shared columns instead (the contribution was summarized into them): values is empty. */
-  readonly inPlace?: true;
 }
 export const QUARTILE_STRIDE = 5;
 
@@ -442,7 +440,7 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
     seqOf.set(batch, seq + 1);
     collector.absorb(early !== null && batch === early.batch ? early.take(c, collector.instanceCount) : c);
     // Its slots are the last ones (absorb may first have finished the previous class, adding slots).
-    if (init.seriesInWorkers === true) placed.set(`${batch}:${seq}`, { base: collector.instanceCount - c.ids.length, slots: c.ids.length, states: c.stateNames });
+    if (init.seriesInWorkers === true) placed.set(`${batch}:${seq}`, { base: collector.instanceCount - c.ids.length, states: c.stateNames });
   };
   const absorbPart = (part: { batch: number; contribution: FileContribution; from: Worker }): void => {
     absorbOne(part.batch, part.contribution);
@@ -637,10 +635,9 @@ const Q1_ABS = STATE_FEATURE_TYPES.indexOf('q1.abs');
  * which still fills the instances summarized here (named instances spanning
  * files), whose slots hold their own points.
  */
-/** Where a worker's contribution went in the collector: its first slot, how many, and its state variables. */
+/** Where a worker's contribution went in the collector: its first slot, and its state variables. */
 interface Placed {
   readonly base: number;
-  readonly slots: number;
   readonly states: readonly string[];
 }
 
@@ -660,13 +657,12 @@ async function fillQuartiles(collector: FeatureCollector, workers: readonly Work
   })));
   collector.reserveAbsoluteQuartiles();
   for (const chunks of answers) {
-    for (const { batch, seq, values, inPlace } of chunks) {
+    for (const { batch, seq, values } of chunks) {
       const at = placed.get(`${batch}:${seq}`);
       if (at === undefined) throw new Error(`parsing worker sent q*.abs for an unknown contribution ${batch}:${seq}`);
       // Per local state variable: its q1.abs, half.abs and q3.abs columns here.
       const columns = at.states.map((name) => (collector.stateColumns[collector.states.indexOf(name)] as GrowableFloat64[]).slice(Q1_ABS, Q1_ABS + 3));
-      if (inPlace === true) for (const cols of columns) for (const c of cols) c.adoptWritten(at.base, at.slots);
-      else writeQuartiles(values, at.base, columns);
+      writeQuartiles(values, at.base, columns);
     }
   }
 }

@@ -6,13 +6,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { useProcessGroupTable } from '../cleanup.js';
 import { InputError } from '../errors.js';
-import { FeatureCollector, valueAtIn, type FileContribution, type SharedColumns } from '../features/collector.js';
+import { FeatureCollector, valueAtIn, type FileContribution } from '../features/collector.js';
 import { emptyReadStats, readClass } from './reader.js';
 import type { Translator } from './translator.js';
 import { readRange, splitRange, type RangeSplit, type RangeTask } from './ranges.js';
 import { PARTS_AHEAD, QUARTILE_STRIDE, type ColumnsOffer, type QuartileChunk, type QuartileRequest, type WorkerBatches, type WorkerInit, type WorkerReply, type WorkerTask } from './parallel.js';
 import { BatchClaims } from './claims.js';
-import { STATE_FEATURE_TYPES } from '../features/types.js';
 
 const init = workerData as WorkerInit;
 const port = parentPort!;
@@ -91,7 +90,7 @@ async function handle(task: WorkerTask): Promise<WorkerReply> {
     const shared = offer?.shared ?? null;
     if (shared !== null) {
       collector.useSharedColumns(shared);
-      sharedOf.set(batch, { columns: shared, next: 0, pointsSent: offer?.quartilesHere === true });
+      if (offer?.quartilesHere === true) pointsSent.add(batch);
       if (offer?.quartilesHere === true) {
         const durations = collector.pendingDurations();
         port.postMessage({ type: 'durations', batch, durations } satisfies WorkerReply, [durations.buffer as ArrayBuffer]);
@@ -131,15 +130,12 @@ interface KeptSeries {
   readonly runs: Int32Array;
   readonly seriesT: Float64Array;
   readonly seriesV: Float64Array;
-  /** A contribution summarized into the main thread's shared columns: its q*.abs are written there too, at slots [at, at + slots). */
-  readonly into?: { readonly states: SharedColumns['states']; readonly at: number; readonly slots: number };
 }
 const kept: KeptSeries[] = [];
-/** Batches summarized into shared columns (useSharedColumns): the columns, and the slots handed on so far. */
-const sharedOf = new Map<number, { readonly columns: SharedColumns; next: number; readonly pointsSent: boolean }>();
+/** Batches whose parts go with their change points: the main thread computes their q*.abs (ColumnsOffer.quartilesHere). */
+const pointsSent = new Set<number>();
 const sentOf = new Map<number, number>();
 const RUN_STRIDE = 4;
-const Q1_ABS = STATE_FEATURE_TYPES.indexOf('q1.abs');
 
 /**
  * A contribution about to be sent, without its state change points: they
@@ -149,12 +145,8 @@ const Q1_ABS = STATE_FEATURE_TYPES.indexOf('q1.abs');
 function keepSeries(batch: number, c: FileContribution): FileContribution {
   const seq = sentOf.get(batch) ?? 0;
   sentOf.set(batch, seq + 1);
-  const shared = c.sharedLengths !== undefined ? sharedOf.get(batch) : undefined;
-  const into = shared !== undefined ? { states: shared.columns.states, at: shared.columns.base + shared.next, slots: c.ids.length } : undefined;
-  if (shared !== undefined) shared.next += c.ids.length;
-  // (Points the main thread asked for go with the part: ColumnsOffer.quartilesHere.)
-  if (init.seriesInWorkers !== true || c.seriesVar.length === 0 || shared?.pointsSent === true) return c;
-  kept.push({ batch, seq, runs: runsOf(c.seriesStart, c.seriesVar), seriesT: c.seriesT, seriesV: c.seriesV, ...(into !== undefined ? { into } : {}) });
+  if (init.seriesInWorkers !== true || c.seriesVar.length === 0 || pointsSent.has(batch)) return c;
+  kept.push({ batch, seq, runs: runsOf(c.seriesStart, c.seriesVar), seriesT: c.seriesT, seriesV: c.seriesV });
   return { ...c, seriesStart: new Array<number>(c.seriesStart.length).fill(0), seriesVar: new Int32Array(0), seriesT: new Float64Array(0), seriesV: new Float64Array(0) };
 }
 
@@ -194,10 +186,6 @@ function quartiles(referenceDuration: number): QuartileChunk[] {
   const targets = [0.25, 0.5, 0.75].map((q) => q * referenceDuration);
   const chunks = kept.map((k) => {
     const { runs } = k;
-    if (k.into !== undefined) {
-      quartilesInPlace(k, k.into, targets);
-      return { batch: k.batch, seq: k.seq, values: new Float64Array(0), inPlace: true as const };
-    }
     const values = new Float64Array((runs.length / RUN_STRIDE) * QUARTILE_STRIDE);
     let w = 0;
     for (let r = 0; r < runs.length; r += RUN_STRIDE) {
@@ -221,21 +209,6 @@ function columnsOffered(batch: number, collector: FeatureCollector): Promise<Col
     const { events, states } = collector;
     port.postMessage({ type: 'layout', batch, slots: collector.pendingSlots(), eventNames: [...events.names], stateNames: [...states.names] } satisfies WorkerReply);
   });
-}
-
-/**
- * quartiles for a contribution summarized into shared columns: its q*.abs
- * written there (missing, NaN, where a slot has no run of a variable).
- */
-function quartilesInPlace(k: KeptSeries, into: NonNullable<KeptSeries['into']>, targets: readonly number[]): void {
-  const columns = into.states.map((byFeature) => [0, 1, 2].map((q) => new Float64Array(byFeature[Q1_ABS + q] as SharedArrayBuffer, into.at * Float64Array.BYTES_PER_ELEMENT, into.slots)));
-  for (const cols of columns) for (const c of cols) c.fill(Number.NaN);
-  const { runs } = k;
-  for (let r = 0; r < runs.length; r += RUN_STRIDE) {
-    const slot = runs[r] as number;
-    const cols = columns[runs[r + 1] as number] as Float64Array[];
-    for (let q = 0; q < 3; q++) (cols[q] as Float64Array)[slot] = valueAtIn(k.seriesT, k.seriesV, runs[r + 2] as number, runs[r + 3] as number, targets[q] as number);
-  }
 }
 
 // Batches are read one after another, in the order they were handed out; a
