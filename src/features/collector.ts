@@ -1124,17 +1124,29 @@ function set(cols: GrowableFloat64[], f: number, slot: number, value: number): v
 export function writeQuartilesOf(part: FileContribution, referenceDuration: number, columns: readonly (readonly GrowableFloat64[])[], base: number): void {
   const slots = part.ids.length;
   for (const cols of columns) for (const c of cols) c.data.fill(Number.NaN, base, base + slots);
-  const { seriesStart, seriesVar, seriesT, seriesV } = part;
-  const end = seriesVar.length;
+  const { seriesT, seriesV } = part;
+  forEachRun(part.seriesStart, part.seriesVar, (slot, v, i, j) => {
+    const cols = columns[v] as readonly GrowableFloat64[];
+    for (let q = 0; q < 3; q++) (cols[q] as GrowableFloat64).data[base + slot] = valueAtIn(seriesT, seriesV, i, j, QUARTERS[q] * referenceDuration);
+  });
+}
+
+/**
+ * Each run of a contribution's change points — one state variable's points
+ * [from, to) in one slot — in order: a run ends where the variable or the
+ * slot changes (seriesStart: each slot's first point).
+ */
+export function forEachRun(seriesStart: readonly number[], vars: Int32Array, run: (slot: number, v: number, from: number, to: number) => void): void {
+  const slots = seriesStart.length;
+  const end = vars.length;
   for (let slot = 0; slot < slots; slot++) {
     let i = seriesStart[slot] as number;
     const stop = slot + 1 < slots ? (seriesStart[slot + 1] as number) : end;
     while (i < stop) {
-      const v = seriesVar[i] as number;
+      const v = vars[i] as number;
       let j = i;
-      while (j < stop && seriesVar[j] === v) j++;
-      const cols = columns[v] as readonly GrowableFloat64[];
-      for (let q = 0; q < 3; q++) (cols[q] as GrowableFloat64).data[base + slot] = valueAtIn(seriesT, seriesV, i, j, QUARTERS[q] * referenceDuration);
+      while (j < stop && vars[j] === v) j++;
+      run(slot, v, i, j);
       i = j;
     }
   }

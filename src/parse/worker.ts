@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { useProcessGroupTable } from '../cleanup.js';
 import { InputError } from '../errors.js';
-import { FeatureCollector, valueAtIn, type FileContribution } from '../features/collector.js';
+import { FeatureCollector, forEachRun, valueAtIn, type FileContribution } from '../features/collector.js';
 import { emptyReadStats, readClass } from './reader.js';
 import type { Translator } from './translator.js';
 import { readRange, splitRange, type RangeSplit, type RangeTask } from './ranges.js';
@@ -150,31 +150,18 @@ function keepSeries(batch: number, c: FileContribution): FileContribution {
   return { ...c, seriesStart: new Array<number>(c.seriesStart.length).fill(0), seriesVar: new Int32Array(0), seriesT: new Float64Array(0), seriesV: new Float64Array(0) };
 }
 
-/** The runs of a contribution's points: a run ends where the variable or the slot changes. */
+/** The runs of a contribution's points (forEachRun), as RUN_STRIDE numbers each: slot, variable, first point, end. */
 function runsOf(seriesStart: readonly number[], vars: Int32Array): Int32Array {
-  const slots = seriesStart.length;
-  const end = vars.length;
   let runs = 0;
-  for (let slot = 0; slot < slots; slot++) {
-    const stop = slot + 1 < slots ? (seriesStart[slot + 1] as number) : end;
-    for (let i = seriesStart[slot] as number; i < stop; i++) if (i === (seriesStart[slot] as number) || vars[i] !== vars[i - 1]) runs++;
-  }
+  forEachRun(seriesStart, vars, () => { runs++; });
   const out = new Int32Array(runs * RUN_STRIDE);
   let w = 0;
-  for (let slot = 0; slot < slots; slot++) {
-    let i = seriesStart[slot] as number;
-    const stop = slot + 1 < slots ? (seriesStart[slot + 1] as number) : end;
-    while (i < stop) {
-      const v = vars[i] as number;
-      let j = i;
-      while (j < stop && vars[j] === v) j++;
-      out[w++] = slot;
-      out[w++] = v;
-      out[w++] = i;
-      out[w++] = j;
-      i = j;
-    }
-  }
+  forEachRun(seriesStart, vars, (slot, v, from, to) => {
+    out[w++] = slot;
+    out[w++] = v;
+    out[w++] = from;
+    out[w++] = to;
+  });
   return out;
 }
 
