@@ -12,8 +12,8 @@ import { isMainThread, Worker, workerData } from 'node:worker_threads';
 const ROUNDS = 4;
 
 async function rounds(path, who) {
-  const { readClass } = await import('../dist/src/parse/reader.js');
-  const { FeatureCollector } = await import('../dist/src/features/collector.js');
+  const { readClass } = await import('../dist/parse/reader.js');
+  const { FeatureCollector } = await import('../dist/features/collector.js');
   const file = { path, relativePath: 'requests.dlog', gzip: false, size: statSync(path).size };
   const reads = [];
   const finishes = [];
