@@ -1131,6 +1131,11 @@ export function writeQuartilesOf(part: FileContribution, referenceDuration: numb
   });
 }
 
+/** A contribution without its state change points (each slot's range empty): they stay, or are used, elsewhere. */
+export function withoutPoints(c: FileContribution): FileContribution {
+  return { ...c, seriesStart: new Array<number>(c.seriesStart.length).fill(0), seriesVar: new Int32Array(0), seriesT: new Float64Array(0), seriesV: new Float64Array(0) };
+}
+
 /**
  * Each run of a contribution's change points — one state variable's points
  * [from, to) in one slot — in order: a run ends where the variable or the

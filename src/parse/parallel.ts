@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { killProcessGroups, processGroupTable } from '../cleanup.js';
 import { InputError } from '../errors.js';
-import { writeQuartilesOf, type FeatureCollector, type FileContribution, type SharedColumns } from '../features/collector.js';
+import { withoutPoints, writeQuartilesOf, type FeatureCollector, type FileContribution, type SharedColumns } from '../features/collector.js';
 import { median } from '../features/stats.js';
 import type { GrowableFloat64 } from '../features/growable.js';
 import { referenceDurationOf } from '../features/quartile-pass.js';
@@ -104,7 +104,7 @@ class EarlyQuartiles {
     this.checked += slots;
     if (this.referenceDuration !== null) this.write(part, at, this.referenceDuration);
     else this.pending.push({ part, at });
-    return { ...part, seriesStart: new Array<number>(slots).fill(0), seriesVar: new Int32Array(0), seriesT: new Float64Array(0), seriesV: new Float64Array(0) };
+    return withoutPoints(part);
   }
 
   /** Dref, after every part: each of the worker's durations was checked. */
@@ -129,8 +129,7 @@ class EarlyQuartiles {
   }
 
   private write(part: FileContribution, at: number, referenceDuration: number): void {
-    const { collector } = this;
-    const columns = part.stateNames.map((name) => (collector.stateColumns[collector.states.indexOf(name)] as GrowableFloat64[]).slice(Q1_ABS, Q1_ABS + 3));
+    const columns = absoluteQuartileColumns(this.collector, part.stateNames);
     writeQuartilesOf(part, referenceDuration, columns, at);
     for (const cols of columns) for (const c of cols) c.adoptWritten(at, part.ids.length);
   }
@@ -628,6 +627,17 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
 
 const Q1_ABS = STATE_FEATURE_TYPES.indexOf('q1.abs');
 
+/** Where a worker's contribution went in the collector: its first slot, and its state variables. */
+interface Placed {
+  readonly base: number;
+  readonly states: readonly string[];
+}
+
+/** Per state variable named: its q1.abs, half.abs and q3.abs columns in the collector. */
+function absoluteQuartileColumns(collector: FeatureCollector, names: readonly string[]): GrowableFloat64[][] {
+  return names.map((name) => (collector.stateColumns[collector.states.indexOf(name)] as GrowableFloat64[]).slice(Q1_ABS, Q1_ABS + 3));
+}
+
 /**
  * Ask every worker for the `q*.abs` of the instances it summarized (from the
  * change points it kept) and write them into the collector's columns: the
@@ -635,12 +645,6 @@ const Q1_ABS = STATE_FEATURE_TYPES.indexOf('q1.abs');
  * which still fills the instances summarized here (named instances spanning
  * files), whose slots hold their own points.
  */
-/** Where a worker's contribution went in the collector: its first slot, and its state variables. */
-interface Placed {
-  readonly base: number;
-  readonly states: readonly string[];
-}
-
 async function fillQuartiles(collector: FeatureCollector, workers: readonly Worker[], placed: ReadonlyMap<string, Placed>, early: EarlyQuartiles | null): Promise<void> {
   const referenceDuration = early?.finish() ?? referenceDurationOf(collector);
   const answers = await Promise.all(workers.map((w) => new Promise<readonly QuartileChunk[]>((resolve, reject) => {
@@ -661,8 +665,7 @@ async function fillQuartiles(collector: FeatureCollector, workers: readonly Work
       const at = placed.get(`${batch}:${seq}`);
       if (at === undefined) throw new Error(`parsing worker sent q*.abs for an unknown contribution ${batch}:${seq}`);
       // Per local state variable: its q1.abs, half.abs and q3.abs columns here.
-      const columns = at.states.map((name) => (collector.stateColumns[collector.states.indexOf(name)] as GrowableFloat64[]).slice(Q1_ABS, Q1_ABS + 3));
-      writeQuartiles(values, at.base, columns);
+      writeQuartiles(values, at.base, absoluteQuartileColumns(collector, at.states));
     }
   }
 }

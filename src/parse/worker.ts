@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { useProcessGroupTable } from '../cleanup.js';
 import { InputError } from '../errors.js';
-import { FeatureCollector, forEachRun, valueAtIn, type FileContribution } from '../features/collector.js';
+import { FeatureCollector, forEachRun, valueAtIn, withoutPoints, type FileContribution } from '../features/collector.js';
 import { emptyReadStats, readClass } from './reader.js';
 import type { Translator } from './translator.js';
 import { readRange, splitRange, type RangeSplit, type RangeTask } from './ranges.js';
@@ -90,8 +90,8 @@ async function handle(task: WorkerTask): Promise<WorkerReply> {
     const shared = offer?.shared ?? null;
     if (shared !== null) {
       collector.useSharedColumns(shared);
-      if (offer?.quartilesHere === true) pointsSent.add(batch);
       if (offer?.quartilesHere === true) {
+        pointsSent.add(batch);
         const durations = collector.pendingDurations();
         port.postMessage({ type: 'durations', batch, durations } satisfies WorkerReply, [durations.buffer as ArrayBuffer]);
       }
@@ -147,7 +147,7 @@ function keepSeries(batch: number, c: FileContribution): FileContribution {
   sentOf.set(batch, seq + 1);
   if (init.seriesInWorkers !== true || c.seriesVar.length === 0 || pointsSent.has(batch)) return c;
   kept.push({ batch, seq, runs: runsOf(c.seriesStart, c.seriesVar), seriesT: c.seriesT, seriesV: c.seriesV });
-  return { ...c, seriesStart: new Array<number>(c.seriesStart.length).fill(0), seriesVar: new Int32Array(0), seriesT: new Float64Array(0), seriesV: new Float64Array(0) };
+  return withoutPoints(c);
 }
 
 /** The runs of a contribution's points (forEachRun), as RUN_STRIDE numbers each: slot, variable, first point, end. */
