@@ -87,13 +87,16 @@ describe('a class summarized by a worker into the shared columns of the collecto
       c.event(t, 'Start');
       if (i % 4 === 1) c.state(t + 0.2, 'retries', i % 3);
       c.state(t + 0.25, 'queue', (i * 7) % 11);
+      // A zero then a negative zero: one change point (=== cannot tell them apart), the first; q*.abs must be it.
+      c.state(t + 0.3, 'zero', 0);
+      c.state(t + 0.35, 'zero', -0);
       c.event(t + 1 + (i % 5) * 0.4, 'End');
       if (i === 7) c.instance('req-empty'); // named, no records: no slot
     }
     c.endFile(file('bad.dlog'));
   }
 
-  it('in parts while the absorbing collector finishes its own class: the features of a sequential read, in shared storage', () => {
+  it('in parts while the absorbing collector finishes its own class, Dref known ahead: the features of a sequential read, in shared storage', () => {
     const good = 300;
     // Above one part (FLUSH_SLOTS: 65 536 instances with this few columns) so that the worker's views move on once.
     const bad = 70_000;
@@ -116,18 +119,29 @@ describe('a class summarized by a worker into the shared columns of the collecto
     // Boot is the worker's alone: numbered in the main collector after its own variables, as absorb would.
     expect(main.events.names).toEqual(['Start', 'Auth', 'End', 'Boot']);
     worker.useSharedColumns(shared);
-    // The durations its slots will have, before summarizing (for Dref early: ColumnsOffer.quartilesHere).
+    // The durations its slots will have, before summarizing, and this class's (ColumnsOffer.reference): Dref.
     const announced = worker.pendingDurations();
+    const own = main.pendingDurations();
+    const referenceDuration = median(Float64Array.from([...own, ...announced]));
+    main.useReferenceDuration(referenceDuration);
+    // The worker reads Dref when it hands on its first part: that part's q*.abs from its points, the next one's as summarized.
+    let asked = 0;
+    worker.useReferenceDurationLater(() => {
+      asked++;
+      return referenceDuration;
+    });
     const parts: ReturnType<FeatureCollector['exportFile']>[] = [];
     parts.push(worker.exportSharedClass(shared, (part) => parts.push(part)));
+    expect(asked).toBe(1);
     expect(parts.map((p) => p.ids.length)).toEqual([65_536, bad + 1 - 65_536]);
     expect(Array.from(announced)).toEqual(parts.flatMap((p) => Array.from(p.durations)));
-    for (const part of parts) expect([part.eventValues.length, part.stateValues.length, part.sharedLengths !== undefined]).toEqual([0, 0, true]);
+    for (const part of parts) expect([part.eventValues.length, part.stateValues.length, part.sharedLengths !== undefined, part.seriesVar.length]).toEqual([0, 0, true, 0]);
     main.finishClass();
     for (const part of parts) main.absorb(part);
     main.finishClass();
 
-    for (const c of [sequential, main]) c.fillAbsoluteQuartiles(1.5);
+    // buildFeatureSet computes Dref again, fills what still has points (nothing here), and checks the one used ahead.
+    expect(main.referenceDurationUsed).toBe(referenceDuration);
     const built = buildFeatureSet(main, { weight: { mode: 'none' } });
     const want = buildFeatureSet(sequential, { weight: { mode: 'none' } });
     // Column by column (a JSON of 70 000 instances' columns takes seconds): every value the same, NaN where NaN.
@@ -143,6 +157,18 @@ describe('a class summarized by a worker into the shared columns of the collecto
     expect(differing).toEqual([]);
     expect(built.features.tables[0]!.columns[0]!.buffer).toBeInstanceOf(SharedArrayBuffer);
     expect(main.sharedIds).toEqual(sequential.sharedIds);
+  });
+
+  it('a Dref used ahead that is not the median of the durations is an internal error, never a silent difference', () => {
+    const c = new FeatureCollector(true);
+    readNamed(c, 'good', 40, 0.1);
+    c.prepareClass();
+    const referenceDuration = median(c.pendingDurations());
+    c.useReferenceDuration(referenceDuration * 2);
+    c.finishClass();
+    readNamed(c, 'bad', 40, 0.1);
+    c.finishClass();
+    expect(() => buildFeatureSet(c, { weight: { mode: 'none' } })).toThrow(`Dref ${referenceDuration * 2} was used ahead, but the instances' median duration is ${referenceDuration}`);
   });
 
   it('prepareClass: a record after it is an error, not lost', () => {
@@ -164,6 +190,45 @@ describe('a class summarized by a worker into the shared columns of the collecto
     const part = worker.exportSharedClass(shared, () => undefined);
     // The main collector's own class is not finished: its slots are not there yet.
     expect(() => main.absorb({ ...part, className: 'good' })).toThrow('a contribution summarized into shared columns at slot 20 came at slot 0');
+  });
+});
+
+describe('ids named in both classes, found as the parts of a class summarized elsewhere come in', () => {
+  /** A class of named instances, one record each, in the order given. */
+  function readIds(c: FeatureCollector, className: 'good' | 'bad', ids: readonly string[]): void {
+    c.beginFile(file(`${className}.dlog`), className);
+    ids.forEach((id, i) => {
+      c.instance(id);
+      c.event(i, 'Start');
+    });
+    c.endFile(file(`${className}.dlog`));
+  }
+
+  it.each([
+    // Merged as they come: matches found by equality and after skipping the other class's smaller ids.
+    ['ascending', ['b', 'c', 'd'], ['e', 'f', 'h', 'z']],
+    // The second part goes back below the first: scanned again at the end (through a Set), in the parts' order.
+    ['not ascending across the parts', ['e', 'f', 'h'], ['a', 'c', 'z']],
+  ] as const)('%s: the shared ids of a sequential read, in its order', (_name, first, second) => {
+    const goodIds = ['a', 'c', 'e', 'g', 'h'];
+    const sequential = new FeatureCollector(true);
+    readIds(sequential, 'good', goodIds);
+    sequential.finishClass();
+    readIds(sequential, 'bad', [...first, ...second]);
+    sequential.finishClass();
+
+    // The bad class in two parts (two workers' exports of it, in order), absorbed after the good class.
+    const absorbing = new FeatureCollector(true);
+    readIds(absorbing, 'good', goodIds);
+    for (const ids of [first, second]) {
+      const worker = new FeatureCollector(true);
+      readIds(worker, 'bad', ids);
+      absorbing.absorb(worker.exportWholeClass(() => undefined));
+    }
+    absorbing.finishClass();
+    expect(sequential.sharedIds.length).toBeGreaterThan(1);
+    expect(absorbing.sharedIds).toEqual(sequential.sharedIds);
+    expect(plain(buildFeatureSet(absorbing, { weight: { mode: 'none' } }))).toEqual(plain(buildFeatureSet(sequential, { weight: { mode: 'none' } })));
   });
 });
 

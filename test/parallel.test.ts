@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InputFile } from '../src/parse/files.js';
-import { batchesOf, type ParallelInput } from '../src/parse/parallel.js';
+import { batchesOf, ReferenceCell, type ParallelInput } from '../src/parse/parallel.js';
 import { automaticJobs } from '../src/read.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -53,6 +53,20 @@ async function readBoth(files: Record<'good' | 'bad', InputFile[]>, jobs: number
   const built = buildFeatureSet(collector, { weight: { mode: 'none' } });
   return plain({ built, emptyFiles: collector.emptyFiles, sharedIds: collector.sharedIds, unordered: collector.unorderedInstances, stats });
 }
+
+describe('ReferenceCell (Dref to a worker that is summarizing)', () => {
+  it('gives the value set, to the other side of its buffer too; a stop before it makes get throw, after it changes nothing', () => {
+    const cell = new ReferenceCell();
+    const other = new ReferenceCell(cell.buffer);
+    cell.set(-0);
+    expect(Object.is(other.get(), -0)).toBe(true);
+    cell.stop();
+    expect(other.get()).toBe(-0);
+    const stopped = new ReferenceCell();
+    stopped.stop();
+    expect(() => new ReferenceCell(stopped.buffer).get()).toThrow('the run stopped before Dref was known');
+  });
+});
 
 describe('automaticJobs (no --jobs)', () => {
   const MiB = 1024 * 1024;

@@ -121,6 +121,8 @@ export interface FileContribution {
   readonly namedIds: string[];
   /** The instances named by `I` records are this part's named slots, in slot order: their ids are namedIds too. */
   readonly namedInSlots?: boolean;
+  /** Its state change points stayed in the worker that sent it (WorkerInit.seriesInWorkers): q*.abs come later (QuartileRequest). */
+  readonly pointsKept?: boolean;
   /**
    * At most how many slots this part and the parts its export hands on after
    * it hold together (0: no more than its own): the absorbing collector makes
@@ -218,7 +220,9 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   /** Files that held no record at all. */
   readonly emptyFiles: string[] = [];
   /** Instance ids named by `I` records in both classes. */
-  readonly sharedIds: string[] = [];
+  get sharedIds(): string[] {
+    return this.shared;
+  }
 
   // State change points per instance slot, for q*.abs once Dref is known.
   private readonly series = new SeriesStore();
@@ -237,6 +241,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   /** Index of heldIds, kept only once they are not in ascending order (see instance). */
   private heldIndex = new Map<string, number>();
   private heldAscending = true;
+  private shared: string[] = [];
   /** Ids named by `I` records per class (see sharedIdsOf). */
   private namedByClass = new Map<ClassName, NamedIds>();
   /** -1: the file's own instance; otherwise an index into heldIds. */
@@ -244,7 +249,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   /** exportWholeClass: receives the summarized instances in parts while the class is finished. */
   private onFlush: ((part: FileContribution) => void) | null = null;
   /** Ids of instances of the current class named by `I` records and summarized by a worker (see absorb). */
-  private namedElsewhere: string[] = [];
+  private namedElsewhere: NamedScan | null = null;
   /**
    * Slots the next class is known to bring (absorb: a worker's export of it
    * says how many): finishing this class makes room for them too, so the
@@ -265,6 +270,10 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   private namedInSlots = false;
   /** useSharedColumns: the columns this collector summarizes into, and how many slots of them it has handed on. */
   private sharing: { readonly columns: SharedColumns; sent: number } | null = null;
+  /** useReferenceDuration: Dref, once known before the instances left are summarized (their q*.abs written then). */
+  private reference: number | null = null;
+  /** useReferenceDurationLater: how to get Dref when the first part is handed on. */
+  private referenceLater: (() => number) | null = null;
 
   /**
    * keepSeries: hold every state variable's change points until Dref is known
@@ -335,11 +344,19 @@ export class FeatureCollector implements ClassSink, RecordIntake {
         }
       }
     }
-    const elsewhere = this.namedElsewhere;
+    const scan = this.namedElsewhere;
+    const elsewhere = scan?.ids ?? [];
     const named = elsewhere.length === 0 ? this.heldIds : this.heldIds.length === 0 ? elsewhere : [...elsewhere, ...this.heldIds];
-    const namedAscending = ascending(named);
     const other = this.namedByClass.get(this.className === 'good' ? 'bad' : 'good');
-    if (other !== undefined) sharedIdsOf(named, namedAscending, other, this.sharedIds);
+    // Ids that all came in absorbed parts were scanned as they came (NamedScan); others are scanned now.
+    const scanned = this.heldIds.length === 0 ? scan?.result(other) ?? null : null;
+    const namedAscending = scanned?.ascending ?? ascending(named);
+    if (scanned?.shared !== undefined && scanned.shared !== null) {
+      // Taken as it is when it is the first (a million ids are not copied).
+      if (this.shared.length === 0) this.shared = scanned.shared as string[];
+      else pushAll(this.shared, scanned.shared);
+    }
+    else if (other !== undefined) sharedIdsOf(named, namedAscending, other, this.sharedIds);
     // finishClass may run twice for a class (explicitly, then on the next class's first file): add, never replace.
     const own = this.namedByClass.get(this.className) ?? { ids: [], ascending: true, set: null };
     own.ascending = own.ascending && namedAscending &&
@@ -354,7 +371,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       }
     }
     this.namedByClass.set(this.className, own);
-    this.namedElsewhere = [];
+    this.namedElsewhere = null;
     this.held = new RecordBuffer();
     this.heldIds = [];
     this.heldKinds = [];
@@ -638,7 +655,13 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       for (let q = 0; q < 3; q++) set(cols, ST_Q1_REL + q, slot, valueAtIn(bt, bv, begin, end, QUARTERS[q] * duration));
       if (!this.keepSeries) continue;
       // Keep the change points only: the step function (last value at or before x) is unchanged.
-      series.used = changePoints(bt, bv, begin, end, v, series.blockVar, series.blockT, series.blockV, series.used);
+      const from = series.used;
+      series.used = changePoints(bt, bv, begin, end, v, series.blockVar, series.blockT, series.blockV, from);
+      const reference = this.reference;
+      if (reference === null) continue;
+      // Dref known: q*.abs from the points now, exactly as fillAbsoluteQuartiles would, and the points dropped.
+      for (let q = 0; q < 3; q++) set(cols, ST_Q1_ABS + q, slot, valueAtIn(series.blockT, series.blockV, from, series.used, QUARTERS[q] * reference));
+      series.used = from;
     }
     series.endSlot();
   }
@@ -670,6 +693,45 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   }
 
   /**
+   * Dref is known before the instances left are summarized (every instance's
+   * duration is: see pendingDurations): from now on summarize writes their
+   * `q1.abs`, `half.abs` and `q3.abs` itself, from the change points it has
+   * just found, and keeps none of them. fillAbsoluteQuartiles still fills the
+   * slots summarized before, from theirs, with the same Dref.
+   */
+  useReferenceDuration(referenceDuration: number): void {
+    if (!this.keepSeries) throw new Error('useReferenceDuration without change points (keepSeries)');
+    this.reference = referenceDuration;
+  }
+
+  /**
+   * As useReferenceDuration, from the first part handed on (exportFile):
+   * `read` gives Dref then (waiting for it if need be: another thread
+   * computes it meanwhile). The slots summarized before get their q*.abs
+   * from their change points, which are dropped.
+   */
+  useReferenceDurationLater(read: () => number): void {
+    if (!this.keepSeries) throw new Error('useReferenceDurationLater without change points (keepSeries)');
+    this.referenceLater = read;
+  }
+
+  /** useReferenceDurationLater's Dref, once a part is handed on. */
+  private settleReference(): void {
+    const read = this.referenceLater;
+    if (read === null) return;
+    this.referenceLater = null;
+    const referenceDuration = read();
+    this.fillAbsoluteQuartiles(referenceDuration);
+    this.series.dropPoints(this.ids.length);
+    this.useReferenceDuration(referenceDuration);
+  }
+
+  /** The Dref given to useReferenceDuration, if any (buildFeatureSet checks it is the one it computes). */
+  get referenceDurationUsed(): number | null {
+    return this.reference;
+  }
+
+  /**
    * Room in every state variable's q1.abs, half.abs and q3.abs column for
    * every slot: they are set only once Dref is known, all in one go, and
    * would otherwise double ~20 times to a million instances.
@@ -683,6 +745,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    * finishClass), for `absorb` in another collector.
    */
   exportFile(withHeld = true, slotsAhead = 0): FileContribution {
+    this.settleReference();
     const slots = this.ids.length;
     const heldLength = withHeld ? this.held.length : 0;
     const pack = (cols: GrowableFloat64[][], width: number): Float64Array => {
@@ -821,8 +884,11 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     this.series.absorb(part, stateMap, this.keepSeries);
     this.unorderedInstances += part.unorderedInstances;
     if (part.emptyFile !== null) this.emptyFiles.push(part.emptyFile);
-    if (part.namedInSlots === true) for (let i = 0; i < slots; i++) if (part.named[i] === 1) this.namedElsewhere.push(part.ids[i] as string);
-    for (const id of part.namedIds) this.namedElsewhere.push(id);
+    if (part.namedInSlots === true || part.namedIds.length > 0) {
+      const scan = this.namedElsewhere ??= new NamedScan(this.namedByClass.get(this.className === 'good' ? 'bad' : 'good'));
+      if (part.namedInSlots === true) for (let i = 0; i < slots; i++) if (part.named[i] === 1) scan.push(part.ids[i] as string);
+      for (const id of part.namedIds) scan.push(id);
+    }
     const instMap = part.heldIds.map((id, j) => {
       this.instance(id, part.heldKinds[j]);
       return this.target;
@@ -871,25 +937,30 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    * instances summarized so far, then the named ones with records in the
    * order finishClass takes them): each named instance's latest timestamp
    * less its earliest, as summarize computes it from the time-sorted records.
+   * Prepares the class first (prepareClass: finishClass's grouping, done
+   * once), so each instance's records are one run: no record may come after.
    */
   pendingDurations(): Float64Array {
-    if (this.prepared !== null) throw new Error('pendingDurations after prepareClass');
-    const k = this.heldIds.length;
-    const first = new Float64Array(k).fill(Infinity);
-    const last = new Float64Array(k).fill(-Infinity);
-    const inst = this.held.inst.data;
-    const t = this.held.t.data;
-    for (let i = 0; i < this.held.length; i++) {
-      const j = inst[i] as number;
-      const x = t[i] as number;
-      if (x < (first[j] as number)) first[j] = x;
-      if (x > (last[j] as number)) last[j] = x;
-    }
+    this.prepareClass();
     const out = new Float64Array(this.pendingSlots());
     out.set(this.durations.data.subarray(0, this.ids.length));
+    const prepared = this.prepared;
+    if (prepared === null) return out;
+    const { start, t, order } = prepared;
     let w = this.ids.length;
-    for (const j of this.heldAscending ? this.heldIds.keys() : sortedOrder(this.heldIds)) {
-      if ((last[j] as number) >= (first[j] as number)) out[w++] = (last[j] as number) - (first[j] as number);
+    for (let done = 0; done < this.heldIds.length; done++) {
+      const j = order === null ? done : (order[done] as number);
+      const from = start[j] as number;
+      const to = start[j + 1] as number;
+      if (to <= from) continue;
+      let lo = t[from] as number;
+      let hi = lo;
+      for (let i = from + 1; i < to; i++) {
+        const x = t[i] as number;
+        if (x < lo) lo = x;
+        else if (x > hi) hi = x;
+      }
+      out[w++] = hi - lo;
     }
     return out;
   }
@@ -1111,24 +1182,6 @@ const RESERVE_MAX_BYTES = 1 << 30;
 
 function set(cols: GrowableFloat64[], f: number, slot: number, value: number): void {
   (cols[f] as GrowableFloat64).set(slot, value);
-}
-
-/**
- * `q1.abs`, `half.abs`, `q3.abs` of a contribution's slots from the change
- * points it carries, as fillAbsoluteQuartiles computes them, written into
- * `columns` (per state variable of the contribution: its three columns) at
- * slots [base, base + slots) of their storage, NaN where a slot has no point
- * of a variable. The columns must have that room (shared columns do); their
- * lengths are the caller's to set (adoptWritten).
- */
-export function writeQuartilesOf(part: FileContribution, referenceDuration: number, columns: readonly (readonly GrowableFloat64[])[], base: number): void {
-  const slots = part.ids.length;
-  for (const cols of columns) for (const c of cols) c.data.fill(Number.NaN, base, base + slots);
-  const { seriesT, seriesV } = part;
-  forEachRun(part.seriesStart, part.seriesVar, (slot, v, i, j) => {
-    const cols = columns[v] as readonly GrowableFloat64[];
-    for (let q = 0; q < 3; q++) (cols[q] as GrowableFloat64).data[base + slot] = valueAtIn(seriesT, seriesV, i, j, QUARTERS[q] * referenceDuration);
-  });
 }
 
 /** A contribution without its state change points (each slot's range empty): they stay, or are used, elsewhere. */
@@ -1366,6 +1419,11 @@ class SeriesStore {
     }
   }
 
+  /** The first `slots` slots' points dropped (their q*.abs are written). */
+  dropPoints(slots: number): void {
+    for (let s = 0; s < slots; s++) this.slotEnd.data[s] = this.slotStart.data[s] as number;
+  }
+
   /** Forget every slot (the current block is written again from its start). */
   clear(): void {
     const last = this.blocks[this.blocks.length - 1] as SeriesBlock;
@@ -1438,6 +1496,61 @@ interface NamedIds {
   ids: string[];
   ascending: boolean;
   set: Set<string> | null;
+}
+
+/**
+ * Ids named by `I` records of a class that came in absorbed parts, scanned as
+ * they come: whether they ascend, and those the other class named too (the
+ * merge of sharedIdsOf, one step per id). A class of a million instances
+ * summarized elsewhere is then not scanned whole when it is finished, after
+ * the thread that summarized it is done.
+ */
+class NamedScan {
+  readonly ids: string[] = [];
+  private ascending = true;
+  /** Ids the other class named too, while the merge applies (both ascending): null once it does not. */
+  private shared: string[] | null;
+  private readonly otherIds: readonly string[];
+  private readonly otherLength: number;
+  private p = 0;
+  private merged = false;
+
+  constructor(private readonly other: NamedIds | undefined) {
+    this.otherIds = other?.ids ?? [];
+    this.otherLength = this.otherIds.length;
+    this.shared = other !== undefined && other.ascending && other.set === null ? [] : null;
+  }
+
+  push(id: string): void {
+    const ids = this.ids;
+    if (ids.length > 0 && !(id > (ids[ids.length - 1] as string))) {
+      this.ascending = false;
+      this.shared = null;
+    }
+    ids.push(id);
+    const shared = this.shared;
+    if (shared === null || this.merged) return;
+    // sharedIdsOf's merge, a step at a time.
+    const theirs = this.otherIds;
+    if (theirs[this.p] === id) {
+      shared.push(id);
+      this.p++;
+      return;
+    }
+    while (this.p < this.otherLength && (theirs[this.p] as string) < id) this.p++;
+    if (this.p === this.otherLength) this.merged = true;
+    else if (theirs[this.p] === id) shared.push(id);
+  }
+
+  /**
+   * Whether the ids ascend, and the shared ids (null: merge them now) as
+   * sharedIdsOf would find them against `other`, the other class's ids
+   * when this class is finished (the ones scanned against, unchanged).
+   */
+  result(other: NamedIds | undefined): { readonly ascending: boolean; readonly shared: readonly string[] | null } {
+    const same = other === this.other && (other === undefined || (other.ids === this.otherIds && other.ids.length === this.otherLength && other.ascending && other.set === null));
+    return { ascending: this.ascending, shared: same && this.ids.length > 0 && this.otherLength > 0 ? this.shared : null };
+  }
 }
 
 /** Whether ids are strictly ascending in code-unit order (so also distinct). */

@@ -78,6 +78,9 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
   const nBad = badSlots.length;
   const durationsBySlot = collector.durations.toArray(collector.instanceCount);
   const referenceDuration = referenceDurationOf(collector);
+  // Dref given to the collector ahead (readParallel, from the durations announced) must be this one: its q*.abs used it.
+  const used = collector.referenceDurationUsed;
+  if (used !== null && !Object.is(used, referenceDuration)) throw new Error(`Dref ${used} was used ahead, but the instances' median duration is ${referenceDuration}`);
   // Without the change points in memory, an AbsoluteQuartilePass has filled q*.abs already.
   if (collector.keepSeries) collector.fillAbsoluteQuartiles(referenceDuration);
 

@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { killProcessGroups, processGroupTable } from '../cleanup.js';
 import { InputError } from '../errors.js';
-import { withoutPoints, writeQuartilesOf, type FeatureCollector, type FileContribution, type SharedColumns } from '../features/collector.js';
+import type { FeatureCollector, FileContribution, SharedColumns } from '../features/collector.js';
 import { median } from '../features/stats.js';
 import type { GrowableFloat64 } from '../features/growable.js';
 import { referenceDurationOf } from '../features/quartile-pass.js';
@@ -57,82 +57,89 @@ export interface ColumnsOffer {
   readonly batch: number;
   readonly shared: SharedColumns | null;
   /**
-   * The main thread computes the batch's q*.abs itself, from the parts'
-   * change points, as soon as Dref is known: the worker sends its class's
-   * durations at once (a 'durations' reply) and its parts with their points.
+   * Where Dref comes (a ReferenceCell), once this thread has it from the
+   * durations the layout brought (the batch being the last to read): the
+   * worker summarizes meanwhile, and from its first part on writes q*.abs as
+   * it summarizes (FeatureCollector.useReferenceDurationLater); no change
+   * point is kept or sent.
    */
-  readonly quartilesHere?: boolean;
+  readonly reference?: SharedArrayBuffer;
 }
 
 /**
- * q*.abs of the batch summarized into this thread's shared columns, computed
- * here from its parts' change points (ColumnsOffer.quartilesHere) as soon as
- * Dref is known: from this thread's class's durations once it is finished,
- * and the worker's, sent before it summarizes. Each part's durations are
- * checked against those as it is absorbed: a Dref from durations that did not
- * come is an error, never a silent difference.
+ * Dref, from this thread to a worker that is summarizing (and so reads no
+ * message): a Float64 written once, then an Int32 flag set and notified. The
+ * worker waits for it only once it needs it.
  */
-class EarlyQuartiles {
-  private durations: Float64Array | null = null;
+export class ReferenceCell {
+  private readonly flag: Int32Array;
+  private readonly value: Float64Array;
+
+  constructor(readonly buffer = new SharedArrayBuffer(16)) {
+    this.flag = new Int32Array(buffer, 0, 1);
+    this.value = new Float64Array(buffer, 8, 1);
+  }
+
+  set(referenceDuration: number): void {
+    this.value[0] = referenceDuration;
+    Atomics.store(this.flag, 0, 1);
+    Atomics.notify(this.flag, 0);
+  }
+
+  /** The run stops: a worker waiting for Dref stops waiting (get throws). */
+  stop(): void {
+    Atomics.compareExchange(this.flag, 0, 0, -1);
+    Atomics.notify(this.flag, 0);
+  }
+
+  /** Dref, this thread blocked until it is set (re-checked every 100 ms, so a stop is seen even if a wake-up is missed). */
+  get(): number {
+    for (;;) {
+      const flag = Atomics.load(this.flag, 0);
+      if (flag === 1) return this.value[0] as number;
+      if (flag < 0) throw new Error('the run stopped before Dref was known');
+      Atomics.wait(this.flag, 0, flag, 100);
+    }
+  }
+}
+
+/**
+ * The durations a worker announced for the batch it summarizes into this
+ * thread's shared columns (its 'layout' reply), from which Dref was computed
+ * ahead: each part's durations are checked against them as it is absorbed,
+ * and all of them must have come. A Dref from durations that did not come is
+ * an error, never a silent difference.
+ */
+class AnnouncedDurations {
   private checked = 0;
-  private ownDone = false;
-  private referenceDuration: number | null = null;
-  /** Parts absorbed before Dref was known: their points and slot, for then. */
-  private readonly pending: { readonly part: FileContribution; readonly at: number }[] = [];
 
-  constructor(private readonly collector: FeatureCollector, readonly batch: number, private readonly shared: SharedColumns) {}
+  constructor(readonly batch: number, private readonly durations: Float64Array) {}
 
-  durationsCome(batch: number, durations: Float64Array): void {
-    if (batch !== this.batch) return;
-    this.durations = durations;
-    this.tryReference();
-  }
-
-  ownClassDone(): void {
-    this.ownDone = true;
-    this.tryReference();
-  }
-
-  /** A part of the batch, about to be absorbed at slot `at`: its q*.abs now or once Dref is known, and the part without its points. */
-  take(part: FileContribution, at: number): FileContribution {
+  check(part: FileContribution): void {
     const { durations } = this;
     const slots = part.ids.length;
-    if (durations === null) throw new Error(`the durations of batch ${this.batch} did not come before its parts`);
     for (let i = 0; i < slots; i++) {
       if (!Object.is(part.durations[i], durations[this.checked + i])) throw new Error(`batch ${this.batch}: the duration of slot ${this.checked + i} is ${part.durations[i]}, announced ${durations[this.checked + i]}`);
     }
     this.checked += slots;
-    if (this.referenceDuration !== null) this.write(part, at, this.referenceDuration);
-    else this.pending.push({ part, at });
-    return withoutPoints(part);
   }
 
-  /** Dref, after every part: each of the worker's durations was checked. */
-  finish(): number {
-    if (this.durations === null || this.checked !== this.durations.length || this.referenceDuration === null) {
-      throw new Error(`batch ${this.batch}: ${this.checked} of ${this.durations?.length} durations checked, Dref ${this.referenceDuration}`);
-    }
-    return this.referenceDuration;
+  finish(): void {
+    if (this.checked !== this.durations.length) throw new Error(`batch ${this.batch}: ${this.checked} of ${this.durations.length} announced durations came`);
   }
+}
 
-  private tryReference(): void {
-    const { durations } = this;
-    if (!this.ownDone || durations === null || this.referenceDuration !== null) return;
-    // Every instance: this thread's (its slots before the batch's) and the batch's, as referenceDurationOf takes them.
-    const all = new Float64Array(this.shared.base + durations.length);
-    all.set(this.collector.durations.data.subarray(0, this.shared.base));
-    all.set(durations, this.shared.base);
-    const referenceDuration = median(all);
-    this.referenceDuration = referenceDuration;
-    for (const { part, at } of this.pending) this.write(part, at, referenceDuration);
-    this.pending.length = 0;
-  }
-
-  private write(part: FileContribution, at: number, referenceDuration: number): void {
-    const columns = absoluteQuartileColumns(this.collector, part.stateNames);
-    writeQuartilesOf(part, referenceDuration, columns, at);
-    for (const cols of columns) for (const c of cols) c.adoptWritten(at, part.ids.length);
-  }
+/**
+ * Dref of every instance of the run, before the last class is summarized:
+ * this thread's (its collector's slots and its class's named instances:
+ * pendingDurations) and those a worker announced for the batch after them,
+ * the last. The median of the same values buildFeatureSet takes it over.
+ */
+function referenceDurationAhead(own: Float64Array, announced: Float64Array): number {
+  const all = new Float64Array(own.length + announced.length);
+  all.set(own);
+  all.set(announced, own.length);
+  return median(all);
 }
 
 /** A worker's 'layout' reply, and the worker. */
@@ -179,9 +186,11 @@ export type WorkerReply =
    * Batch `batch` (a class's only file) is read: may its instances, `slots`
    * of them, be summarized into the main thread's columns? (ColumnsOffer.)
    */
-  | { readonly type: 'layout'; readonly batch: number; readonly slots: number; readonly eventNames: readonly string[]; readonly stateNames: readonly string[] }
-  /** The durations batch `batch`'s instances will have, in slot order (ColumnsOffer.quartilesHere). */
-  | { readonly type: 'durations'; readonly batch: number; readonly durations: Float64Array }
+  | {
+    readonly type: 'layout'; readonly batch: number; readonly slots: number; readonly eventNames: readonly string[]; readonly stateNames: readonly string[];
+    /** With WorkerInit.seriesInWorkers: the durations the slots will have, in slot order (for Dref ahead: ColumnsOffer.referenceDuration). */
+    readonly durations?: Float64Array;
+  }
   /** A leading part of batch `batch`'s contribution (a class's only file, in parts of summarized instances); 'done' follows. */
   | { readonly type: 'part'; readonly batch: number; readonly contribution: FileContribution }
   /** File `index` (of batch `batch`) failed; the batch's later files were not read. */
@@ -432,14 +441,17 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
    */
   const placed = new Map<string, Placed>();
   const seqOf = new Map<number, number>();
-  /** The batch whose q*.abs this thread computes from its parts' points (ColumnsOffer.quartilesHere). */
-  let early: EarlyQuartiles | null = null;
+  /** The batch summarized with Dref known ahead (ColumnsOffer.reference): its durations, Dref, and where the worker reads it. */
+  let announced: AnnouncedDurations | null = null;
+  let referenceDuration: number | null = null;
+  let cell: ReferenceCell | null = null;
   const absorbOne = (batch: number, c: FileContribution): void => {
     const seq = seqOf.get(batch) ?? 0;
     seqOf.set(batch, seq + 1);
-    collector.absorb(early !== null && batch === early.batch ? early.take(c, collector.instanceCount) : c);
+    if (announced !== null && batch === announced.batch) announced.check(c);
+    collector.absorb(c);
     // Its slots are the last ones (absorb may first have finished the previous class, adding slots).
-    if (init.seriesInWorkers === true) placed.set(`${batch}:${seq}`, { base: collector.instanceCount - c.ids.length, states: c.stateNames });
+    if (c.pointsKept === true) placed.set(`${batch}:${seq}`, { base: collector.instanceCount - c.ids.length, states: c.stateNames });
   };
   const absorbPart = (part: { batch: number; contribution: FileContribution; from: Worker }): void => {
     absorbOne(part.batch, part.contribution);
@@ -461,6 +473,8 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
   let awaitedLayout: { readonly batch: number; readonly resolve: (layout: LayoutReply | null) => void } | null = null;
   /** Batches whose layout was asked before this thread could share its columns: their values come in parts. */
   const declined = new Set<number>();
+  /** Every batch read and absorbed (the workers are idle). */
+  let finished = false;
   try {
     await new Promise<void>((resolve, reject) => {
       /** Batch `b`'s contribution taken in: its parts, then the rest, its empty files and counts. */
@@ -514,10 +528,6 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
             return;
           }
           if (reply.type === 'quartiles') return; // answered in fillQuartiles
-          if (reply.type === 'durations') {
-            early?.durationsCome(reply.batch, reply.durations);
-            return;
-          }
           if (reply.type === 'layout') {
             // Awaited (see readOwn): answered there, with the columns. Otherwise: no sharing, its values come in parts.
             if (awaitedLayout?.batch === reply.batch) awaitedLayout.resolve({ reply, worker: w });
@@ -584,18 +594,28 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
             // thread's columns (as they are shared, before this class fills them), not into its own to be copied here.
             // While the worker still reads: this class's records grouped, its order and size found (finishClass's first steps).
             collector.prepareClass();
+            // With the points kept until Dref: this class's durations now, while the worker reads (Dref ahead, below).
+            const own = init.seriesInWorkers === true ? collector.pendingDurations() : null;
             const layout = await new Promise<LayoutReply | null>((resolve) => { awaitedLayout = { batch: absorbed, resolve }; });
             awaitedLayout = null;
             if (layout !== null) {
-              const { slots, eventNames, stateNames } = layout.reply;
+              const { slots, eventNames, stateNames, durations } = layout.reply;
               const shared = collector.shareColumns(slots, eventNames, stateNames);
-              // With the points kept until Dref (nothing read after this batch): its q*.abs computed here, while waiting.
-              if (init.seriesInWorkers === true) early = new EarlyQuartiles(collector, absorbed, shared);
-              layout.worker.postMessage({ type: 'columns', batch: absorbed, shared, quartilesHere: early !== null } satisfies ColumnsOffer);
+              // The points would be kept until Dref, and nothing is read after this batch: every instance's duration is
+              // known, so Dref is, and both threads write q*.abs as they summarize (no points kept, sent or absorbed).
+              // The worker starts at once, and reads Dref when it hands on its first part.
+              const ahead = own !== null && durations !== undefined;
+              if (ahead) cell = new ReferenceCell();
+              layout.worker.postMessage({ type: 'columns', batch: absorbed, shared, ...(cell !== null ? { reference: cell.buffer } : {}) } satisfies ColumnsOffer);
+              if (ahead) {
+                announced = new AnnouncedDurations(absorbed, durations);
+                referenceDuration = referenceDurationAhead(own, durations);
+                (cell as ReferenceCell | null)?.set(referenceDuration);
+                collector.useReferenceDuration(referenceDuration);
+              }
             }
           }
           collector.finishClass();
-          early?.ownClassDone();
         }
         drain();
       };
@@ -607,16 +627,21 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
     if (failure === null && init.seriesInWorkers === true) {
       // The last class's named instances, then Dref over all instances, as buildFeatureSet computes it.
       collector.finishClass();
-      await fillQuartiles(collector, workers, placed, early);
+      (announced as AnnouncedDurations | null)?.finish();
+      await fillQuartiles(collector, workers, placed, referenceDuration);
     }
+    finished = true;
   } finally {
     stopping = true;
+    (cell as ReferenceCell | null)?.stop();
     for (const counter of counters.values()) {
       Atomics.store(counter, 0, STOP_PARTS);
       Atomics.notify(counter, 0);
     }
-    await Promise.all(workers.map((w) => w.terminate()));
-    killProcessGroups(); // programs a terminated worker was still reading from
+    const ended = Promise.all(workers.map((w) => w.terminate())).then(() => killProcessGroups()); // programs a terminated worker was still reading from
+    // After a whole read the workers are idle, and their heaps are freed on their own threads: not waited for.
+    if (failure === null && finished) ended.catch(() => undefined);
+    else await ended;
   }
   if (failure !== null) {
     const f = failure as Extract<WorkerReply, { type: 'error' | 'crash' }>;
@@ -645,8 +670,10 @@ function absoluteQuartileColumns(collector: FeatureCollector, names: readonly st
  * which still fills the instances summarized here (named instances spanning
  * files), whose slots hold their own points.
  */
-async function fillQuartiles(collector: FeatureCollector, workers: readonly Worker[], placed: ReadonlyMap<string, Placed>, early: EarlyQuartiles | null): Promise<void> {
-  const referenceDuration = early?.finish() ?? referenceDurationOf(collector);
+async function fillQuartiles(collector: FeatureCollector, workers: readonly Worker[], placed: ReadonlyMap<string, Placed>, known: number | null): Promise<void> {
+  // No worker kept a contribution's points (Dref was known ahead, or there were no state records): nothing to ask.
+  if (placed.size === 0) return;
+  const referenceDuration = known ?? referenceDurationOf(collector);
   const answers = await Promise.all(workers.map((w) => new Promise<readonly QuartileChunk[]>((resolve, reject) => {
     const onMessage = (reply: WorkerReply): void => {
       if (reply.type === 'quartiles') {

@@ -10,7 +10,7 @@ import { FeatureCollector, forEachRun, valueAtIn, withoutPoints, type FileContri
 import { emptyReadStats, readClass } from './reader.js';
 import type { Translator } from './translator.js';
 import { readRange, splitRange, type RangeSplit, type RangeTask } from './ranges.js';
-import { PARTS_AHEAD, QUARTILE_STRIDE, type ColumnsOffer, type QuartileChunk, type QuartileRequest, type WorkerBatches, type WorkerInit, type WorkerReply, type WorkerTask } from './parallel.js';
+import { PARTS_AHEAD, QUARTILE_STRIDE, ReferenceCell, type ColumnsOffer, type QuartileChunk, type QuartileRequest, type WorkerBatches, type WorkerInit, type WorkerReply, type WorkerTask } from './parallel.js';
 import { BatchClaims } from './claims.js';
 
 const init = workerData as WorkerInit;
@@ -90,10 +90,10 @@ async function handle(task: WorkerTask): Promise<WorkerReply> {
     const shared = offer?.shared ?? null;
     if (shared !== null) {
       collector.useSharedColumns(shared);
-      if (offer?.quartilesHere === true) {
-        pointsSent.add(batch);
-        const durations = collector.pendingDurations();
-        port.postMessage({ type: 'durations', batch, durations } satisfies WorkerReply, [durations.buffer as ArrayBuffer]);
+      // Dref known ahead (by the first part): q*.abs written as the instances are summarized, no change point sent.
+      if (offer?.reference !== undefined) {
+        const cell = new ReferenceCell(offer.reference);
+        collector.useReferenceDurationLater(() => cell.get());
       }
     }
     const contribution = shared !== null ? collector.exportSharedClass(shared, send) : wholeClass ? collector.exportWholeClass(send) : collector.exportFile();
@@ -132,8 +132,6 @@ interface KeptSeries {
   readonly seriesV: Float64Array;
 }
 const kept: KeptSeries[] = [];
-/** Batches whose parts go with their change points: the main thread computes their q*.abs (ColumnsOffer.quartilesHere). */
-const pointsSent = new Set<number>();
 const sentOf = new Map<number, number>();
 const RUN_STRIDE = 4;
 
@@ -145,9 +143,9 @@ const RUN_STRIDE = 4;
 function keepSeries(batch: number, c: FileContribution): FileContribution {
   const seq = sentOf.get(batch) ?? 0;
   sentOf.set(batch, seq + 1);
-  if (init.seriesInWorkers !== true || c.seriesVar.length === 0 || pointsSent.has(batch)) return c;
+  if (init.seriesInWorkers !== true || c.seriesVar.length === 0) return c;
   kept.push({ batch, seq, runs: runsOf(c.seriesStart, c.seriesVar), seriesT: c.seriesT, seriesV: c.seriesV });
-  return withoutPoints(c);
+  return { ...withoutPoints(c), pointsKept: true };
 }
 
 /** The runs of a contribution's points (forEachRun), as RUN_STRIDE numbers each: slot, variable, first point, end. */
@@ -194,7 +192,13 @@ function columnsOffered(batch: number, collector: FeatureCollector): Promise<Col
   return new Promise((resolve) => {
     offers.set(batch, resolve);
     const { events, states } = collector;
-    port.postMessage({ type: 'layout', batch, slots: collector.pendingSlots(), eventNames: [...events.names], stateNames: [...states.names] } satisfies WorkerReply);
+    const layout = { type: 'layout', batch, slots: collector.pendingSlots(), eventNames: [...events.names], stateNames: [...states.names] } as const;
+    // With the points kept until Dref: the durations, so that Dref is known before summarizing (ColumnsOffer.reference).
+    if (init.seriesInWorkers !== true) port.postMessage(layout satisfies WorkerReply);
+    else {
+      const durations = collector.pendingDurations();
+      port.postMessage({ ...layout, durations } satisfies WorkerReply, [durations.buffer as ArrayBuffer]);
+    }
   });
 }
 
