@@ -81,7 +81,8 @@ async function handle(task: WorkerTask): Promise<WorkerReply> {
       const part = keepSeries(batch, whole);
       port.postMessage({ type: 'part', batch, contribution: part } satisfies WorkerReply, buffersOf(part));
       partsSent++;
-      awaitRoom();
+      // A part summarized into shared columns holds no values (ids, durations, a few counts per slot): not held back.
+      if (part.sharedLengths === undefined) awaitRoom();
     };
     // The batch's empty files go as a list (a contribution names one): taken before a whole class's parts clear them.
     const emptyFiles = [...collector.emptyFiles];
