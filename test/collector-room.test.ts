@@ -209,6 +209,8 @@ describe('ids named in both classes, found as the parts of a class summarized el
     ['ascending', ['b', 'c', 'd'], ['e', 'f', 'h', 'z']],
     // The second part goes back below the first: scanned again at the end (through a Set), in the parts' order.
     ['not ascending across the parts', ['e', 'f', 'h'], ['a', 'c', 'z']],
+    // Past the other class's last id (the merge has nothing left), then not ascending: the ids looked up after all.
+    ['past the other class\'s last id, then not ascending', ['zz'], ['a', 'c', 'h']],
   ] as const)('%s: the shared ids of a sequential read, in its order', (_name, first, second) => {
     const goodIds = ['a', 'c', 'e', 'g', 'h'];
     const sequential = new FeatureCollector(true);
@@ -229,6 +231,49 @@ describe('ids named in both classes, found as the parts of a class summarized el
     expect(sequential.sharedIds.length).toBeGreaterThan(1);
     expect(absorbing.sharedIds).toEqual(sequential.sharedIds);
     expect(plain(buildFeatureSet(absorbing, { weight: { mode: 'none' } }))).toEqual(plain(buildFeatureSet(sequential, { weight: { mode: 'none' } })));
+  });
+});
+
+describe('named instances summarized in id order (sortedOrder: radix passes, then whole comparisons)', () => {
+  /** Each id's instance: one event, so each takes a slot in the order the collector sorts them in. */
+  function slotIds(ids: readonly string[]): string[] {
+    const c = new FeatureCollector(true);
+    c.beginFile(file('bad.dlog'), 'bad');
+    ids.forEach((id, i) => {
+      c.instance(id);
+      c.event(i, 'Start');
+    });
+    c.endFile(file('bad.dlog'));
+    c.finishClass();
+    return [...c.ids];
+  }
+
+  it('equals a sort by code units: shared prefixes, ids that are prefixes of others or end in NUL, units above 255, long ties', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), (seed) => {
+      let x = seed;
+      const next = (): number => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32;
+      const families = [
+        (i: number) => `req-${(i * 2654435761 >>> 0).toString(16)}`,
+        (i: number) => `req-0000${i % 97}`,
+        (i: number) => `tenant-é-${i % 13}-Ω${i}`,
+        (i: number) => `same-prefix-longer-than-eight-${i % 5}${'\u0000'.repeat(i % 3)}`,
+        (i: number) => `😀${i % 7}-${i}`,
+        (i: number) => `${String.fromCharCode(0x100 + (i % 300))}${i % 11}`,
+      ];
+      const ids = new Set<string>();
+      while (ids.size < 5000) ids.add((families[Math.floor(next() * families.length)] as (i: number) => string)(Math.floor(next() * 1e6)));
+      const shuffled = [...ids];
+      for (let i = shuffled.length - 1; i > 0; i--) {
+        const j = Math.floor(next() * (i + 1));
+        [shuffled[i], shuffled[j]] = [shuffled[j] as string, shuffled[i] as string];
+      }
+      expect(slotIds(shuffled)).toEqual([...ids].sort());
+    }), { numRuns: 8 });
+  });
+
+  it('with every id below 256 after the shared prefix (two code units a digit): random hex ids', () => {
+    const ids = Array.from({ length: 6000 }, (_, i) => `${((i * 2654435761) >>> 0).toString(16).padStart(8, '0')}-${i % 7}`);
+    expect(slotIds(ids)).toEqual([...ids].sort());
   });
 });
 

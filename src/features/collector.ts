@@ -150,13 +150,18 @@ export interface SharedColumns {
   readonly states: readonly (readonly SharedArrayBuffer[])[];
 }
 
-/** The held records of a class grouped by instance (start: k + 1 offsets), the order to summarize them in (null: as named), and how many have records. */
+/**
+ * The held records of a class grouped by instance, in the order they are
+ * summarized in (start: k + 1 offsets, by that order), that order (the held
+ * index of each: null when it is the order they were named in), and how many
+ * have records.
+ */
 interface PreparedClass {
   readonly start: Int32Array;
   readonly code: Int32Array;
   readonly t: Float64Array;
   readonly v: Float64Array;
-  readonly order: number[] | null;
+  readonly order: Int32Array | null;
   readonly named: number;
 }
 
@@ -268,6 +273,8 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   private pendingCount: { readonly held: RecordBuffer; readonly records: number; readonly slots: number; readonly pending: number } | null = null;
   /** exportWholeClass: the class's named instances are its named slots, in order (FileContribution.namedInSlots). */
   private namedInSlots = false;
+  /** namedIdsAhead: the class's named ids were handed on ahead of its contribution. */
+  private namedSent = false;
   /** useSharedColumns: the columns this collector summarizes into, and how many slots of them it has handed on. */
   private sharing: { readonly columns: SharedColumns; sent: number } | null = null;
   /** useReferenceDuration: Dref, once known before the instances left are summarized (their q*.abs written then). */
@@ -328,6 +335,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       const k = this.heldIds.length;
       const flushSlots = this.flushSlots();
       for (let done = 0; done < k; done++) {
+        // Its id and kind by the order it was named in; its records at its place in this order.
         const j = order === null ? done : (order[done] as number);
         // Once the first instances show which columns nearly every instance sets, make room for all of them.
         // (Handing on parts, the slots are emptied every FLUSH_SLOTS instances: room for a part only.)
@@ -335,8 +343,8 @@ export class FeatureCollector implements ClassSink, RecordIntake {
           const slots = this.ids.length + k - RESERVE_AFTER;
           this.reserveDenseColumns(this.onFlush !== null ? Math.min(slots, flushSlots) : slots + this.slotsAfter(k));
         }
-        if ((start[j + 1] as number) > (start[j] as number)) {
-          this.summarize(this.heldIds[j] as string, this.heldKinds[j] as string | null, true, code, t, v, start[j] as number, start[j + 1] as number);
+        if ((start[done + 1] as number) > (start[done] as number)) {
+          this.summarize(this.heldIds[j] as string, this.heldKinds[j] as string | null, true, code, t, v, start[done] as number, start[done + 1] as number);
           if (this.onFlush !== null && this.ids.length >= flushSlots) {
             this.onFlush(this.exportFile(false, this.ids.length + k - done - 1));
             this.clearSlots();
@@ -391,12 +399,14 @@ export class FeatureCollector implements ClassSink, RecordIntake {
 
   private prepare(): PreparedClass {
     const k = this.heldIds.length;
-    const start = new Int32Array(k + 1);
-    const { code, t, v } = this.groupHeldByInstance(start);
-    let named = 0;
-    for (let j = 0; j < k; j++) if ((start[j + 1] as number) > (start[j] as number)) named++;
     // Ids that came in ascending order need no sort (nor an array of their order).
-    return { start, code, t, v, order: this.heldAscending ? null : sortedOrder(this.heldIds), named };
+    const order = this.heldAscending ? null : sortedOrder(this.heldIds);
+    const start = new Int32Array(k + 1);
+    // Grouped in that order, so that summarizing reads the records front to back (not an instance here, the next there).
+    const { code, t, v } = this.groupHeldByInstance(start, order === null ? null : rankOf(order));
+    let named = 0;
+    for (let p = 0; p < k; p++) if ((start[p + 1] as number) > (start[p] as number)) named++;
+    return { start, code, t, v, order, named };
   }
 
   /**
@@ -444,22 +454,26 @@ export class FeatureCollector implements ClassSink, RecordIntake {
 
   /**
    * Counting sort of the held records by instance, stable: each instance's
-   * records become contiguous, in input order. Fills `start` (k + 1 offsets)
-   * and frees the held buffer before returning, so the records exist twice only
-   * while being copied. Records already grouped (each instance's records in one
-   * run, the usual case) are returned as they are.
+   * records become contiguous, in input order, the instances in the order of
+   * `rank` (each held index's place; null: the held order). Fills `start`
+   * (k + 1 offsets, by place) and frees the held buffer before returning, so
+   * the records exist twice only while being copied. Records already grouped
+   * in that order (each instance's records in one run, the usual case with
+   * ids that came in order) are returned as they are.
    */
-  private groupHeldByInstance(start: Int32Array): { code: Int32Array; t: Float64Array; v: Float64Array } {
+  private groupHeldByInstance(start: Int32Array, rank: Int32Array | null): { code: Int32Array; t: Float64Array; v: Float64Array } {
     const held = this.held;
     const n = held.length;
     const k = this.heldIds.length;
     const inst = held.inst.data;
     let contiguous = true;
+    let previous = -1;
     for (let i = 0; i < n; i++) {
-      const j = inst[i] as number;
+      const j = rank === null ? (inst[i] as number) : (rank[inst[i] as number] as number);
       start[j + 1]++;
-      // Ids are numbered in order of first appearance: each instance's records are one run iff this never decreases.
-      if (i > 0 && j < (inst[i - 1] as number)) contiguous = false;
+      // Each instance's records are one run, in this order, iff this never decreases.
+      if (j < previous) contiguous = false;
+      previous = j;
     }
     for (let j = 0; j < k; j++) start[j + 1] = (start[j + 1] as number) + (start[j] as number);
     if (contiguous) {
@@ -473,7 +487,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     const t = new Float64Array(n);
     const v = new Float64Array(n);
     for (let i = 0; i < n; i++) {
-      const at = fill[inst[i] as number]++;
+      const at = fill[rank === null ? (inst[i] as number) : (rank[inst[i] as number] as number)]++;
       code[at] = held.code.data[i] as number;
       t[at] = held.t.data[i] as number;
       v[at] = held.v.data[i] as number;
@@ -811,10 +825,8 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    * (in the worker) instead of crossing as raw records.
    */
   exportWholeClass(send: (part: FileContribution) => void): FileContribution {
-    // Ids named in ascending order, each with records, are summarized in that order: the named slots' ids are the
-    // list, and do not cross twice (a million strings at the end).
-    this.namedInSlots = this.heldAscending && this.pendingSlots() - this.ids.length === this.heldIds.length;
-    const namedIds = this.namedInSlots ? [] : [...this.heldIds];
+    this.namedInSlots = this.namedAreSlots();
+    const namedIds = this.namedInSlots || this.namedSent ? [] : [...this.heldIds];
     // Handed on every FLUSH_SLOTS instances, so the worker never holds a million summaries at once.
     this.onFlush = send;
     try {
@@ -823,7 +835,39 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     } finally {
       this.onFlush = null;
       this.namedInSlots = false;
+      this.namedSent = false;
     }
+  }
+
+  /**
+   * Ids named in ascending order, each with records, are summarized in that
+   * order: the named slots' ids are the list (FileContribution.namedInSlots),
+   * and do not cross twice (a million strings at the end).
+   */
+  private namedAreSlots(): boolean {
+    return this.heldAscending && this.pendingSlots() - this.ids.length === this.heldIds.length;
+  }
+
+  /**
+   * Before exportWholeClass: the class's named ids, in the order they were
+   * named, when they will not cross as its slots' ids; its contribution then
+   * leaves them out (namedIds). Sent ahead of the parts, they are taken in
+   * (absorbNamed) while this collector still summarizes.
+   */
+  namedIdsAhead(): string[] | null {
+    if (this.namedAreSlots() || this.heldIds.length === 0) return null;
+    this.namedSent = true;
+    return [...this.heldIds];
+  }
+
+  /**
+   * Ids named by `I` records of the class being absorbed (after its first
+   * part), in the order they were named, from namedIdsAhead of the collector
+   * that sends its parts: as its contribution's namedIds would add them.
+   */
+  absorbNamed(ids: readonly string[]): void {
+    const scan = this.namedElsewhere ??= new NamedScan(this.namedByClass.get(this.className === 'good' ? 'bad' : 'good'));
+    for (const id of ids) scan.push(id);
   }
 
   /**
@@ -948,12 +992,11 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     out.set(this.durations.data.subarray(0, this.ids.length));
     const prepared = this.prepared;
     if (prepared === null) return out;
-    const { start, t, order } = prepared;
+    const { start, t } = prepared;
     let w = this.ids.length;
     for (let done = 0; done < this.heldIds.length; done++) {
-      const j = order === null ? done : (order[done] as number);
-      const from = start[j] as number;
-      const to = start[j + 1] as number;
+      const from = start[done] as number;
+      const to = start[done + 1] as number;
       if (to <= from) continue;
       let lo = t[from] as number;
       let hi = lo;
@@ -1498,56 +1541,71 @@ interface NamedIds {
 
 /**
  * Ids named by `I` records of a class that came in absorbed parts, scanned as
- * they come: whether they ascend, and those the other class named too (the
- * merge of sharedIdsOf, one step per id). A class of a million instances
+ * they come: whether they ascend, and those the other class named too (as
+ * sharedIdsOf finds them: by a merge while both lists ascend, one step per
+ * id, else through a Set of the other's). A class of a million instances
  * summarized elsewhere is then not scanned whole when it is finished, after
- * the thread that summarized it is done.
+ * the thread that summarized it is done. Both ways find the same ids in the
+ * same order (this class's), so switching from one to the other midway
+ * changes nothing but the time.
  */
 class NamedScan {
   readonly ids: string[] = [];
   private ascending = true;
-  /** Ids the other class named too, while the merge applies (both ascending): null once it does not. */
-  private shared: string[] | null;
+  private readonly shared: string[] = [];
   private readonly otherIds: readonly string[];
   private readonly otherLength: number;
+  /** merge: while both lists ascend; set: through the other's Set; none: the other class named none. */
+  private mode: 'merge' | 'set' | 'none';
   private p = 0;
-  private merged = false;
+  private set: Set<string> | null = null;
 
   constructor(private readonly other: NamedIds | undefined) {
     this.otherIds = other?.ids ?? [];
     this.otherLength = this.otherIds.length;
-    this.shared = other !== undefined && other.ascending && other.set === null ? [] : null;
+    this.mode = other === undefined || this.otherLength === 0 ? 'none' : other.ascending && other.set === null ? 'merge' : 'set';
+    if (this.mode === 'set') this.set = (other as NamedIds).set ??= new Set(this.otherIds);
   }
 
   push(id: string): void {
     const ids = this.ids;
-    if (ids.length > 0 && !(id > (ids[ids.length - 1] as string))) {
+    if (this.ascending && ids.length > 0 && !(id > (ids[ids.length - 1] as string))) {
       this.ascending = false;
-      this.shared = null;
+      if (this.mode === 'merge') this.toSet();
     }
     ids.push(id);
-    const shared = this.shared;
-    if (shared === null || this.merged) return;
-    // sharedIdsOf's merge, a step at a time.
-    const theirs = this.otherIds;
-    if (theirs[this.p] === id) {
-      shared.push(id);
-      this.p++;
-      return;
+    if (this.mode === 'set') {
+      if ((this.set as Set<string>).has(id)) this.shared.push(id);
+    } else if (this.mode === 'merge') {
+      // sharedIdsOf's merge, a step at a time.
+      const theirs = this.otherIds;
+      if (theirs[this.p] === id) {
+        this.shared.push(id);
+        this.p++;
+        return;
+      }
+      while (this.p < this.otherLength && (theirs[this.p] as string) < id) this.p++;
+      // (Past their last id, no later id of an ascending list can be theirs: each push costs one comparison.)
+      if (this.p < this.otherLength && theirs[this.p] === id) this.shared.push(id);
     }
-    while (this.p < this.otherLength && (theirs[this.p] as string) < id) this.p++;
-    if (this.p === this.otherLength) this.merged = true;
-    else if (theirs[this.p] === id) shared.push(id);
+  }
+
+  /** This class's ids stopped ascending: the ids so far looked up again, the rest as they come. */
+  private toSet(): void {
+    this.mode = 'set';
+    const set = (this.set = (this.other as NamedIds).set ??= new Set(this.otherIds));
+    this.shared.length = 0;
+    for (const id of this.ids) if (set.has(id)) this.shared.push(id);
   }
 
   /**
-   * Whether the ids ascend, and the shared ids (null: merge them now) as
+   * Whether the ids ascend, and the shared ids (null: find them now) as
    * sharedIdsOf would find them against `other`, the other class's ids
    * when this class is finished (the ones scanned against, unchanged).
    */
   result(other: NamedIds | undefined): { readonly ascending: boolean; readonly shared: readonly string[] | null } {
-    const same = other === this.other && (other === undefined || (other.ids === this.otherIds && other.ids.length === this.otherLength && other.ascending && other.set === null));
-    return { ascending: this.ascending, shared: same && this.ids.length > 0 && this.otherLength > 0 ? this.shared : null };
+    const same = other === this.other && (other === undefined || (other.ids === this.otherIds && other.ids.length === this.otherLength));
+    return { ascending: this.ascending, shared: same ? this.shared : null };
   }
 }
 
@@ -1584,12 +1642,90 @@ function sharedIdsOf(named: readonly string[], namedAscending: boolean, other: N
   for (const id of named) if (other.set.has(id)) out.push(id);
 }
 
-/** Indices of `ids` in code-unit order, stable; an O(n) check first (ids often come in order). */
-function sortedOrder(ids: readonly string[]): number[] {
-  const order = ids.map((_, j) => j);
+/** Each held index's place in `order` (its inverse). */
+function rankOf(order: Int32Array): Int32Array {
+  const rank = new Int32Array(order.length);
+  for (let p = 0; p < order.length; p++) rank[order[p] as number] = p;
+  return rank;
+}
+
+/**
+ * Indices of `ids` (distinct) in code-unit order; an O(n) check first (ids
+ * often come in order). Many ids are ordered by the code units after the
+ * prefix they all share, as numbers (a radix sort: RADIX_DIGITS stable passes
+ * over 16-bit digits, each two code units where all are below 256, else one),
+ * and only ids equal in those by comparing them: a comparator sort of a
+ * million random ids takes ~0.5 s, this a tenth.
+ */
+function sortedOrder(ids: readonly string[]): Int32Array {
+  const n = ids.length;
+  const order = new Int32Array(n);
   let inOrder = true;
-  for (let j = 1; j < ids.length && inOrder; j++) inOrder = (ids[j - 1] as string) <= (ids[j] as string);
-  return inOrder ? order : order.sort((a, b) => compare(ids[a] as string, ids[b] as string));
+  for (let j = 0; j < n; j++) {
+    order[j] = j;
+    if (j > 0 && inOrder) inOrder = (ids[j - 1] as string) <= (ids[j] as string);
+  }
+  if (inOrder) return order;
+  if (n < RADIX_MIN_IDS) return order.sort((a, b) => compare(ids[a] as string, ids[b] as string));
+  const from = sharedPrefixLength(ids);
+  const digits = Array.from({ length: RADIX_DIGITS }, () => new Uint16Array(n));
+  // A code unit past an id's end reads as 0: a shorter id ties with one that has a 0 there (ties are compared whole).
+  const unit = (id: string, at: number): number => (at < id.length ? id.charCodeAt(at) : 0);
+  let narrow = true;
+  for (let j = 0; j < n && narrow; j++) {
+    const id = ids[j] as string;
+    for (let c = 0; c < 2 * RADIX_DIGITS; c++) if (unit(id, from + c) > 0xff) narrow = false;
+  }
+  for (let j = 0; j < n; j++) {
+    const id = ids[j] as string;
+    for (let d = 0; d < RADIX_DIGITS; d++) {
+      (digits[d] as Uint16Array)[j] = narrow ? (unit(id, from + 2 * d) << 8) | unit(id, from + 2 * d + 1) : unit(id, from + d);
+    }
+  }
+  let a = order;
+  let b = new Int32Array(n);
+  const count = new Int32Array(0x10001);
+  for (let d = RADIX_DIGITS - 1; d >= 0; d--) {
+    const digit = digits[d] as Uint16Array;
+    count.fill(0);
+    for (let i = 0; i < n; i++) count[(digit[a[i] as number] as number) + 1]++;
+    for (let c = 0; c < 0x10000; c++) count[c + 1] = (count[c + 1] as number) + (count[c] as number);
+    for (let i = 0; i < n; i++) {
+      const j = a[i] as number;
+      b[count[digit[j] as number]++] = j;
+    }
+    [a, b] = [b, a];
+  }
+  // Runs of ids equal in their digits: compared whole.
+  for (let i = 0; i < n;) {
+    let e = i + 1;
+    while (e < n && sameDigits(digits, a[i] as number, a[e] as number)) e++;
+    if (e - i > 1) a.subarray(i, e).sort((x, y) => compare(ids[x] as string, ids[y] as string));
+    i = e;
+  }
+  return a;
+}
+
+function sameDigits(digits: readonly Uint16Array[], x: number, y: number): boolean {
+  for (const digit of digits) if (digit[x] !== digit[y]) return false;
+  return true;
+}
+
+/** Below this many ids a comparator sort is as fast as the radix passes; the passes (16-bit digits) per id. */
+const RADIX_MIN_IDS = 4096;
+const RADIX_DIGITS = 4;
+
+/** The length of the prefix every id starts with. */
+function sharedPrefixLength(ids: readonly string[]): number {
+  const first = ids[0] as string;
+  let length = first.length;
+  for (let j = 1; j < ids.length && length > 0; j++) {
+    const id = ids[j] as string;
+    let c = 0;
+    while (c < length && c < id.length && id.charCodeAt(c) === first.charCodeAt(c)) c++;
+    length = c;
+  }
+  return length;
 }
 
 function compare(a: string, b: string): number {

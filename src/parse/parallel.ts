@@ -191,6 +191,8 @@ export type WorkerReply =
     /** With WorkerInit.seriesInWorkers: the durations the slots will have, in slot order (for Dref ahead: ColumnsOffer.referenceDuration). */
     readonly durations?: Float64Array;
   }
+  /** Batch `batch`'s named ids, ahead of its parts (FeatureCollector.namedIdsAhead): its contribution leaves them out. */
+  | { readonly type: 'named'; readonly batch: number; readonly ids: readonly string[] }
   /** A leading part of batch `batch`'s contribution (a class's only file, in parts of summarized instances); 'done' follows. */
   | { readonly type: 'part'; readonly batch: number; readonly contribution: FileContribution }
   /** File `index` (of batch `batch`) failed; the batch's later files were not read. */
@@ -441,6 +443,8 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
    */
   const placed = new Map<string, Placed>();
   const seqOf = new Map<number, number>();
+  /** Batches' named ids sent ahead of their parts ('named' replies). */
+  const namedAhead = new Map<number, readonly string[]>();
   /** The batch summarized with Dref known ahead (ColumnsOffer.reference): its durations, Dref, and where the worker reads it. */
   let announced: AnnouncedDurations | null = null;
   let referenceDuration: number | null = null;
@@ -450,6 +454,12 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
     seqOf.set(batch, seq + 1);
     if (announced !== null && batch === announced.batch) announced.check(c);
     collector.absorb(c);
+    // Named ids sent ahead: taken in once the batch's class is the one being absorbed (after its first part).
+    const named = namedAhead.get(batch);
+    if (named !== undefined) {
+      namedAhead.delete(batch);
+      collector.absorbNamed(named);
+    }
     // Its slots are the last ones (absorb may first have finished the previous class, adding slots).
     if (c.pointsKept === true) placed.set(`${batch}:${seq}`, { base: collector.instanceCount - c.ids.length, states: c.stateNames });
   };
@@ -528,6 +538,10 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
             return;
           }
           if (reply.type === 'quartiles') return; // answered in fillQuartiles
+          if (reply.type === 'named') {
+            namedAhead.set(reply.batch, reply.ids);
+            return;
+          }
           if (reply.type === 'layout') {
             // Awaited (see readOwn): answered there, with the columns. Otherwise: no sharing, its values come in parts.
             if (awaitedLayout?.batch === reply.batch) awaitedLayout.resolve({ reply, worker: w });

@@ -97,6 +97,10 @@ async function handle(task: WorkerTask): Promise<WorkerReply> {
         collector.useReferenceDurationLater(() => cell.get());
       }
     }
+    // A whole class's named ids that are not its slots' ids cross now, not after its last part: the main thread
+    // takes them in (finding the ids both classes name) while this thread summarizes.
+    const named = wholeClass ? collector.namedIdsAhead() : null;
+    if (named !== null) port.postMessage({ type: 'named', batch, ids: named } satisfies WorkerReply);
     const contribution = shared !== null ? collector.exportSharedClass(shared, send) : wholeClass ? collector.exportWholeClass(send) : collector.exportFile();
     return { type: 'done', batch, contribution: keepSeries(batch, { ...contribution, emptyFile: null }), emptyFiles, stats };
   } catch (err) {
