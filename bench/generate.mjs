@@ -192,15 +192,17 @@ export function dlogJobs(root, { bytes, instances, seed }) {
 /**
  * `count` requests of the fixtures' web service in one file, each a contiguous
  * block `I req-0000001`, … (as fixtures/pipeline-requests.dlog, at scale).
+ * hashedIds: ids not in order, as request ids often are (`I 9e3779b1`, the
+ * request's number times 2654435761 mod 2³², in hex: distinct).
  */
-export function writeRequestsFile(out, { seed, bad, count, startTime }) {
+export function writeRequestsFile(out, { seed, bad, count, startTime, hashedIds = false }) {
   const seeds = seedStream(seed, count + 1);
   const rng = mulberry32(seeds[count]);
   const width = Math.max(4, String(count).length);
   out.line(`# distalyze bench: ${count} requests (${bad ? 'bad: DB reply delayed' : 'good'})`);
   for (let i = 0; i < count; i++) {
     const start = startTime + i * 0.2 + uniform(rng, 0, 0.1);
-    out.line(`I\treq-${String(i + 1).padStart(width, '0')}`);
+    out.line(hashedIds ? `I\t${(Math.imul(i + 1, 2654435761) >>> 0).toString(16).padStart(8, '0')}` : `I\treq-${String(i + 1).padStart(width, '0')}`);
     for (const r of simulateRequest({ seed: seeds[i], bad, startTime: start })) {
       const time = formatTimestamp(r.us);
       out.line(r.kind === 'E' ? `E\t${time}\t${r.name}` : `S\t${time}\t${r.name}\t${r.value}`);
@@ -208,7 +210,7 @@ export function writeRequestsFile(out, { seed, bad, count, startTime }) {
   }
 }
 
-export function requestJobs(root, { requests, seed }) {
+export function requestJobs(root, { requests, seed, hashedIds = false }) {
   const perClass = Math.floor(requests / 2);
   return ['good', 'bad'].map((cls) => ({
     kind: 'requests',
@@ -217,6 +219,7 @@ export function requestJobs(root, { requests, seed }) {
     bad: cls === 'bad',
     count: perClass,
     startTime: cls === 'bad' ? 1763683200 : 1763596800,
+    hashedIds,
   }));
 }
 

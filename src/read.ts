@@ -10,40 +10,14 @@ import { listInputFiles, type InputFile } from './parse/files.js';
 import type { MetricSeries } from './parse/metrics.js';
 import { emptyReadStats, readClass, type ReadStats } from './parse/reader.js';
 import type { ClassName } from './parse/records.js';
+import { automaticJobs, stopPrestarted } from './parse/threads.js';
 import type { MinedTranslator } from './parse/templates/index.js';
 import type { Translator } from './parse/translator.js';
 
 /** Below this much input, starting workers costs more than it saves (template mining). */
 export const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
 
-/**
- * Input per parsing thread below which a worker costs more than it saves:
- * its start (~35–60 ms) and its first, unoptimized megabytes (measured on
- * 2 cores, parse stage, files of ~1 MB: 34 MB −j2 137 ms against −j1 116,
- * 66 MB even, 134 MB 277 against 340). Small files cost a cold worker more
- * each (open, parse, summary and their first compiles), so under
- * SMALL_FILE_BYTES on average a worker needs more (10 000 files of 12 KB,
- * 120 MB: −j2 0.88× −j1; 40 000, 478 MB: 1.17×).
- */
-const BYTES_PER_JOB = 32 * 1024 * 1024;
-const BYTES_PER_JOB_SMALL_FILES = 192 * 1024 * 1024;
-const SMALL_FILE_BYTES = 64 * 1024;
-
-/**
- * Parsing threads when `--jobs` is not given: up to `cores`, each with at
- * least two files and BYTES_PER_JOB of input (1: no workers). Two files per
- * thread at least: a few huge files of `I`-named instances (requests) cost
- * more to ship back than to parse on one thread. Except each class's only
- * file, both of BYTES_PER_JOB at least (`smallestFile`): a worker summarizes
- * its class into this thread's columns (FeatureCollector.shareColumns), and
- * one file per thread pays (1 M requests, 293 MB: 5.7 → 5.0 s; 56 MB: 2.48
- * → 2.37 s; 14 MB: 0.78 → 0.86 s).
- */
-export function automaticJobs(totalBytes: number, files: number, cores: number, smallestFile = 0): number {
-  const perJob = totalBytes < SMALL_FILE_BYTES * files ? BYTES_PER_JOB_SMALL_FILES : BYTES_PER_JOB;
-  const perThread = files === 2 && smallestFile >= perJob ? 1 : 2;
-  return Math.max(1, Math.min(cores, Math.floor(files / perThread), Math.floor(totalBytes / perJob)));
-}
+export { automaticJobs };
 /** Above this much input, state change points are not held in memory: see AbsoluteQuartilePass. */
 export const SERIES_IN_MEMORY_MAX_BYTES = 1024 * 1024 * 1024;
 
@@ -195,6 +169,8 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
     }
     pass.finish();
   }
+  // Workers started ahead that the reading did not use (prestartFor).
+  stopPrestarted();
   stageDone('parse');
   // Lines were read but none became a record: say why (the first skipped line's reason, e.g. a rule that
   // matched but found no timestamp in its format) rather than "no instances" further on.

@@ -5,8 +5,8 @@
  * Dref is known. The result must equal a sequential read, field for field.
  * readParallel runs its workers from dist/ (worker.js): `npm run build` first.
  */
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ const ROOT = join(import.meta.dirname, '..');
 const dist = async <T>(path: string): Promise<T> => (await import(pathToFileURL(join(ROOT, 'dist', path)).href)) as T;
 type Parallel = typeof import('../src/parse/parallel.js');
 type Collector = typeof import('../src/features/collector.js');
+type Threads = typeof import('../src/parse/threads.js');
 type Reader = typeof import('../src/parse/reader.js');
 type Features = typeof import('../src/features/index.js');
 
@@ -267,6 +268,34 @@ describe('readParallel equals a sequential read', () => {
     const parts = await readShared(false);
     expect(parts.storage).not.toBeInstanceOf(SharedArrayBuffer);
     expect(parts.result).toEqual(sequential);
+  });
+  it('with --jobs, that many threads; without, only for two large files; a started worker reads as one started by readParallel', async () => {
+    const { prestartFor, prestartWorkers, stopPrestarted } = await dist<Threads>('parse/threads.js');
+    const big = mkdtempSync(join(tmpdir(), 'distalyze-prestart-'));
+    try {
+      const [good, bad] = ['good.dlog', 'bad.dlog'].map((f) => join(big, f)) as [string, string];
+      for (const path of [good, bad]) {
+        writeFileSync(path, '');
+        truncateSync(path, 40 * 1024 * 1024); // sparse: only its size is read
+      }
+      prestartFor(good, bad, undefined);
+      expect(stopPrestarted()).toBe(automaticJobs(80 * 1024 * 1024, 2, availableParallelism(), 40 * 1024 * 1024) - 1);
+      prestartFor(big, big, undefined); // directories: listed by the reading, never guessed at
+      expect(stopPrestarted()).toBe(0);
+      prestartFor('-', bad, 3);
+      expect(stopPrestarted()).toBe(0);
+      prestartFor(big, big, 3);
+      expect(stopPrestarted()).toBe(2);
+    } finally {
+      rmSync(big, { recursive: true, force: true });
+    }
+    // One started ahead, given its settings by readParallel: the same result as a sequential read.
+    const files = writeSet('ahead');
+    const sequential = await readBoth(files, 1, true, {}, false);
+    prestartWorkers(1);
+    const ahead = await readBoth(files, 2, true, { batchBytes: 1 }, false);
+    expect(stopPrestarted()).toBe(0);
+    expect(ahead).toEqual(sequential);
   });
 });
 

@@ -138,6 +138,8 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
   for (const [option, path] of reportPaths) {
     if (path !== undefined) await checkOutputPath(path, option);
   }
+  // Parsing workers the reading will use start now, while this thread loads the stages (threads.ts).
+  if ((options.metrics ?? []).length === 0) (await import('../parse/threads.js')).prestartFor(goodSpec, badSpec, options.jobs);
   // The stages are loaded when a run needs them, not at start-up (`--version`, `--help`, subcommands).
   // Reading starts as soon as its own modules are in (with -j2 the workers start sooner).
   const { readClasses } = await import('../read.js');

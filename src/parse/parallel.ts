@@ -15,6 +15,12 @@ import type { Translator } from './translator.js';
 import type { ClassName } from './records.js';
 import type { TemplateModel } from './templates/index.js';
 
+/** A worker started ahead of the reading (threads.ts prestartWorkers) gets its settings in this, its first message. */
+export interface WorkerStart {
+  readonly type: 'init';
+  readonly init: WorkerInit;
+}
+
 export interface WorkerInit {
   readonly translator?: string;
   readonly year?: number;

@@ -10,18 +10,28 @@ import { FeatureCollector, forEachRun, valueAtIn, withoutPoints, type FileContri
 import { emptyReadStats, readClass } from './reader.js';
 import type { Translator } from './translator.js';
 import { readRange, splitRange, type RangeSplit, type RangeTask } from './ranges.js';
-import { PARTS_AHEAD, QUARTILE_STRIDE, ReferenceCell, type ColumnsOffer, type QuartileChunk, type QuartileRequest, type WorkerBatches, type WorkerInit, type WorkerReply, type WorkerTask } from './parallel.js';
+import { PARTS_AHEAD, QUARTILE_STRIDE, ReferenceCell, type ColumnsOffer, type WorkerStart, type QuartileChunk, type QuartileRequest, type WorkerBatches, type WorkerInit, type WorkerReply, type WorkerTask } from './parallel.js';
 import { BatchClaims } from './claims.js';
 
-const init = workerData as WorkerInit;
 const port = parentPort!;
 let translator: Translator | undefined;
 let pendingBytes = 0;
-const partsAbsorbed = init.partsAbsorbed !== undefined ? new Int32Array(init.partsAbsorbed) : undefined;
 let partsSent = 0;
-const currentFile = init.currentFile !== undefined ? new Int32Array(init.currentFile) : undefined;
-// Translator programs started here are registered where the main thread's signal handler sees them.
-if (init.processGroups !== undefined) useProcessGroupTable(init.processGroups);
+// This worker's settings: its workerData, or, started ahead of the reading (threads.ts), its first message.
+let init!: WorkerInit;
+let partsAbsorbed: Int32Array | undefined;
+let currentFile: Int32Array | undefined;
+function applyInit(settings: WorkerInit): void {
+  init = settings;
+  partsAbsorbed = settings.partsAbsorbed !== undefined ? new Int32Array(settings.partsAbsorbed) : undefined;
+  currentFile = settings.currentFile !== undefined ? new Int32Array(settings.currentFile) : undefined;
+  // Translator programs started here are registered where the main thread's signal handler sees them.
+  if (settings.processGroups !== undefined) useProcessGroupTable(settings.processGroups);
+}
+let initFrom: ((start: WorkerStart) => void) | null = null;
+const initialized = workerData !== null
+  ? Promise.resolve(applyInit(workerData as WorkerInit))
+  : new Promise<void>((resolve) => { initFrom = (start) => { applyInit(start.init); resolve(); }; });
 
 /**
  * After sending a part: wait (blocking this worker only) while more than
@@ -209,8 +219,12 @@ function columnsOffered(batch: number, collector: FeatureCollector): Promise<Col
 
 // Batches are read one after another, in the order they were handed out; a
 // QuartileRequest comes once all are answered.
-let queue: Promise<void> = Promise.resolve();
-port.on('message', (msg: WorkerBatches | QuartileRequest | RangeTask | RangeSplit | ColumnsOffer) => {
+let queue: Promise<void> = initialized;
+port.on('message', (msg: WorkerBatches | QuartileRequest | RangeTask | RangeSplit | ColumnsOffer | WorkerStart) => {
+  if ('type' in msg && msg.type === 'init') {
+    initFrom?.(msg);
+    return;
+  }
   if ('type' in msg && msg.type === 'columns') {
     const answer = offers.get(msg.batch);
     offers.delete(msg.batch);
