@@ -206,13 +206,14 @@ describe('ids named in both classes, found as the parts of a class summarized el
 
   it.each([
     // Merged as they come: matches found by equality and after skipping the other class's smaller ids.
-    ['ascending', ['b', 'c', 'd'], ['e', 'f', 'h', 'z']],
+    ['ascending', ['b', 'c', 'd'], ['e', 'f', 'h', 'z'], ['a', 'c', 'e', 'g', 'h']],
     // The second part goes back below the first: scanned again at the end (through a Set), in the parts' order.
-    ['not ascending across the parts', ['e', 'f', 'h'], ['a', 'c', 'z']],
+    ['not ascending across the parts', ['e', 'f', 'h'], ['a', 'c', 'z'], ['a', 'c', 'e', 'g', 'h']],
     // Past the other class's last id (the merge has nothing left), then not ascending: the ids looked up after all.
-    ['past the other class\'s last id, then not ascending', ['zz'], ['a', 'c', 'h']],
-  ] as const)('%s: the shared ids of a sequential read, in its order', (_name, first, second) => {
-    const goodIds = ['a', 'c', 'e', 'g', 'h'];
+    ['past the other class\'s last id, then not ascending', ['zz'], ['a', 'c', 'h'], ['a', 'c', 'e', 'g', 'h']],
+    // The good class's ids out of order: the index they were read with is their Set.
+    ['the other class read out of order', ['b', 'c', 'd'], ['e', 'f', 'h', 'z'], ['h', 'a', 'e', 'c', 'g']],
+  ] as const)('%s: the shared ids of a sequential read, in its order', (_name, first, second, goodIds) => {
     const sequential = new FeatureCollector(true);
     readIds(sequential, 'good', goodIds);
     sequential.finishClass();
@@ -228,6 +229,8 @@ describe('ids named in both classes, found as the parts of a class summarized el
       absorbing.absorb(worker.exportWholeClass(() => undefined));
     }
     absorbing.finishClass();
+    // The bad class's ids the good class named too, in the bad class's order.
+    expect(sequential.sharedIds).toEqual([...first, ...second].filter((id) => (goodIds as readonly string[]).includes(id)));
     expect(sequential.sharedIds.length).toBeGreaterThan(1);
     expect(absorbing.sharedIds).toEqual(sequential.sharedIds);
     expect(plain(buildFeatureSet(absorbing, { weight: { mode: 'none' } }))).toEqual(plain(buildFeatureSet(sequential, { weight: { mode: 'none' } })));

@@ -372,6 +372,8 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     if (own.ids.length === 0 && own.set === null) {
       // The class's first: its list as it is (not changed after this: heldIds and namedElsewhere are replaced below).
       own.ids = named;
+      // Ids read out of order were indexed as they came (instance): that index is their Set, when it holds just them.
+      if (named === this.heldIds && !this.heldAscending && this.heldIndex.size === named.length) own.set = new MapKeys(this.heldIndex);
     } else {
       for (const id of named) {
         own.ids.push(id);
@@ -1536,7 +1538,26 @@ function pushAll<T>(to: T[], from: readonly T[]): void {
 interface NamedIds {
   ids: string[];
   ascending: boolean;
-  set: Set<string> | null;
+  set: IdSet | null;
+}
+
+/** What a NamedIds' Set is used for: a Set, or the Map that indexed the ids as they were read (its keys). */
+interface IdSet {
+  has(id: string): boolean;
+  add(id: string): void;
+}
+
+/** A Map's keys as an IdSet: the index of a class's ids read out of order (FeatureCollector.instance), kept. */
+class MapKeys implements IdSet {
+  constructor(private readonly map: Map<string, number>) {}
+
+  has(id: string): boolean {
+    return this.map.has(id);
+  }
+
+  add(id: string): void {
+    if (!this.map.has(id)) this.map.set(id, -1);
+  }
 }
 
 /**
@@ -1558,7 +1579,7 @@ class NamedScan {
   /** merge: while both lists ascend; set: through the other's Set; none: the other class named none. */
   private mode: 'merge' | 'set' | 'none';
   private p = 0;
-  private set: Set<string> | null = null;
+  private set: IdSet | null = null;
 
   constructor(private readonly other: NamedIds | undefined) {
     this.otherIds = other?.ids ?? [];
