@@ -363,8 +363,9 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       // Taken as it is when it is the first (a million ids are not copied).
       if (this.shared.length === 0) this.shared = scanned.shared as string[];
       else pushAll(this.shared, scanned.shared);
+    } else if (other !== undefined) {
+      sharedIdsOf(named, namedAscending, other, this.sharedIds);
     }
-    else if (other !== undefined) sharedIdsOf(named, namedAscending, other, this.sharedIds);
     // finishClass may run twice for a class (explicitly, then on the next class's first file): add, never replace.
     const own = this.namedByClass.get(this.className) ?? { ids: [], ascending: true, set: null };
     own.ascending = own.ascending && namedAscending &&

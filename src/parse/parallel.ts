@@ -194,7 +194,7 @@ export type WorkerReply =
    */
   | {
     readonly type: 'layout'; readonly batch: number; readonly slots: number; readonly eventNames: readonly string[]; readonly stateNames: readonly string[];
-    /** With WorkerInit.seriesInWorkers: the durations the slots will have, in slot order (for Dref ahead: ColumnsOffer.referenceDuration). */
+    /** With WorkerInit.seriesInWorkers: the durations the slots will have, in slot order (for Dref ahead: ColumnsOffer.reference). */
     readonly durations?: Float64Array;
   }
   /** Batch `batch`'s named ids, ahead of its parts (FeatureCollector.namedIdsAhead): its contribution leaves them out. */
@@ -624,13 +624,13 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
               // The points would be kept until Dref, and nothing is read after this batch: every instance's duration is
               // known, so Dref is, and both threads write q*.abs as they summarize (no points kept, sent or absorbed).
               // The worker starts at once, and reads Dref when it hands on its first part.
-              const ahead = own !== null && durations !== undefined;
-              if (ahead) cell = new ReferenceCell();
-              layout.worker.postMessage({ type: 'columns', batch: absorbed, shared, ...(cell !== null ? { reference: cell.buffer } : {}) } satisfies ColumnsOffer);
-              if (ahead) {
+              const reference = own !== null && durations !== undefined ? new ReferenceCell() : null;
+              cell = reference;
+              layout.worker.postMessage({ type: 'columns', batch: absorbed, shared, ...(reference !== null ? { reference: reference.buffer } : {}) } satisfies ColumnsOffer);
+              if (reference !== null && own !== null && durations !== undefined) {
                 announced = new AnnouncedDurations(absorbed, durations);
                 referenceDuration = referenceDurationAhead(own, durations);
-                (cell as ReferenceCell | null)?.set(referenceDuration);
+                reference.set(referenceDuration);
                 collector.useReferenceDuration(referenceDuration);
               }
             }
