@@ -27,6 +27,20 @@ describe('BatchClaims', () => {
     expect(claims.close()).toBe(8); // idempotent
   });
 
+  it('from the back, the last batch only when takeLast accepts it: declined, it is left to the front', () => {
+    const claims = new BatchClaims(3);
+    const asked: number[] = [];
+    const decline = (b: number): boolean => {
+      asked.push(b);
+      return false;
+    };
+    // Two left: the back one is taken without asking; one left: asked, declined, and the front takes it.
+    expect([claims.back(decline), claims.front(), claims.back(decline), claims.front(), claims.front()]).toEqual([2, 0, -1, 1, -1]);
+    expect(asked).toEqual([1]);
+    const accepting = new BatchClaims(1);
+    expect([accepting.back(() => true), accepting.front()]).toEqual([0, -1]);
+  });
+
   it('with no batches, nothing is claimed', () => {
     const claims = new BatchClaims(0);
     expect([claims.front(), claims.back(), claims.close()]).toEqual([-1, -1, 0]);

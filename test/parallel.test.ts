@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InputFile } from '../src/parse/files.js';
-import { batchesOf, ReferenceCell, type ParallelInput } from '../src/parse/parallel.js';
+import { batchesOf, MainPace, ReferenceCell, type ParallelInput } from '../src/parse/parallel.js';
 import { automaticJobs } from '../src/read.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -54,6 +54,22 @@ async function readBoth(files: Record<'good' | 'bad', InputFile[]>, jobs: number
   const built = buildFeatureSet(collector, { weight: { mode: 'none' } });
   return plain({ built, emptyFiles: collector.emptyFiles, sharedIds: collector.sharedIds, unordered: collector.unorderedInstances, stats });
 }
+
+describe('MainPace (who reads the last batch)', () => {
+  it('the worker while a pace is unknown; else whoever would finish it first, the main thread after the rest of its batch', () => {
+    const main = new MainPace();
+    const worker = new MainPace(main.buffer);
+    expect(worker.workerFirst(1000, 10)).toBe(true); // the main thread's pace unknown: as before
+    main.begin(400, 20); // 20 bytes per ms, 400 bytes of its batch to go
+    expect(worker.workerFirst(1000, 0)).toBe(true); // the worker's unknown
+    // The worker at 10 bytes/ms: 1 000 bytes in 100 ms; the main thread: (400 + 1 000) / 20 = 70 ms.
+    expect(worker.workerFirst(1000, 10)).toBe(false);
+    // At 20 bytes/ms: 50 ms, against 70.
+    expect(worker.workerFirst(1000, 20)).toBe(true);
+    main.read(400); // its batch read: 1 000 / 20 = 50 ms, against the worker's 100
+    expect(worker.workerFirst(1000, 10)).toBe(false);
+  });
+});
 
 describe('ReferenceCell (Dref to a worker that is summarizing)', () => {
   it('gives the value set, to the other side of its buffer too; a stop before it makes get throw, after it changes nothing', () => {

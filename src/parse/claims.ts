@@ -27,10 +27,13 @@ export class BatchClaims {
     });
   }
 
-  /** The last unclaimed batch, now claimed; -1 when none is left. */
-  back(): number {
+  /**
+   * The last unclaimed batch, now claimed; -1 when none is left, or when it
+   * is the only one left and `takeLast` declines it (it is left to the front).
+   */
+  back(takeLast?: (batch: number) => boolean): number {
     return this.locked((lo, hi) => {
-      if (lo >= hi) return -1;
+      if (lo >= hi || (takeLast !== undefined && lo === hi - 1 && !takeLast(lo))) return -1;
       this.words[HI] = hi - 1;
       return hi - 1;
     });

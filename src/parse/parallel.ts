@@ -229,7 +229,66 @@ export interface WorkerBatches {
   readonly type: 'batches';
   readonly claims: SharedArrayBuffer;
   readonly tasks: readonly WorkerTask[];
+  /** The main thread's pace (MainPace), for a worker to leave it the last batch when it would finish it sooner. */
+  readonly pace?: SharedArrayBuffer;
 }
+
+/** A task's input bytes. */
+export function batchBytes(task: WorkerTask): number {
+  return task.files.reduce((sum, f) => sum + f.size, 0);
+}
+
+/**
+ * How fast the main thread goes through its batches (bytes per ms: its last
+ * batch, read and summarized, and the one it is reading, so far) and how many
+ * bytes of that one are left, shared with the workers. The last unclaimed
+ * batch goes to whoever would finish it first: with a few large files, a
+ * worker that goes more slowly (it starts later, and its first batch is
+ * cold) would otherwise take the last one while the main thread, faster by
+ * then, waits for it (4 files of 47–74 MB: idle for ~100 ms of ~560).
+ */
+export class MainPace {
+  private readonly values: Float64Array;
+
+  constructor(readonly buffer = new SharedArrayBuffer(4 * Float64Array.BYTES_PER_ELEMENT)) {
+    this.values = new Float64Array(buffer);
+  }
+
+  /** This thread: a batch of `bytes` begins (the last one's pace: `rate`, 0 before the first). */
+  begin(bytes: number, rate: number): void {
+    this.values[RATE] = rate;
+    this.values[LEFT] = bytes;
+    this.values[READ] = 0;
+    this.values[SINCE] = performance.timeOrigin + performance.now();
+  }
+
+  /** This thread: `n` more bytes of its batch read. */
+  read(n: number): void {
+    this.values[LEFT] = Math.max(0, (this.values[LEFT] as number) - n);
+    this.values[READ] = (this.values[READ] as number) + n;
+  }
+
+  /**
+   * A worker going through batches at `rate` bytes per ms: whether it would
+   * finish a batch of `bytes` before the main thread would, after the rest of
+   * its own (at the faster of its last batch's pace and its present one's).
+   * Yes while either pace is unknown.
+   */
+  workerFirst(bytes: number, rate: number): boolean {
+    // (The present batch's pace once a MiB of it is read: before, a few ms say little.)
+    const read = this.values[READ] as number;
+    const elapsed = performance.timeOrigin + performance.now() - (this.values[SINCE] as number);
+    const now = read >= PACE_MIN_BYTES && elapsed > 0 ? read / elapsed : 0;
+    const main = Math.max(this.values[RATE] as number, now);
+    if (!(main > 0) || !(rate > 0)) return true;
+    return bytes / rate <= ((this.values[LEFT] as number) + bytes) / main;
+  }
+}
+const RATE = 0;
+const LEFT = 1;
+const READ = 2;
+const SINCE = 3;
+const PACE_MIN_BYTES = 1 << 20;
 
 export interface ParallelInput {
   readonly file: InputFile;
@@ -477,6 +536,8 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
   const parts = new Map<number, { batch: number; contribution: FileContribution; from: Worker }[]>();
   // Each thread claims its next batch when it is ready for it: this one from the front, the workers from the back.
   const claims = new BatchClaims(batches.length);
+  // (Not with frontBatches, a test option: its batches beyond those are the workers' to claim.)
+  const pace = local.frontBatches === undefined ? new MainPace() : null;
   /** The next batch to go into the collector (this thread's own are read into it directly). */
   let absorbed = 0;
   /** Whether this thread has read its own batches; then where the workers' begin (they end at batches.length). */
@@ -589,15 +650,22 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
           const who = init.translator !== undefined ? `translator ${init.translator}` : 'a parsing worker';
           reject(new InputError(`${who} exited (exit code ${code})${file === undefined ? '' : ' while reading this file'}`, file));
         });
-        w.postMessage({ type: 'batches', claims: claims.buffer, tasks } satisfies WorkerBatches);
+        w.postMessage({ type: 'batches', claims: claims.buffer, tasks, ...(pace !== null ? { pace: pace.buffer } : {}) } satisfies WorkerBatches);
       }
       // This thread's share, from the front, straight into the collector. An
       // input error here is the first in input order: it ends the run.
       const sink = collector.sink(() => progress.fileDone());
       const readOwn = async (): Promise<void> => {
+        /** The last batch's pace (bytes per ms): the first one, cold, is slower than the rest. */
+        let rate = 0;
         for (let b = claims.front(); b >= 0; b = absorbed < (local.frontBatches ?? Infinity) ? claims.front() : -1) {
           const task = tasks[b] as WorkerTask;
-          await readClass(task.files, task.className, sink, readOptions(init, local, progress), stats[task.className]);
+          const bytes = batchBytes(task);
+          const started = performance.now();
+          pace?.begin(bytes, rate);
+          const options = readOptions(init, local, progress);
+          await readClass(task.files, task.className, sink, pace === null ? options : { ...options, onBytes: (n) => { pace.read(n); progress.addBytes(n); } }, stats[task.className]);
+          rate = bytes / Math.max(1, performance.now() - started);
           absorbed = b + 1;
         }
         // (Tests: the batches beyond frontBatches are left for the workers to claim.)

@@ -10,7 +10,7 @@ import { FeatureCollector, forEachRun, valueAtIn, withoutPoints, type FileContri
 import { emptyReadStats, readClass } from './reader.js';
 import type { Translator } from './translator.js';
 import { readRange, splitRange, type RangeSplit, type RangeTask } from './ranges.js';
-import { PARTS_AHEAD, QUARTILE_STRIDE, ReferenceCell, type ColumnsOffer, type WorkerStart, type QuartileChunk, type QuartileRequest, type WorkerBatches, type WorkerInit, type WorkerReply, type WorkerTask } from './parallel.js';
+import { batchBytes, MainPace, PARTS_AHEAD, QUARTILE_STRIDE, ReferenceCell, type ColumnsOffer, type WorkerStart, type QuartileChunk, type QuartileRequest, type WorkerBatches, type WorkerInit, type WorkerReply, type WorkerTask } from './parallel.js';
 import { BatchClaims } from './claims.js';
 
 const port = parentPort!;
@@ -262,9 +262,16 @@ port.on('message', (msg: WorkerBatches | QuartileRequest | RangeTask | RangeSpli
   // Batches claimed from the back, one at a time, until none is left or one fails.
   const claims = new BatchClaims(msg.claims);
   const { tasks } = msg;
+  const pace = msg.pace !== undefined ? new MainPace(msg.pace) : null;
+  /** The last batch's pace (bytes per ms): the first one, cold, is slower than the rest. */
+  let rate = 0;
+  // The last batch left only when this worker would finish it before the main thread (MainPace).
+  const takeLast = pace === null ? undefined : (b: number): boolean => pace.workerFirst(batchBytes(tasks[b] as WorkerTask), rate);
   queue = queue.then(async () => {
-    for (let b = claims.back(); b >= 0; b = claims.back()) {
+    for (let b = claims.back(takeLast); b >= 0; b = claims.back(takeLast)) {
+      const started = performance.now();
       const reply = await handle(tasks[b] as WorkerTask);
+      rate = batchBytes(tasks[b] as WorkerTask) / Math.max(1, performance.now() - started);
       flushBytes();
       if (currentFile !== undefined) Atomics.store(currentFile, 0, -1);
       // The contribution's typed arrays are fresh copies: moved, not cloned.
