@@ -195,14 +195,14 @@ export function dlogJobs(root, { bytes, instances, seed }) {
  * hashedIds: ids not in order, as request ids often are (`I 9e3779b1`, the
  * request's number times 2654435761 mod 2³², in hex: distinct).
  */
-export function writeRequestsFile(out, { seed, bad, count, startTime, hashedIds = false }) {
+export function writeRequestsFile(out, { seed, bad, count, startTime, hashedIds = false, first = 0, width = Math.max(4, String(count).length) }) {
   const seeds = seedStream(seed, count + 1);
   const rng = mulberry32(seeds[count]);
-  const width = Math.max(4, String(count).length);
   out.line(`# distalyze bench: ${count} requests (${bad ? 'bad: DB reply delayed' : 'good'})`);
   for (let i = 0; i < count; i++) {
-    const start = startTime + i * 0.2 + uniform(rng, 0, 0.1);
-    out.line(hashedIds ? `I\t${(Math.imul(i + 1, 2654435761) >>> 0).toString(16).padStart(8, '0')}` : `I\treq-${String(i + 1).padStart(width, '0')}`);
+    const n = first + i + 1;
+    const start = startTime + (n - 1) * 0.2 + uniform(rng, 0, 0.1);
+    out.line(hashedIds ? `I\t${(Math.imul(n, 2654435761) >>> 0).toString(16).padStart(8, '0')}` : `I\treq-${String(n).padStart(width, '0')}`);
     for (const r of simulateRequest({ seed: seeds[i], bad, startTime: start })) {
       const time = formatTimestamp(r.us);
       out.line(r.kind === 'E' ? `E\t${time}\t${r.name}` : `S\t${time}\t${r.name}\t${r.value}`);
@@ -210,16 +210,26 @@ export function writeRequestsFile(out, { seed, bad, count, startTime, hashedIds 
   }
 }
 
-export function requestJobs(root, { requests, seed, hashedIds = false }) {
+/**
+ * A class's requests in one file, or in `files` files of consecutive requests
+ * (as a rotated log: `requests-01.dlog`, …; the ids go on from file to file).
+ */
+export function requestJobs(root, { requests, seed, hashedIds = false, files = 1 }) {
   const perClass = Math.floor(requests / 2);
-  return ['good', 'bad'].map((cls) => ({
-    kind: 'requests',
-    path: `${root}/${cls}/requests.dlog`,
-    seed: seed + (cls === 'bad' ? 1 : 0),
-    bad: cls === 'bad',
-    count: perClass,
-    startTime: cls === 'bad' ? 1763683200 : 1763596800,
-    hashedIds,
+  const width = Math.max(4, String(perClass).length);
+  return ['good', 'bad'].flatMap((cls) => Array.from({ length: files }, (_, f) => {
+    const first = Math.floor((perClass * f) / files);
+    return {
+      kind: 'requests',
+      path: files === 1 ? `${root}/${cls}/requests.dlog` : `${root}/${cls}/requests-${String(f + 1).padStart(String(files).length, '0')}.dlog`,
+      seed: seed + (cls === 'bad' ? 1 : 0) + 1000 * f,
+      bad: cls === 'bad',
+      count: Math.floor((perClass * (f + 1)) / files) - first,
+      startTime: cls === 'bad' ? 1763683200 : 1763596800,
+      hashedIds,
+      first,
+      width,
+    };
   }));
 }
 
