@@ -247,7 +247,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   private heldIndex = new Map<string, number>();
   private heldAscending = true;
   private shared: string[] = [];
-  /** Ids named by `I` records per class (see sharedIdsOf). */
+  /** Ids named by `I` records per class (see NamedScan). */
   private namedByClass = new Map<ClassName, NamedIds>();
   /** -1: the file's own instance; otherwise an index into heldIds. */
   private target = -1;
@@ -357,15 +357,11 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     const named = elsewhere.length === 0 ? this.heldIds : this.heldIds.length === 0 ? elsewhere : [...elsewhere, ...this.heldIds];
     const other = this.namedByClass.get(this.className === 'good' ? 'bad' : 'good');
     // Ids that all came in absorbed parts were scanned as they came (NamedScan); others are scanned now.
-    const scanned = this.heldIds.length === 0 ? scan?.result(other) ?? null : null;
-    const namedAscending = scanned?.ascending ?? ascending(named);
-    if (scanned?.shared !== undefined && scanned.shared !== null) {
-      // Taken as it is when it is the first (a million ids are not copied).
-      if (this.shared.length === 0) this.shared = scanned.shared as string[];
-      else pushAll(this.shared, scanned.shared);
-    } else if (other !== undefined) {
-      sharedIdsOf(named, namedAscending, other, this.sharedIds);
-    }
+    const scanned = (this.heldIds.length === 0 ? scan?.result(other) : null) ?? NamedScan.over(named, other);
+    const namedAscending = scanned.ascending;
+    // Taken as it is when it is the first (a million ids are not copied).
+    if (this.shared.length === 0) this.shared = scanned.shared;
+    else pushAll(this.shared, scanned.shared);
     // finishClass may run twice for a class (explicitly, then on the next class's first file): add, never replace.
     const own = this.namedByClass.get(this.className) ?? { ids: [], ascending: true, set: null };
     own.ascending = own.ascending && namedAscending &&
@@ -1561,18 +1557,23 @@ class MapKeys implements IdSet {
   }
 }
 
+/** Whether a class's named ids ascend, and those the other class named too (NamedScan). */
+interface ScanResult {
+  readonly ascending: boolean;
+  readonly shared: string[];
+}
+
 /**
- * Ids named by `I` records of a class that came in absorbed parts, scanned as
- * they come: whether they ascend, and those the other class named too (as
- * sharedIdsOf finds them: by a merge while both lists ascend, one step per
- * id, else through a Set of the other's). A class of a million instances
- * summarized elsewhere is then not scanned whole when it is finished, after
- * the thread that summarized it is done. Both ways find the same ids in the
- * same order (this class's), so switching from one to the other midway
- * changes nothing but the time.
+ * A class's ids named by `I` records, scanned: whether they ascend, and those
+ * the other class named too, in this class's order (by a merge while both
+ * lists ascend, one step per id, else through a Set of the other's: both find
+ * the same ids, so switching from one to the other midway changes nothing but
+ * the time). Ids that come in absorbed parts are scanned as they come
+ * (`push`), so a class of a million instances summarized elsewhere is not
+ * scanned whole after the thread that summarized it is done; finishClass
+ * scans the others (`over`).
  */
 class NamedScan {
-  readonly ids: string[] = [];
   private ascending = true;
   private readonly shared: string[] = [];
   private readonly otherIds: readonly string[];
@@ -1582,86 +1583,71 @@ class NamedScan {
   private p = 0;
   private set: IdSet | null = null;
 
-  constructor(private readonly other: NamedIds | undefined) {
+  constructor(private readonly other: NamedIds | undefined, private readonly list: string[] = []) {
     this.otherIds = other?.ids ?? [];
     this.otherLength = this.otherIds.length;
     this.mode = other === undefined || this.otherLength === 0 ? 'none' : other.ascending && other.set === null ? 'merge' : 'set';
     if (this.mode === 'set') this.set = (other as NamedIds).set ??= new Set(this.otherIds);
   }
 
+  /** `ids` scanned whole (not copied) against `other`: whether they ascend, and those it names too. */
+  static over(ids: readonly string[], other: NamedIds | undefined): ScanResult {
+    const scan = new NamedScan(other, ids as string[]);
+    for (let j = 0; j < ids.length; j++) scan.step(j);
+    return { ascending: scan.ascending, shared: scan.shared };
+  }
+
+  /** The ids pushed (the list a finished class keeps: the scan is not used after). */
+  get ids(): string[] {
+    return this.list;
+  }
+
   push(id: string): void {
-    const ids = this.ids;
-    if (this.ascending && ids.length > 0 && !(id > (ids[ids.length - 1] as string))) {
+    this.list.push(id);
+    this.step(this.list.length - 1);
+  }
+
+  /** The id at `j`, after those before it. */
+  private step(j: number): void {
+    const ids = this.list;
+    const id = ids[j] as string;
+    if (this.ascending && j > 0 && !(id > (ids[j - 1] as string))) {
       this.ascending = false;
-      if (this.mode === 'merge') this.toSet();
+      if (this.mode === 'merge') this.toSet(j);
     }
-    ids.push(id);
     if (this.mode === 'set') {
-      if ((this.set as Set<string>).has(id)) this.shared.push(id);
+      if ((this.set as IdSet).has(id)) this.shared.push(id);
     } else if (this.mode === 'merge') {
-      // sharedIdsOf's merge, a step at a time.
       const theirs = this.otherIds;
+      // Equal first: the two classes often name the same ids (one comparison each instead of two).
       if (theirs[this.p] === id) {
         this.shared.push(id);
         this.p++;
         return;
       }
       while (this.p < this.otherLength && (theirs[this.p] as string) < id) this.p++;
-      // (Past their last id, no later id of an ascending list can be theirs: each push costs one comparison.)
+      // (Past their last id, no later id of an ascending list can be theirs: each step costs one comparison.)
       if (this.p < this.otherLength && theirs[this.p] === id) this.shared.push(id);
     }
   }
 
-  /** This class's ids stopped ascending: the ids so far looked up again, the rest as they come. */
-  private toSet(): void {
+  /** The ids stopped ascending at `j`: those before it looked up again, the rest as they come. */
+  private toSet(j: number): void {
     this.mode = 'set';
     const set = (this.set = (this.other as NamedIds).set ??= new Set(this.otherIds));
     this.shared.length = 0;
-    for (const id of this.ids) if (set.has(id)) this.shared.push(id);
+    for (let i = 0; i < j; i++) if (set.has(this.list[i] as string)) this.shared.push(this.list[i] as string);
   }
 
   /**
-   * Whether the ids ascend, and the shared ids (null: find them now) as
-   * sharedIdsOf would find them against `other`, the other class's ids
-   * when this class is finished (the ones scanned against, unchanged).
+   * Whether the ids ascend, and those the other class named too, when
+   * `other` (its ids when this class is finished) is what they were scanned
+   * against, unchanged; else null (scan them again).
    */
-  result(other: NamedIds | undefined): { readonly ascending: boolean; readonly shared: readonly string[] | null } {
+  result(other: NamedIds | undefined): ScanResult | null {
     const same = other === this.other && (other === undefined || (other.ids === this.otherIds && other.ids.length === this.otherLength));
-    return { ascending: this.ascending, shared: same ? this.shared : null };
+    return same ? { ascending: this.ascending, shared: this.shared } : null;
   }
-}
-
-/** Whether ids are strictly ascending in code-unit order (so also distinct). */
-function ascending(ids: readonly string[]): boolean {
-  for (let j = 1; j < ids.length; j++) if (!((ids[j] as string) > (ids[j - 1] as string))) return false;
-  return true;
-}
-
-/**
- * Append to `out` the ids of `named` that the other class named too, in the
- * order of `named`: by merging when both are ascending, else through a Set of
- * the other's (built once).
- */
-function sharedIdsOf(named: readonly string[], namedAscending: boolean, other: NamedIds, out: string[]): void {
-  if (other.ids.length === 0 || named.length === 0) return;
-  if (other.ascending && other.set === null && namedAscending) {
-    const theirs = other.ids;
-    let p = 0;
-    for (const id of named) {
-      // Equal first: the two classes often name the same ids (one comparison each instead of two).
-      if (theirs[p] === id) {
-        out.push(id);
-        p++;
-        continue;
-      }
-      while (p < theirs.length && (theirs[p] as string) < id) p++;
-      if (p === theirs.length) return;
-      if (theirs[p] === id) out.push(id);
-    }
-    return;
-  }
-  other.set ??= new Set(other.ids);
-  for (const id of named) if (other.set.has(id)) out.push(id);
 }
 
 /** Each held index's place in `order` (its inverse). */
