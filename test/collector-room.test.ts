@@ -29,6 +29,16 @@ function readNamed(c: FeatureCollector, className: 'good' | 'bad', n: number, sl
   c.endFile(file(`${className}.dlog`));
 }
 
+/** A class of named instances, one record each, in the order given. */
+function readIds(c: FeatureCollector, className: 'good' | 'bad', ids: readonly string[]): void {
+  c.beginFile(file(`${className}.dlog`), className);
+  ids.forEach((id, i) => {
+    c.instance(id);
+    c.event(i, 'Start');
+  });
+  c.endFile(file(`${className}.dlog`));
+}
+
 const plain = (x: unknown): unknown =>
   JSON.parse(JSON.stringify(x, (_k, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Float64Array, String) : typeof v === 'number' ? String(v) : v)));
 
@@ -194,16 +204,6 @@ describe('a class summarized by a worker into the shared columns of the collecto
 });
 
 describe('ids named in both classes, found as the parts of a class summarized elsewhere come in', () => {
-  /** A class of named instances, one record each, in the order given. */
-  function readIds(c: FeatureCollector, className: 'good' | 'bad', ids: readonly string[]): void {
-    c.beginFile(file(`${className}.dlog`), className);
-    ids.forEach((id, i) => {
-      c.instance(id);
-      c.event(i, 'Start');
-    });
-    c.endFile(file(`${className}.dlog`));
-  }
-
   it.each([
     // Merged as they come: matches found by equality and after skipping the other class's smaller ids.
     ['ascending', ['b', 'c', 'd'], ['e', 'f', 'h', 'z'], ['a', 'c', 'e', 'g', 'h']],
@@ -241,12 +241,7 @@ describe('named instances summarized in id order (sortedOrder: radix passes, the
   /** Each id's instance: one event, so each takes a slot in the order the collector sorts them in. */
   function slotIds(ids: readonly string[]): string[] {
     const c = new FeatureCollector(true);
-    c.beginFile(file('bad.dlog'), 'bad');
-    ids.forEach((id, i) => {
-      c.instance(id);
-      c.event(i, 'Start');
-    });
-    c.endFile(file('bad.dlog'));
+    readIds(c, 'bad', ids);
     c.finishClass();
     return [...c.ids];
   }
