@@ -269,6 +269,9 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   private sharedInto: { next: number; readonly end: number } | null = null;
   /** prepareClass: finishClass's first steps, done ahead. */
   private prepared: PreparedClass | null = null;
+  /** summarizeSome: the prepared instances summarized so far (in id order), and the slots they took. */
+  private cursor = 0;
+  private cursorSlots = 0;
   /** pendingSlots' last count, and what it was counted over (the held records and the slots then). */
   private pendingCount: { readonly held: RecordBuffer; readonly records: number; readonly slots: number; readonly pending: number } | null = null;
   /** exportWholeClass: the class's named instances are its named slots, in order (FileContribution.namedInSlots). */
@@ -327,31 +330,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
 
   /** Summarize the instances named by `I` records of the class being read. Call after its last file. */
   finishClass(): void {
-    if (this.prepared !== null && this.held.length > 0) throw new Error('records came after prepareClass');
-    const prepared = this.prepared ?? (this.held.length > 0 ? this.prepare() : null);
-    this.prepared = null;
-    if (prepared !== null) {
-      const { start, code, t, v, order } = prepared;
-      const k = this.heldIds.length;
-      const flushSlots = this.flushSlots();
-      for (let done = 0; done < k; done++) {
-        // Its id and kind by the order it was named in; its records at its place in this order.
-        const j = order === null ? done : (order[done] as number);
-        // Once the first instances show which columns nearly every instance sets, make room for all of them.
-        // (Handing on parts, the slots are emptied every FLUSH_SLOTS instances: room for a part only.)
-        if (done === RESERVE_AFTER) {
-          const slots = this.ids.length + k - RESERVE_AFTER;
-          this.reserveDenseColumns(this.onFlush !== null ? Math.min(slots, flushSlots) : slots + this.slotsAfter(k));
-        }
-        if ((start[done + 1] as number) > (start[done] as number)) {
-          this.summarize(this.heldIds[j] as string, this.heldKinds[j] as string | null, true, code, t, v, start[done] as number, start[done + 1] as number);
-          if (this.onFlush !== null && this.ids.length >= flushSlots) {
-            this.onFlush(this.exportFile(false, this.ids.length + k - done - 1));
-            this.clearSlots();
-          }
-        }
-      }
-    }
+    this.summarizeHeld(Infinity);
     const scan = this.namedElsewhere;
     const elsewhere = scan?.ids ?? [];
     const named = elsewhere.length === 0 ? this.heldIds : this.heldIds.length === 0 ? elsewhere : [...elsewhere, ...this.heldIds];
@@ -384,6 +363,53 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     this.heldKinds = [];
     this.heldIndex = new Map();
     this.heldAscending = true;
+  }
+
+  /**
+   * Summarize the next `limit` held instances (named by `I` records) of the
+   * class being read, in id order (finishClass: all of them); whether none is
+   * left. In steps, the class stays prepared between them (pendingSlots,
+   * shareColumns and pendingDurations count what is left).
+   */
+  summarizeSome(limit: number): boolean {
+    return this.summarizeHeld(limit);
+  }
+
+  private summarizeHeld(limit: number): boolean {
+    if (this.prepared === null) {
+      if (this.held.length === 0) return true;
+      this.prepared = this.prepare();
+    } else if (this.held.length > 0) {
+      throw new Error('records came after prepareClass');
+    }
+    const { start, code, t, v, order } = this.prepared;
+    const k = this.heldIds.length;
+    const flushSlots = this.flushSlots();
+    const end = Math.min(k, this.cursor + limit);
+    for (let done = this.cursor; done < end; done++) {
+      // Its id and kind by the order it was named in; its records at its place in this order.
+      const j = order === null ? done : (order[done] as number);
+      // Once the first instances show which columns nearly every instance sets, make room for all of them.
+      // (Handing on parts, the slots are emptied every FLUSH_SLOTS instances: room for a part only.)
+      if (done === RESERVE_AFTER) {
+        const slots = this.ids.length + k - RESERVE_AFTER;
+        this.reserveDenseColumns(this.onFlush !== null ? Math.min(slots, flushSlots) : slots + this.slotsAfter(k));
+      }
+      if ((start[done + 1] as number) > (start[done] as number)) {
+        this.cursorSlots++;
+        this.summarize(this.heldIds[j] as string, this.heldKinds[j] as string | null, true, code, t, v, start[done] as number, start[done + 1] as number);
+        if (this.onFlush !== null && this.ids.length >= flushSlots) {
+          this.onFlush(this.exportFile(false, this.ids.length + k - done - 1));
+          this.clearSlots();
+        }
+      }
+    }
+    this.cursor = end;
+    if (end < k) return false;
+    this.prepared = null;
+    this.cursor = 0;
+    this.cursorSlots = 0;
+    return true;
   }
 
   /**
@@ -872,9 +898,10 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   /**
    * Take in one file's contribution as if this collector had read the file
    * itself. Contributions must be absorbed in file order for the result to be
-   * identical to reading sequentially.
+   * identical to reading sequentially. `heldAhead`: held records that parts
+   * of the same class absorbed next will bring (room made for them at once).
    */
-  absorb(part: FileContribution): void {
+  absorb(part: FileContribution, heldAhead = 0): void {
     if (part.className !== this.className) {
       this.slotsAfterClass = Math.max(part.slotsAhead, part.ids.length);
       try {
@@ -940,17 +967,33 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     });
     this.target = -1;
     const held = part.heldCode.length;
+    if (heldAhead > held) this.held.reserveMore(heldAhead);
     const code = this.held.code.room(held);
     const inst = this.held.inst.room(held);
     const at = this.held.code.length;
-    for (let i = 0; i < held; i++) {
-      const c = part.heldCode[i] as number;
-      code[at + i] = c >= 0 ? (eventMap[c] as number) : -1 - (stateMap[-1 - c] as number);
-      inst[at + i] = instMap[part.heldInst[i] as number] as number;
+    // The usual case in one copy and one pass: the part numbers its variables as this collector does (it read
+    // them in the same order), and names its instances one after another, each new here.
+    if (isIdentity(eventMap) && isIdentity(stateMap)) code.set(part.heldCode, at);
+    else {
+      for (let i = 0; i < held; i++) {
+        const c = part.heldCode[i] as number;
+        code[at + i] = c >= 0 ? (eventMap[c] as number) : -1 - (stateMap[-1 - c] as number);
+      }
+    }
+    const offset = instMap.length > 0 ? (instMap[0] as number) : 0;
+    if (instMap.every((j, i) => j === offset + i)) {
+      for (let i = 0; i < held; i++) inst[at + i] = (part.heldInst[i] as number) + offset;
+    } else {
+      for (let i = 0; i < held; i++) inst[at + i] = instMap[part.heldInst[i] as number] as number;
     }
     this.held.code.length = this.held.inst.length = at + held;
     this.held.t.append(part.heldT, held);
     this.held.v.append(part.heldV, held);
+  }
+
+  /** Records held for the instances named by `I` records in the class being read (summarized when it is finished). */
+  get heldRecords(): number {
+    return this.held.length;
   }
 
   get instanceCount(): number {
@@ -959,7 +1002,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
 
   /** The slots this collector will hold once the class being read is finished (its named instances with records). */
   pendingSlots(): number {
-    if (this.prepared !== null) return this.ids.length + this.prepared.named;
+    if (this.prepared !== null) return this.ids.length + this.prepared.named - this.cursorSlots;
     // Asked up to three times in a row by a worker (layout, useSharedColumns, exportWholeClass): counted once.
     const cached = this.pendingCount;
     if (cached !== null && cached.held === this.held && cached.records === this.held.length && cached.slots === this.ids.length) return cached.pending;
@@ -993,7 +1036,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     if (prepared === null) return out;
     const { start, t } = prepared;
     let w = this.ids.length;
-    for (let done = 0; done < this.heldIds.length; done++) {
+    for (let done = this.cursor; done < this.heldIds.length; done++) {
       const from = start[done] as number;
       const to = start[done + 1] as number;
       if (to <= from) continue;
@@ -1225,6 +1268,20 @@ function reserveTogether(columns: readonly GrowableFloat64[], slots: number): vo
 const RESERVE_MAX_BYTES = 1 << 30;
 
 /** A contribution without its state change points (each slot's range empty): they stay, or are used, elsewhere. */
+/** A contribution of class `className` that brings nothing (absorbing it changes nothing). */
+export function emptyContribution(className: ClassName): FileContribution {
+  return {
+    className, eventNames: [], stateNames: [], ids: [],
+    durations: new Float64Array(0), starts: new Float64Array(0), recordCounts: new Float64Array(0), kinds: null,
+    entryEvents: new Int32Array(0), named: new Int32Array(0),
+    eventValues: new Float64Array(0), eventVariables: 0, stateValues: new Float64Array(0), stateVariables: 0,
+    seriesVar: new Int32Array(0), seriesT: new Float64Array(0), seriesV: new Float64Array(0), seriesStart: [],
+    unorderedInstances: 0, emptyFile: null,
+    heldIds: [], heldKinds: [], heldCode: new Int32Array(0), heldT: new Float64Array(0), heldV: new Float64Array(0), heldInst: new Int32Array(0),
+    namedIds: [], slotsAhead: 0,
+  };
+}
+
 export function withoutPoints(c: FileContribution): FileContribution {
   return { ...c, seriesStart: new Array<number>(c.seriesStart.length).fill(0), seriesVar: new Int32Array(0), seriesT: new Float64Array(0), seriesV: new Float64Array(0) };
 }
@@ -1648,6 +1705,12 @@ class NamedScan {
     const same = other === this.other && (other === undefined || (other.ids === this.otherIds && other.ids.length === this.otherLength));
     return same ? { ascending: this.ascending, shared: this.shared } : null;
   }
+}
+
+/** Whether map[i] is i for every i. */
+function isIdentity(map: readonly number[]): boolean {
+  for (let i = 0; i < map.length; i++) if (map[i] !== i) return false;
+  return true;
 }
 
 /** Each held index's place in `order` (its inverse). */
