@@ -27,6 +27,27 @@ describe('BatchClaims', () => {
     expect(claims.close()).toBe(8); // idempotent
   });
 
+  it('the front leaves the rest to the back when `leave` says so, asked only while the back still claims', () => {
+    const claims = new BatchClaims(6);
+    const other = new BatchClaims(claims.buffer);
+    const asked: [number, number][] = [];
+    const leaveFrom = (at: number) => (lo: number, hi: number): boolean => {
+      asked.push([lo, hi]);
+      return lo >= at;
+    };
+    expect([claims.front(leaveFrom(2)), other.back(), claims.front(leaveFrom(2)), claims.front(leaveFrom(2))]).toEqual([0, 5, 1, -1]);
+    expect(asked).toEqual([[0, 6], [1, 5], [2, 5]]);
+    // Left: the front claims no more, the back takes the rest, and the back begins where the front stopped.
+    expect(claims.frontEnd()).toBe(2);
+    expect([other.back(), other.back(), other.back(), other.back()]).toEqual([4, 3, 2, -1]);
+    // Once a claim from the back came back empty, the front is not asked to leave (no one would read the rest).
+    const ended = new BatchClaims(3);
+    expect([ended.back((b) => b !== 0), ended.back((b) => b !== 0), ended.back((b) => b !== 0)]).toEqual([2, 1, -1]);
+    asked.length = 0;
+    expect(ended.front(leaveFrom(0))).toBe(0);
+    expect(asked).toEqual([]);
+  });
+
   it('from the back, the last batch only when takeLast accepts it: declined, it is left to the front', () => {
     const claims = new BatchClaims(3);
     const asked: number[] = [];

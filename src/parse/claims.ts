@@ -13,18 +13,29 @@ export class BatchClaims {
 
   /** Claims over batches [0, count), or over the ones in `buffer` (another thread's BatchClaims). */
   constructor(from: number | SharedArrayBuffer) {
-    this.buffer = typeof from === 'number' ? new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT) : from;
+    this.buffer = typeof from === 'number' ? new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT) : from;
     this.words = new Int32Array(this.buffer);
     if (typeof from === 'number') this.words[HI] = from;
   }
 
-  /** The first unclaimed batch, now claimed; -1 when none is left. */
-  front(): number {
+  /**
+   * The first unclaimed batch, now claimed; -1 when none is left, or when
+   * `leave` says to leave the unclaimed ones [lo, hi) to the back (they stay
+   * claimable there: see `frontEnd`). Asked only while no claim from the
+   * back has come back empty (a thread there still claims: the ones left
+   * will be read).
+   */
+  front(leave?: (lo: number, hi: number) => boolean): number {
     return this.locked((lo, hi) => {
-      if (lo >= hi) return -1;
+      if (lo >= hi || (leave !== undefined && this.words[BACK_ENDED] === 0 && leave(lo, hi))) return -1;
       this.words[LO] = lo + 1;
       return lo;
     });
+  }
+
+  /** Where the batches claimed from the back begin once the front claims no more (see `front`'s leave). */
+  frontEnd(): number {
+    return this.locked((lo) => lo);
   }
 
   /**
@@ -33,7 +44,10 @@ export class BatchClaims {
    */
   back(takeLast?: (batch: number) => boolean): number {
     return this.locked((lo, hi) => {
-      if (lo >= hi || (takeLast !== undefined && lo === hi - 1 && !takeLast(lo))) return -1;
+      if (lo >= hi || (takeLast !== undefined && lo === hi - 1 && !takeLast(lo))) {
+        this.words[BACK_ENDED] = 1;
+        return -1;
+      }
       this.words[HI] = hi - 1;
       return hi - 1;
     });
@@ -70,3 +84,5 @@ export class BatchClaims {
 const LOCK = 0;
 const LO = 1;
 const HI = 2;
+/** 1 once a claim from the back found nothing (or declined the last batch): that thread claims no more. */
+const BACK_ENDED = 3;
