@@ -228,6 +228,43 @@ describe('readParallel equals a sequential read', () => {
     expect(build(absorbing)).toEqual(want);
   });
 
+  // bad: its named instances spanning files (read back to front by the worker), a file's own instance, an empty
+  // file, an id good names too; good: enough held records for this thread to leave bad to the worker (leaveRest).
+  function writeLeftSet(name: string): Record<'good' | 'bad', InputFile[]> {
+    const goodTexts = Array.from({ length: 4 }, (_, f) => Array.from({ length: 1500 }, (_, i) => named(`g-${String(f * 1500 + i).padStart(5, '0')}`, 10 * i, i % 5)).join(''));
+    goodTexts.push(named('shared', 3, 2));
+    const badTexts = [
+      named('b-1', 100, 1) + named('b-2', 110, 2),
+      `${own(50, 3)}${named('b-2', 130, 4)}${named('b-3', 140, 1)}`,
+      '',
+      named('shared', 200, 3) + named('b-1', 210, 5),
+      named('b-4', 300, 2) + named('b-3', 310, 0),
+    ];
+    const out: Record<'good' | 'bad', InputFile[]> = { good: [], bad: [] };
+    for (const [c, texts] of [['good', goodTexts], ['bad', badTexts]] as const) {
+      mkdirSync(join(dir, name, c), { recursive: true });
+      texts.forEach((text, i) => {
+        const path = join(dir, name, c, `part-${i}.dlog`);
+        writeFileSync(path, text);
+        out[c].push({ path, relativePath: `part-${i}.dlog`, gzip: false, size: statSync(path).size });
+      });
+    }
+    return out;
+  }
+
+  it("a class whose every batch the worker reads (left to it, or by frontBatches): merged in order and summarized there, the same", async () => {
+    const files = writeLeftSet('left');
+    const sequential = await readBoth(files, 1, true, {}, false);
+    expect(sequential).toMatchObject({ sharedIds: ['shared'], emptyFiles: [files.bad[2]!.path] });
+    // This thread reads good only (frontBatches): the worker reads every batch of bad, from the back, and owns it.
+    expect(await readBoth(files, 2, true, { batchBytes: 1, frontBatches: files.good.length }, false)).toEqual(sequential);
+    // Left by leaveRest (the worker may have claimed some of good's batches, or all of bad, first: the same).
+    expect(await readBoth(files, 2, true, { batchBytes: 1 }, false)).toEqual(sequential);
+    expect(await readBoth(files, 2, false, { batchBytes: 1 }, false)).toEqual(await readBoth(files, 1, false, {}, false));
+    // Never owned: its batches cross as records.
+    expect(await readBoth(files, 2, true, { batchBytes: 1, ownClasses: false }, false)).toEqual(sequential);
+  });
+
   it('reports the first failing file in input order: this thread\'s (front) before a worker\'s (back)', async () => {
     const files = writeSet('errors');
     const broken = (f: InputFile, line: string): void => {

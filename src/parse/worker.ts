@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { useProcessGroupTable } from '../cleanup.js';
 import { InputError } from '../errors.js';
-import { FeatureCollector, forEachRun, valueAtIn, withoutPoints, type FileContribution } from '../features/collector.js';
+import { emptyContribution, FeatureCollector, forEachRun, valueAtIn, withoutPoints, type FileContribution } from '../features/collector.js';
 import { emptyReadStats, readClass } from './reader.js';
 import type { Translator } from './translator.js';
 import { readRange, splitRange, type RangeSplit, type RangeTask } from './ranges.js';
@@ -87,36 +87,72 @@ async function handle(task: WorkerTask): Promise<WorkerReply> {
       await readClass([file], className, collector, options, stats);
       index++;
     }
-    const send = (whole: FileContribution): void => {
-      const part = keepSeries(batch, whole);
-      port.postMessage({ type: 'part', batch, contribution: part } satisfies WorkerReply, buffersOf(part));
-      partsSent++;
-      // A part summarized into shared columns holds no values (ids, durations, a few counts per slot): not held back.
-      if (part.sharedLengths === undefined) awaitRoom();
-    };
     // The batch's empty files go as a list (a contribution names one): taken before a whole class's parts clear them.
     const emptyFiles = [...collector.emptyFiles];
-    // A class's only file: summarized straight into the main thread's columns when it offers them (ColumnsOffer).
-    const offer = wholeClass && init.shareColumns === true ? await columnsOffered(batch, collector) : null;
-    const shared = offer?.shared ?? null;
-    if (shared !== null) {
-      collector.useSharedColumns(shared);
-      // Dref known ahead (by the first part): q*.abs written as the instances are summarized, no change point sent.
-      if (offer?.reference !== undefined) {
-        const cell = new ReferenceCell(offer.reference);
-        collector.useReferenceDurationLater(() => cell.get());
-      }
-    }
-    // A whole class's named ids that are not its slots' ids cross now, not after its last part: the main thread
-    // takes them in (finding the ids both classes name) while this thread summarizes.
-    const named = wholeClass ? collector.namedIdsAhead() : null;
-    if (named !== null) port.postMessage({ type: 'named', batch, ids: named } satisfies WorkerReply);
-    const contribution = shared !== null ? collector.exportSharedClass(shared, send) : wholeClass ? collector.exportWholeClass(send) : collector.exportFile();
-    return { type: 'done', batch, contribution: keepSeries(batch, { ...contribution, emptyFile: null }), emptyFiles, stats };
+    const contribution = wholeClass ? await exportClass(batch, collector) : collector.exportFile();
+    return { type: 'done', batch, contribution: { ...contribution, emptyFile: null }, emptyFiles, stats };
   } catch (err) {
     if (err instanceof InputError) return { type: 'error', batch, index, message: err.message, ...(err.hint !== undefined ? { hint: err.hint } : {}) };
     return { type: 'crash', batch, index, message: err instanceof Error ? (err.stack ?? err.message) : String(err) };
   }
+}
+
+/**
+ * A whole class read (a class's only file, or every batch of one: exportOwned)
+ * exported: its named instances summarized here, straight into the main
+ * thread's columns when it offers them (ColumnsOffer), and handed on in parts
+ * of batch `batch` as they are; what is left is returned.
+ */
+async function exportClass(batch: number, collector: FeatureCollector): Promise<FileContribution> {
+  const send = (whole: FileContribution): void => {
+    const part = keepSeries(batch, whole);
+    port.postMessage({ type: 'part', batch, contribution: part } satisfies WorkerReply, buffersOf(part));
+    partsSent++;
+    // A part summarized into shared columns holds no values (ids, durations, a few counts per slot): not held back.
+    if (part.sharedLengths === undefined) awaitRoom();
+  };
+  const offer = init.shareColumns === true ? await columnsOffered(batch, collector) : null;
+  const shared = offer?.shared ?? null;
+  if (shared !== null) {
+    collector.useSharedColumns(shared);
+    // Dref known ahead (by the first part): q*.abs written as the instances are summarized, no change point sent.
+    if (offer?.reference !== undefined) {
+      const cell = new ReferenceCell(offer.reference);
+      collector.useReferenceDurationLater(() => cell.get());
+    }
+  }
+  // A whole class's named ids that are not its slots' ids cross now, not after its last part: the main thread
+  // takes them in (finding the ids both classes name) while this thread summarizes.
+  const named = collector.namedIdsAhead();
+  if (named !== null) port.postMessage({ type: 'named', batch, ids: named } satisfies WorkerReply);
+  return shared !== null ? collector.exportSharedClass(shared, send) : collector.exportWholeClass(send);
+}
+
+type Done = Extract<WorkerReply, { type: 'done' }>;
+
+/** A batch's reply sent: its contribution's change points kept here (keepSeries), its arrays moved. */
+function post(reply: Done): void {
+  const contribution = keepSeries(reply.batch, reply.contribution);
+  port.postMessage({ ...reply, contribution } satisfies WorkerReply, buffersOf(contribution));
+}
+
+/**
+ * Every batch of a class was read here (`kept`, from the class's last batch
+ * down to its first): its records taken in, in input order, by one
+ * collector, and the class exported as a class's only file would be
+ * (exportClass), under its first batch; the other batches answered with
+ * nothing but their empty files and counts.
+ */
+async function exportOwned(kept: readonly Done[]): Promise<void> {
+  const inOrder = [...kept].reverse();
+  const first = inOrder[0] as Done;
+  const merged = new FeatureCollector(init.keepSeries);
+  // Room for every batch's held records at once (not grown batch by batch, copying them).
+  const held = inOrder.reduce((n, reply) => n + reply.contribution.heldCode.length, 0);
+  for (const reply of inOrder) merged.absorb(reply.contribution, reply === first ? held : 0);
+  const contribution = await exportClass(first.batch, merged);
+  post({ ...first, contribution: { ...contribution, emptyFile: null } });
+  for (const reply of inOrder.slice(1)) post({ ...reply, contribution: emptyContribution(reply.contribution.className) });
 }
 
 // An error escaping from a translator module (a timer, a forgotten promise) ends the run as the
@@ -267,17 +303,38 @@ port.on('message', (msg: WorkerBatches | QuartileRequest | RangeTask | RangeSpli
   let rate = 0;
   // The last batch left only when this worker would finish it before the main thread (MainPace).
   const takeLast = pace === null ? undefined : (b: number): boolean => pace.workerFirst(batchBytes(tasks[b] as WorkerTask), rate);
+  /** A class's batches not yet sent, from its last one down: if this worker reads them all, it summarizes the class (exportOwned). */
+  let kept: Done[] = [];
+  const sameClass = (b: number, c: number): boolean => c >= 0 && c < tasks.length && (tasks[b] as WorkerTask).className === (tasks[c] as WorkerTask).className;
   queue = queue.then(async () => {
     for (let b = claims.back(takeLast); b >= 0; b = claims.back(takeLast)) {
+      const task = tasks[b] as WorkerTask;
       const started = performance.now();
-      const reply = await handle(tasks[b] as WorkerTask);
-      rate = batchBytes(tasks[b] as WorkerTask) / Math.max(1, performance.now() - started);
+      const reply = await handle(task);
+      rate = batchBytes(task) / Math.max(1, performance.now() - started);
       flushBytes();
       if (currentFile !== undefined) Atomics.store(currentFile, 0, -1);
-      // The contribution's typed arrays are fresh copies: moved, not cloned.
-      port.postMessage(reply, reply.type === 'done' ? buffersOf(reply.contribution) : []);
-      if (reply.type !== 'done') break;
+      if (reply.type !== 'done') {
+        port.postMessage(reply);
+        break;
+      }
+      // A class's last batch with named instances, and the batches after it in this class, are kept: if the
+      // main thread leaves this worker the rest (parallel.ts, leaveRest), its first batch comes here too.
+      const keep = init.ownClasses === true && !task.wholeClass &&
+        (kept.length > 0 || (!sameClass(b, b + 1) && reply.contribution.heldIds.length > 0));
+      if (!keep) {
+        post(reply);
+        continue;
+      }
+      kept.push(reply);
+      if (sameClass(b, b - 1)) continue;
+      const owned = kept;
+      kept = [];
+      await exportOwned(owned);
     }
+    // The main thread read some of the class: its batches go as records.
+    for (const reply of kept) post(reply);
+    kept = [];
   });
 });
 
