@@ -31,6 +31,17 @@ export class GrowableFloat64 {
   }
 
   set(i: number, v: number): void {
+    // The usual case, the slot after the last one set, in a body small enough to be inlined where it is called.
+    if (i === this.length && i < this.data.length) {
+      this.data[i] = v;
+      this.length = i + 1;
+      return;
+    }
+    this.setBeyond(i, v);
+  }
+
+  /** set, for a slot not right after the last one (or beyond the room). */
+  private setBeyond(i: number, v: number): void {
     if (i >= this.data.length) this.grow(i + 1);
     const data = this.data;
     if (i >= this.length) {
