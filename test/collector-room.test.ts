@@ -169,6 +169,44 @@ describe('a class summarized by a worker into the shared columns of the collecto
     expect(main.sharedIds).toEqual(sequential.sharedIds);
   });
 
+  it('summarized in steps into columns shared ahead (reserveShared), shared mid-way without a copy: the features of a sequential read', () => {
+    const good = 3000;
+    const bad = 2000;
+    const sequential = new FeatureCollector(true);
+    readNamed(sequential, 'good', good, 0.1);
+    sequential.finishClass();
+    readBad(sequential, bad);
+    sequential.finishClass();
+
+    const main = new FeatureCollector(true);
+    readNamed(main, 'good', good, 0.1);
+    main.prepareClass();
+    // As readParallel does when it left the next class to the worker: room for it estimated, the class summarized in steps.
+    main.reserveShared(good + 4000);
+    const storage = main.eventColumns.flat().map((c) => c.data.buffer);
+    expect(storage.every((b) => b instanceof SharedArrayBuffer)).toBe(true);
+    expect(main.summarizeSome(1000)).toBe(false);
+    expect(main.summarizeSome(1000)).toBe(false);
+    // 2 000 of 3 000 summarized: the slots left are counted, the room is shared as it is (the same buffers, not copies).
+    expect([main.instanceCount, main.pendingSlots()]).toEqual([2000, good]);
+    const worker = new FeatureCollector(true);
+    readBad(worker, bad);
+    const shared = main.shareColumns(worker.pendingSlots(), worker.events.names, worker.states.names);
+    expect(shared.base).toBe(good);
+    expect(main.eventColumns.flat().slice(0, storage.length).map((c) => c.data.buffer)).toEqual(storage);
+    expect(main.eventColumns.flat().slice(0, storage.length).every((c, i) => c.data.buffer === storage[i])).toBe(true);
+    worker.useSharedColumns(shared);
+    const parts: ReturnType<FeatureCollector['exportFile']>[] = [];
+    parts.push(worker.exportSharedClass(shared, (part) => parts.push(part)));
+    expect(main.summarizeSome(1000)).toBe(true);
+    main.finishClass();
+    for (const part of parts) main.absorb(part);
+    main.finishClass();
+    for (const c of [main, sequential]) c.fillAbsoluteQuartiles(5);
+    expect(plain(buildFeatureSet(main, { weight: { mode: 'none' } }))).toEqual(plain(buildFeatureSet(sequential, { weight: { mode: 'none' } })));
+    expect(main.sharedIds).toEqual(sequential.sharedIds);
+  });
+
   it('a Dref used ahead that is not the median of the durations is an internal error, never a silent difference', () => {
     const c = new FeatureCollector(true);
     readNamed(c, 'good', 40, 0.1);

@@ -1067,19 +1067,25 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     const stateMap = stateNames.map((n) => this.states.id(n));
     const share = (all: GrowableFloat64[][], count: number, width: number): SharedArrayBuffer[][] => {
       const buffers: SharedArrayBuffer[][] = [];
-      for (let v = 0; v < count; v++) {
-        buffers.push(this.columnsOf(all, v, width).map((c) => {
-          const buffer = new SharedArrayBuffer(room * Float64Array.BYTES_PER_ELEMENT);
-          c.moveTo(new Float64Array(buffer));
-          return buffer;
-        }));
-      }
+      for (let v = 0; v < count; v++) buffers.push(this.columnsOf(all, v, width).map((c) => shareRoom(c, room)));
       return buffers;
     };
     const events = share(this.eventColumns, this.events.names.length, EVENT_FEATURE_TYPES.length);
     const states = share(this.stateColumns, this.states.names.length, STATE_FEATURE_TYPES.length);
     this.sharedInto = { next: base, end: room };
     return { base, slots, events: eventMap.map((v) => events[v] as SharedArrayBuffer[]), states: stateMap.map((v) => states[v] as SharedArrayBuffer[]) };
+  }
+
+  /**
+   * Put every column in shared storage with room for `room` slots now, before
+   * this class is summarized, when another thread will be offered room after
+   * it (shareColumns) and their number is only estimated yet: the values this
+   * class writes meanwhile are not copied again then, if the room suffices.
+   */
+  reserveShared(room: number): void {
+    for (const [all, count, width] of [[this.eventColumns, this.events.names.length, EVENT_FEATURE_TYPES.length], [this.stateColumns, this.states.names.length, STATE_FEATURE_TYPES.length]] as const) {
+      for (let v = 0; v < count; v++) for (const c of this.columnsOf(all, v, width)) shareRoom(c, room);
+    }
   }
 
   /**
@@ -1254,6 +1260,19 @@ function changePoints(bt: Float64Array, bv: Float64Array, begin: number, end: nu
  * as ~0.4 s of 1 M slots × 90 columns on a thread that had freed large
  * buffers before).
  */
+/**
+ * Column `c` in shared storage of its own, from its start, with room for
+ * `room` slots: as it is when it is so already (reserveShared), else moved.
+ * Its buffer.
+ */
+function shareRoom(c: GrowableFloat64, room: number): SharedArrayBuffer {
+  const { buffer, byteOffset, length } = c.data;
+  if (buffer instanceof SharedArrayBuffer && byteOffset === 0 && length >= room) return buffer;
+  const shared = new SharedArrayBuffer(room * Float64Array.BYTES_PER_ELEMENT);
+  c.moveTo(new Float64Array(shared));
+  return shared;
+}
+
 function reserveTogether(columns: readonly GrowableFloat64[], slots: number): void {
   const small = columns.filter((c) => c.data.length < slots);
   const bytes = slots * Float64Array.BYTES_PER_ELEMENT;
@@ -1267,7 +1286,6 @@ function reserveTogether(columns: readonly GrowableFloat64[], slots: number): vo
 }
 const RESERVE_MAX_BYTES = 1 << 30;
 
-/** A contribution without its state change points (each slot's range empty): they stay, or are used, elsewhere. */
 /** A contribution of class `className` that brings nothing (absorbing it changes nothing). */
 export function emptyContribution(className: ClassName): FileContribution {
   return {
@@ -1282,6 +1300,7 @@ export function emptyContribution(className: ClassName): FileContribution {
   };
 }
 
+/** A contribution without its state change points (each slot's range empty): they stay, or are used, elsewhere. */
 export function withoutPoints(c: FileContribution): FileContribution {
   return { ...c, seriesStart: new Array<number>(c.seriesStart.length).fill(0), seriesVar: new Int32Array(0), seriesT: new Float64Array(0), seriesV: new Float64Array(0) };
 }

@@ -301,11 +301,14 @@ port.on('message', (msg: WorkerBatches | QuartileRequest | RangeTask | RangeSpli
   const pace = msg.pace !== undefined ? new MainPace(msg.pace) : null;
   /** The last batch's pace (bytes per ms): the first one, cold, is slower than the rest. */
   let rate = 0;
-  // The last batch left only when this worker would finish it before the main thread (MainPace).
-  const takeLast = pace === null ? undefined : (b: number): boolean => pace.workerFirst(batchBytes(tasks[b] as WorkerTask), rate);
   /** A class's batches not yet sent, from its last one down: if this worker reads them all, it summarizes the class (exportOwned). */
   let kept: Done[] = [];
   const sameClass = (b: number, c: number): boolean => c >= 0 && c < tasks.length && (tasks[b] as WorkerTask).className === (tasks[c] as WorkerTask).className;
+  // The last batch left only when this worker would finish it before the main thread (MainPace), or when it is
+  // of the class kept here: taking it, this worker summarizes the class, which the main thread would do alone
+  // after everything else (its pace does not foretell that).
+  const takeLast = pace === null ? undefined : (b: number): boolean =>
+    (kept.length > 0 && sameClass(b, (kept[0] as Done).batch)) || pace.workerFirst(batchBytes(tasks[b] as WorkerTask), rate);
   queue = queue.then(async () => {
     for (let b = claims.back(takeLast); b >= 0; b = claims.back(takeLast)) {
       const task = tasks[b] as WorkerTask;
