@@ -207,6 +207,53 @@ describe('a class summarized by a worker into the shared columns of the collecto
     expect(main.sharedIds).toEqual(sequential.sharedIds);
   });
 
+  it("absorbSegments: batches of a rotated log summarized from their own records, as absorbing them would; else false, nothing changed", () => {
+    /** Batch `b` of `batches`: named instances [b × per, (b + 1) × per), one without records, the last batch naming none. */
+    const batch = (b: number, per: number, names: string[]): ReturnType<FeatureCollector['exportFile']> => {
+      const c = new FeatureCollector(true);
+      c.beginFile(file(`part-${b}.dlog`), 'bad');
+      for (let i = b * per; i < (b + 1) * per; i++) {
+        const t = i * 10;
+        c.instance(`req-${String(i).padStart(6, '0')}`, i % 7 === 0 ? 'slow' : null);
+        if (i === 5) continue;
+        for (const name of names) c.event(t + names.indexOf(name) * 0.1, name);
+        c.state(t + 0.25, 'queue', (i * 7) % 11);
+        c.event(t + 1 + (i % 5) * 0.3, 'End');
+      }
+      c.endFile(file(`part-${b}.dlog`));
+      return c.exportFile();
+    };
+    // Later batches meet their variables in another order, and one has a variable of its own (codes renumbered).
+    const parts = () => [batch(0, 40, ['Start', 'Auth']), batch(1, 40, ['Auth', 'Start']), batch(2, 40, ['Start', 'Retry']), batch(3, 0, [])];
+    const absorbing = new FeatureCollector(true);
+    readNamed(absorbing, 'good', 30, 0.1);
+    absorbing.finishClass();
+    for (const part of parts()) absorbing.absorb(part);
+    absorbing.finishClass();
+    const segments = new FeatureCollector(true);
+    readNamed(segments, 'good', 30, 0.1);
+    segments.finishClass();
+    const fresh = new FeatureCollector(true);
+    expect(fresh.absorbSegments(parts())).toBe(true);
+    expect(fresh.pendingSlots()).toBe(119);
+    expect(Array.from(fresh.pendingDurations())).toEqual(Array.from(parts().reduce((c, part) => (c.absorb(part), c), new FeatureCollector(true)).pendingDurations()));
+    const summarized = fresh.exportWholeClass(null);
+    segments.absorb(summarized);
+    segments.finishClass();
+    for (const c of [absorbing, segments]) c.fillAbsoluteQuartiles(3);
+    expect(plain(buildFeatureSet(segments, { weight: { mode: 'none' } }))).toEqual(plain(buildFeatureSet(absorbing, { weight: { mode: 'none' } })));
+    // Ids that do not ascend from batch to batch, a batch with a file's own instance, a collector not fresh: false.
+    const [first, second] = parts();
+    expect(new FeatureCollector(true).absorbSegments([second!, first!])).toBe(false);
+    const own = new FeatureCollector(true);
+    readBad(own, 3);
+    expect(new FeatureCollector(true).absorbSegments([own.exportFile()])).toBe(false);
+    const used = new FeatureCollector(true);
+    used.absorb(parts()[0]!);
+    expect(used.absorbSegments([parts()[1]!])).toBe(false);
+    expect(used.pendingSlots()).toBe(39);
+  });
+
   it('a Dref used ahead that is not the median of the durations is an internal error, never a silent difference', () => {
     const c = new FeatureCollector(true);
     readNamed(c, 'good', 40, 0.1);

@@ -156,13 +156,32 @@ export interface SharedColumns {
  * index of each: null when it is the order they were named in), and how many
  * have records.
  */
-interface PreparedClass {
-  readonly start: Int32Array;
+/**
+ * The held records of a prepared class, grouped by instance, in one or more
+ * runs of arrays: instances from `from` on (in summarizing order) have their
+ * records in these arrays, at their `start` less `base`.
+ */
+interface HeldSegment {
+  readonly from: number;
+  readonly base: number;
   readonly code: Int32Array;
   readonly t: Float64Array;
   readonly v: Float64Array;
+}
+
+interface PreparedClass {
+  /** Per instance in summarizing order, where its records begin (k + 1 offsets, over all segments). */
+  readonly start: Int32Array;
+  readonly segments: readonly HeldSegment[];
   readonly order: Int32Array | null;
   readonly named: number;
+}
+
+/** The segment that holds instance `done`'s records. */
+function segmentOf(segments: readonly HeldSegment[], done: number): number {
+  let s = 0;
+  while (s + 1 < segments.length && (segments[s + 1] as HeldSegment).from <= done) s++;
+  return s;
 }
 
 /** Interned variable names of one log kind, in order of first appearance. */
@@ -382,11 +401,18 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     } else if (this.held.length > 0) {
       throw new Error('records came after prepareClass');
     }
-    const { start, code, t, v, order } = this.prepared;
+    const { start, segments, order } = this.prepared;
     const k = this.heldIds.length;
     const flushSlots = this.flushSlots();
     const end = Math.min(k, this.cursor + limit);
+    let seg = segmentOf(segments, this.cursor);
+    let { code, t, v, base } = segments[seg] as HeldSegment;
+    let nextFrom = (segments[seg + 1] as HeldSegment | undefined)?.from ?? k;
     for (let done = this.cursor; done < end; done++) {
+      if (done === nextFrom) {
+        ({ code, t, v, base } = segments[++seg] as HeldSegment);
+        nextFrom = (segments[seg + 1] as HeldSegment | undefined)?.from ?? k;
+      }
       // Its id and kind by the order it was named in; its records at its place in this order.
       const j = order === null ? done : (order[done] as number);
       // Once the first instances show which columns nearly every instance sets, make room for all of them.
@@ -397,7 +423,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       }
       if ((start[done + 1] as number) > (start[done] as number)) {
         this.cursorSlots++;
-        this.summarize(this.heldIds[j] as string, this.heldKinds[j] as string | null, true, code, t, v, start[done] as number, start[done + 1] as number);
+        this.summarize(this.heldIds[j] as string, this.heldKinds[j] as string | null, true, code, t, v, (start[done] as number) - base, (start[done + 1] as number) - base);
         if (this.onFlush !== null && this.ids.length >= flushSlots) {
           this.onFlush(this.exportFile(false, this.ids.length + k - done - 1));
           this.clearSlots();
@@ -431,7 +457,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     const { code, t, v } = this.groupHeldByInstance(start, order === null ? null : rankOf(order));
     let named = 0;
     for (let p = 0; p < k; p++) if ((start[p + 1] as number) > (start[p] as number)) named++;
-    return { start, code, t, v, order, named };
+    return { start, segments: [{ from: 0, base: 0, code, t, v }], order, named };
   }
 
   /**
@@ -996,6 +1022,72 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     return this.held.length;
   }
 
+  /**
+   * As absorbing `parts` one after another, for a fresh collector and parts
+   * that hold nothing but named instances' records, each instance in one
+   * part, the ids ascending within and across them (a rotated log's batches:
+   * the worker's exportOwned): their records are not copied into one buffer
+   * but summarized from each part's own arrays (taken over: codes renumbered
+   * in place). False, with nothing changed, when they are not such parts.
+   */
+  absorbSegments(parts: readonly FileContribution[]): boolean {
+    if (this.ids.length > 0 || this.heldIds.length > 0 || this.held.length > 0 || this.prepared !== null || parts.length === 0) return false;
+    const className = (parts[0] as FileContribution).className;
+    let last: string | null = null;
+    for (const part of parts) {
+      if (part.className !== className || part.ids.length > 0 || part.namedIds.length > 0) return false;
+      for (const id of part.heldIds) {
+        if (last !== null && !(id > last)) return false;
+        last = id;
+      }
+      const inst = part.heldInst;
+      for (let i = 0, previous = 0; i < inst.length; i++) {
+        const j = inst[i] as number;
+        if (j < previous || j >= part.heldIds.length) return false;
+        previous = j;
+      }
+    }
+    const k = parts.reduce((n, part) => n + part.heldIds.length, 0);
+    if (k === 0) return false;
+    if (className !== this.className) {
+      this.finishClass();
+      this.className = className;
+    }
+    const start = new Int32Array(k + 1);
+    const segments: HeldSegment[] = [];
+    let from = 0;
+    let base = 0;
+    let named = 0;
+    for (const part of parts) {
+      const eventMap = part.eventNames.map((n) => this.events.id(n));
+      const stateMap = part.stateNames.map((n) => this.states.id(n));
+      const code = part.heldCode;
+      if (!isIdentity(eventMap) || !isIdentity(stateMap)) {
+        for (let i = 0; i < code.length; i++) {
+          const c = code[i] as number;
+          code[i] = c >= 0 ? (eventMap[c] as number) : -1 - (stateMap[-1 - c] as number);
+        }
+      }
+      // Each instance's records, counted, then their ends (the records are grouped: heldInst never decreases).
+      const inst = part.heldInst;
+      for (let i = 0; i < inst.length; i++) start[from + (inst[i] as number) + 1]++;
+      for (let j = 0; j < part.heldIds.length; j++) {
+        if ((start[from + j + 1] as number) > 0) named++;
+        start[from + j + 1] = (start[from + j + 1] as number) + (start[from + j] as number);
+      }
+      if (part.emptyFile !== null) this.emptyFiles.push(part.emptyFile);
+      // (A part that names no instance adds no segment: each segment's `from` is past the one before.)
+      if (part.heldIds.length > 0) segments.push({ from, base, code, t: part.heldT, v: part.heldV });
+      pushAll(this.heldIds, part.heldIds);
+      pushAll(this.heldKinds, part.heldKinds);
+      from += part.heldIds.length;
+      base += code.length;
+    }
+    this.heldAscending = true;
+    this.prepared = { start, segments, order: null, named };
+    return true;
+  }
+
   get instanceCount(): number {
     return this.ids.length;
   }
@@ -1034,11 +1126,19 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     out.set(this.durations.data.subarray(0, this.ids.length));
     const prepared = this.prepared;
     if (prepared === null) return out;
-    const { start, t } = prepared;
+    const { start, segments } = prepared;
+    const k = this.heldIds.length;
     let w = this.ids.length;
-    for (let done = this.cursor; done < this.heldIds.length; done++) {
-      const from = start[done] as number;
-      const to = start[done + 1] as number;
+    let seg = segmentOf(segments, this.cursor);
+    let { t, base } = segments[seg] as HeldSegment;
+    let nextFrom = (segments[seg + 1] as HeldSegment | undefined)?.from ?? k;
+    for (let done = this.cursor; done < k; done++) {
+      if (done === nextFrom) {
+        ({ t, base } = segments[++seg] as HeldSegment);
+        nextFrom = (segments[seg + 1] as HeldSegment | undefined)?.from ?? k;
+      }
+      const from = (start[done] as number) - base;
+      const to = (start[done + 1] as number) - base;
       if (to <= from) continue;
       let lo = t[from] as number;
       let hi = lo;

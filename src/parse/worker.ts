@@ -147,9 +147,12 @@ async function exportOwned(kept: readonly Done[]): Promise<void> {
   const inOrder = [...kept].reverse();
   const first = inOrder[0] as Done;
   const merged = new FeatureCollector(init.keepSeries);
-  // Room for every batch's held records at once (not grown batch by batch, copying them).
-  const held = inOrder.reduce((n, reply) => n + reply.contribution.heldCode.length, 0);
-  for (const reply of inOrder) merged.absorb(reply.contribution, reply === first ? held : 0);
+  // Summarized from each batch's own records when each instance lies in one batch, ids ascending (a rotated log);
+  // else taken in as records, room for all of them made at once (not grown batch by batch, copying them).
+  if (!merged.absorbSegments(inOrder.map((reply) => reply.contribution))) {
+    const held = inOrder.reduce((n, reply) => n + reply.contribution.heldCode.length, 0);
+    for (const reply of inOrder) merged.absorb(reply.contribution, reply === first ? held : 0);
+  }
   const contribution = await exportClass(first.batch, merged);
   post({ ...first, contribution: { ...contribution, emptyFile: null } });
   for (const reply of inOrder.slice(1)) post({ ...reply, contribution: emptyContribution(reply.contribution.className) });
