@@ -237,8 +237,9 @@ describe('a class summarized by a worker into the shared columns of the collecto
     expect(fresh.absorbSegments(parts())).toBe(true);
     expect(fresh.pendingSlots()).toBe(119);
     expect(Array.from(fresh.pendingDurations())).toEqual(Array.from(parts().reduce((c, part) => (c.absorb(part), c), new FeatureCollector(true)).pendingDurations()));
-    const summarized = fresh.exportWholeClass(null);
-    segments.absorb(summarized);
+    const handed: ReturnType<FeatureCollector['exportFile']>[] = [];
+    handed.push(fresh.exportWholeClass((part) => handed.push(part)));
+    for (const part of handed) segments.absorb(part);
     segments.finishClass();
     for (const c of [absorbing, segments]) c.fillAbsoluteQuartiles(3);
     expect(plain(buildFeatureSet(segments, { weight: { mode: 'none' } }))).toEqual(plain(buildFeatureSet(absorbing, { weight: { mode: 'none' } })));
