@@ -263,6 +263,22 @@ describe('readParallel equals a sequential read', () => {
     expect(await readBoth(files, 2, false, { batchBytes: 1 }, false)).toEqual(await readBoth(files, 1, false, {}, false));
     // Never owned: its batches cross as records.
     expect(await readBoth(files, 2, true, { batchBytes: 1, ownClasses: false }, false)).toEqual(sequential);
+    // Two workers claim bad's batches in turn: neither has them all, neither owns the class.
+    expect(await readBoth(files, 3, true, { batchBytes: 1 }, false)).toEqual(sequential);
+  });
+
+  it('a class left to the worker with a line that is not a record: the first failing file, its exact --strict error, no wait', async () => {
+    const files = writeLeftSet('left-strict');
+    const broken = files.bad[3]!;
+    writeFileSync(broken.path, `${named('b-5', 400, 1)}not a record\n`);
+    const sized = { ...broken, size: statSync(broken.path).size };
+    files.bad[3] = sized;
+    const sequential = readBoth(files, 1, true, {}, true);
+    const error = await sequential.then(() => null, (err: Error) => err.message);
+    expect(error).toMatch(/part-3\.dlog/);
+    for (const local of [{ batchBytes: 1 }, { batchBytes: 1, frontBatches: files.good.length }]) {
+      await expect(readBoth(files, 2, true, local, true)).rejects.toMatchObject({ message: error });
+    }
   });
 
   it('reports the first failing file in input order: this thread\'s (front) before a worker\'s (back)', async () => {

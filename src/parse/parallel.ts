@@ -672,7 +672,11 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
           if (reply.type !== 'done' && (failure === null || reply.index < failure.index)) {
             failure = reply;
             // Nothing more is claimed; the batches already claimed are still answered (an earlier one may fail too).
-            claims.close();
+            const claimed = claims.close();
+            // Left to the worker, the batches it had not claimed yet are read by no one: no answer is awaited for them,
+            // nor the layout of a class it will not finish.
+            if (left) workersFrom = Math.max(workersFrom, claimed);
+            awaitedLayout?.resolve(null);
           }
           drain();
         });

@@ -324,10 +324,16 @@ port.on('message', (msg: WorkerBatches | QuartileRequest | RangeTask | RangeSpli
         port.postMessage(reply);
         break;
       }
-      // A class's last batch with named instances, and the batches after it in this class, are kept: if the
-      // main thread leaves this worker the rest (parallel.ts, leaveRest), its first batch comes here too.
+      // A class's last batch with named instances, and the batches before it in this class, are kept: if the
+      // main thread leaves this worker the rest (parallel.ts, leaveRest), its first batch comes here too. Only
+      // while they follow one another: another worker claimed one in between, and this one owns nothing.
+      const next = kept.length > 0 && b === (kept[kept.length - 1] as Done).batch - 1;
+      if (kept.length > 0 && !next) {
+        for (const r of kept) post(r);
+        kept = [];
+      }
       const keep = init.ownClasses === true && !task.wholeClass &&
-        (kept.length > 0 || (!sameClass(b, b + 1) && reply.contribution.heldIds.length > 0));
+        (next || (!sameClass(b, b + 1) && reply.contribution.heldIds.length > 0));
       if (!keep) {
         post(reply);
         continue;
