@@ -119,6 +119,11 @@ export interface FileContribution {
    * absorbing collector only notes their ids (for ids shared by both classes).
    */
   readonly namedIds: string[];
+  /**
+   * heldIds are strictly ascending as they were named, so each instance's
+   * records are one run of held records, in id order (absorbSegments).
+   */
+  readonly heldAscending?: boolean;
   /** The instances named by `I` records are this part's named slots, in slot order: their ids are namedIds too. */
   readonly namedInSlots?: boolean;
   /** Its state change points stayed in the worker that sent it (WorkerInit.seriesInWorkers): q*.abs come later (QuartileRequest). */
@@ -851,6 +856,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       heldT: this.held.t.data.slice(0, heldLength),
       heldV: this.held.v.data.slice(0, heldLength),
       heldInst: this.held.inst.data.slice(0, heldLength),
+      ...(withHeld && this.heldAscending && this.heldIds.length > 0 ? { heldAscending: true } : {}),
       namedIds: [],
       slotsAhead,
       ...(this.namedInSlots ? { namedInSlots: true } : {}),
@@ -1036,16 +1042,11 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     let last: string | null = null;
     for (const part of parts) {
       if (part.className !== className || part.ids.length > 0 || part.namedIds.length > 0) return false;
-      for (const id of part.heldIds) {
-        if (last !== null && !(id > last)) return false;
-        last = id;
-      }
-      const inst = part.heldInst;
-      for (let i = 0, previous = 0; i < inst.length; i++) {
-        const j = inst[i] as number;
-        if (j < previous || j >= part.heldIds.length) return false;
-        previous = j;
-      }
+      const n = part.heldIds.length;
+      if (n === 0) continue;
+      // Its ids ascending as they were named: each instance's records are one run, in id order (see instance).
+      if (part.heldAscending !== true || (last !== null && !((part.heldIds[0] as string) > last))) return false;
+      last = part.heldIds[n - 1] as string;
     }
     const k = parts.reduce((n, part) => n + part.heldIds.length, 0);
     if (k === 0) return false;
@@ -1078,11 +1079,11 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       if (part.emptyFile !== null) this.emptyFiles.push(part.emptyFile);
       // (A part that names no instance adds no segment: each segment's `from` is past the one before.)
       if (part.heldIds.length > 0) segments.push({ from, base, code, t: part.heldT, v: part.heldV });
-      pushAll(this.heldIds, part.heldIds);
-      pushAll(this.heldKinds, part.heldKinds);
       from += part.heldIds.length;
       base += code.length;
     }
+    this.heldIds = this.heldIds.concat(...parts.map((part) => part.heldIds));
+    this.heldKinds = this.heldKinds.concat(...parts.map((part) => part.heldKinds));
     this.heldAscending = true;
     this.prepared = { start, segments, order: null, named };
     return true;
