@@ -816,7 +816,10 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    * Everything this collector holds, after reading exactly one file (and no
    * finishClass), for `absorb` in another collector.
    */
-  exportFile(withHeld = true, slotsAhead = 0): FileContribution {
+  exportFile(withHeld = true, slotsAhead = 0, handOver = false): FileContribution {
+    // handOver: this collector is not used after, so its held records go as views of its own buffers (moved
+    // to another thread whole, room never written included: no memory), not copied.
+    const held = (a: Int32Array | Float64Array, n: number) => (handOver ? a.subarray(0, n) : a.slice(0, n));
     this.settleReference();
     const slots = this.ids.length;
     const heldLength = withHeld ? this.held.length : 0;
@@ -852,10 +855,10 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       emptyFile: this.emptyFiles[0] ?? null,
       heldIds: withHeld ? [...this.heldIds] : [],
       heldKinds: withHeld ? [...this.heldKinds] : [],
-      heldCode: this.held.code.data.slice(0, heldLength),
-      heldT: this.held.t.data.slice(0, heldLength),
-      heldV: this.held.v.data.slice(0, heldLength),
-      heldInst: this.held.inst.data.slice(0, heldLength),
+      heldCode: held(this.held.code.data, heldLength) as Int32Array,
+      heldT: held(this.held.t.data, heldLength) as Float64Array,
+      heldV: held(this.held.v.data, heldLength) as Float64Array,
+      heldInst: held(this.held.inst.data, heldLength) as Int32Array,
       ...(withHeld && this.heldAscending && this.heldIds.length > 0 ? { heldAscending: true } : {}),
       namedIds: [],
       slotsAhead,

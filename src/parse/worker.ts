@@ -89,7 +89,8 @@ async function handle(task: WorkerTask): Promise<WorkerReply> {
     }
     // The batch's empty files go as a list (a contribution names one): taken before a whole class's parts clear them.
     const emptyFiles = [...collector.emptyFiles];
-    const contribution = wholeClass ? await exportClass(batch, collector) : collector.exportFile();
+    // (The batch's collector is dropped after: its held records go as they are, not copied.)
+    const contribution = wholeClass ? await exportClass(batch, collector) : collector.exportFile(true, 0, true);
     return { type: 'done', batch, contribution: { ...contribution, emptyFile: null }, emptyFiles, stats };
   } catch (err) {
     if (err instanceof InputError) return { type: 'error', batch, index, message: err.message, ...(err.hint !== undefined ? { hint: err.hint } : {}) };
