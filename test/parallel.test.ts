@@ -281,6 +281,18 @@ describe('readParallel equals a sequential read', () => {
     }
   });
 
+  it('a class left to the worker that cannot be summarized (timestamps spanning more than the largest number): the same error', async () => {
+    const files = writeLeftSet('left-span');
+    const spanning = files.bad[4]!;
+    writeFileSync(spanning.path, `I\tb-5\nE\t-1e308\tRecv\nE\t1e308\tSend\n`);
+    files.bad[4] = { ...spanning, size: statSync(spanning.path).size };
+    const message = "bad class, instance 'b-5': its timestamps span from -1e+308 to 1e+308, more than the largest number";
+    await expect(readBoth(files, 1, true, {}, false)).rejects.toMatchObject({ message });
+    for (const local of [{ batchBytes: 1 }, { batchBytes: 1, frontBatches: files.good.length }]) {
+      await expect(readBoth(files, 2, true, local, false)).rejects.toMatchObject({ message });
+    }
+  });
+
   it('reports the first failing file in input order: this thread\'s (front) before a worker\'s (back)', async () => {
     const files = writeSet('errors');
     const broken = (f: InputFile, line: string): void => {

@@ -93,9 +93,14 @@ async function handle(task: WorkerTask): Promise<WorkerReply> {
     const contribution = wholeClass ? await exportClass(batch, collector) : collector.exportFile(true, 0, true);
     return { type: 'done', batch, contribution: { ...contribution, emptyFile: null }, emptyFiles, stats };
   } catch (err) {
-    if (err instanceof InputError) return { type: 'error', batch, index, message: err.message, ...(err.hint !== undefined ? { hint: err.hint } : {}) };
-    return { type: 'crash', batch, index, message: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+    return failureOf(err, batch, index);
   }
+}
+
+/** The reply for an error while reading file `index` of batch `batch`: the input's (InputError), or distalyze's. */
+function failureOf(err: unknown, batch: number, index: number): WorkerReply {
+  if (err instanceof InputError) return { type: 'error', batch, index, message: err.message, ...(err.hint !== undefined ? { hint: err.hint } : {}) };
+  return { type: 'crash', batch, index, message: err instanceof Error ? (err.stack ?? err.message) : String(err) };
 }
 
 /**
@@ -343,7 +348,14 @@ port.on('message', (msg: WorkerBatches | QuartileRequest | RangeTask | RangeSpli
       if (sameClass(b, b - 1)) continue;
       const owned = kept;
       kept = [];
-      await exportOwned(owned);
+      try {
+        await exportOwned(owned);
+      } catch (err) {
+        // (Summarizing the class failed: an instance's timestamps, say, as a sequential read's finishClass would.)
+        port.postMessage(failureOf(err, b, task.first));
+        for (const r of owned.slice(0, -1)) post(r);
+        break;
+      }
     }
     // The main thread read some of the class: its batches go as records.
     for (const reply of kept) post(reply);
