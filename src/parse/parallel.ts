@@ -747,8 +747,13 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
         // would finish it first: the same result, and the error a sequential read would stop at).
         const next = tasks[absorbed];
         if (absorbed > 0 && next !== undefined && next.className !== (tasks[absorbed - 1] as WorkerTask).className) {
-          // (Or the rest, left to the worker, which then reads a whole class: it asks the same once it has.)
-          if (init.shareColumns === true && (left || (next.wholeClass && absorbed === batches.length - 1)) && !results.has(absorbed) && !declined.has(absorbed)) {
+          // The rest, another class, read by the worker: left to it, or claimed by it before this thread could leave
+          // it (the same, then, if it kept them: it asks as it would have).
+          const rest = left || (workers.length === 1 && init.ownClasses === true && collector.heldRecords > 0 &&
+            (tasks[batches.length - 1] as WorkerTask).className === next.className);
+          // (Or the rest, a class the worker reads whole: it asks the same once it has.)
+          // (Not after a failure: the batch may never be read.)
+          if (init.shareColumns === true && (rest || (next.wholeClass && absorbed === batches.length - 1)) && failure === null && !results.has(absorbed) && !declined.has(absorbed)) {
             // The last batch is the other class's only file, still read by a worker: it summarizes it into this
             // thread's columns (as they are shared, before this class fills them), not into its own to be copied here.
             // While the worker still reads: this class's records grouped, its order and size found (finishClass's first steps).
@@ -759,7 +764,7 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
             // Left a class, the worker still reads it (and takes its batches in): this class is summarized
             // meanwhile, in steps, until the worker asks (its columns are shared then, with what they hold).
             let answer: LayoutReply | null | undefined;
-            if (left) {
+            if (rest) {
               // Its columns shared now, with room for the worker's class as this one's bytes per slot foretell (and a
               // quarter more): not copied into shared storage when the worker asks, half summarized (~0.2 s, at 200 MB).
               collector.reserveShared(collector.pendingSlots() + estimatedSlots(absorbed));
