@@ -255,6 +255,49 @@ describe('a class summarized by a worker into the shared columns of the collecto
     expect(used.pendingSlots()).toBe(39);
   });
 
+  it('ids named again out of order are merged with their first naming (dedupeHeld): as if each had come once, its records together', () => {
+    // Request r's records, in time; `kind` on its I record.
+    const records = (c: FeatureCollector, r: number, part: number, kind: string | null): void => {
+      c.instance(`req-${String((r * 7919) % 1000).padStart(4, '0')}`, kind);
+      const t = r * 10 + part * 3;
+      c.event(t, part === 0 ? 'Start' : 'Step');
+      c.state(t + 0.5, 'queue', (r + part) % 5);
+      c.event(t + 1 + (r % 3), part === 2 ? 'End' : 'Wait');
+    };
+    const n = 600;
+    // Interleaved: each request named three times, in three rounds (the last round giving some a kind), ids hashed.
+    const interleaved = new FeatureCollector(true);
+    interleaved.beginFile(file('bad.dlog'), 'bad');
+    for (let part = 0; part < 3; part++) for (let r = 0; r < n; r++) records(interleaved, r, part, part === 2 && r % 4 === 0 ? 'slow' : part === 1 && r % 8 === 0 ? 'fast' : null);
+    interleaved.instance('req-none'); // named, no records
+    interleaved.endFile(file('bad.dlog'));
+    // The same records, each request's together: named once, the kind its first one.
+    const together = new FeatureCollector(true);
+    together.beginFile(file('bad.dlog'), 'bad');
+    for (let r = 0; r < n; r++) {
+      for (let part = 0; part < 3; part++) records(together, r, part, part === 0 ? (r % 8 === 0 ? 'fast' : r % 4 === 0 ? 'slow' : null) : null);
+    }
+    together.instance('req-none');
+    together.endFile(file('bad.dlog'));
+    const good = (c: FeatureCollector) => {
+      c.finishClass();
+      // good, after: names some of bad's ids, for the shared ids (in bad's order of first naming).
+      c.beginFile(file('good.dlog'), 'good');
+      for (const r of [5, 3, 599, 17]) records(c, r, 0, null);
+      c.instance('req-none');
+      c.endFile(file('good.dlog'));
+      c.finishClass();
+    };
+    good(interleaved);
+    good(together);
+    expect(interleaved.sharedIds).toEqual(together.sharedIds);
+    expect(interleaved.sharedIds).toHaveLength(5);
+    for (const c of [interleaved, together]) c.fillAbsoluteQuartiles(5);
+    const built = (c: FeatureCollector) => plain(buildFeatureSet(c, { weight: { mode: 'none' } }));
+    expect(built(interleaved)).toEqual(built(together));
+    expect(interleaved.kinds.filter((k) => k !== null)).toHaveLength(together.kinds.filter((k) => k !== null).length);
+  });
+
   it('a Dref used ahead that is not the median of the durations is an internal error, never a silent difference', () => {
     const c = new FeatureCollector(true);
     readNamed(c, 'good', 40, 0.1);
