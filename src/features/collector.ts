@@ -361,19 +361,24 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     const named = elsewhere.length === 0 ? this.heldIds : this.heldIds.length === 0 ? elsewhere : [...elsewhere, ...this.heldIds];
     const other = this.namedByClass.get(this.className === 'good' ? 'bad' : 'good');
     // Ids that all came in absorbed parts were scanned as they came (NamedScan); others are scanned now.
-    const scanned = (this.heldIds.length === 0 ? scan?.result(other) : null) ?? NamedScan.over(named, other);
+    // (Ids not in order, named here: merged with the other class's in sorted order, when it is known.)
+    const myOrder = named === this.heldIds && !this.heldAscending ? this.sortedHeld : null;
+    const scanned = (this.heldIds.length === 0 ? scan?.result(other) : null) ?? NamedScan.over(named, other, myOrder);
     const namedAscending = scanned.ascending;
     // Taken as it is when it is the first (a million ids are not copied).
     if (this.shared.length === 0) this.shared = scanned.shared;
     else pushAll(this.shared, scanned.shared);
     // finishClass may run twice for a class (explicitly, then on the next class's first file): add, never replace.
-    const own = this.namedByClass.get(this.className) ?? { ids: [], ascending: true, set: null };
+    const own = this.namedByClass.get(this.className) ?? { ids: [], ascending: true, set: null, sorted: null };
     own.ascending = own.ascending && namedAscending &&
       (own.ids.length === 0 || named.length === 0 || (named[0] as string) > (own.ids[own.ids.length - 1] as string));
     if (own.ids.length === 0 && own.set === null) {
       // The class's first: its list as it is (not changed after this: heldIds and namedElsewhere are replaced below).
       own.ids = named;
+      own.sorted = myOrder ?? (named === elsewhere ? (scan?.sortedOrder ?? null) : null);
     } else {
+      // (Ids added: their sorted order is not known. None, when finishClass runs again for the class: it stays.)
+      if (named.length > 0) own.sorted = null;
       for (const id of named) {
         own.ids.push(id);
         own.set?.add(id);
@@ -981,9 +986,20 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    * part), in the order they were named, from namedIdsAhead of the collector
    * that sends its parts: as its contribution's namedIds would add them.
    */
-  absorbNamed(ids: readonly string[]): void {
-    const scan = this.namedElsewhere ??= new NamedScan(this.namedByClass.get(this.className === 'good' ? 'bad' : 'good'));
+  absorbNamed(ids: readonly string[], sorted: Int32Array | null = null): void {
+    const other = this.namedByClass.get(this.className === 'good' ? 'bad' : 'good');
+    // With their sorted order (ids not in order), first: scanned by a merge when the class is finished.
+    if (this.namedElsewhere === null && sorted !== null) {
+      this.namedElsewhere = NamedScan.withOrder(other, [...ids], sorted);
+      return;
+    }
+    const scan = this.namedElsewhere ??= new NamedScan(other);
     for (const id of ids) scan.push(id);
+  }
+
+  /** With namedIdsAhead: the sorted order of the ids it gave, when they do not ascend (absorbNamed). */
+  namedOrderAhead(): Int32Array | null {
+    return this.namedSent && !this.heldAscending && this.sortedHeld !== null ? this.sortedHeld.slice() : null;
   }
 
   /**
@@ -1773,6 +1789,8 @@ interface NamedIds {
   ids: string[];
   ascending: boolean;
   set: IdSet | null;
+  /** The indices of `ids` in sorted order, when they do not ascend and it is known (from summarizing them). */
+  sorted: Int32Array | null;
 }
 
 /** What a NamedIds' Set is used for. */
@@ -1807,18 +1825,32 @@ class NamedScan {
   private p = 0;
   private set: IdSet | null = null;
 
+  /** The list's sorted order, while its scan waits for `result` to be a merge of both sorted lists (withOrder). */
+  private order: Int32Array | null = null;
+
   constructor(private readonly other: NamedIds | undefined, private readonly list: string[] = []) {
     this.otherIds = other?.ids ?? [];
     this.otherLength = this.otherIds.length;
     this.mode = other === undefined || this.otherLength === 0 ? 'none' : other.ascending && other.set === null ? 'merge' : 'set';
-    if (this.mode === 'set') this.set = (other as NamedIds).set ??= new Set(this.otherIds);
   }
 
   /** `ids` scanned whole (not copied) against `other`: whether they ascend, and those it names too. */
-  static over(ids: readonly string[], other: NamedIds | undefined): ScanResult {
-    const scan = new NamedScan(other, ids as string[]);
-    for (let j = 0; j < ids.length; j++) scan.step(j);
-    return { ascending: scan.ascending, shared: scan.shared };
+  static over(ids: readonly string[], other: NamedIds | undefined, order: Int32Array | null = null): ScanResult {
+    const scan = order !== null ? NamedScan.withOrder(other, ids as string[], order) : new NamedScan(other, ids as string[]);
+    if (order === null) for (let j = 0; j < ids.length; j++) scan.step(j);
+    return scan.result(other) as ScanResult;
+  }
+
+  /**
+   * `ids` (distinct, not copied) with their sorted order: scanned only when
+   * the result is asked, by merging the two lists in sorted order when the
+   * other's is known too (no Set of a million ids built and looked up),
+   * else one by one as usual.
+   */
+  static withOrder(other: NamedIds | undefined, ids: string[], order: Int32Array): NamedScan {
+    const scan = new NamedScan(other, ids);
+    scan.order = order;
+    return scan;
   }
 
   /** The ids pushed (the list a finished class keeps: the scan is not used after). */
@@ -1826,9 +1858,21 @@ class NamedScan {
     return this.list;
   }
 
+  /** The sorted order of `ids`, when they came with it and nothing was pushed after. */
+  get sortedOrder(): Int32Array | null {
+    return this.order;
+  }
+
   push(id: string): void {
+    if (this.order !== null) this.scanAll();
     this.list.push(id);
     this.step(this.list.length - 1);
+  }
+
+  /** The ids that came with their order, scanned one by one after all (more are pushed). */
+  private scanAll(): void {
+    this.order = null;
+    for (let j = 0; j < this.list.length; j++) this.step(j);
   }
 
   /** The id at `j`, after those before it. */
@@ -1840,7 +1884,7 @@ class NamedScan {
       if (this.mode === 'merge') this.toSet(j);
     }
     if (this.mode === 'set') {
-      if ((this.set as IdSet).has(id)) this.shared.push(id);
+      if ((this.set ??= (this.other as NamedIds).set ??= new Set(this.otherIds)).has(id)) this.shared.push(id);
     } else if (this.mode === 'merge') {
       const theirs = this.otherIds;
       // Equal first: the two classes often name the same ids (one comparison each instead of two).
@@ -1870,8 +1914,51 @@ class NamedScan {
    */
   result(other: NamedIds | undefined): ScanResult | null {
     const same = other === this.other && (other === undefined || (other.ids === this.otherIds && other.ids.length === this.otherLength));
-    return same ? { ascending: this.ascending, shared: this.shared } : null;
+    if (!same) return null;
+    const order = this.order;
+    if (order !== null) {
+      const theirs = other === undefined || other.ascending ? null : other.sorted;
+      if (this.mode === 'none' || theirs !== null || other?.ascending === true) {
+        return { ascending: isIdentityOrder(order), shared: this.mode === 'none' ? [] : sharedBySort(this.list, order, this.otherIds, theirs) };
+      }
+      this.scanAll();
+    }
+    return { ascending: this.ascending, shared: this.shared };
   }
+}
+
+/** Whether order[i] is i for every i. */
+function isIdentityOrder(order: Int32Array): boolean {
+  for (let i = 0; i < order.length; i++) if (order[i] !== i) return false;
+  return true;
+}
+
+/**
+ * The ids of `mine` (distinct) that `theirs` (distinct) holds too, in
+ * `mine`'s order: both walked in sorted order (`myOrder`; `theirOrder`, null
+ * when `theirs` ascends), each step one comparison, the matches marked.
+ */
+function sharedBySort(mine: readonly string[], myOrder: Int32Array, theirs: readonly string[], theirOrder: Int32Array | null): string[] {
+  const marked = new Uint8Array(mine.length);
+  let found = 0;
+  for (let p = 0, q = 0; p < mine.length && q < theirs.length;) {
+    const j = myOrder[p] as number;
+    const a = mine[j] as string;
+    const b = theirs[theirOrder === null ? q : (theirOrder[q] as number)] as string;
+    if (a === b) {
+      marked[j] = 1;
+      found++;
+      p++;
+      q++;
+    } else if (a < b) {
+      p++;
+    } else {
+      q++;
+    }
+  }
+  const shared: string[] = [];
+  for (let j = 0; j < mine.length && shared.length < found; j++) if (marked[j] === 1) shared.push(mine[j] as string);
+  return shared;
 }
 
 /** Whether map[i] is i for every i. */

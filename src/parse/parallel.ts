@@ -210,7 +210,11 @@ export type WorkerReply =
     readonly durations?: Float64Array;
   }
   /** Batch `batch`'s named ids, ahead of its parts (FeatureCollector.namedIdsAhead): its contribution leaves them out. */
-  | { readonly type: 'named'; readonly batch: number; readonly ids: readonly string[] }
+  | {
+    readonly type: 'named'; readonly batch: number; readonly ids: readonly string[];
+    /** Their sorted order, when they do not ascend (FeatureCollector.namedOrderAhead). */
+    readonly sorted?: Int32Array;
+  }
   /** A leading part of batch `batch`'s contribution (a class's only file, in parts of summarized instances); 'done' follows. */
   | { readonly type: 'part'; readonly batch: number; readonly contribution: FileContribution }
   /** File `index` (of batch `batch`) failed; the batch's later files were not read. */
@@ -527,7 +531,7 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
   const placed = new Map<string, Placed>();
   const seqOf = new Map<number, number>();
   /** Batches' named ids sent ahead of their parts ('named' replies). */
-  const namedAhead = new Map<number, readonly string[]>();
+  const namedAhead = new Map<number, { readonly ids: readonly string[]; readonly sorted: Int32Array | null }>();
   /** The batch summarized with Dref known ahead (ColumnsOffer.reference): its durations, Dref, and where the worker reads it. */
   let announced: AnnouncedDurations | null = null;
   let referenceDuration: number | null = null;
@@ -541,7 +545,7 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
     const named = namedAhead.get(batch);
     if (named !== undefined) {
       namedAhead.delete(batch);
-      collector.absorbNamed(named);
+      collector.absorbNamed(named.ids, named.sorted);
     }
     // Its slots are the last ones (absorb may first have finished the previous class, adding slots).
     if (c.pointsKept === true) placed.set(`${batch}:${seq}`, { base: collector.instanceCount - c.ids.length, states: c.stateNames });
@@ -641,7 +645,7 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
           }
           if (reply.type === 'quartiles') return; // answered in fillQuartiles
           if (reply.type === 'named') {
-            namedAhead.set(reply.batch, reply.ids);
+            namedAhead.set(reply.batch, { ids: reply.ids, sorted: reply.sorted ?? null });
             return;
           }
           if (reply.type === 'layout') {

@@ -130,7 +130,10 @@ async function exportClass(batch: number, collector: FeatureCollector): Promise<
   // A whole class's named ids that are not its slots' ids cross now, not after its last part: the main thread
   // takes them in (finding the ids both classes name) while this thread summarizes.
   const named = collector.namedIdsAhead();
-  if (named !== null) port.postMessage({ type: 'named', batch, ids: named } satisfies WorkerReply);
+  const sorted = collector.namedOrderAhead();
+  if (named !== null) {
+    port.postMessage({ type: 'named', batch, ids: named, ...(sorted !== null ? { sorted } : {}) } satisfies WorkerReply, sorted !== null ? [sorted.buffer as ArrayBuffer] : []);
+  }
   return shared !== null ? collector.exportSharedClass(shared, send) : collector.exportWholeClass(send);
 }
 
