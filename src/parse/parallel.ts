@@ -576,7 +576,6 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
   let finished = false;
   try {
     await new Promise<void>((resolve, reject) => {
-      /** Batch `b`'s contribution taken in: its parts, then the rest, its empty files and counts. */
       /** The class whose held records still to come have room made for them (heldAhead). */
       let roomFor: ClassName | null = null;
       /**
@@ -594,6 +593,7 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
         }
         return records;
       };
+      /** Batch `b`'s contribution taken in: its parts, then the rest, its empty files and counts. */
       const absorbBatch = (b: number, r: Extract<WorkerReply, { type: 'done' }>): void => {
         for (const part of parts.get(b) ?? []) absorbPart(part);
         parts.delete(b);
@@ -758,8 +758,8 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
           // (Or the rest, a class the worker reads whole: it asks the same once it has.)
           // (Not after a failure: the batch may never be read.)
           if (init.shareColumns === true && (rest || (next.wholeClass && absorbed === batches.length - 1)) && failure === null && !results.has(absorbed) && !declined.has(absorbed)) {
-            // The last batch is the other class's only file, still read by a worker: it summarizes it into this
-            // thread's columns (as they are shared, before this class fills them), not into its own to be copied here.
+            // The last batch is the other class's only file (or the rest is a class the worker reads whole), still read
+            // by a worker: it summarizes it into this thread's columns (shared), not into its own to be copied here.
             // While the worker still reads: this class's records grouped, its order and size found (finishClass's first steps).
             collector.prepareClass();
             // With the points kept until Dref: this class's durations now, while the worker reads (Dref ahead, below).
