@@ -760,15 +760,16 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
           if (init.shareColumns === true && (rest || (next.wholeClass && absorbed === batches.length - 1)) && failure === null && !results.has(absorbed) && !declined.has(absorbed)) {
             // The last batch is the other class's only file (or the rest is a class the worker reads whole), still read
             // by a worker: it summarizes it into this thread's columns (shared), not into its own to be copied here.
-            // While the worker still reads: this class's records grouped, its order and size found (finishClass's first steps).
-            collector.prepareClass();
-            // With the points kept until Dref: this class's durations now, while the worker reads (Dref ahead, below).
+            // With the points kept until Dref: this class's durations now, while the worker reads (Dref ahead, below),
+            // straight from its records: grouping them first (finishClass's first steps) would keep the worker waiting.
             const own = init.seriesInWorkers === true ? collector.pendingDurations() : null;
             const asked = new Promise<LayoutReply | null>((resolve) => { awaitedLayout = { batch: absorbed, resolve }; });
-            // Left a class, the worker still reads it (and takes its batches in): this class is summarized
-            // meanwhile, in steps, until the worker asks (its columns are shared then, with what they hold).
+            // Left a class of many files, the worker still reads it (and takes its batches in): this class is summarized
+            // meanwhile, in steps, until the worker asks (its columns are shared then, with what they hold). Not for a
+            // class's only file: the worker asks about when this thread is done reading, and the first step, grouping
+            // this class's records (~0.2 s for a million hashed ids), would keep it waiting.
             let answer: LayoutReply | null | undefined;
-            if (rest) {
+            if (rest && !next.wholeClass) {
               // Its columns shared now, with room for the worker's class as this one's bytes per slot foretell (and a
               // quarter more): not copied into shared storage when the worker asks, half summarized (~0.2 s, at 200 MB).
               collector.reserveShared(collector.pendingSlots() + estimatedSlots(absorbed));
