@@ -1852,6 +1852,8 @@ class NamedScan {
 
   /** The list's sorted order, while its scan waits for `result` to be a merge of both sorted lists (withOrder). */
   private order: Int32Array | null = null;
+  /** withOrder's merge, done when the scan was made. */
+  private merged: ScanResult | null = null;
 
   constructor(private readonly other: NamedIds | undefined, private readonly list: string[] = []) {
     this.otherIds = other?.ids ?? [];
@@ -1875,7 +1877,18 @@ class NamedScan {
   static withOrder(other: NamedIds | undefined, ids: string[], order: Int32Array): NamedScan {
     const scan = new NamedScan(other, ids);
     scan.order = order;
+    // Merged now, when the other's order is known (the main thread takes a worker's ids in while it waits for the
+    // worker's parts): not after the worker's last part.
+    scan.merged = scan.byOrder(other);
     return scan;
+  }
+
+  /** The result from both lists in sorted order (sharedBySort), or null when the other's order is not known. */
+  private byOrder(other: NamedIds | undefined): ScanResult | null {
+    const order = this.order as Int32Array;
+    const theirs = other === undefined || other.ascending ? null : other.sorted;
+    if (this.mode !== 'none' && theirs === null && other?.ascending !== true) return null;
+    return { ascending: isIdentityOrder(order), shared: this.mode === 'none' ? [] : sharedBySort(this.list, order, this.otherIds, theirs) };
   }
 
   /** The ids pushed (the list a finished class keeps: the scan is not used after). */
@@ -1897,6 +1910,7 @@ class NamedScan {
   /** The ids that came with their order, scanned one by one after all (more are pushed). */
   private scanAll(): void {
     this.order = null;
+    this.merged = null;
     for (let j = 0; j < this.list.length; j++) this.step(j);
   }
 
@@ -1940,12 +1954,9 @@ class NamedScan {
   result(other: NamedIds | undefined): ScanResult | null {
     const same = other === this.other && (other === undefined || (other.ids === this.otherIds && other.ids.length === this.otherLength));
     if (!same) return null;
-    const order = this.order;
-    if (order !== null) {
-      const theirs = other === undefined || other.ascending ? null : other.sorted;
-      if (this.mode === 'none' || theirs !== null || other?.ascending === true) {
-        return { ascending: isIdentityOrder(order), shared: this.mode === 'none' ? [] : sharedBySort(this.list, order, this.otherIds, theirs) };
-      }
+    if (this.order !== null) {
+      const merged = this.merged ?? this.byOrder(other);
+      if (merged !== null) return merged;
       this.scanAll();
     }
     return { ascending: this.ascending, shared: this.shared };
