@@ -1196,6 +1196,8 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    * less its earliest, as summarize computes it from the time-sorted records.
    */
   pendingDurations(): Float64Array {
+    // Ids in ascending order: preparing is cheap (their records are grouped already), and done once.
+    if (this.heldAscending) this.prepareClass();
     if (this.prepared !== null || this.held.length === 0) return this.durationsLeft();
     // Not prepared: straight from the held records as they are, in one pass (grouping a million hashed ids'
     // records first took ~0.3 s, while the other thread waited for these), then in the order of the slots.
