@@ -106,18 +106,23 @@ describe('a class summarized by a worker into the shared columns of the collecto
     c.endFile(file('bad.dlog'));
   }
 
-  it('in parts while the absorbing collector finishes its own class, Dref known ahead: the features of a sequential read, in shared storage', () => {
-    const good = 300;
-    // Above one part (FLUSH_SLOTS: 65 536 instances with this few columns) so that the worker's views move on once.
-    const bad = 70_000;
+  /** Both classes read one after another (`sequential`), and the good one alone (`main`, the bad one to come from a worker). */
+  function goodThenBad(good: number, bad: number): { sequential: FeatureCollector; main: FeatureCollector } {
     const sequential = new FeatureCollector(true);
     readNamed(sequential, 'good', good, 0.1);
     sequential.finishClass();
     readBad(sequential, bad);
     sequential.finishClass();
-
     const main = new FeatureCollector(true);
     readNamed(main, 'good', good, 0.1);
+    return { sequential, main };
+  }
+
+  it('in parts while the absorbing collector finishes its own class, Dref known ahead: the features of a sequential read, in shared storage', () => {
+    const good = 300;
+    // Above one part (FLUSH_SLOTS: 65 536 instances with this few columns) so that the worker's views move on once.
+    const bad = 70_000;
+    const { sequential, main } = goodThenBad(good, bad);
     // As readParallel does while it waits for the worker: the class's records grouped ahead of finishClass.
     main.prepareClass();
     expect(main.pendingSlots()).toBe(good);
@@ -172,14 +177,7 @@ describe('a class summarized by a worker into the shared columns of the collecto
   it('summarized in steps into columns shared ahead (reserveShared), shared mid-way without a copy: the features of a sequential read', () => {
     const good = 3000;
     const bad = 2000;
-    const sequential = new FeatureCollector(true);
-    readNamed(sequential, 'good', good, 0.1);
-    sequential.finishClass();
-    readBad(sequential, bad);
-    sequential.finishClass();
-
-    const main = new FeatureCollector(true);
-    readNamed(main, 'good', good, 0.1);
+    const { sequential, main } = goodThenBad(good, bad);
     main.prepareClass();
     // As readParallel does when it left the next class to the worker: room for it estimated, the class summarized in steps.
     main.reserveShared(good + 4000);
