@@ -355,7 +355,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   /** Summarize the instances named by `I` records of the class being read. Call after its last file. */
   finishClass(): void {
     this.dedupeHeld();
-    this.summarizeHeld(Infinity);
+    this.summarizeSome(Infinity);
     const scan = this.namedElsewhere;
     const elsewhere = scan?.ids ?? [];
     const named = elsewhere.length === 0 ? this.heldIds : this.heldIds.length === 0 ? elsewhere : [...elsewhere, ...this.heldIds];
@@ -400,10 +400,6 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    * shareColumns and pendingDurations count what is left).
    */
   summarizeSome(limit: number): boolean {
-    return this.summarizeHeld(limit);
-  }
-
-  private summarizeHeld(limit: number): boolean {
     if (this.prepared === null) {
       if (this.held.length === 0) return true;
       this.prepared = this.prepare();
@@ -2013,7 +2009,8 @@ function rankOf(order: Int32Array): Int32Array {
 }
 
 /**
- * Indices of `ids` (distinct) in code-unit order; an O(n) check first (ids
+ * Indices of `ids` in code-unit order, equal ids in index order (dedupeHeld
+ * relies on it: every pass is stable); an O(n) check first (ids
  * often come in order). Many ids are ordered by the code units after the
  * prefix they all share, as numbers (a radix sort: RADIX_DIGITS stable passes
  * over 16-bit digits, each two code units where all are below 256, else one),
