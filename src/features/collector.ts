@@ -156,12 +156,6 @@ export interface SharedColumns {
 }
 
 /**
- * The held records of a class grouped by instance, in the order they are
- * summarized in (start: k + 1 offsets, by that order), that order (the held
- * index of each: null when it is the order they were named in), and how many
- * have records.
- */
-/**
  * The held records of a prepared class, grouped by instance, in one or more
  * runs of arrays: instances from `from` on (in summarizing order) have their
  * records in these arrays, at their `start` less `base`.
@@ -174,6 +168,12 @@ interface HeldSegment {
   readonly v: Float64Array;
 }
 
+/**
+ * A class's held instances ready to be summarized: where each one's records
+ * are (start: k + 1 offsets, in summarizing order), the order to summarize
+ * them in (the held index of each: null when it is the order they were named
+ * in), and how many have records.
+ */
 interface PreparedClass {
   /** Per instance in summarizing order, where its records begin (k + 1 offsets, over all segments). */
   readonly start: Int32Array;
@@ -525,12 +525,17 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     const inst = held.inst.data;
     let contiguous = true;
     let previous = -1;
-    for (let i = 0; i < n; i++) {
-      const j = rank === null ? (inst[i] as number) : (rank[inst[i] as number] as number);
-      start[j + 1]++;
+    // Run by run (an instance's records are usually together): its place looked up once, not per record.
+    for (let i = 0; i < n;) {
+      const h = inst[i] as number;
+      let e = i + 1;
+      while (e < n && inst[e] === h) e++;
+      const j = rank === null ? h : (rank[h] as number);
+      start[j + 1] = (start[j + 1] as number) + e - i;
       // Each instance's records are one run, in this order, iff this never decreases.
       if (j < previous) contiguous = false;
       previous = j;
+      i = e;
     }
     for (let j = 0; j < k; j++) start[j + 1] = (start[j + 1] as number) + (start[j] as number);
     if (contiguous) {
@@ -543,11 +548,21 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     const code = new Int32Array(n);
     const t = new Float64Array(n);
     const v = new Float64Array(n);
-    for (let i = 0; i < n; i++) {
-      const at = fill[rank === null ? (inst[i] as number) : (rank[inst[i] as number] as number)]++;
-      code[at] = held.code.data[i] as number;
-      t[at] = held.t.data[i] as number;
-      v[at] = held.v.data[i] as number;
+    const hc = held.code.data;
+    const ht = held.t.data;
+    const hv = held.v.data;
+    for (let i = 0; i < n;) {
+      const h = inst[i] as number;
+      let e = i + 1;
+      while (e < n && inst[e] === h) e++;
+      const j = rank === null ? h : (rank[h] as number);
+      let at = fill[j] as number;
+      fill[j] = at + e - i;
+      for (; i < e; i++, at++) {
+        code[at] = hc[i] as number;
+        t[at] = ht[i] as number;
+        v[at] = hv[i] as number;
+      }
     }
     this.held = new RecordBuffer();
     return { code, t, v };
