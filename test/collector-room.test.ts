@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FeatureCollector } from '../src/features/collector.js';
+import { FeatureCollector, withSlotIds } from '../src/features/collector.js';
 import { buildFeatureSet } from '../src/features/index.js';
 import { GROW_FAST, GrowableFloat64, GrowableInt32 } from '../src/features/growable.js';
 import { median } from '../src/features/stats.js';
@@ -297,6 +297,68 @@ describe('a class summarized by a worker into the shared columns of the collecto
     const built = (c: FeatureCollector) => plain(buildFeatureSet(c, { weight: { mode: 'none' } }));
     expect(built(interleaved)).toEqual(built(together));
     expect(interleaved.kinds.filter((k) => k !== null)).toHaveLength(together.kinds.filter((k) => k !== null).length);
+  });
+
+  it('ids not in order, sent ahead with their sorted order: the parts leave their slot ids out (idsAhead), withSlotIds puts them back', () => {
+    /** Hashed ids (not in order), each with records; `empty`: one more named, with none. */
+    const hashed = (n: number) => Array.from({ length: n }, (_, i) => `req-${((i * 40503) % 1048576).toString(16).padStart(5, '0')}`);
+    const read = (c: FeatureCollector, className: 'good' | 'bad', ids: readonly string[], empty: boolean): void => {
+      c.beginFile(file(`${className}.dlog`), className);
+      ids.forEach((id, i) => {
+        c.instance(id, i % 9 === 0 ? 'slow' : null);
+        c.event(i * 10, 'Start');
+        c.state(i * 10 + 0.5, 'queue', (i * 7) % 11);
+        c.event(i * 10 + 1 + (i % 4), 'End');
+      });
+      if (empty) c.instance('req-empty');
+      c.endFile(file(`${className}.dlog`));
+    };
+    const good = hashed(500);
+    // Above one part (FLUSH_SLOTS: 65 536 instances with this few columns), 220 of good's ids named again.
+    const bad = [...hashed(70_000).slice(300), ...good.slice(0, 20)];
+    for (const empty of [false, true]) {
+      const sequential = new FeatureCollector(true);
+      read(sequential, 'good', good, false);
+      sequential.finishClass();
+      read(sequential, 'bad', bad, empty);
+      sequential.finishClass();
+      // As readParallel with a worker reading the bad class whole: its named ids and their order cross first.
+      const main = new FeatureCollector(true);
+      read(main, 'good', good, false);
+      const worker = new FeatureCollector(true);
+      read(worker, 'bad', bad, empty);
+      const named = worker.namedIdsAhead() as string[];
+      const sorted = worker.namedOrderAhead() as Int32Array;
+      expect([named.length, sorted.length]).toEqual([bad.length + (empty ? 1 : 0), bad.length + (empty ? 1 : 0)]);
+      const parts: ReturnType<FeatureCollector['exportFile']>[] = [];
+      parts.push(worker.exportWholeClass((part) => parts.push(part)));
+      // An id named without records takes no slot: the slots are not the named ids, and their ids cross.
+      expect(parts.map((p) => [p.ids.length, p.durations.length, p.idsAhead === true])).toEqual(
+        empty ? [[65_536, 65_536, false], [bad.length - 65_536, bad.length - 65_536, false]] : [[0, 65_536, true], [0, bad.length - 65_536, true]]);
+      main.finishClass();
+      let taken = 0;
+      parts.forEach((part, i) => {
+        const whole = part.idsAhead === true ? withSlotIds(part, named, sorted, taken) : part;
+        taken += whole.ids.length;
+        main.absorb(whole);
+        if (i === 0) main.absorbNamed(named, sorted);
+      });
+      main.finishClass();
+      expect(main.ids).toEqual(sequential.ids);
+      expect(main.sharedIds).toEqual(sequential.sharedIds);
+      expect(main.sharedIds).toHaveLength(220);
+      for (const c of [main, sequential]) c.fillAbsoluteQuartiles(5);
+      const built = (c: FeatureCollector) => plain({ ...buildFeatureSet(c, { weight: { mode: 'none' } }), features: null });
+      expect(built(main)).toEqual(built(sequential));
+    }
+    // More slots than the ids named ahead: an internal error, not ids made up.
+    const worker = new FeatureCollector(true);
+    read(worker, 'bad', bad, false);
+    const named = worker.namedIdsAhead() as string[];
+    const sorted = worker.namedOrderAhead() as Int32Array;
+    const parts: ReturnType<FeatureCollector['exportFile']>[] = [];
+    parts.push(worker.exportWholeClass((part) => parts.push(part)));
+    expect(() => withSlotIds(parts[1]!, named, sorted, 65_600)).toThrow(`a part's ${bad.length - 65_536} slots go past the ${bad.length} ids named ahead (from 65600)`);
   });
 
   it('a Dref used ahead that is not the median of the durations is an internal error, never a silent difference', () => {

@@ -2,6 +2,7 @@ import type { Worker } from 'node:worker_threads';
 import { killProcessGroups, processGroupTable } from '../cleanup.js';
 import { InputError } from '../errors.js';
 import type { FeatureCollector, FileContribution, SharedColumns } from '../features/collector.js';
+import { withSlotIds } from '../features/collector.js';
 import { median } from '../features/stats.js';
 import type { GrowableFloat64 } from '../features/growable.js';
 import { referenceDurationOf } from '../features/quartile-pass.js';
@@ -536,7 +537,16 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
   let announced: AnnouncedDurations | null = null;
   let referenceDuration: number | null = null;
   let cell: ReferenceCell | null = null;
-  const absorbOne = (batch: number, c: FileContribution, heldAhead = 0): void => {
+  /** Batches whose parts' slot ids are their named ids in sorted order (FileContribution.idsAhead), and how many were taken. */
+  const slotIdsAhead = new Map<number, { readonly ids: readonly string[]; readonly sorted: Int32Array; taken: number }>();
+  const absorbOne = (batch: number, part: FileContribution, heldAhead = 0): void => {
+    let c = part;
+    if (c.idsAhead === true) {
+      const ahead = slotIdsAhead.get(batch);
+      if (ahead === undefined) throw new Error(`batch ${batch}'s part came without its ids, none named ahead`);
+      c = withSlotIds(c, ahead.ids, ahead.sorted, ahead.taken);
+      ahead.taken += c.ids.length;
+    }
     const seq = seqOf.get(batch) ?? 0;
     seqOf.set(batch, seq + 1);
     if (announced !== null && batch === announced.batch) announced.check(c);
@@ -646,6 +656,7 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
           if (reply.type === 'quartiles') return; // answered in fillQuartiles
           if (reply.type === 'named') {
             namedAhead.set(reply.batch, { ids: reply.ids, sorted: reply.sorted ?? null });
+            if (reply.sorted !== undefined) slotIdsAhead.set(reply.batch, { ids: reply.ids, sorted: reply.sorted, taken: 0 });
             return;
           }
           if (reply.type === 'layout') {
