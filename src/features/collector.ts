@@ -1174,12 +1174,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
         }
       }
       // Each instance's records, counted, then their ends (the records are grouped: heldInst never decreases).
-      const inst = part.heldInst;
-      for (let i = 0; i < inst.length; i++) start[from + (inst[i] as number) + 1]++;
-      for (let j = 0; j < part.heldIds.length; j++) {
-        if ((start[from + j + 1] as number) > 0) named++;
-        start[from + j + 1] = (start[from + j + 1] as number) + (start[from + j] as number);
-      }
+      named += runEnds(part.heldInst, start, from, part.heldIds.length);
       if (part.emptyFile !== null) this.emptyFiles.push(part.emptyFile);
       // (A part that names no instance adds no segment: each segment's `from` is past the one before.)
       if (part.heldIds.length > 0) segments.push({ from, base, code, t: part.heldT, v: part.heldV });
@@ -1402,6 +1397,28 @@ export class FeatureCollector implements ClassSink, RecordIntake {
  * whole method (the dlog set: 5–8 compiles of ~20 ms each per thread). Small loop functions are
  * optimized once each (bench/README.md, issue 17 sixth pass).
  */
+
+/**
+ * absorbSegments: the ends of `k` instances' records (their held indices
+ * `inst`, which never decrease) into start[from + 1 …], after start[from];
+ * returns how many have records. (Its own function, as the loops below.)
+ */
+function runEnds(inst: Int32Array, start: Int32Array, from: number, k: number): number {
+  const n = inst.length;
+  for (let i = 0; i < n;) {
+    const j = inst[i] as number;
+    let e = i + 1;
+    while (e < n && inst[e] === j) e++;
+    start[from + j + 1] = (start[from + j + 1] as number) + e - i;
+    i = e;
+  }
+  let named = 0;
+  for (let j = 0; j < k; j++) {
+    if ((start[from + j + 1] as number) > 0) named++;
+    start[from + j + 1] = (start[from + j + 1] as number) + (start[from + j] as number);
+  }
+  return named;
+}
 
 /** Records per bucket (count) and the buckets in order of first appearance (touched); returns how many. */
 function countBuckets(code: Int32Array, from: number, n: number, order: Int32Array | null, nEvents: number, count: Int32Array, touched: Int32Array): number {
