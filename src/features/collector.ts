@@ -536,8 +536,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     // Run by run (an instance's records are usually together): its place looked up once, not per record.
     for (let i = 0; i < n;) {
       const h = inst[i] as number;
-      let e = i + 1;
-      while (e < n && inst[e] === h) e++;
+      const e = runEnd(inst, i, n);
       const j = rank === null ? h : (rank[h] as number);
       start[j + 1] = (start[j + 1] as number) + e - i;
       // Each instance's records are one run, in this order, iff this never decreases.
@@ -561,8 +560,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     const hv = held.v.data;
     for (let i = 0; i < n;) {
       const h = inst[i] as number;
-      let e = i + 1;
-      while (e < n && inst[e] === h) e++;
+      const e = runEnd(inst, i, n);
       const j = rank === null ? h : (rank[h] as number);
       let at = fill[j] as number;
       fill[j] = at + e - i;
@@ -1398,6 +1396,14 @@ export class FeatureCollector implements ClassSink, RecordIntake {
  * optimized once each (bench/README.md, issue 17 sixth pass).
  */
 
+/** The end of the run of records of inst[i]'s instance that starts at i (inst: held indices, n of them). */
+function runEnd(inst: Int32Array, i: number, n: number): number {
+  const h = inst[i];
+  let e = i + 1;
+  while (e < n && inst[e] === h) e++;
+  return e;
+}
+
 /**
  * absorbSegments: the ends of `k` instances' records (their held indices
  * `inst`, which never decrease) into start[from + 1 …], after start[from];
@@ -1407,8 +1413,7 @@ function runEnds(inst: Int32Array, start: Int32Array, from: number, k: number): 
   const n = inst.length;
   for (let i = 0; i < n;) {
     const j = inst[i] as number;
-    let e = i + 1;
-    while (e < n && inst[e] === j) e++;
+    const e = runEnd(inst, i, n);
     start[from + j + 1] = (start[from + j + 1] as number) + e - i;
     i = e;
   }
@@ -1536,7 +1541,6 @@ function reserveTogether(columns: readonly GrowableFloat64[], slots: number): vo
 }
 const RESERVE_MAX_BYTES = 1 << 30;
 
-/** A contribution of class `className` that brings nothing (absorbing it changes nothing). */
 /**
  * A part whose slot ids were not sent with it (FileContribution.idsAhead),
  * with them: `ids`, its sender's named ids, in their sorted order `sorted`,
@@ -1550,6 +1554,7 @@ export function withSlotIds(part: FileContribution, ids: readonly string[], sort
   return { ...part, ids: own };
 }
 
+/** A contribution of class `className` that brings nothing (absorbing it changes nothing). */
 export function emptyContribution(className: ClassName): FileContribution {
   return {
     className, eventNames: [], stateNames: [], ids: [],
