@@ -531,30 +531,30 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
    */
   const placed = new Map<string, Placed>();
   const seqOf = new Map<number, number>();
-  /** Batches' named ids sent ahead of their parts ('named' replies). */
-  const namedAhead = new Map<number, { readonly ids: readonly string[]; readonly sorted: Int32Array | null }>();
+  /**
+   * Batches' named ids sent ahead of their parts ('named' replies): taken in (absorbNamed) with the batch's first
+   * part, and kept for the parts that leave their slot ids out (FileContribution.idsAhead; `taken` of them so far).
+   */
+  const namedAhead = new Map<number, { readonly ids: readonly string[]; readonly sorted: Int32Array | null; scanned: boolean; taken: number }>();
   /** The batch summarized with Dref known ahead (ColumnsOffer.reference): its durations, Dref, and where the worker reads it. */
   let announced: AnnouncedDurations | null = null;
   let referenceDuration: number | null = null;
   let cell: ReferenceCell | null = null;
-  /** Batches whose parts' slot ids are their named ids in sorted order (FileContribution.idsAhead), and how many were taken. */
-  const slotIdsAhead = new Map<number, { readonly ids: readonly string[]; readonly sorted: Int32Array; taken: number }>();
   const absorbOne = (batch: number, part: FileContribution, heldAhead = 0): void => {
+    const named = namedAhead.get(batch);
     let c = part;
     if (c.idsAhead === true) {
-      const ahead = slotIdsAhead.get(batch);
-      if (ahead === undefined) throw new Error(`batch ${batch}'s part came without its ids, none named ahead`);
-      c = withSlotIds(c, ahead.ids, ahead.sorted, ahead.taken);
-      ahead.taken += c.ids.length;
+      if (named?.sorted == null) throw new Error(`batch ${batch}'s part came without its ids, none named ahead`);
+      c = withSlotIds(c, named.ids, named.sorted, named.taken);
+      named.taken += c.ids.length;
     }
     const seq = seqOf.get(batch) ?? 0;
     seqOf.set(batch, seq + 1);
     if (announced !== null && batch === announced.batch) announced.check(c);
     collector.absorb(c, heldAhead);
     // Named ids sent ahead: taken in once the batch's class is the one being absorbed (after its first part).
-    const named = namedAhead.get(batch);
-    if (named !== undefined) {
-      namedAhead.delete(batch);
+    if (named !== undefined && !named.scanned) {
+      named.scanned = true;
       collector.absorbNamed(named.ids, named.sorted);
     }
     // Its slots are the last ones (absorb may first have finished the previous class, adding slots).
@@ -655,8 +655,7 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
           }
           if (reply.type === 'quartiles') return; // answered in fillQuartiles
           if (reply.type === 'named') {
-            namedAhead.set(reply.batch, { ids: reply.ids, sorted: reply.sorted ?? null });
-            if (reply.sorted !== undefined) slotIdsAhead.set(reply.batch, { ids: reply.ids, sorted: reply.sorted, taken: 0 });
+            namedAhead.set(reply.batch, { ids: reply.ids, sorted: reply.sorted ?? null, scanned: false, taken: 0 });
             return;
           }
           if (reply.type === 'layout') {
