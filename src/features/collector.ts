@@ -188,11 +188,48 @@ interface PreparedClass {
   readonly named: number;
 }
 
-/** The segment that holds instance `done`'s records. */
-function segmentOf(segments: readonly HeldSegment[], done: number): number {
-  let s = 0;
-  while (s + 1 < segments.length && (segments[s + 1] as HeldSegment).from <= done) s++;
-  return s;
+/**
+ * Walks a prepared class's instances in summarizing order, from `done` on:
+ * `at(p)` (p one past the last asked) points code/t/v and [from, to) at
+ * instance p's records.
+ */
+class HeldCursor {
+  code: Int32Array;
+  t: Float64Array;
+  v: Float64Array;
+  from = 0;
+  to = 0;
+  private seg = 0;
+  private base: number;
+  private nextFrom: number;
+
+  constructor(private readonly prepared: PreparedClass, private readonly k: number, done: number) {
+    const segments = prepared.segments;
+    while (this.seg + 1 < segments.length && (segments[this.seg + 1] as HeldSegment).from <= done) this.seg++;
+    const s = segments[this.seg] as HeldSegment;
+    this.code = s.code;
+    this.t = s.t;
+    this.v = s.v;
+    this.base = s.base;
+    this.nextFrom = (segments[this.seg + 1] as HeldSegment | undefined)?.from ?? k;
+  }
+
+  /** Instance p's records; whether it has any. */
+  at(p: number): boolean {
+    if (p === this.nextFrom) {
+      const segments = this.prepared.segments;
+      const s = segments[++this.seg] as HeldSegment;
+      this.code = s.code;
+      this.t = s.t;
+      this.v = s.v;
+      this.base = s.base;
+      this.nextFrom = (segments[this.seg + 1] as HeldSegment | undefined)?.from ?? this.k;
+    }
+    const start = this.prepared.start;
+    this.from = (start[p] as number) - this.base;
+    this.to = (start[p + 1] as number) - this.base;
+    return this.to > this.from;
+  }
 }
 
 /** Interned variable names of one log kind, in order of first appearance. */
@@ -414,18 +451,12 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     } else if (this.held.length > 0) {
       throw new Error('records came after prepareClass');
     }
-    const { start, segments, order } = this.prepared;
+    const order = this.prepared.order;
     const k = this.heldIds.length;
     const flushSlots = this.flushSlots();
     const end = Math.min(k, this.cursor + limit);
-    let seg = segmentOf(segments, this.cursor);
-    let { code, t, v, base } = segments[seg] as HeldSegment;
-    let nextFrom = (segments[seg + 1] as HeldSegment | undefined)?.from ?? k;
+    const at = new HeldCursor(this.prepared, k, this.cursor);
     for (let done = this.cursor; done < end; done++) {
-      if (done === nextFrom) {
-        ({ code, t, v, base } = segments[++seg] as HeldSegment);
-        nextFrom = (segments[seg + 1] as HeldSegment | undefined)?.from ?? k;
-      }
       // Its id and kind by the order it was named in; its records at its place in this order.
       const j = order === null ? done : (order[done] as number);
       // Once the first instances show which columns nearly every instance sets, make room for all of them.
@@ -434,9 +465,9 @@ export class FeatureCollector implements ClassSink, RecordIntake {
         const slots = this.ids.length + k - RESERVE_AFTER;
         this.reserveDenseColumns(this.onFlush !== null ? Math.min(slots, flushSlots) : slots + this.slotsAfter(k));
       }
-      if ((start[done + 1] as number) > (start[done] as number)) {
+      if (at.at(done)) {
         this.cursorSlots++;
-        this.summarize(this.heldIds[j] as string, this.heldKinds[j] as string | null, true, code, t, v, (start[done] as number) - base, (start[done + 1] as number) - base);
+        this.summarize(this.heldIds[j] as string, this.heldKinds[j] as string | null, true, at.code, at.t, at.v, at.from, at.to);
         if (this.onFlush !== null && this.ids.length >= flushSlots) {
           this.onFlush(this.exportFile(false, this.ids.length + k - done - 1));
           this.clearSlots();
@@ -1252,20 +1283,12 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     out.set(this.durations.data.subarray(0, this.ids.length));
     const prepared = this.prepared;
     if (prepared === null) return out;
-    const { start, segments } = prepared;
     const k = this.heldIds.length;
     let w = this.ids.length;
-    let seg = segmentOf(segments, this.cursor);
-    let { t, base } = segments[seg] as HeldSegment;
-    let nextFrom = (segments[seg + 1] as HeldSegment | undefined)?.from ?? k;
+    const at = new HeldCursor(prepared, k, this.cursor);
     for (let done = this.cursor; done < k; done++) {
-      if (done === nextFrom) {
-        ({ t, base } = segments[++seg] as HeldSegment);
-        nextFrom = (segments[seg + 1] as HeldSegment | undefined)?.from ?? k;
-      }
-      const from = (start[done] as number) - base;
-      const to = (start[done + 1] as number) - base;
-      if (to <= from) continue;
+      if (!at.at(done)) continue;
+      const { t, from, to } = at;
       let lo = t[from] as number;
       let hi = lo;
       for (let i = from + 1; i < to; i++) {
