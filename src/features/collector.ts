@@ -1139,12 +1139,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     // The usual case in one copy and one pass: the part numbers its variables as this collector does (it read
     // them in the same order), and names its instances one after another, each new here.
     if (isIdentity(eventMap) && isIdentity(stateMap)) code.set(part.heldCode, at);
-    else {
-      for (let i = 0; i < held; i++) {
-        const c = part.heldCode[i] as number;
-        code[at + i] = c >= 0 ? (eventMap[c] as number) : -1 - (stateMap[-1 - c] as number);
-      }
-    }
+    else renumberCodes(part.heldCode, code, at, eventMap, stateMap);
     const offset = instMap.length > 0 ? (instMap[0] as number) : 0;
     if (instMap.every((j, i) => j === offset + i)) {
       for (let i = 0; i < held; i++) inst[at + i] = (part.heldInst[i] as number) + offset;
@@ -1196,12 +1191,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       const eventMap = part.eventNames.map((n) => this.events.id(n));
       const stateMap = part.stateNames.map((n) => this.states.id(n));
       const code = part.heldCode;
-      if (!isIdentity(eventMap) || !isIdentity(stateMap)) {
-        for (let i = 0; i < code.length; i++) {
-          const c = code[i] as number;
-          code[i] = c >= 0 ? (eventMap[c] as number) : -1 - (stateMap[-1 - c] as number);
-        }
-      }
+      if (!isIdentity(eventMap) || !isIdentity(stateMap)) renumberCodes(code, code, 0, eventMap, stateMap);
       // Each instance's records, counted, then their ends (the records are grouped: heldInst never decreases).
       named += runEnds(part.heldInst, start, from, part.heldIds.length);
       if (part.emptyFile !== null) this.emptyFiles.push(part.emptyFile);
@@ -1418,6 +1408,14 @@ export class FeatureCollector implements ClassSink, RecordIntake {
  * whole method (the dlog set: 5–8 compiles of ~20 ms each per thread). Small loop functions are
  * optimized once each (bench/README.md, issue 17 sixth pass).
  */
+
+/** Record codes in another numbering of the variables (eventMap, stateMap) into `to` from `at` on (in place: to = codes, at = 0). */
+function renumberCodes(codes: Int32Array, to: Int32Array, at: number, eventMap: readonly number[], stateMap: readonly number[]): void {
+  for (let i = 0; i < codes.length; i++) {
+    const c = codes[i] as number;
+    to[at + i] = c >= 0 ? (eventMap[c] as number) : -1 - (stateMap[-1 - c] as number);
+  }
+}
 
 /** The end of the run of records of inst[i]'s instance that starts at i (inst: held indices, n of them). */
 function runEnd(inst: Int32Array, i: number, n: number): number {
