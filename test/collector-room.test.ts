@@ -207,22 +207,27 @@ describe('a class summarized by a worker into the shared columns of the collecto
 
   it("absorbSegments: batches of a rotated log summarized from their own records, as absorbing them would; else false, nothing changed", () => {
     /** Batch `b` of `batches`: named instances [b × per, (b + 1) × per), one without records, the last batch naming none. */
-    const batch = (b: number, per: number, names: string[]): ReturnType<FeatureCollector['exportFile']> => {
-      const c = new FeatureCollector(true);
-      c.beginFile(file(`part-${b}.dlog`), 'bad');
+    const records = (c: FeatureCollector, b: number, per: number, names: string[], states: string[]): void => {
       for (let i = b * per; i < (b + 1) * per; i++) {
         const t = i * 10;
         c.instance(`req-${String(i).padStart(6, '0')}`, i % 7 === 0 ? 'slow' : null);
         if (i === 5) continue;
         for (const name of names) c.event(t + names.indexOf(name) * 0.1, name);
-        c.state(t + 0.25, 'queue', (i * 7) % 11);
+        for (const state of states) c.state(t + 0.25 + states.indexOf(state) * 0.05, state, (i * 7 + state.length) % 11);
         c.event(t + 1 + (i % 5) * 0.3, 'End');
       }
+    };
+    const batch = (b: number, per: number, names: string[], states: string[]): ReturnType<FeatureCollector['exportFile']> => {
+      const c = new FeatureCollector(true);
+      c.beginFile(file(`part-${b}.dlog`), 'bad');
+      records(c, b, per, names, states);
       c.endFile(file(`part-${b}.dlog`));
       return c.exportFile();
     };
-    // Later batches meet their variables in another order, and one has a variable of its own (codes renumbered).
-    const parts = () => [batch(0, 40, ['Start', 'Auth']), batch(1, 40, ['Auth', 'Start']), batch(2, 40, ['Start', 'Retry']), batch(3, 0, [])];
+    // Later batches meet their variables (events and states) in another order, and one has a variable of its own
+    // (codes renumbered).
+    const shapes: [string[], string[]][] = [[['Start', 'Auth'], ['queue', 'backlog']], [['Auth', 'Start'], ['backlog', 'queue']], [['Start', 'Retry'], ['queue']]];
+    const parts = () => [...shapes.map(([names, states], b) => batch(b, 40, names, states)), batch(3, 0, [], [])];
     const absorbing = new FeatureCollector(true);
     readNamed(absorbing, 'good', 30, 0.1);
     absorbing.finishClass();
@@ -239,8 +244,21 @@ describe('a class summarized by a worker into the shared columns of the collecto
     handed.push(fresh.exportWholeClass((part) => handed.push(part)));
     for (const part of handed) segments.absorb(part);
     segments.finishClass();
-    for (const c of [absorbing, segments]) c.fillAbsoluteQuartiles(3);
-    expect(plain(buildFeatureSet(segments, { weight: { mode: 'none' } }))).toEqual(plain(buildFeatureSet(absorbing, { weight: { mode: 'none' } })));
+    // The same files read in a row.
+    const sequential = new FeatureCollector(true);
+    readNamed(sequential, 'good', 30, 0.1);
+    sequential.finishClass();
+    [...shapes, [[], []] as [string[], string[]]].forEach(([names, states], b) => {
+      sequential.beginFile(file(`part-${b}.dlog`), 'bad');
+      records(sequential, b, b < shapes.length ? 40 : 0, names, states);
+      sequential.endFile(file(`part-${b}.dlog`));
+    });
+    sequential.finishClass();
+    for (const c of [absorbing, segments, sequential]) c.fillAbsoluteQuartiles(3);
+    // (Each built once: buildFeatureSet takes the collector's columns.)
+    const want = plain(buildFeatureSet(sequential, { weight: { mode: 'none' } }));
+    expect(plain(buildFeatureSet(segments, { weight: { mode: 'none' } }))).toEqual(want);
+    expect(plain(buildFeatureSet(absorbing, { weight: { mode: 'none' } }))).toEqual(want);
     // Ids that do not ascend from batch to batch, a batch with a file's own instance, a collector not fresh: false.
     const [first, second] = parts();
     expect(new FeatureCollector(true).absorbSegments([second!, first!])).toBe(false);
