@@ -1401,14 +1401,6 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   }
 }
 
-/*
- * summarize's loops over an instance's records, each its own function: summarize runs once per
- * instance over thousands of records, so V8 optimizes it on-stack inside its first loop, before
- * the code after that loop has run, and each later part then deoptimizes it and recompiles the
- * whole method (the dlog set: 5–8 compiles of ~20 ms each per thread). Small loop functions are
- * optimized once each (bench/README.md, issue 17 sixth pass).
- */
-
 /** Record codes in another numbering of the variables (eventMap, stateMap) into `to` from `at` on (in place: to = codes, at = 0). */
 function renumberCodes(codes: Int32Array, to: Int32Array, at: number, eventMap: readonly number[], stateMap: readonly number[]): void {
   for (let i = 0; i < codes.length; i++) {
@@ -1416,6 +1408,14 @@ function renumberCodes(codes: Int32Array, to: Int32Array, at: number, eventMap: 
     to[at + i] = c >= 0 ? (eventMap[c] as number) : -1 - (stateMap[-1 - c] as number);
   }
 }
+
+/*
+ * summarize's loops over an instance's records, each its own function: summarize runs once per
+ * instance over thousands of records, so V8 optimizes it on-stack inside its first loop, before
+ * the code after that loop has run, and each later part then deoptimizes it and recompiles the
+ * whole method (the dlog set: 5–8 compiles of ~20 ms each per thread). Small loop functions are
+ * optimized once each (bench/README.md, issue 17 sixth pass).
+ */
 
 /** The end of the run of records of inst[i]'s instance that starts at i (inst: held indices, n of them). */
 function runEnd(inst: Int32Array, i: number, n: number): number {
