@@ -207,7 +207,8 @@ describe('a class summarized by a worker into the shared columns of the collecto
 
   it("absorbSegments: batches of a rotated log summarized from their own records, as absorbing them would; else false, nothing changed", () => {
     /** Batch `b` of `batches`: named instances [b × per, (b + 1) × per), one without records, the last batch naming none. */
-    const records = (c: FeatureCollector, b: number, per: number, names: string[], states: string[]): void => {
+    const readPart = (c: FeatureCollector, b: number, per: number, names: string[], states: string[]): void => {
+      c.beginFile(file(`part-${b}.dlog`), 'bad');
       for (let i = b * per; i < (b + 1) * per; i++) {
         const t = i * 10;
         c.instance(`req-${String(i).padStart(6, '0')}`, i % 7 === 0 ? 'slow' : null);
@@ -216,12 +217,11 @@ describe('a class summarized by a worker into the shared columns of the collecto
         for (const state of states) c.state(t + 0.25 + states.indexOf(state) * 0.05, state, (i * 7 + state.length) % 11);
         c.event(t + 1 + (i % 5) * 0.3, 'End');
       }
+      c.endFile(file(`part-${b}.dlog`));
     };
     const batch = (b: number, per: number, names: string[], states: string[]): ReturnType<FeatureCollector['exportFile']> => {
       const c = new FeatureCollector(true);
-      c.beginFile(file(`part-${b}.dlog`), 'bad');
-      records(c, b, per, names, states);
-      c.endFile(file(`part-${b}.dlog`));
+      readPart(c, b, per, names, states);
       return c.exportFile();
     };
     // Later batches meet their variables (events and states) in another order, and one has a variable of its own
@@ -248,11 +248,7 @@ describe('a class summarized by a worker into the shared columns of the collecto
     const sequential = new FeatureCollector(true);
     readNamed(sequential, 'good', 30, 0.1);
     sequential.finishClass();
-    [...shapes, [[], []] as [string[], string[]]].forEach(([names, states], b) => {
-      sequential.beginFile(file(`part-${b}.dlog`), 'bad');
-      records(sequential, b, b < shapes.length ? 40 : 0, names, states);
-      sequential.endFile(file(`part-${b}.dlog`));
-    });
+    [...shapes, [[], []] as [string[], string[]]].forEach(([names, states], b) => readPart(sequential, b, b < shapes.length ? 40 : 0, names, states));
     sequential.finishClass();
     for (const c of [absorbing, segments, sequential]) c.fillAbsoluteQuartiles(3);
     // (Each built once: buildFeatureSet takes the collector's columns.)
