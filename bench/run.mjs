@@ -240,6 +240,8 @@ function timed(cmd, args, { timeoutS = P.timeoutS } = {}) {
         ms: Number(process.hrtime.bigint() - t0) / 1e6,
         cpuMs: (field('User time \\(seconds\\)') + field('System time \\(seconds\\)')) * 1000,
         rssMB: (field('Maximum resident set size \\(kbytes\\)') * 1024) / 1e6,
+        // Each a 4 KB page mapped (and zeroed) on its first write: memory written for the first time.
+        pageFaults: field('Minor \\(reclaiming a frame\\) page faults'),
         load,
         code: HAS_TIME && code !== 0 && Number.isFinite(exit) ? exit : code,
         signal,
@@ -330,6 +332,7 @@ async function measureDistalyze(set, spec, jobs, repeat = P.repeat) {
       // /usr/bin/time's figure counts the whole process (workers included), as does --timings.
       rssMB: Number.isFinite(r.rssMB) ? r.rssMB : (t.maxRssMB * 1048576) / 1e6,
       timingsRssMB: (t.maxRssMB * 1048576) / 1e6,
+      pageFaults: r.pageFaults,
       instances: t.instances,
       bytes: t.bytes,
       lines: t.lines,
@@ -481,7 +484,8 @@ function printSet(m, f) {
   }
   for (const r of runs) {
     if (r.ok) {
-      lines.push(`   parse stage -j${r.jobs}: ${r.parse.MBps.toFixed(1)} MB/s, ${fmtCount(r.parse.linesPerS)} lines/s = ${pct(r.parse.vsNodeLoop)} of the node loop, ${pct(r.parse.vsWc)} of wc -l`);
+      lines.push(`   parse stage -j${r.jobs}: ${r.parse.MBps.toFixed(1)} MB/s, ${fmtCount(r.parse.linesPerS)} lines/s = ${pct(r.parse.vsNodeLoop)} of the node loop, ${pct(r.parse.vsWc)} of wc -l` +
+        (Number.isFinite(r.pageFaults) ? `; ${fmtCount(r.pageFaults)} page faults in the run${faultCost(r.pageFaults)}` : ''));
     } else {
       lines.push(`   distalyze -j${r.jobs} failed: ${r.error}`);
     }
@@ -494,6 +498,12 @@ function printSet(m, f) {
 }
 
 const DN = 'dependency networks + attention';
+
+/** What `faults` first writes cost at the machine check's one-thread rate (bench/machine-check.mjs, fresh). */
+function faultCost(faults) {
+  const us = SCALING?.fresh?.usPerPage;
+  return Number.isFinite(us) ? ` (~${((faults * us) / 1e6).toFixed(2)} cpu s at ${us.toFixed(2)} µs each)` : '';
+}
 
 function targets(F) {
   const rows = [];
@@ -636,7 +646,7 @@ async function main() {
   const specs = setSpecs();
   PYTHON = findPython();
   if (!P.generateOnly && env('BENCH_MACHINE_CHECK', '1') !== '0') {
-    log('machine check: 1 vs 2 threads (compute, memory, strings) …');
+    log('machine check: 1 vs 2 threads (compute, memory, strings, fresh memory) …');
     const r = await timed(process.execPath, [join(BENCH, 'machine-check.mjs')]);
     if (r.code === 0) SCALING = JSON.parse(r.stdout.trim());
     else log(`machine check failed: ${r.stderr.split('\n')[0]}`);
@@ -654,7 +664,8 @@ async function main() {
   }
   const T = targets(F);
   const scalingLine = SCALING === null ? '' :
-    `machine's own 1 → 2 thread scaling (bench/machine-check.mjs; 2.00 = perfect): compute ${SCALING.compute.scaling.toFixed(2)}×, memory streaming ${SCALING.memory.scaling.toFixed(2)}×, string parsing ${SCALING.strings.scaling.toFixed(2)}×\n`;
+    `machine's own 1 → 2 thread scaling (bench/machine-check.mjs; 2.00 = perfect): compute ${SCALING.compute.scaling.toFixed(2)}×, memory streaming ${SCALING.memory.scaling.toFixed(2)}×, string parsing ${SCALING.strings.scaling.toFixed(2)}×` +
+    (SCALING.fresh ? `, first writes to new memory ${SCALING.fresh.scaling.toFixed(2)}× (${SCALING.fresh.usPerPage.toFixed(2)} µs a 4 KB page on one thread)` : '') + '\n';
   const header = `distalyze bench — ${M.cpu}, ${M.cores} cores, ${M.memoryGB} GB RAM, Node ${M.node}, ${M.platform}, commit ${M.commit ?? '?'}${M.workingTreeDirty ? ' (src/ modified)' : ''}${process.env.BENCH_CLI ? `; measuring BENCH_CLI=${CLI}` : ''}\n` +
     `(MB = 10^6 bytes; warm page cache; best of ${P.refRepeat} for references, of ${P.repeat} for distalyze; cpu = user + system time, all threads; cores = cpu / wall;\n` +
     ` load = 1-minute load average when the run started (above ${M.cores}, other work shared the cores and wall times are inflated);\n` +
