@@ -6,7 +6,7 @@ import { FIXTURES } from './helpers/synth.js';
 import { run, runBinary } from './helpers/run.js';
 
 interface JsonDoc {
-  classes: { good: { instances: number }; bad: { instances: number } };
+  classes: { good: { instances: number; skippedLines: number }; bad: { instances: number; skippedLines: number } };
   metric: { event: string; state: string };
   tests: { variable: string; kind: string; feature: string; t: number | null; df: number; p: number; log10p: number | null; significant: boolean; separated: boolean; meanGood: number; meanBad: number; effectSize: number | null }[];
   ranking: { variable: string; kind: string; score: number | null; features: unknown[] }[];
@@ -184,6 +184,37 @@ describe('large inputs: q*.abs from a second, streaming pass', () => {
     expect(two.stdout).toBe(one.stdout);
     const doc = JSON.parse(one.stdout) as JsonDoc;
     expect(doc.tests.filter((t) => t.feature === 'half.abs').length).toBeGreaterThan(0);
+  });
+  it('reads states only in the second pass (events skipped unparsed): the same output with CRLF, odd event lines and instances interleaved', async () => {
+    // One file per class, CRLF, instances a/b/c interleaved by I records (each comes back), states under
+    // several names (one only in the bad class), and event lines of every shape the first pass accepts or skips.
+    const dir = tmp();
+    let seed = 11;
+    const rand = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (const c of ['good', 'bad'] as const) {
+      mkdirSync(join(dir, c));
+      const lines: string[] = [];
+      for (let round = 0; round < 30; round++) {
+        for (const id of ['a', 'b', 'c', `${c}-only`]) {
+          const base = 1000 + round;
+          lines.push(`I\t${id}`, `E\t${base}\tStep`);
+          if (round % 7 === 0) lines.push(`E\t2026-11-23T00:00:${String(round % 60).padStart(2, '0')}Z\tIso`, `E\t${base}.5\tTwo\tfields`, `E ${base} spaced`, 'X\tother', '# note');
+          lines.push(`S\t${base + Math.floor(rand() * 4) / 2}\tq\t${Math.floor(rand() * 9) + (c === 'bad' ? 3 : 0)}`);
+          if (rand() < 0.4) lines.push(`S\t${base + 0.25}\tw\t${Math.floor(rand() * 5)}`);
+          if (c === 'bad' && rand() < 0.3) lines.push(`S\t${base + 0.75}\textra\t${Math.floor(rand() * 5)}`);
+        }
+      }
+      writeFileSync(join(dir, c, 'requests.dlog'), `${lines.join('\r\n')}\r\n`);
+    }
+    const one = await run(join(dir, 'good'), join(dir, 'bad'), '--json', '-', '--quiet');
+    const two = await run(join(dir, 'good'), join(dir, 'bad'), '--json', '-', '--quiet', '--two-pass');
+    expect(one.code).toBe(0);
+    expect(two.stdout).toBe(one.stdout);
+    const doc = JSON.parse(one.stdout) as JsonDoc;
+    // The q*.abs of every state variable were tested (so the second pass wrote them), and the odd lines were skipped.
+    const quartiles = new Set(doc.tests.filter((t) => ['q1.abs', 'half.abs', 'q3.abs'].includes(t.feature)).map((t) => t.variable));
+    expect(quartiles.has('q') && quartiles.has('w')).toBe(true);
+    expect(doc.classes.good.skippedLines).toBeGreaterThan(0);
   });
 });
 

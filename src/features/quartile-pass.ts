@@ -1,12 +1,14 @@
 import type { InputFile } from '../parse/files.js';
 import type { ClassSink } from '../parse/reader.js';
-import type { ClassName } from '../parse/records.js';
+import type { ClassName, RecordIntake } from '../parse/records.js';
 import type { FeatureCollector } from './collector.js';
 import { median } from './stats.js';
 import { STATE_FEATURE_TYPES } from './types.js';
 
 const Q1_ABS = STATE_FEATURE_TYPES.indexOf('q1.abs');
 const QUARTERS = [0.25, 0.5, 0.75] as const;
+/** A (instance, state variable)'s numbers before its first value (see AbsoluteQuartilePass.values). */
+const EMPTY = Float64Array.of(Infinity, Number.NaN, -Infinity, Number.NaN, -Infinity, Number.NaN, -Infinity, Number.NaN);
 
 /** Dref (SPEC §2): the median duration over all instances of both classes. */
 export function referenceDurationOf(collector: FeatureCollector): number {
@@ -23,6 +25,10 @@ export function referenceDurationOf(collector: FeatureCollector): number {
  * each x = q × Dref, the latest value at or before x — later input lines win
  * ties, as the stable time sort of the first pass does. Memory: 8 numbers per
  * (instance, state variable).
+ *
+ * A dlog reader gives it the state records in typed batches (`intake`) and
+ * skips the event lines unparsed (RecordIntake.statesOnly): this pass costs
+ * about a third of the first (bench/README.md, issue 17 thirteenth pass).
  */
 export class AbsoluteQuartilePass implements ClassSink {
   /**
@@ -32,17 +38,57 @@ export class AbsoluteQuartilePass implements ClassSink {
    */
   private readonly fileSlots = new Map<string, number>();
   private readonly namedSlots = new Map<string, number>();
-  /** key slot × S + variable → [firstT, firstV, t(q1), v(q1), t(half), v(half), t(q3), v(q3)] */
-  private readonly best = new Map<number, Float64Array>();
-  private readonly targets: readonly number[];
+  /**
+   * key slot × S + variable → where its 8 numbers start in `values`: firstT,
+   * firstV, then t and v at or before each target (q1, half, q3).
+   */
+  private readonly best = new Map<number, number>();
+  private values = new Float64Array(8 * 64);
+  private used = 0;
+  private readonly targets: Float64Array;
   private readonly stateCount: number;
   private className: ClassName = 'good';
   private current = -1;
+  /** The current slot's places in `values` by variable (−1: not looked up yet), and the variables looked up. */
+  private readonly placeOf: Int32Array;
+  private readonly looked: number[] = [];
+  private placesFor = -1;
+  /** The intake's state numbers: the collector's variable of each (−1: a name the collector does not know). */
+  private readonly intakeStates: number[] = [];
+  private readonly intakeStateIds = new Map<string, number>();
+  private readonly intakeEventIds = new Map<string, number>();
+  readonly intake: RecordIntake = {
+    statesOnly: true,
+    eventVariable: (name) => {
+      let id = this.intakeEventIds.get(name);
+      if (id === undefined) this.intakeEventIds.set(name, (id = this.intakeEventIds.size));
+      return id;
+    },
+    stateVariable: (name) => {
+      let id = this.intakeStateIds.get(name);
+      if (id === undefined) {
+        this.intakeStateIds.set(name, (id = this.intakeStates.length));
+        this.intakeStates.push(this.collector.states.indexOf(name));
+      }
+      return id;
+    },
+    records: (code, t, v, n) => {
+      if (this.current < 0) return;
+      const states = this.intakeStates;
+      for (let i = 0; i < n; i++) {
+        const c = code[i] as number;
+        if (c >= 0) continue;
+        const variable = states[-1 - c] as number;
+        if (variable >= 0) this.take(variable, t[i] as number, v[i] as number);
+      }
+    },
+  };
 
   constructor(private readonly collector: FeatureCollector, referenceDuration: number) {
     collector.ids.forEach((id, slot) => (collector.named.data[slot] === 1 ? this.namedSlots : this.fileSlots).set(`${collector.classes[slot]}\t${id}`, slot));
-    this.targets = QUARTERS.map((q) => q * referenceDuration);
+    this.targets = Float64Array.from(QUARTERS, (q) => q * referenceDuration);
     this.stateCount = collector.states.names.length;
+    this.placeOf = new Int32Array(this.stateCount).fill(-1);
   }
 
   beginFile(file: InputFile, className: ClassName): void {
@@ -65,38 +111,69 @@ export class AbsoluteQuartilePass implements ClassSink {
   state(t: number, name: string, value: number): void {
     if (this.current < 0) return;
     const v = this.collector.states.indexOf(name);
-    if (v < 0) return;
+    if (v >= 0) this.take(v, t, value);
+  }
+
+  /** A value of state variable `v` of the current instance at time `t`. */
+  private take(v: number, t: number, value: number): void {
     const tn = t - (this.collector.starts.data[this.current] as number);
-    const key = this.current * this.stateCount + v;
-    let b = this.best.get(key);
-    if (b === undefined) {
-      b = Float64Array.of(Infinity, Number.NaN, -Infinity, Number.NaN, -Infinity, Number.NaN, -Infinity, Number.NaN);
-      this.best.set(key, b);
+    const at = this.placeFor(v);
+    const b = this.values;
+    if (tn < (b[at] as number)) {
+      b[at] = tn;
+      b[at + 1] = value;
     }
-    if (tn < (b[0] as number)) {
-      b[0] = tn;
-      b[1] = value;
-    }
+    const targets = this.targets;
     for (let q = 0; q < 3; q++) {
-      if (tn <= (this.targets[q] as number) && tn >= (b[2 + 2 * q] as number)) {
-        b[2 + 2 * q] = tn;
-        b[3 + 2 * q] = value;
+      if (tn <= (targets[q] as number) && tn >= (b[at + 2 + 2 * q] as number)) {
+        b[at + 2 + 2 * q] = tn;
+        b[at + 3 + 2 * q] = value;
       }
     }
   }
 
+  /** Where the current instance's numbers for variable `v` start in `values` (made on its first value). */
+  private placeFor(v: number): number {
+    if (this.placesFor !== this.current) {
+      for (const seen of this.looked) this.placeOf[seen] = -1;
+      this.looked.length = 0;
+      this.placesFor = this.current;
+    }
+    const cached = this.placeOf[v] as number;
+    if (cached >= 0) return cached;
+    const key = this.current * this.stateCount + v;
+    let at = this.best.get(key);
+    if (at === undefined) {
+      at = this.used;
+      if (at + 8 > this.values.length) {
+        const grown = new Float64Array(this.values.length * 2);
+        grown.set(this.values);
+        this.values = grown;
+      }
+      this.values.set(EMPTY, at);
+      this.used = at + 8;
+      this.best.set(key, at);
+    }
+    this.placeOf[v] = at;
+    this.looked.push(v);
+    return at;
+  }
+
   /** Write the features into the collector's columns. */
   finish(): void {
-    for (const [key, b] of this.best) {
+    const b = this.values;
+    for (const [key, at] of this.best) {
       const slot = Math.floor(key / this.stateCount);
       const v = key - slot * this.stateCount;
       const cols = this.collector.stateColumns[v];
       if (cols === undefined) continue;
       for (let q = 0; q < 3; q++) {
-        const found = (b[2 + 2 * q] as number) > -Infinity;
-        cols[Q1_ABS + q]!.set(slot, found ? (b[3 + 2 * q] as number) : (b[1] as number));
+        const found = (b[at + 2 + 2 * q] as number) > -Infinity;
+        cols[Q1_ABS + q]!.set(slot, found ? (b[at + 3 + 2 * q] as number) : (b[at + 1] as number));
       }
     }
     this.best.clear();
+    this.values = new Float64Array(0);
+    this.used = 0;
   }
 }

@@ -335,6 +335,8 @@ class DlogBufferParser {
   private skippedLength = 0;
   /** The sink's fast lane, or null; the records given to it. */
   private readonly intake: RecordIntake | null;
+  /** The intake wants no events (RecordIntake.statesOnly): event lines are skipped unparsed. */
+  private readonly statesOnly: boolean;
   intakeRecords = 0;
   /** Records for the intake not yet given: given before any other sink call, at each chunk's end and at the end. */
   /** The batch and caches below, taken from freeScratch (null: none, or given back). */
@@ -389,6 +391,7 @@ class DlogBufferParser {
     private readonly file: string,
   ) {
     this.intake = sink.intake ?? null;
+    this.statesOnly = this.intake?.statesOnly === true;
     if (this.intake === null) {
       this.eventNames = this.stateNames = [];
       this.eventIds = this.stateIds = new Int32Array(0);
@@ -619,7 +622,7 @@ class DlogBufferParser {
     const tag = b[s] as number;
     if (tag === NL) return s; // blank
     if (b[s + 1] === TAB) {
-      if (tag === 83 /* S */ || tag === 69 /* E */) return this.timed(b, s, tag === 83, lineNo);
+      if (tag === 83 /* S */ || tag === 69 /* E */) return tag === 69 && this.statesOnly ? b.indexOf(NL, s + 2) : this.timed(b, s, tag === 83, lineNo);
       if (tag === 73 /* I */) return this.instance(b, s, lineNo);
     } else if (tag === 35 /* # */) {
       const nl = b.indexOf(NL, s + 1);

@@ -30,6 +30,11 @@ export interface RecordSink {
  * in typed arrays: no name, lookup or call per record.
  */
 export interface RecordIntake {
+  /**
+   * Events are not wanted (a pass that reads states only): a reader may skip
+   * event lines without parsing them. Any it gives are ignored.
+   */
+  readonly statesOnly?: boolean;
   eventVariable(name: string): number;
   stateVariable(name: string): number;
   /** The first n records of the arrays (which the reader reuses after the call). */
