@@ -5,7 +5,8 @@ import { InputError } from './errors.js';
 import { FeatureCollector } from './features/collector.js';
 import { buildFeatureSet, type FeatureResult, type WeightOption } from './features/index.js';
 import { variableLimit } from './features/limits.js';
-import { AbsoluteQuartilePass, referenceDurationOf } from './features/quartile-pass.js';
+import { AbsoluteQuartilePass, QuartileSlots, quartileLayoutOf, referenceDurationOf } from './features/quartile-pass.js';
+import type { WorkerInit } from './parse/parallel.js';
 import { listInputFiles, type InputFile } from './parse/files.js';
 import type { MetricSeries } from './parse/metrics.js';
 import { emptyReadStats, readClass, type ReadStats } from './parse/reader.js';
@@ -127,16 +128,18 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
   const parallel = metrics === undefined && typeof options.translator !== 'object' && jobs > 1 && all.length > 1 && rereadable;
   const progress = { addBytes: (n: number) => hooks.onBytes?.(n), fileDone: () => hooks.onFileDone?.() };
   let joined: ReadonlySet<string> | undefined;
+  // What a parsing worker reads with (both passes), and the inputs in order.
+  const workerInit: WorkerInit = {
+    ...(translatorPath !== undefined ? { translator: translatorPath } : {}),
+    ...(options.year !== undefined ? { year: options.year } : {}),
+    ...(mined !== undefined ? { templates: mined.model } : {}),
+    strict,
+    keepSeries,
+  };
+  const inputs = (['good', 'bad'] as const).flatMap((className) => files[className].map((file) => ({ file, className })));
   if (parallel) {
     const { readParallel } = await import('./parse/parallel.js');
-    const inputs = (['good', 'bad'] as const).flatMap((className) => files[className].map((file) => ({ file, className })));
-    await readParallel(inputs, jobs, {
-      ...(translatorPath !== undefined ? { translator: translatorPath } : {}),
-      ...(options.year !== undefined ? { year: options.year } : {}),
-      ...(mined !== undefined ? { templates: mined.model } : {}),
-      strict,
-      keepSeries,
-    }, collector, stats, progress, await translatorOnce().then((translator) => (translator !== undefined ? { translator } : {})));
+    await readParallel(inputs, jobs, workerInit, collector, stats, progress, await translatorOnce().then((translator) => (translator !== undefined ? { translator } : {})));
     collector.finishClass();
   } else {
     const translator = await translatorOnce();
@@ -162,12 +165,18 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
     joined = join?.variables;
   }
   if (!keepSeries && collector.states.names.length > 0) {
-    const pass = new AbsoluteQuartilePass(collector, referenceDurationOf(collector));
+    const layout = quartileLayoutOf(collector, referenceDurationOf(collector));
+    const pass = new AbsoluteQuartilePass(new QuartileSlots(layout));
     const translator = await translatorOnce();
-    for (const c of ['good', 'bad'] as const) {
-      await readClass(files[c], c, pass, { ...(translator !== undefined ? { translator } : {}), strict }, emptyReadStats());
+    if (parallel) {
+      const { readStatesParallel } = await import('./parse/second-pass.js');
+      await readStatesParallel(inputs, jobs, workerInit, pass, layout, translator !== undefined ? { translator } : {});
+    } else {
+      for (const c of ['good', 'bad'] as const) {
+        await readClass(files[c], c, pass, { ...(translator !== undefined ? { translator } : {}), strict }, emptyReadStats());
+      }
     }
-    pass.finish();
+    pass.finish(collector);
   }
   // Workers started ahead that the reading did not use (prestartFor).
   stopPrestarted();

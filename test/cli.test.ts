@@ -182,6 +182,8 @@ describe('large inputs: q*.abs from a second, streaming pass', () => {
     const two = await run(join(dir, 'good'), join(dir, 'bad'), '--json', '-', '--quiet', '--two-pass');
     expect(one.code).toBe(0);
     expect(two.stdout).toBe(one.stdout);
+    // Both passes on two threads (the second: second-pass.ts), from the built executable.
+    expect(runBinary([join(dir, 'good'), join(dir, 'bad'), '--json', '-', '--quiet', '--two-pass', '--jobs', '2']).stdout).toBe(one.stdout);
     const doc = JSON.parse(one.stdout) as JsonDoc;
     expect(doc.tests.filter((t) => t.feature === 'half.abs').length).toBeGreaterThan(0);
   });

@@ -293,6 +293,79 @@ describe('readParallel equals a sequential read', () => {
     }
   });
 
+  /**
+   * The features of a first pass without series (read in a row) and a second pass for q*.abs: in a row
+   * (`jobs` 1), or by readStatesParallel on `jobs` threads, a file a batch (this thread reading `frontBatches` at most).
+   */
+  async function twoPasses(files: Record<'good' | 'bad', InputFile[]>, jobs: number, frontBatches?: number): Promise<unknown> {
+    const strict = false;
+    const { FeatureCollector } = await dist<Collector>('features/collector.js');
+    const { readClass, emptyReadStats } = await dist<Reader>('parse/reader.js');
+    const { buildFeatureSet } = await dist<Features>('features/index.js');
+    const { AbsoluteQuartilePass, QuartileSlots, quartileLayoutOf, referenceDurationOf } = await dist<typeof import('../src/features/quartile-pass.js')>('features/quartile-pass.js');
+    const { readStatesParallel } = await dist<typeof import('../src/parse/second-pass.js')>('parse/second-pass.js');
+    const collector = new FeatureCollector(false);
+    const stats = { good: emptyReadStats(), bad: emptyReadStats() };
+    for (const c of ['good', 'bad'] as const) {
+      await readClass(files[c], c, collector, { strict }, stats[c]);
+      collector.finishClass();
+    }
+    const layout = quartileLayoutOf(collector, referenceDurationOf(collector));
+    const pass = new AbsoluteQuartilePass(new QuartileSlots(layout));
+    const inputs = (['good', 'bad'] as const).flatMap((c) => files[c].map((f) => ({ file: f, className: c })));
+    if (jobs === 1) for (const { file: f, className } of inputs) await readClass([f], className, pass, { strict }, emptyReadStats());
+    else await readStatesParallel(inputs, jobs, { strict, keepSeries: false }, pass, layout, { batchBytes: 1, ...(frontBatches !== undefined ? { frontBatches } : {}) });
+    pass.finish(collector);
+    const built = buildFeatureSet(collector, { weight: { mode: 'none' } });
+    return plain({ built, emptyFiles: collector.emptyFiles, sharedIds: collector.sharedIds, unordered: collector.unorderedInstances, stats });
+  }
+
+  it('the second pass on two and three threads: the same q*.abs as one pass holding the series, ties across files included', async () => {
+    const files = writeSet('second');
+    // Instances whose states tie across two files: the earliest value is the first file's, the last at or before
+    // each target the second's (as a stable time sort of all its records has them). req-late's states all come
+    // after the targets (Dref ~10): its q*.abs are its earliest value.
+    const tie = (value: number, end: string): string =>
+      `I\treq-tie\nE\t10\tRecv\nS\t11\tpool\t${value}\nS\t12\tpool\t${value + 1}\n${end}I\treq-late\nE\t10\tRecv\nS\t19\tpool\t${value + 2}\n${end}`;
+    for (const [i, text] of [[7, tie(1, '')], [8, tie(5, 'E\t20\tSend\n')]] as const) {
+      const path = join(dir, 'second', 'good', `run-${i}.dlog`);
+      writeFileSync(path, text);
+      files.good.push({ path, relativePath: `run-${i}.dlog`, gzip: false, size: statSync(path).size });
+    }
+    const held = await readBoth(files, 1, true, {}, false);
+    const inRow = await twoPasses(files, 1);
+    expect(inRow).toEqual(held);
+    expect(await twoPasses(files, 2)).toEqual(held);
+    expect(await twoPasses(files, 3)).toEqual(held);
+    // Every batch read by the workers, each into a pass of its own: the findings merged (the tie between two passes).
+    expect(await twoPasses(files, 2, 0)).toEqual(held);
+    expect(await twoPasses(files, 3, 8)).toEqual(held);
+  });
+
+  it('the second pass on several threads reports the first failing file in input order', async () => {
+    const files = writeSet('second-errors');
+    // Files that change between the passes: not records in the second (--strict).
+    const { FeatureCollector } = await dist<Collector>('features/collector.js');
+    const { readClass, emptyReadStats } = await dist<Reader>('parse/reader.js');
+    const { AbsoluteQuartilePass, QuartileSlots, quartileLayoutOf, referenceDurationOf } = await dist<typeof import('../src/features/quartile-pass.js')>('features/quartile-pass.js');
+    const { readStatesParallel } = await dist<typeof import('../src/parse/second-pass.js')>('parse/second-pass.js');
+    const collector = new FeatureCollector(false);
+    for (const c of ['good', 'bad'] as const) {
+      await readClass(files[c], c, collector, { strict: true }, emptyReadStats());
+      collector.finishClass();
+    }
+    const layout = quartileLayoutOf(collector, referenceDurationOf(collector));
+    const inputs = (['good', 'bad'] as const).flatMap((c) => files[c].map((f) => ({ file: f, className: c })));
+    const second = (jobs: number) => readStatesParallel(inputs, jobs, { strict: true, keepSeries: false }, new AbsoluteQuartilePass(new QuartileSlots(layout)), layout, { batchBytes: 1 });
+    const message = (f: InputFile, text: string) => `${f.path}:2: not a record: '${text}' (--strict)`;
+    writeFileSync(files.bad[4]!.path, 'E\t1\tStart\nalso not a record\n');
+    await expect(second(2)).rejects.toMatchObject({ message: message(files.bad[4]!, 'also not a record') });
+    writeFileSync(files.bad[2]!.path, 'E\t1\tStart\nfirst\n');
+    await expect(second(3)).rejects.toMatchObject({ message: message(files.bad[2]!, 'first') });
+    writeFileSync(files.good[1]!.path, 'E\t1\tStart\nStart at 1\n');
+    await expect(second(2)).rejects.toMatchObject({ message: message(files.good[1]!, 'Start at 1') });
+  });
+
   it('reports the first failing file in input order: this thread\'s (front) before a worker\'s (back)', async () => {
     const files = writeSet('errors');
     const broken = (f: InputFile, line: string): void => {

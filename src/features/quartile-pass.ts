@@ -18,6 +18,65 @@ export function referenceDurationOf(collector: FeatureCollector): number {
 }
 
 /**
+ * What the second pass needs of the first, in a form that crosses to a
+ * worker (structured clone): each slot's id, class (1: bad), whether `I`
+ * records named it, and first timestamp; the state variables; Dref.
+ */
+export interface QuartileLayout {
+  readonly ids: readonly string[];
+  readonly bad: Uint8Array;
+  readonly named: Uint8Array;
+  readonly starts: Float64Array;
+  readonly stateNames: readonly string[];
+  readonly referenceDuration: number;
+}
+
+/** The collector's slots and state variables, with Dref, for the second pass (copies: the layout may cross threads). */
+export function quartileLayoutOf(collector: FeatureCollector, referenceDuration: number): QuartileLayout {
+  const n = collector.instanceCount;
+  const bad = new Uint8Array(n);
+  const named = new Uint8Array(n);
+  for (let slot = 0; slot < n; slot++) {
+    bad[slot] = collector.classes[slot] === 'bad' ? 1 : 0;
+    named[slot] = collector.named.data[slot] === 1 ? 1 : 0;
+  }
+  return { ids: collector.ids, bad, named, starts: collector.starts.data.slice(0, n), stateNames: [...collector.states.names], referenceDuration };
+}
+
+/**
+ * A layout's lookups, made once per thread: slots by class and id, apart for
+ * the two ways an instance is named (as the collector keeps them apart): a
+ * file's own instance (its relative path) and one named by `I` records may
+ * share an id, and so may the two classes.
+ */
+export class QuartileSlots {
+  readonly fileSlots = new Map<string, number>();
+  readonly namedSlots = new Map<string, number>();
+  readonly stateIndex: ReadonlyMap<string, number>;
+  readonly stateCount: number;
+  readonly targets: Float64Array;
+  readonly starts: Float64Array;
+
+  constructor(layout: QuartileLayout) {
+    layout.ids.forEach((id, slot) => (layout.named[slot] === 1 ? this.namedSlots : this.fileSlots).set(`${layout.bad[slot] === 1 ? 'bad' : 'good'}\t${id}`, slot));
+    this.stateIndex = new Map(layout.stateNames.map((name, v) => [name, v]));
+    this.stateCount = layout.stateNames.length;
+    this.targets = Float64Array.from(QUARTERS, (q) => q * layout.referenceDuration);
+    this.starts = layout.starts;
+  }
+}
+
+/**
+ * What a second pass over some of the input found (AbsoluteQuartilePass.results):
+ * per (instance, state variable) met, in the order first met, its key (slot ×
+ * state variables + variable) and its 8 numbers (see AbsoluteQuartilePass.values).
+ */
+export interface QuartileFindings {
+  readonly keys: Float64Array;
+  readonly values: Float64Array;
+}
+
+/**
  * The `q1.abs`, `half.abs`, `q3.abs` state features from a second read of the
  * input, for inputs too large to hold every state change point until Dref is
  * known. Streaming and exact: per (instance, state variable) it keeps the
@@ -27,17 +86,12 @@ export function referenceDurationOf(collector: FeatureCollector): number {
  * (instance, state variable).
  *
  * A dlog reader gives it the state records in typed batches (`intake`) and
- * skips the event lines unparsed (RecordIntake.statesOnly): this pass costs
- * about a third of the first (bench/README.md, issue 17 thirteenth pass).
+ * skips the event lines unparsed (RecordIntake.statesOnly). Several threads
+ * may read consecutive parts of the input, each into a pass of its own; the
+ * parts' findings merged in input order (`merge`) are what one pass over
+ * all of them finds (bench/README.md, issue 17 thirteenth pass).
  */
 export class AbsoluteQuartilePass implements ClassSink {
-  /**
-   * Slots by class and id, apart for the two ways an instance is named (as
-   * the collector keeps them apart): a file's own instance (its relative path)
-   * and one named by `I` records may share an id, and so may the two classes.
-   */
-  private readonly fileSlots = new Map<string, number>();
-  private readonly namedSlots = new Map<string, number>();
   /**
    * key slot × S + variable → where its 8 numbers start in `values`: firstT,
    * firstV, then t and v at or before each target (q1, half, q3).
@@ -45,15 +99,13 @@ export class AbsoluteQuartilePass implements ClassSink {
   private readonly best = new Map<number, number>();
   private values = new Float64Array(8 * 64);
   private used = 0;
-  private readonly targets: Float64Array;
-  private readonly stateCount: number;
   private className: ClassName = 'good';
   private current = -1;
   /** The current slot's places in `values` by variable (−1: not looked up yet), and the variables looked up. */
   private readonly placeOf: Int32Array;
   private readonly looked: number[] = [];
   private placesFor = -1;
-  /** The intake's state numbers: the collector's variable of each (−1: a name the collector does not know). */
+  /** The intake's state numbers: the layout's variable of each (−1: a name the first pass did not meet). */
   private readonly intakeStates: number[] = [];
   private readonly intakeStateIds = new Map<string, number>();
   private readonly intakeEventIds = new Map<string, number>();
@@ -68,7 +120,7 @@ export class AbsoluteQuartilePass implements ClassSink {
       let id = this.intakeStateIds.get(name);
       if (id === undefined) {
         this.intakeStateIds.set(name, (id = this.intakeStates.length));
-        this.intakeStates.push(this.collector.states.indexOf(name));
+        this.intakeStates.push(this.slots.stateIndex.get(name) ?? -1);
       }
       return id;
     },
@@ -84,16 +136,13 @@ export class AbsoluteQuartilePass implements ClassSink {
     },
   };
 
-  constructor(private readonly collector: FeatureCollector, referenceDuration: number) {
-    collector.ids.forEach((id, slot) => (collector.named.data[slot] === 1 ? this.namedSlots : this.fileSlots).set(`${collector.classes[slot]}\t${id}`, slot));
-    this.targets = Float64Array.from(QUARTERS, (q) => q * referenceDuration);
-    this.stateCount = collector.states.names.length;
-    this.placeOf = new Int32Array(this.stateCount).fill(-1);
+  constructor(private readonly slots: QuartileSlots) {
+    this.placeOf = new Int32Array(slots.stateCount).fill(-1);
   }
 
   beginFile(file: InputFile, className: ClassName): void {
     this.className = className;
-    this.current = this.fileSlots.get(`${className}\t${file.relativePath}`) ?? -1;
+    this.current = this.slots.fileSlots.get(`${className}\t${file.relativePath}`) ?? -1;
   }
 
   endFile(): void {
@@ -101,7 +150,7 @@ export class AbsoluteQuartilePass implements ClassSink {
   }
 
   instance(id: string): void {
-    this.current = this.namedSlots.get(`${this.className}\t${id}`) ?? -1;
+    this.current = this.slots.namedSlots.get(`${this.className}\t${id}`) ?? -1;
   }
 
   event(): void {
@@ -110,20 +159,20 @@ export class AbsoluteQuartilePass implements ClassSink {
 
   state(t: number, name: string, value: number): void {
     if (this.current < 0) return;
-    const v = this.collector.states.indexOf(name);
-    if (v >= 0) this.take(v, t, value);
+    const v = this.slots.stateIndex.get(name);
+    if (v !== undefined) this.take(v, t, value);
   }
 
   /** A value of state variable `v` of the current instance at time `t`. */
   private take(v: number, t: number, value: number): void {
-    const tn = t - (this.collector.starts.data[this.current] as number);
+    const tn = t - (this.slots.starts[this.current] as number);
     const at = this.placeFor(v);
     const b = this.values;
     if (tn < (b[at] as number)) {
       b[at] = tn;
       b[at + 1] = value;
     }
-    const targets = this.targets;
+    const targets = this.slots.targets;
     for (let q = 0; q < 3; q++) {
       if (tn <= (targets[q] as number) && tn >= (b[at + 2 + 2 * q] as number)) {
         b[at + 2 + 2 * q] = tn;
@@ -141,7 +190,14 @@ export class AbsoluteQuartilePass implements ClassSink {
     }
     const cached = this.placeOf[v] as number;
     if (cached >= 0) return cached;
-    const key = this.current * this.stateCount + v;
+    const at = this.placeOfKey(this.current * this.slots.stateCount + v);
+    this.placeOf[v] = at;
+    this.looked.push(v);
+    return at;
+  }
+
+  /** Where `key`'s numbers start in `values`, made (as before any value) on first asking. */
+  private placeOfKey(key: number): number {
     let at = this.best.get(key);
     if (at === undefined) {
       at = this.used;
@@ -154,18 +210,55 @@ export class AbsoluteQuartilePass implements ClassSink {
       this.used = at + 8;
       this.best.set(key, at);
     }
-    this.placeOf[v] = at;
-    this.looked.push(v);
     return at;
   }
 
+  /** What this pass found, in the order first met (for another thread's pass to merge). */
+  results(): QuartileFindings {
+    const keys = new Float64Array(this.best.size);
+    let k = 0;
+    for (const key of this.best.keys()) keys[k++] = key;
+    // (The places were handed out in the same order: values are in key order already.)
+    return { keys, values: this.values.slice(0, this.used) };
+  }
+
+  /**
+   * Take in what a pass over the input right after everything read here so
+   * far found: the same as reading it here. Its earliest value wins only if
+   * strictly earlier (the earlier line wins ties); its value at or before a
+   * target wins if no earlier (the later line wins ties).
+   */
+  merge(later: QuartileFindings): void {
+    const { keys, values: theirs } = later;
+    this.placesFor = -1;
+    for (const seen of this.looked) this.placeOf[seen] = -1;
+    this.looked.length = 0;
+    for (let k = 0; k < keys.length; k++) {
+      const at = this.placeOfKey(keys[k] as number);
+      const from = 8 * k;
+      const b = this.values;
+      if ((theirs[from] as number) < (b[at] as number)) {
+        b[at] = theirs[from] as number;
+        b[at + 1] = theirs[from + 1] as number;
+      }
+      for (let q = 0; q < 3; q++) {
+        const t = theirs[from + 2 + 2 * q] as number;
+        if (t > -Infinity && t >= (b[at + 2 + 2 * q] as number)) {
+          b[at + 2 + 2 * q] = t;
+          b[at + 3 + 2 * q] = theirs[from + 3 + 2 * q] as number;
+        }
+      }
+    }
+  }
+
   /** Write the features into the collector's columns. */
-  finish(): void {
+  finish(collector: FeatureCollector): void {
     const b = this.values;
+    const stateCount = this.slots.stateCount;
     for (const [key, at] of this.best) {
-      const slot = Math.floor(key / this.stateCount);
-      const v = key - slot * this.stateCount;
-      const cols = this.collector.stateColumns[v];
+      const slot = Math.floor(key / stateCount);
+      const v = key - slot * stateCount;
+      const cols = collector.stateColumns[v];
       if (cols === undefined) continue;
       for (let q = 0; q < 3; q++) {
         const found = (b[at + 2 + 2 * q] as number) > -Infinity;

@@ -12,6 +12,8 @@ import type { Translator } from './translator.js';
 import { readRange, splitRange, type RangeSplit, type RangeTask } from './ranges.js';
 import { batchBytes, MainPace, PARTS_AHEAD, QUARTILE_STRIDE, ReferenceCell, type ColumnsOffer, type WorkerStart, type QuartileChunk, type QuartileRequest, type WorkerBatches, type WorkerInit, type WorkerReply, type WorkerTask } from './parallel.js';
 import { BatchClaims } from './claims.js';
+import { AbsoluteQuartilePass, QuartileSlots } from '../features/quartile-pass.js';
+import type { StatesBatches, StatesReply } from './second-pass.js';
 
 const port = parentPort!;
 let translator: Translator | undefined;
@@ -58,6 +60,46 @@ function flushBytes(): void {
   pendingBytes = 0;
 }
 
+/** The translator of `init` (templates mined, or a translator's path), loaded once. */
+async function loadTranslator(): Promise<void> {
+  if (init.templates !== undefined && translator === undefined) {
+    const { templateTranslator } = await import('./templates/index.js');
+    translator = templateTranslator(init.templates);
+  }
+  if (init.translator !== undefined && translator === undefined) {
+    const { loadTranslator: load } = await import('./translators/load.js');
+    translator = await load(init.translator, init.year !== undefined ? { year: init.year } : {});
+  }
+}
+
+/**
+ * The second pass's batches (second-pass.ts), claimed from the back until
+ * none is left or one fails: each read into a pass of its own over the
+ * layout, its findings sent (moved, not copied).
+ */
+async function readStates(msg: StatesBatches): Promise<void> {
+  const claims = new BatchClaims(msg.claims);
+  const slots = new QuartileSlots(msg.layout);
+  for (let b = claims.back(); b >= 0; b = claims.back()) {
+    const task = msg.tasks[b] as WorkerTask;
+    let index = task.first;
+    try {
+      await loadTranslator();
+      const pass = new AbsoluteQuartilePass(slots);
+      for (const file of task.files) {
+        await readClass([file], task.className, pass, { ...(translator !== undefined ? { translator } : {}), strict: init.strict }, emptyReadStats());
+        index++;
+      }
+      const findings = pass.results();
+      port.postMessage({ type: 'states-done', batch: b, findings } satisfies StatesReply, [findings.keys.buffer as ArrayBuffer, findings.values.buffer as ArrayBuffer]);
+    } catch (err) {
+      port.postMessage(failureOf(err, b, index));
+      break;
+    }
+  }
+  port.postMessage({ type: 'states-end' } satisfies StatesReply);
+}
+
 /**
  * Read a batch of consecutive files of one class into one collector (as a
  * sequential read would: each file's own instance summarized at its end, the
@@ -67,14 +109,7 @@ async function handle(task: WorkerTask): Promise<WorkerReply> {
   const { batch, first, files, className, wholeClass } = task;
   let index = first;
   try {
-    if (init.templates !== undefined && translator === undefined) {
-      const { templateTranslator } = await import('./templates/index.js');
-      translator = templateTranslator(init.templates);
-    }
-    if (init.translator !== undefined && translator === undefined) {
-      const { loadTranslator } = await import('./translators/load.js');
-      translator = await loadTranslator(init.translator, init.year !== undefined ? { year: init.year } : {});
-    }
+    await loadTranslator();
     const collector = new FeatureCollector(init.keepSeries);
     const stats = emptyReadStats();
     const options = {
@@ -268,9 +303,13 @@ function columnsOffered(batch: number, collector: FeatureCollector): Promise<Col
 // Batches are read one after another, in the order they were handed out; a
 // QuartileRequest comes once all are answered.
 let queue: Promise<void> = initialized;
-port.on('message', (msg: WorkerBatches | QuartileRequest | RangeTask | RangeSplit | ColumnsOffer | WorkerStart) => {
+port.on('message', (msg: WorkerBatches | QuartileRequest | RangeTask | RangeSplit | ColumnsOffer | WorkerStart | StatesBatches) => {
   if ('type' in msg && msg.type === 'init') {
     initFrom?.(msg);
+    return;
+  }
+  if ('type' in msg && msg.type === 'states') {
+    queue = queue.then(() => readStates(msg));
     return;
   }
   if ('type' in msg && msg.type === 'columns') {
