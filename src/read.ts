@@ -62,6 +62,11 @@ export interface ReadHooks {
   readonly onFileDone?: () => void;
   /** A line for the user (the template-mining summary). */
   readonly onNote?: (text: string) => void;
+  /**
+   * The second pass begins (q*.abs of inputs over 1 GiB, or --two-pass): its
+   * bytes and files come through onBytes and onFileDone as the first pass's did.
+   */
+  readonly onSecondPass?: (totalBytes: number, files: number) => void;
   /** Stage durations in milliseconds ('parse', 'features'). */
   readonly onStage?: (stage: string, ms: number) => void;
 }
@@ -168,12 +173,14 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
     const layout = quartileLayoutOf(collector, referenceDurationOf(collector));
     const pass = new AbsoluteQuartilePass(new QuartileSlots(layout));
     const translator = await translatorOnce();
+    hooks.onSecondPass?.(totalBytes, all.length);
     if (parallel) {
       const { readStatesParallel } = await import('./parse/second-pass.js');
-      await readStatesParallel(inputs, jobs, workerInit, pass, layout, translator !== undefined ? { translator } : {});
+      await readStatesParallel(inputs, jobs, workerInit, pass, layout, progress, translator !== undefined ? { translator } : {});
     } else {
-      for (const c of ['good', 'bad'] as const) {
-        await readClass(files[c], c, pass, { ...(translator !== undefined ? { translator } : {}), strict }, emptyReadStats());
+      for (const { file, className } of inputs) {
+        await readClass([file], className, pass, { ...(translator !== undefined ? { translator } : {}), strict, onBytes: progress.addBytes }, emptyReadStats());
+        progress.fileDone();
       }
     }
     pass.finish(collector);

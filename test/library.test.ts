@@ -44,3 +44,27 @@ describe('the library entry (package exports, README example)', () => {
     expect(dts).toContain('export declare function distalyze(options: DistalyzeOptions): Promise<Analysis>;');
   });
 });
+
+describe('readClasses hooks', () => {
+  it('a second pass reports its start, then its bytes and files as the first pass does', async () => {
+    const { readClasses } = await import('../src/index.js');
+    const { FIXTURES } = await import('./helpers/synth.js');
+    const seen = { bytes: 0, files: 0, second: [] as [number, number][], bytesAtSecond: -1 };
+    const hooks = {
+      onBytes: (n: number) => { seen.bytes += n; },
+      onFileDone: () => { seen.files++; },
+      onSecondPass: (total: number, files: number) => { seen.second.push([total, files]); seen.bytesAtSecond = seen.bytes; },
+    };
+    let listed = { bytes: 0, files: 0 };
+    const read = await readClasses(FIXTURES.pipelineGood, FIXTURES.pipelineBad, { twoPass: true, jobs: 1 }, {
+      ...hooks,
+      onFiles: (files, totalBytes) => { listed = { bytes: totalBytes, files: files.good.length + files.bad.length }; },
+    });
+    expect(read.features.features.instances.length).toBeGreaterThan(0);
+    expect(listed.bytes).toBeGreaterThan(0);
+    expect(seen.second).toEqual([[listed.bytes, listed.files]]);
+    // Each pass read every byte and file once.
+    expect(seen.bytesAtSecond).toBe(listed.bytes);
+    expect(seen).toMatchObject({ bytes: 2 * listed.bytes, files: 2 * listed.files });
+  });
+});

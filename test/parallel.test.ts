@@ -314,7 +314,13 @@ describe('readParallel equals a sequential read', () => {
     const pass = new AbsoluteQuartilePass(new QuartileSlots(layout));
     const inputs = (['good', 'bad'] as const).flatMap((c) => files[c].map((f) => ({ file: f, className: c })));
     if (jobs === 1) for (const { file: f, className } of inputs) await readClass([f], className, pass, { strict }, emptyReadStats());
-    else await readStatesParallel(inputs, jobs, { strict, keepSeries: false }, pass, layout, { batchBytes: 1, ...(frontBatches !== undefined ? { frontBatches } : {}) });
+    else {
+      // Every byte and file counted for the progress line, whichever thread read it.
+      const counted = { bytes: 0, files: 0 };
+      const progress = { addBytes: (n: number) => { counted.bytes += n; }, fileDone: () => { counted.files++; } };
+      await readStatesParallel(inputs, jobs, { strict, keepSeries: false }, pass, layout, progress, { batchBytes: 1, ...(frontBatches !== undefined ? { frontBatches } : {}) });
+      expect(counted).toEqual({ bytes: inputs.reduce((n, i) => n + i.file.size, 0), files: inputs.length });
+    }
     pass.finish(collector);
     const built = buildFeatureSet(collector, { weight: { mode: 'none' } });
     return plain({ built, emptyFiles: collector.emptyFiles, sharedIds: collector.sharedIds, unordered: collector.unorderedInstances, stats });
@@ -356,7 +362,7 @@ describe('readParallel equals a sequential read', () => {
     }
     const layout = quartileLayoutOf(collector, referenceDurationOf(collector));
     const inputs = (['good', 'bad'] as const).flatMap((c) => files[c].map((f) => ({ file: f, className: c })));
-    const second = (jobs: number) => readStatesParallel(inputs, jobs, { strict: true, keepSeries: false }, new AbsoluteQuartilePass(new QuartileSlots(layout)), layout, { batchBytes: 1 });
+    const second = (jobs: number) => readStatesParallel(inputs, jobs, { strict: true, keepSeries: false }, new AbsoluteQuartilePass(new QuartileSlots(layout)), layout, { addBytes: () => undefined, fileDone: () => undefined }, { batchBytes: 1 });
     const message = (f: InputFile, text: string) => `${f.path}:2: not a record: '${text}' (--strict)`;
     writeFileSync(files.bad[4]!.path, 'E\t1\tStart\nalso not a record\n');
     await expect(second(2)).rejects.toMatchObject({ message: message(files.bad[4]!, 'also not a record') });

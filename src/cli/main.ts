@@ -178,6 +178,10 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
     },
     onFileDone: () => progress?.fileDone(),
     onNote: (text) => { if (!options.quiet) io.stderr.write(`${text}\n`); },
+    onSecondPass: (totalBytes, files) => {
+      progress?.done();
+      progress = new Progress(totalBytes, files, Progress.enabledFor(options.quiet), 'reading again for q*.abs');
+    },
     onStage: (name, ms) => {
       if (name === 'parse') progress?.done();
       onStage(name, ms);

@@ -23,6 +23,8 @@ export class Progress {
     private readonly totalBytes: number,
     private readonly totalFiles: number,
     private readonly enabled: boolean,
+    /** What the line says is being done. */
+    private readonly doing = 'reading',
   ) {}
 
   static enabledFor(quiet: boolean): boolean {
@@ -56,7 +58,7 @@ export class Progress {
     const rate = this.bytes / seconds;
     const left = this.totalBytes > this.bytes && rate > 0 ? (this.totalBytes - this.bytes) / rate : 0;
     const eta = this.totalBytes > 0 ? `, ETA ${left < 60 ? `${left.toFixed(0)} s` : `${(left / 60).toFixed(1)} min`}` : '';
-    process.stderr.write(`\r\x1b[Kreading: ${this.files}/${this.totalFiles} files, ${formatBytes(this.bytes)}${this.totalBytes > 0 ? ` of ${formatBytes(this.totalBytes)}` : ''}, ${formatBytes(rate)}/s${eta}`);
+    process.stderr.write(`\r\x1b[K${this.doing}: ${this.files}/${this.totalFiles} files, ${formatBytes(this.bytes)}${this.totalBytes > 0 ? ` of ${formatBytes(this.totalBytes)}` : ''}, ${formatBytes(rate)}/s${eta}`);
   }
 }
 

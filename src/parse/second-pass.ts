@@ -44,6 +44,7 @@ export async function readStatesParallel(
   init: WorkerInit,
   pass: AbsoluteQuartilePass,
   layout: QuartileLayout,
+  progress: { addBytes(n: number): void; fileDone(): void },
   local: { readonly translator?: Translator; readonly batchBytes?: number; readonly frontBatches?: number } = {},
 ): Promise<void> {
   const batches = batchesOf(inputs, jobs, local.batchBytes);
@@ -63,9 +64,13 @@ export async function readStatesParallel(
   try {
     const workersDone = Promise.all(workers.map((w) => new Promise<void>((resolve, reject) => {
       w.on('message', (reply: StatesReply) => {
-        if (reply.type === 'states-end') resolve();
+        if (reply.type === 'bytes') progress.addBytes(reply.n);
+        else if (reply.type === 'states-end') resolve();
         else if (reply.type === 'fatal') reject(reply.internal === true ? new Error(`parsing worker failed: ${reply.message}`) : new InputError(reply.message, undefined, undefined, reply.hint));
-        else if (reply.type !== 'bytes') answers.set(reply.batch, reply);
+        else {
+          answers.set(reply.batch, reply);
+          for (let i = 0; i < (tasks[reply.batch] as WorkerTask).files.length; i++) progress.fileDone();
+        }
       });
       w.on('error', reject);
       w.on('exit', (code) => {
@@ -79,7 +84,10 @@ export async function readStatesParallel(
     const claim = (): number => (own++ < (local.frontBatches ?? Infinity) ? claims.front() : -1);
     for (let b = claim(); b >= 0; b = claim()) {
       const task = tasks[b] as WorkerTask;
-      await readClass(task.files, task.className, pass, { ...(local.translator !== undefined ? { translator: local.translator } : {}), strict: init.strict }, emptyReadStats());
+      for (const file of task.files) {
+        await readClass([file], task.className, pass, { ...(local.translator !== undefined ? { translator: local.translator } : {}), strict: init.strict, onBytes: (n) => progress.addBytes(n) }, emptyReadStats());
+        progress.fileDone();
+      }
     }
     // (Tests: the batches beyond frontBatches are left for the workers to claim.)
     while (local.frontBatches !== undefined && workers.length > 0 && !claims.exhausted()) await new Promise((resolve) => setTimeout(resolve, 1));

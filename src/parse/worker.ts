@@ -87,9 +87,10 @@ async function readStates(msg: StatesBatches): Promise<void> {
       await loadTranslator();
       const pass = new AbsoluteQuartilePass(slots);
       for (const file of task.files) {
-        await readClass([file], task.className, pass, { ...(translator !== undefined ? { translator } : {}), strict: init.strict }, emptyReadStats());
+        await readClass([file], task.className, pass, { ...(translator !== undefined ? { translator } : {}), strict: init.strict, onBytes: countBytes }, emptyReadStats());
         index++;
       }
+      flushBytes();
       const findings = pass.results();
       port.postMessage({ type: 'states-done', batch: b, findings } satisfies StatesReply, [findings.keys.buffer as ArrayBuffer, findings.values.buffer as ArrayBuffer]);
     } catch (err) {
