@@ -310,7 +310,7 @@ describe('a class summarized by a worker into the shared columns of the collecto
     for (const c of [interleaved, together]) c.fillAbsoluteQuartiles(5);
     const built = (c: FeatureCollector) => plain(buildFeatureSet(c, { weight: { mode: 'none' } }));
     expect(built(interleaved)).toEqual(built(together));
-    expect(interleaved.kinds.filter((k) => k !== null)).toHaveLength(together.kinds.filter((k) => k !== null).length);
+    expect(interleaved.kinds.toArray().filter((k) => k !== null)).toHaveLength(together.kinds.toArray().filter((k) => k !== null).length);
   });
 
   it('ids not in order, sent ahead with their sorted order: the parts leave their slot ids out (idsAhead), withSlotIds puts them back', () => {

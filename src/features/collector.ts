@@ -2,6 +2,7 @@ import type { InputFile } from '../parse/files.js';
 import type { ClassSink } from '../parse/reader.js';
 import type { ClassName, RecordIntake } from '../parse/records.js';
 import { GROW_FAST, GrowableFloat64, GrowableInt32 } from './growable.js';
+import { SlotClasses, SlotKinds } from './slot-labels.js';
 import { InputError } from '../errors.js';
 import { tooManyVariables } from './limits.js';
 import { medianOfSorted } from './stats.js';
@@ -275,14 +276,14 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   readonly stateColumns: GrowableFloat64[][] = [];
 
   readonly ids: string[] = [];
-  readonly classes: ClassName[] = [];
+  readonly classes = new SlotClasses();
   readonly durations = new GrowableFloat64();
   /** Each instance's first timestamp t0, for a second pass over the input (see AbsoluteQuartilePass). */
   readonly starts = new GrowableFloat64();
   // Per slot, in typed arrays (absorb takes a part's in one copy each, not a push per slot).
   readonly recordCounts = new GrowableFloat64(16, 0);
   /** The kind an instance's `I` record gave it, or null. */
-  readonly kinds: (string | null)[] = [];
+  readonly kinds = new SlotKinds();
   /** The event variable of each instance's first event in time (its entry point), or −1. */
   readonly entryEvents = new GrowableInt32();
   /** 1 where the instance was named by `I` records (not a whole file), else 0. */
@@ -951,7 +952,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       durations: this.durations.toArray(slots),
       starts: this.starts.toArray(slots),
       recordCounts: this.recordCounts.data.slice(0, slots),
-      kinds: this.kinds.some((k) => k !== null) ? [...this.kinds] : null,
+      kinds: this.kinds.any() ? this.kinds.toArray() : null,
       entryEvents: this.entryEvents.data.slice(0, slots),
       named: this.named.data.slice(0, slots),
       eventValues: shared ? new Float64Array(0) : pack(this.eventColumns, EVENT_FEATURE_TYPES.length),
@@ -979,7 +980,9 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   /** Forget the summarized instances (after exporting them): the next slot is 0 again. */
   private clearSlots(): void {
     const slotsBefore = this.ids.length;
-    for (const list of [this.ids, this.classes, this.kinds, this.emptyFiles]) list.length = 0;
+    for (const list of [this.ids, this.emptyFiles]) list.length = 0;
+    this.classes.clear();
+    this.kinds.clear();
     for (const g of [this.durations, this.starts, this.recordCounts, this.entryEvents, this.named]) g.clear();
     // Emptied, not refilled: a column reads as missing at and beyond its length (GrowableFloat64).
     for (const cols of [...this.eventColumns, ...this.stateColumns]) for (const c of cols) c.clear();
@@ -1095,9 +1098,10 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     for (let i = 0; i < slots; i++) {
       const entry = part.entryEvents[i] as number;
       entries[base + i] = entry < 0 ? -1 : (eventMap[entry] as number);
-      this.kinds.push(part.kinds === null ? null : (part.kinds[i] as string | null));
-      this.classes.push(part.className);
     }
+    if (part.kinds === null) this.kinds.pushNone(slots);
+    else for (let i = 0; i < slots; i++) this.kinds.push(part.kinds[i] as string | null);
+    this.classes.push(part.className, slots);
     this.entryEvents.length = base + slots;
     const copy = (from: Float64Array, variables: number, to: GrowableFloat64[][], map: number[], width: number) => {
       for (let v = 0; v < variables; v++) {

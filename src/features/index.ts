@@ -52,7 +52,7 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
   const slotsOf = (c: ClassName): number[] => {
     const slots: number[] = [];
     const { ids, classes } = collector;
-    for (let s = 0; s < ids.length; s++) if (classes[s] === c) slots.push(s);
+    for (let s = 0; s < ids.length; s++) if (classes.at(s) === c) slots.push(s);
     let sorted = true;
     for (let i = 1; i < slots.length && sorted; i++) sorted = compareCodeUnits(ids[slots[i - 1] as number] as string, ids[slots[i] as number] as string) <= 0;
     return sorted ? slots : slots.sort((a, b) => compareCodeUnits(ids[a] as string, ids[b] as string));
@@ -87,7 +87,7 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
   const kindOf = instanceKinds(collector);
   const instances: Instance[] = order.map((s) => ({
     id: collector.ids[s] as string,
-    className: collector.classes[s] as ClassName,
+    className: collector.classes.at(s),
     duration: durationsBySlot[s] as number,
     records: collector.recordCounts.data[s] as number,
     kind: kindOf(s),
@@ -171,7 +171,7 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
  * first event (its entry point); whole-file instances have none.
  */
 function instanceKinds(collector: FeatureCollector): (slot: number) => string | null {
-  if (collector.kinds.some((k) => k !== null)) return (s) => collector.kinds[s] ?? null;
+  if (collector.kinds.any()) return (s) => collector.kinds.at(s);
   return (s) => {
     const entry = collector.entryEvents.data[s] as number;
     return collector.named.data[s] === 1 && entry >= 0 ? (collector.events.names[entry] as string) : null;
@@ -222,7 +222,7 @@ function requireInBothClasses(collector: FeatureCollector, kind: LogKind, name: 
   const present = new Set<ClassName>();
   const col = columns?.[0];
   if (col !== undefined) {
-    for (let s = 0; s < collector.instanceCount; s++) if (!Number.isNaN(col.at(s))) present.add(collector.classes[s] as ClassName);
+    for (let s = 0; s < collector.instanceCount; s++) if (!Number.isNaN(col.at(s))) present.add(collector.classes.at(s));
   }
   for (const c of ['good', 'bad'] as const) {
     // A class without instances (history reads every run as one class) has nothing to measure.

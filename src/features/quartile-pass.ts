@@ -37,7 +37,7 @@ export function quartileLayoutOf(collector: FeatureCollector, referenceDuration:
   const bad = new Uint8Array(n);
   const named = new Uint8Array(n);
   for (let slot = 0; slot < n; slot++) {
-    bad[slot] = collector.classes[slot] === 'bad' ? 1 : 0;
+    bad[slot] = collector.classes.at(slot) === 'bad' ? 1 : 0;
     named[slot] = collector.named.data[slot] === 1 ? 1 : 0;
   }
   return { ids: collector.ids, bad, named, starts: collector.starts.data.slice(0, n), stateNames: [...collector.states.names], referenceDuration };
