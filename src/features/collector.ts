@@ -1086,8 +1086,10 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     // Room for the parts still to come of the same export (one copy now instead of doublings later).
     const ahead = part.slotsAhead > slots ? base + part.slotsAhead : 0;
     if (ahead > 0) {
-      this.durations.reserve(ahead);
-      this.starts.reserve(ahead);
+      for (const g of [this.durations, this.starts, this.recordCounts]) g.reserve(ahead);
+      for (const g of [this.entryEvents, this.named]) g.reserve(ahead);
+      this.kinds.reserve(ahead);
+      this.classes.reserve(ahead);
     }
     this.durations.append(part.durations, slots);
     this.starts.append(part.starts, slots);

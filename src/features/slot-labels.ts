@@ -27,6 +27,11 @@ export class SlotClasses {
     this.codes.length = at + n;
   }
 
+  /** Room for `n` slots in all (see GrowableInt32.reserve). */
+  reserve(n: number): void {
+    this.codes.reserve(n);
+  }
+
   includes(c: ClassName): boolean {
     const code = c === 'bad' ? 1 : 0;
     const { data, length } = this.codes;
@@ -76,6 +81,11 @@ export class SlotKinds {
     const at = this.codes.length;
     this.codes.room(n).fill(-1, at, at + n);
     this.codes.length = at + n;
+  }
+
+  /** Room for `n` slots in all (see GrowableInt32.reserve). */
+  reserve(n: number): void {
+    this.codes.reserve(n);
   }
 
   /** Whether some slot has a kind. */
