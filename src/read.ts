@@ -159,6 +159,7 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
       beyondRange: band === 'auto',
     });
     for (const c of ['good', 'bad'] as const) {
+      collector.expectClassBytes(files[c].reduce((n, f) => n + f.size, 0));
       await readClass(files[c], c, join ?? direct, {
         ...(translator !== undefined ? { translator } : {}),
         strict,

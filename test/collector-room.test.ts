@@ -481,6 +481,46 @@ describe('named instances summarized in id order (sortedOrder: radix passes, the
   });
 });
 
+describe('held records sized for the whole class (expectClassBytes)', () => {
+  /** A class in 4 files of 1 000 bytes, 25 named instances of 2 records each (20 bytes a record), read into `c`; the held buffer's storage after each file. */
+  function readFiles(c: FeatureCollector): Float64Array[] {
+    const storage: Float64Array[] = [];
+    for (let f = 0; f < 4; f++) {
+      const part: InputFile = { path: `part-${f}.dlog`, relativePath: `part-${f}.dlog`, gzip: false, size: 1000 };
+      c.beginFile(part, 'good');
+      for (let i = 0; i < 25; i++) {
+        const n = f * 25 + i;
+        c.instance(`req-${String(n).padStart(4, '0')}`);
+        c.event(n, 'Start');
+        c.event(n + 1 + (n % 3), 'End');
+      }
+      c.endFile(part);
+      storage.push((c as unknown as { held: { t: GrowableFloat64 } }).held.t.data);
+    }
+    return storage;
+  }
+
+  it('room for all of its files at the first I record (no copy as later files come), and the same features', () => {
+    const hinted = new FeatureCollector(true);
+    hinted.expectClassBytes(4000);
+    const room = readFiles(hinted);
+    // One buffer from the first file on, with room for the class at 16 bytes a record.
+    expect(new Set(room).size).toBe(1);
+    expect(room[0]!.length).toBeGreaterThanOrEqual(4000 / 16);
+    // File by file (no hint), each file's room is made as it begins: the buffer is replaced (copied) on the way.
+    const plainRead = new FeatureCollector(true);
+    expect(new Set(readFiles(plainRead)).size).toBeGreaterThan(1);
+    for (const c of [hinted, plainRead]) c.finishClass();
+    readNamed(hinted, 'bad', 30, 1);
+    readNamed(plainRead, 'bad', 30, 1);
+    for (const c of [hinted, plainRead]) {
+      c.finishClass();
+      c.fillAbsoluteQuartiles(2);
+    }
+    expect(plain(buildFeatureSet(hinted, { weight: { mode: 'none' } }))).toEqual(plain(buildFeatureSet(plainRead, { weight: { mode: 'none' } })));
+  });
+});
+
 describe('GROW_FAST growth', () => {
   it('grows by the factor and keeps every value', () => {
     const f = new GrowableFloat64(16, 0, GROW_FAST);

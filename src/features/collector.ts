@@ -305,8 +305,13 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   private fileDefaultId = '';
   private fileBuffer = new RecordBuffer();
   private fileRecords = 0;
-  /** The current file's size until its first `I` record (see instance). */
+  /**
+   * Until the current file's first `I` record (see instance): its size, or the
+   * bytes of its class from it on when larger (expectClassBytes).
+   */
   private fileBytes = 0;
+  /** The bytes of the class being read in files not begun yet, as expectClassBytes foretold them. */
+  private classBytesLeft = 0;
   /** Instances named by `I` records in the current class: held until the class ends. */
   private held = new RecordBuffer();
   private heldIds: string[] = [];
@@ -386,7 +391,19 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     this.fileDefaultId = file.relativePath;
     this.target = -1;
     this.fileRecords = 0;
-    this.fileBytes = file.size;
+    this.fileBytes = Math.max(file.size, this.classBytesLeft);
+    this.classBytesLeft = Math.max(0, this.classBytesLeft - file.size);
+  }
+
+  /**
+   * The files of a class about to be read hold `bytes` in all: the first of
+   * them with an `I` record makes room for the held records of all of them at
+   * once, not file by file (growing the buffer and copying millions of
+   * records; room never written is no memory). Call before the class's first
+   * file; a guess (the class may be read in part here) only sizes the room.
+   */
+  expectClassBytes(bytes: number): void {
+    this.classBytesLeft = bytes;
   }
 
   endFile(file: InputFile): void {
@@ -616,8 +633,8 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    */
   instance(id: string, kind?: string | null): void {
     if (this.fileBytes > 0) {
-      // The file's first I record: room for as many held records as its size allows at HELD_BYTES_PER_RECORD,
-      // once, instead of growing to millions (room never written is no memory).
+      // The file's first I record: room for as many held records as its size (or its class's rest: see
+      // expectClassBytes) allows at HELD_BYTES_PER_RECORD, once, instead of growing to millions.
       this.held.reserveMore(Math.floor(this.fileBytes / HELD_BYTES_PER_RECORD));
       this.fileBytes = 0;
     }

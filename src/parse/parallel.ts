@@ -748,6 +748,12 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
           const started = performance.now();
           pace?.begin(bytes, rate);
           const options = readOptions(init, local, progress);
+          // A class's first batch here: room for the held records of all its batches (the workers may read some).
+          if (b === 0 || (tasks[b - 1] as WorkerTask).className !== task.className) {
+            let classBytes = 0;
+            for (let i = b; i < tasks.length && (tasks[i] as WorkerTask).className === task.className; i++) classBytes += batchBytes(tasks[i] as WorkerTask);
+            collector.expectClassBytes(classBytes);
+          }
           await readClass(task.files, task.className, sink, pace === null ? options : { ...options, onBytes: (n) => { pace.read(n); progress.addBytes(n); } }, stats[task.className]);
           rate = bytes / Math.max(1, performance.now() - started);
           absorbed = b + 1;

@@ -112,6 +112,7 @@ async function handle(task: WorkerTask): Promise<WorkerReply> {
   try {
     await loadTranslator();
     const collector = new FeatureCollector(init.keepSeries);
+    collector.expectClassBytes(batchBytes(task));
     const stats = emptyReadStats();
     const options = {
       ...(translator !== undefined ? { translator } : {}),
