@@ -5,7 +5,7 @@
  * Dref is known. The result must equal a sequential read, field for field.
  * readParallel runs its workers from dist/ (worker.js): `npm run build` first.
  */
-import { mkdirSync, mkdtempSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -362,8 +362,15 @@ describe('readParallel equals a sequential read', () => {
     }
     const layout = quartileLayoutOf(collector, referenceDurationOf(collector));
     const inputs = (['good', 'bad'] as const).flatMap((c) => files[c].map((f) => ({ file: f, className: c })));
-    const second = (jobs: number) => readStatesParallel(inputs, jobs, { strict: true, keepSeries: false }, new AbsoluteQuartilePass(new QuartileSlots(layout)), layout, { addBytes: () => undefined, fileDone: () => undefined }, { batchBytes: 1 });
+    const second = (jobs: number, frontBatches?: number) => readStatesParallel(inputs, jobs, { strict: true, keepSeries: false }, new AbsoluteQuartilePass(new QuartileSlots(layout)), layout,
+      { addBytes: () => undefined, fileDone: () => undefined }, { batchBytes: 1, ...(frontBatches !== undefined ? { frontBatches } : {}) });
     const message = (f: InputFile, text: string) => `${f.path}:2: not a record: '${text}' (--strict)`;
+    // A file gone, read by a worker that then reads on (the batches it leaves are not waited for in vain).
+    const gone = files.bad[3]!;
+    const kept = readFileSync(gone.path);
+    rmSync(gone.path);
+    await expect(second(2, 2)).rejects.toMatchObject({ message: `${gone.path}: cannot read: no such file or directory` });
+    writeFileSync(gone.path, kept);
     writeFileSync(files.bad[4]!.path, 'E\t1\tStart\nalso not a record\n');
     await expect(second(2)).rejects.toMatchObject({ message: message(files.bad[4]!, 'also not a record') });
     writeFileSync(files.bad[2]!.path, 'E\t1\tStart\nfirst\n');

@@ -74,8 +74,8 @@ async function loadTranslator(): Promise<void> {
 
 /**
  * The second pass's batches (second-pass.ts), claimed from the back until
- * none is left or one fails: each read into a pass of its own over the
- * layout, its findings sent (moved, not copied).
+ * none is left: each read into a pass of its own over the layout, its
+ * findings (or its failure) sent, its arrays moved, not copied.
  */
 async function readStates(msg: StatesBatches): Promise<void> {
   const claims = new BatchClaims(msg.claims);
@@ -94,8 +94,8 @@ async function readStates(msg: StatesBatches): Promise<void> {
       const findings = pass.results();
       port.postMessage({ type: 'states-done', batch: b, findings } satisfies StatesReply, [findings.keys.buffer as ArrayBuffer, findings.values.buffer as ArrayBuffer]);
     } catch (err) {
+      // (Read on: every batch is answered, and the main thread reports the first failure in input order.)
       port.postMessage(failureOf(err, b, index));
-      break;
     }
   }
   port.postMessage({ type: 'states-end' } satisfies StatesReply);
