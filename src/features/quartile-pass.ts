@@ -31,7 +31,7 @@ export interface QuartileLayout {
   readonly referenceDuration: number;
 }
 
-/** The collector's slots and state variables, with Dref, for the second pass (copies: the layout may cross threads). */
+/** The collector's slots and state variables, with Dref, for the second pass (its typed arrays sized to the slots, to cross threads whole). */
 export function quartileLayoutOf(collector: FeatureCollector, referenceDuration: number): QuartileLayout {
   const n = collector.instanceCount;
   const bad = new Uint8Array(n);

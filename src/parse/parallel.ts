@@ -370,6 +370,17 @@ export function batchesOf(inputs: readonly ParallelInput[], jobs: number, batchB
   return batches;
 }
 
+/** What each batch asks a worker to read (tasks[b] is batch b). */
+export function tasksOf(inputs: readonly ParallelInput[], batches: readonly Batch[]): WorkerTask[] {
+  return batches.map((batch, b): WorkerTask => ({
+    batch: b,
+    first: batch.first,
+    files: inputs.slice(batch.first, batch.first + batch.count).map((i) => i.file),
+    className: (inputs[batch.first] as ParallelInput).className,
+    wholeClass: batch.wholeClass,
+  }));
+}
+
 type Progress = { addBytes(n: number): void; fileDone(): void };
 /**
  * What this thread reads with: the loaded translator. For tests: batchBytes
@@ -640,13 +651,7 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
         }
         if (replies === batches.length - workersFrom) resolve();
       };
-      const tasks = batches.map((batch, b): WorkerTask => ({
-        batch: b,
-        first: batch.first,
-        files: inputs.slice(batch.first, batch.first + batch.count).map((i) => i.file),
-        className: (inputs[batch.first] as ParallelInput).className,
-        wholeClass: batch.wholeClass,
-      }));
+      const tasks = tasksOf(inputs, batches);
       for (const w of workers) {
         w.on('message', (reply: WorkerReply) => {
           if (reply.type === 'bytes') {

@@ -11,7 +11,7 @@ import { killProcessGroups, processGroupTable } from '../cleanup.js';
 import { InputError } from '../errors.js';
 import type { AbsoluteQuartilePass, QuartileFindings, QuartileLayout } from '../features/quartile-pass.js';
 import { BatchClaims } from './claims.js';
-import { batchesOf, type ParallelInput, type WorkerInit, type WorkerReply, type WorkerTask } from './parallel.js';
+import { batchesOf, tasksOf, type ParallelInput, type WorkerInit, type WorkerReply, type WorkerTask } from './parallel.js';
 import { emptyReadStats, readClass } from './reader.js';
 import { parsingWorker } from './threads.js';
 import type { Translator } from './translator.js';
@@ -48,13 +48,8 @@ export async function readStatesParallel(
   local: { readonly translator?: Translator; readonly batchBytes?: number; readonly frontBatches?: number } = {},
 ): Promise<void> {
   const batches = batchesOf(inputs, jobs, local.batchBytes);
-  const tasks = batches.map((batch, b): WorkerTask => ({
-    batch: b,
-    first: batch.first,
-    files: inputs.slice(batch.first, batch.first + batch.count).map((i) => i.file),
-    className: (inputs[batch.first] as ParallelInput).className,
-    wholeClass: false,
-  }));
+  // (A class's only file is a batch of its own, as in the first pass; nothing is summarized here.)
+  const tasks = tasksOf(inputs, batches);
   const claims = new BatchClaims(batches.length);
   const workers: Worker[] = Array.from({ length: Math.max(0, Math.min(jobs - 1, batches.length - 1)) }, () =>
     parsingWorker({ ...init, processGroups: processGroupTable() }));
