@@ -230,9 +230,7 @@ export class AbsoluteQuartilePass implements ClassSink {
    */
   merge(later: QuartileFindings): void {
     const { keys, values: theirs } = later;
-    this.placesFor = -1;
-    for (const seen of this.looked) this.placeOf[seen] = -1;
-    this.looked.length = 0;
+    // (Places cached for the current instance stay right: a key merged in is new, or keeps its place.)
     for (let k = 0; k < keys.length; k++) {
       const at = this.placeOfKey(keys[k] as number);
       const from = 8 * k;

@@ -12,19 +12,13 @@ import { GrowableInt32 } from './growable.js';
 export class SlotClasses {
   private readonly codes = new GrowableInt32();
 
-  get length(): number {
-    return this.codes.length;
-  }
-
   at(slot: number): ClassName {
     return this.codes.data[slot] === 1 ? 'bad' : 'good';
   }
 
   /** `n` more slots of class `c`. */
   push(c: ClassName, n = 1): void {
-    const at = this.codes.length;
-    this.codes.room(n).fill(c === 'bad' ? 1 : 0, at, at + n);
-    this.codes.length = at + n;
+    this.codes.repeat(c === 'bad' ? 1 : 0, n);
   }
 
   /** Room for `n` slots in all (see GrowableInt32.reserve). */
@@ -52,10 +46,6 @@ export class SlotKinds {
   /** Slots that have a kind. */
   private given = 0;
 
-  get length(): number {
-    return this.codes.length;
-  }
-
   at(slot: number): string | null {
     const code = this.codes.data[slot] as number;
     return code < 0 ? null : (this.names[code] as string);
@@ -78,9 +68,7 @@ export class SlotKinds {
 
   /** `n` more slots without a kind. */
   pushNone(n: number): void {
-    const at = this.codes.length;
-    this.codes.room(n).fill(-1, at, at + n);
-    this.codes.length = at + n;
+    this.codes.repeat(-1, n);
   }
 
   /** Room for `n` slots in all (see GrowableInt32.reserve). */
