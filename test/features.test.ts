@@ -61,6 +61,9 @@ describe('event features (SPEC §2)', () => {
     expect(fs.metric).toEqual({ event: 'duration', state: 'duration', eventIsDuration: true, stateIsDuration: true });
     for (const f of ['first.abs', 'count', 'gap', 'last.rel'] as const) expect(column(fs, 'event', f, 'duration')).toEqual([8, 4, 6, 10]);
     for (const f of ['min', 'q3.abs', 'half.rel'] as const) expect(column(fs, 'state', f, 'duration')).toEqual([8, 4, 6, 10]);
+    // One array in every table (columns are read-only: FeatureTable), not a copy each (8 MB each at a million instances).
+    const durationColumns = new Set(fs.tables.map((t) => t.columns[t.variables.indexOf('duration')]));
+    expect([fs.tables.length, durationColumns.size]).toEqual([20, 1]);
   });
 });
 

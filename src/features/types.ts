@@ -50,7 +50,9 @@ export interface Instance {
  * Feature `feature` of every variable of one log kind, over all instances
  * (good ones first, then bad ones, in `FeatureSet.instances` order).
  * Column-major: `columns[v][i]` = feature of `variables[v]` in instance i,
- * NaN where missing.
+ * NaN where missing. Read-only once built: columns may share one array (the
+ * built-in duration is the same array in every table), so a consumer that
+ * changes values works on a copy.
  */
 export interface FeatureTable {
   readonly kind: LogKind;
