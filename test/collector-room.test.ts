@@ -65,9 +65,11 @@ describe('column room (issue 17, sixth pass)', () => {
     // Start is set in every slot: its columns were made good + bad long when the good class was finished
     // (growing by doubling on the first bad part would have made them 3000).
     const start = absorbing.events.indexOf('Start');
-    // (Its gap, never set, since Start comes first, stays empty.)
+    // (Its gap, never set, since Start comes first, stays empty; so do its median and last, abs and rel: Start occurs
+    // once in each instance, and they read as its first (followers.ts).)
     const set = absorbing.eventColumns[start]!.filter((col) => col.length > 0);
-    expect(set).toHaveLength(9);
+    expect(set).toHaveLength(5);
+    expect(absorbing.eventColumns[start]!.filter((col) => col.following)).toHaveLength(4);
     for (const col of set) expect(col.data.length).toBe(good + bad);
     expect(absorbing.durations.data.length).toBe(good + bad);
 

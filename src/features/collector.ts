@@ -7,6 +7,7 @@ import { InputError } from '../errors.js';
 import { tooManyVariables } from './limits.js';
 import { medianOfSorted } from './stats.js';
 import { EVENT_FEATURE_TYPES, STATE_FEATURE_TYPES } from './types.js';
+import { EVENT_LEADERS, STATE_LEADERS, follow, sameValues, unfollow } from './followers.js';
 
 const EV = Object.fromEntries(EVENT_FEATURE_TYPES.map((f, i) => [f, i])) as Record<(typeof EVENT_FEATURE_TYPES)[number], number>;
 const ST = Object.fromEntries(STATE_FEATURE_TYPES.map((f, i) => [f, i])) as Record<(typeof STATE_FEATURE_TYPES)[number], number>;
@@ -822,13 +823,21 @@ export class FeatureCollector implements ClassSink, RecordIntake {
         const lastT = bt[end - 1] as number;
         // Each column's set called here, not through a helper: a worker thread's compile left a helper not inlined
         // (~100 ms of calls per 500 000 requests; bench/README.md, tenth pass).
+        // median and last follow first (followers.ts) while they are the same (an event that occurred once).
+        const medianAbs = cols[EV_MEDIAN_ABS] as GrowableFloat64;
+        if (medianAbs.following && (!Object.is(mid, firstT) || !Object.is(lastT, firstT))) unfollow(cols, EVENT_LEADERS, slot);
+        const following = medianAbs.following;
         (cols[EV_FIRST_ABS] as GrowableFloat64).set(slot, firstT);
-        (cols[EV_MEDIAN_ABS] as GrowableFloat64).set(slot, mid);
-        (cols[EV_LAST_ABS] as GrowableFloat64).set(slot, lastT);
+        if (!following) {
+          medianAbs.set(slot, mid);
+          (cols[EV_LAST_ABS] as GrowableFloat64).set(slot, lastT);
+        }
         if (duration > 0) {
           (cols[EV_FIRST_REL] as GrowableFloat64).set(slot, firstT / duration);
-          (cols[EV_MEDIAN_REL] as GrowableFloat64).set(slot, mid / duration);
-          (cols[EV_LAST_REL] as GrowableFloat64).set(slot, lastT / duration);
+          if (!following) {
+            (cols[EV_MEDIAN_REL] as GrowableFloat64).set(slot, mid / duration);
+            (cols[EV_LAST_REL] as GrowableFloat64).set(slot, lastT / duration);
+          }
         }
         (cols[EV_COUNT] as GrowableFloat64).set(slot, m);
         const gap = gapOf[b] as number;
@@ -846,10 +855,19 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       // The series is bt/bv [begin, end) (no subarray views: one object each per instance and variable).
       const sc2 = sc.minMaxSum;
       minMaxSum(bv, begin, end, sc2);
-      (cols[ST_MIN] as GrowableFloat64).set(slot, sc2[0] as number);
-      (cols[ST_MEAN] as GrowableFloat64).set(slot, finiteMeanOf(bv, begin, end, sc2[2] as number));
-      (cols[ST_MAX] as GrowableFloat64).set(slot, sc2[1] as number);
-      (cols[ST_FINAL] as GrowableFloat64).set(slot, bv[end - 1] as number);
+      const min = sc2[0] as number;
+      const mean = finiteMeanOf(bv, begin, end, sc2[2] as number);
+      const max = sc2[1] as number;
+      const final = bv[end - 1] as number;
+      // mean, max and final follow min (followers.ts) while they are the same (a state logged once).
+      const meanCol = cols[ST_MEAN] as GrowableFloat64;
+      if (meanCol.following && (!Object.is(mean, min) || !Object.is(max, min) || !Object.is(final, min))) unfollow(cols, STATE_LEADERS, slot);
+      (cols[ST_MIN] as GrowableFloat64).set(slot, min);
+      if (!meanCol.following) {
+        meanCol.set(slot, mean);
+        (cols[ST_MAX] as GrowableFloat64).set(slot, max);
+        (cols[ST_FINAL] as GrowableFloat64).set(slot, final);
+      }
       for (let q = 0; q < 3; q++) (cols[ST_Q1_REL + q] as GrowableFloat64).set(slot, valueAtIn(bt, bv, begin, end, QUARTERS[q] * duration));
       if (!this.keepSeries) continue;
       // Keep the change points only: the step function (last value at or before x) is unchanged.
@@ -951,7 +969,10 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     const heldLength = withHeld ? this.held.length : 0;
     const pack = (cols: GrowableFloat64[][], width: number): Float64Array => {
       const out = new Float64Array(cols.length * width * slots);
-      cols.forEach((byFeature, v) => byFeature.forEach((c, f) => {
+      const leaders = this.leadersOf(cols);
+      cols.forEach((byFeature, v) => byFeature.forEach((own, f) => {
+        // (A follower that follows: its leader's values. absorb finds them the same and lets it follow there too.)
+        const c = own.following ? (byFeature[leaders[f] as number] as GrowableFloat64) : own;
         // Each column's values, then NaN (missing) for its slots at and beyond its length only: one pass over the buffer.
         const at = (v * width + f) * slots;
         const n = Math.min(slots, c.length);
@@ -1002,7 +1023,13 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     this.kinds.clear();
     for (const g of [this.durations, this.starts, this.recordCounts, this.entryEvents, this.named]) g.clear();
     // Emptied, not refilled: a column reads as missing at and beyond its length (GrowableFloat64).
-    for (const cols of [...this.eventColumns, ...this.stateColumns]) for (const c of cols) c.clear();
+    // (And their followers follow again: whether they do is said per part, see absorb and adoptShared.)
+    for (const all of [this.eventColumns, this.stateColumns]) {
+      for (const cols of all) {
+        for (const c of cols) c.clear();
+        follow(cols, this.leadersOf(all));
+      }
+    }
     if (this.sharing !== null) this.shareFrom(slotsBefore);
     this.series.clear();
     this.unorderedInstances = 0;
@@ -1123,16 +1150,25 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     this.classes.push(part.className, slots);
     this.entryEvents.length = base + slots;
     const copy = (from: Float64Array, variables: number, to: GrowableFloat64[][], map: number[], width: number) => {
+      const leaders = this.leadersOf(to);
       for (let v = 0; v < variables; v++) {
         const cols = this.columnsOf(to, map[v] as number, width);
+        // Followers that follow here go on following while the part's values are their leaders' (followers.ts).
+        for (let f = 0; f < width; f++) {
+          const l = leaders[f] as number;
+          if (l >= 0 && (cols[f] as GrowableFloat64).following && !sameValues(from, (v * width + f) * slots, from, (v * width + l) * slots, slots)) {
+            unfollow(cols, leaders, base);
+          }
+        }
         for (let f = 0; f < width; f++) {
           const at = (v * width + f) * slots;
+          const col = cols[f] as GrowableFloat64;
+          if (col.following) continue;
           // Slots from `base` on hold no value yet (NaN): the part's column is copied as it is (missing = NaN),
           // and the column's length is what setting its present values one by one would have made it.
           let last = slots - 1;
           while (last >= 0 && Number.isNaN(from[at + last] as number)) last--;
           if (last < 0) continue;
-          const col = cols[f] as GrowableFloat64;
           if (ahead > 0) col.reserve(ahead);
           col.copyIn(base, from.subarray(at, at + last + 1));
         }
@@ -1405,11 +1441,25 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     if (into === null || base !== into.next) throw new Error(`a contribution summarized into shared columns at slot ${into?.next} came at slot ${base}`);
     let i = 0;
     for (const [all, map, width] of [[this.eventColumns, eventMap, EVENT_FEATURE_TYPES.length], [this.stateColumns, stateMap, STATE_FEATURE_TYPES.length]] as const) {
+      const leaders = this.leadersOf(all);
       for (const v of map) {
         const cols = all[v] as GrowableFloat64[];
+        const at = i;
+        i += width;
+        // Followers (followers.ts): the other thread wrote one (lengths > 0) where it stopped following.
         for (let f = 0; f < width; f++) {
-          const n = lengths[i++] as number;
-          if (n > 0) (cols[f] as GrowableFloat64).adoptWritten(base, n);
+          if ((leaders[f] as number) >= 0 && (lengths[at + f] as number) > 0 && (cols[f] as GrowableFloat64).following) unfollow(cols, leaders, base);
+        }
+        for (let f = 0; f < width; f++) {
+          const n = lengths[at + f] as number;
+          const col = cols[f] as GrowableFloat64;
+          const l = leaders[f] as number;
+          if (n > 0) col.adoptWritten(base, n);
+          // One that followed there and not here: its leader's values (adopted just before: leaders come first).
+          else if (l >= 0 && !col.following && (lengths[at + l] as number) > 0) {
+            const leader = cols[l] as GrowableFloat64;
+            col.copyIn(base, leader.data.subarray(base, base + (lengths[at + l] as number)));
+          }
         }
       }
     }
@@ -1419,8 +1469,17 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   }
 
   private columnsOf(all: GrowableFloat64[][], v: number, width: number): GrowableFloat64[] {
-    while (all.length <= v) all.push(Array.from({ length: width }, () => new GrowableFloat64()));
+    while (all.length <= v) {
+      const cols = Array.from({ length: width }, () => new GrowableFloat64());
+      follow(cols, this.leadersOf(all));
+      all.push(cols);
+    }
     return all[v] as GrowableFloat64[];
+  }
+
+  /** The followers' leaders (followers.ts) of eventColumns or stateColumns. */
+  private leadersOf(all: GrowableFloat64[][]): readonly number[] {
+    return all === this.eventColumns ? EVENT_LEADERS : STATE_LEADERS;
   }
 }
 

@@ -19,6 +19,12 @@ const SMALL_COPY = 32;
 export class GrowableFloat64 {
   data: Float64Array;
   length = 0;
+  /**
+   * Set while this column holds no values of its own and reads as another
+   * column does (its owner knows which): every value so far was the same as
+   * that column's. See FeatureCollector's followers.
+   */
+  following = false;
 
   /** growth: the factor capacity grows by (see GROW_FAST). */
   constructor(capacity = 16, readonly fill = Number.NaN, private readonly growth = 2) {

@@ -3,6 +3,7 @@ import { REFERENCE_MIN_VALUES } from '../ttest/prediction.js';
 import { compareCodeUnits } from '../parse/files.js';
 import type { ClassName } from '../parse/records.js';
 import type { FeatureCollector } from './collector.js';
+import { leadersOf } from './followers.js';
 import type { GrowableFloat64 } from './growable.js';
 import { detectHeavyTail, metricValues, percentile } from './metric.js';
 import { referenceDurationOf } from './quartile-pass.js';
@@ -108,13 +109,17 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
     const names = [...index.names];
     if (builtIn && p !== null && !index.has(p)) names.push(p);
     names.sort(compareCodeUnits);
+    const leaders = leadersOf(kind);
+    const built: Float64Array[][] = [];
     types.forEach((feature, f) => {
-      const columns = names.map((name) => {
+      const columns = names.map((name, n) => {
         const v = index.indexOf(name);
         // The built-in duration: D in every feature type, one array shared by every table (columns are never written
         // once built: a copy per table was 8 MB of new memory each at a million instances).
         if (v < 0) return durations;
         const source = (allColumns[v] as GrowableFloat64[])[f] as GrowableFloat64;
+        // A follower that followed to the end: its leader's column (built before it: leaders come first).
+        if (source.following) return (built[leaders[f] as number] as Float64Array[])[n] as Float64Array;
         const out = reorder(source, rowOf, order.length);
         // The collector's copy is not read again: free it now, so a million
         // instances do not hold every column twice (or hand it over: see reorder).
@@ -122,6 +127,7 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
         if (kind === 'event' && feature === 'count') for (let i = 0; i < out.length; i++) if (Number.isNaN(out[i])) out[i] = 0;
         return out;
       });
+      built.push(columns);
       tables.push({ kind, feature, variables: names, columns });
     });
     reportOneClassVariables(kind, tables[tables.length - types.length] as FeatureTable, nGood, warnings);
