@@ -1,9 +1,9 @@
 /**
  * Followers (src/features/followers.ts): median and last of an event that
- * occurred once are its first, mean, max and final of a state logged once its
- * min. Such columns are not written while they follow; the FeatureSet takes
- * the leader's column for them. The values must be those of writing every
- * column, whichever thread or part stopped following.
+ * occurred once are its first; mean, max, final and q*.rel of a state logged
+ * once are its min. Such columns are not written while they follow; the
+ * FeatureSet takes the leader's column for them. The values must be those of
+ * writing every column, whichever thread or part stopped following.
  */
 import { describe, expect, it } from 'vitest';
 import { FeatureCollector } from '../src/features/collector.js';
@@ -95,7 +95,7 @@ describe('followers (median and last of an event once, mean, max and final of a 
     // Start and queue occur once everywhere: their followers are their leaders' columns (no memory of their own).
     for (const f of ['median.abs', 'last.abs']) expect(column(once, 'event', f, 'Start')).toBe(column(once, 'event', 'first.abs', 'Start'));
     for (const f of ['median.rel', 'last.rel']) expect(column(once, 'event', f, 'Start')).toBe(column(once, 'event', 'first.rel', 'Start'));
-    for (const f of ['mean', 'max', 'final']) expect(column(once, 'state', f, 'queue')).toBe(column(once, 'state', 'min', 'queue'));
+    for (const f of ['mean', 'max', 'final', 'q1.rel', 'half.rel', 'q3.rel']) expect(column(once, 'state', f, 'queue')).toBe(column(once, 'state', 'min', 'queue'));
 
     // Start twice in bad instance 30 (row 70), at 300 and 300.5 after its start at 300: median 0.25, last 0.5.
     const twice = sequential(40, 40, {}, { eventTwice: [30], stateTwice: [35] });
@@ -103,8 +103,9 @@ describe('followers (median and last of an event once, mean, max and final of a 
     expect([column(twice, 'event', 'first.abs', 'Start')[70], column(twice, 'event', 'median.abs', 'Start')[70], column(twice, 'event', 'last.abs', 'Start')[70]]).toEqual([0, 0.25, 0.5]);
     // Every other row as before: the leader's values copied in up to where they stopped following.
     expect(column(twice, 'event', 'median.abs', 'Start').filter((_, r) => r !== 70)).toEqual(column(once, 'event', 'median.abs', 'Start').filter((_, r) => r !== 70));
-    // queue in bad instance 35 (row 75): (35 × 7) mod 11 = 3, then 20 + 35 mod 3 = 22: mean 12.5, max and final 22.
-    expect(['min', 'mean', 'max', 'final'].map((f) => column(twice, 'state', f, 'queue')[75])).toEqual([3, 12.5, 22, 22]);
+    // queue in bad instance 35 (row 75, from 350 to 351): (35 × 7) mod 11 = 3 at 0.25, then 20 + 35 mod 3 = 22 at
+    // 0.75: mean 12.5, max and final 22; 3 at a quarter and half of the instance, 22 at three quarters.
+    expect(['min', 'mean', 'max', 'final', 'q1.rel', 'half.rel', 'q3.rel'].map((f) => column(twice, 'state', f, 'queue')[75])).toEqual([3, 12.5, 22, 22, 3, 3, 22]);
     expect(column(twice, 'state', 'final', 'queue').filter((_, r) => r !== 75)).toEqual(column(once, 'state', 'final', 'queue').filter((_, r) => r !== 75));
     // (End still occurs once everywhere: it follows on.)
     expect(column(twice, 'event', 'last.abs', 'End')).toBe(column(twice, 'event', 'first.abs', 'End'));

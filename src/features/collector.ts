@@ -859,16 +859,23 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       const mean = finiteMeanOf(bv, begin, end, sc2[2] as number);
       const max = sc2[1] as number;
       const final = bv[end - 1] as number;
-      // mean, max and final follow min (followers.ts) while they are the same (a state logged once).
+      const q1 = valueAtIn(bt, bv, begin, end, (QUARTERS[0] as number) * duration);
+      const half = valueAtIn(bt, bv, begin, end, (QUARTERS[1] as number) * duration);
+      const q3 = valueAtIn(bt, bv, begin, end, (QUARTERS[2] as number) * duration);
+      // mean, max, final and q*.rel follow min (followers.ts) while they are the same (a state logged once: its one
+      // value is the value at every time, SPEC §2).
       const meanCol = cols[ST_MEAN] as GrowableFloat64;
-      if (meanCol.following && (!Object.is(mean, min) || !Object.is(max, min) || !Object.is(final, min))) unfollow(cols, STATE_LEADERS, slot);
+      if (meanCol.following && (!Object.is(mean, min) || !Object.is(max, min) || !Object.is(final, min) ||
+        !Object.is(q1, min) || !Object.is(half, min) || !Object.is(q3, min))) unfollow(cols, STATE_LEADERS, slot);
       (cols[ST_MIN] as GrowableFloat64).set(slot, min);
       if (!meanCol.following) {
         meanCol.set(slot, mean);
         (cols[ST_MAX] as GrowableFloat64).set(slot, max);
         (cols[ST_FINAL] as GrowableFloat64).set(slot, final);
+        (cols[ST_Q1_REL] as GrowableFloat64).set(slot, q1);
+        (cols[ST_Q1_REL + 1] as GrowableFloat64).set(slot, half);
+        (cols[ST_Q1_REL + 2] as GrowableFloat64).set(slot, q3);
       }
-      for (let q = 0; q < 3; q++) (cols[ST_Q1_REL + q] as GrowableFloat64).set(slot, valueAtIn(bt, bv, begin, end, QUARTERS[q] * duration));
       if (!this.keepSeries) continue;
       // Keep the change points only: the step function (last value at or before x) is unchanged.
       const from = series.used;

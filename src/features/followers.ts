@@ -5,11 +5,12 @@ import { EVENT_FEATURE_TYPES, STATE_FEATURE_TYPES, type LogKind } from './types.
  * Followers: feature columns that hold the same values as another column of
  * their variable for every instance where the variable occurs once. An event
  * that occurs once in an instance has its median and last time equal to its
- * first (abs and rel); a state logged once has its mean, max and final value
- * equal to its min. Instances named by `I` records (a request, a trace) are
- * mostly so: a million requests would write ~40% of their feature table as
- * copies (~300 MB of memory written for the first time, a page fault each
- * 4 KB). A follower is not written while every value so far is its leader's
+ * first (abs and rel); a state logged once has its mean, max and final value,
+ * and its value at each quarter of the instance (q*.rel), equal to its min.
+ * Instances named by `I` records (a request, a trace) are mostly so: a
+ * million requests would write ~45% of their feature table as copies (~320 MB
+ * of memory written for the first time, a page fault each 4 KB). A follower
+ * is not written while every value so far is its leader's
  * (`GrowableFloat64.following`): it reads as the leader does, and the
  * FeatureSet takes the leader's column for it. The first instance where a
  * value differs copies the leader's values so far in (`unfollow`), for every
@@ -24,7 +25,9 @@ import { EVENT_FEATURE_TYPES, STATE_FEATURE_TYPES, type LogKind } from './types.
 export const EVENT_LEADERS: readonly number[] = leaders(EVENT_FEATURE_TYPES, {
   'median.abs': 'first.abs', 'last.abs': 'first.abs', 'median.rel': 'first.rel', 'last.rel': 'first.rel',
 });
-export const STATE_LEADERS: readonly number[] = leaders(STATE_FEATURE_TYPES, { mean: 'min', max: 'min', final: 'min' });
+export const STATE_LEADERS: readonly number[] = leaders(STATE_FEATURE_TYPES, {
+  mean: 'min', max: 'min', final: 'min', 'q1.rel': 'min', 'half.rel': 'min', 'q3.rel': 'min',
+});
 
 export function leadersOf(kind: LogKind): readonly number[] {
   return kind === 'event' ? EVENT_LEADERS : STATE_LEADERS;
