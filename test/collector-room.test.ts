@@ -569,3 +569,34 @@ describe('median (typed sort)', () => {
     }), { numRuns: 2000 });
   });
 });
+
+describe("a worker's collector per batch (reuseBuffersOf)", () => {
+  it('takes over the last one\'s scratch and file buffer: the same features as a collector of its own', () => {
+    /** A file's own instance: Start, `n` Steps, a queue state changing, End (k shifts the values). */
+    const readFile = (c: FeatureCollector, name: string, n: number, k: number): void => {
+      c.beginFile(file(name), 'good');
+      c.event(0, 'Start');
+      for (let i = 1; i <= n; i++) {
+        c.event(i, 'Step');
+        c.state(i + 0.5, 'queue', (i * k) % 7);
+      }
+      c.event(n + 1 + k, 'End');
+      c.endFile(file(name));
+    };
+    // The first batch leaves large buffers behind (5 000 records), some of its buckets (Step, queue) unknown to the next.
+    const first = new FeatureCollector(true);
+    readFile(first, 'a.dlog', 5000, 3);
+    const own = new FeatureCollector(true);
+    const reusing = new FeatureCollector(true);
+    reusing.reuseBuffersOf(first);
+    for (const c of [own, reusing]) {
+      readFile(c, 'b.dlog', 40, 5);
+      c.beginFile(file('c.dlog'), 'good');
+      c.event(3, 'End');
+      c.event(1, 'Start');
+      c.endFile(file('c.dlog'));
+    }
+    const features = (c: FeatureCollector): unknown => plain(c.exportFile());
+    expect(features(reusing)).toEqual(features(own));
+  });
+});
