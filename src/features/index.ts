@@ -50,12 +50,15 @@ export const MAX_WEIGHT = 2 ** 32;
 export function buildFeatureSet(collector: FeatureCollector, options: FeatureOptions): FeatureResult {
   const warnings: string[] = [];
   // A class's slots by id (stable: equal ids keep slot order); ids summarized in order need no sort (an O(n) check).
-  const slotsOf = (c: ClassName): number[] => {
-    const slots: number[] = [];
+  // (Typed arrays: a million slots pushed one by one into arrays took ~0.15 s.)
+  const slotsOf = (c: ClassName): Int32Array => {
     const { ids, classes } = collector;
-    for (let s = 0; s < ids.length; s++) if (classes.at(s) === c) slots.push(s);
+    let n = 0;
+    for (let s = 0; s < ids.length; s++) if (classes.at(s) === c) n++;
+    const slots = new Int32Array(n);
+    for (let s = 0, w = 0; w < n; s++) if (classes.at(s) === c) slots[w++] = s;
     let sorted = true;
-    for (let i = 1; i < slots.length && sorted; i++) sorted = compareCodeUnits(ids[slots[i - 1] as number] as string, ids[slots[i] as number] as string) <= 0;
+    for (let i = 1; i < n && sorted; i++) sorted = (ids[slots[i - 1] as number] as string) <= (ids[slots[i] as number] as string);
     return sorted ? slots : slots.sort((a, b) => compareCodeUnits(ids[a] as string, ids[b] as string));
   };
   const goodSlots = slotsOf('good');
@@ -74,7 +77,9 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
     throw new InputError(`${c} class: only ${n} instance, and the ${c === 'good' ? 'bad' : 'good'} class ${other}; one instance is compared with a class of at least ${REFERENCE_MIN_VALUES}, or give each class 2`,
       undefined, undefined, 'one file is one instance unless I records name instances');
   }
-  const order = [...goodSlots, ...badSlots];
+  const order = new Int32Array(goodSlots.length + badSlots.length);
+  order.set(goodSlots);
+  order.set(badSlots, goodSlots.length);
   const nGood = goodSlots.length;
   const nBad = badSlots.length;
   const durationsBySlot = collector.durations.toArray(collector.instanceCount);
@@ -86,7 +91,7 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
   if (collector.keepSeries) collector.fillAbsoluteQuartiles(referenceDuration);
 
   const kindOf = instanceKinds(collector);
-  const instances: Instance[] = order.map((s) => ({
+  const instances: Instance[] = Array.from(order, (s) => ({
     id: collector.ids[s] as string,
     className: collector.classes.at(s),
     duration: durationsBySlot[s] as number,
@@ -327,7 +332,7 @@ function editDistance(a: string, b: string, limit: number): number {
  * null when that is every slot's own index (slots already in table order).
  * `order` is a permutation of the slots.
  */
-function rowsOfSlots(order: readonly number[]): Int32Array | null {
+function rowsOfSlots(order: Int32Array): Int32Array | null {
   let identity = true;
   for (let i = 0; i < order.length && identity; i++) identity = order[i] === i;
   if (identity) return null;
