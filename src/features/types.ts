@@ -51,8 +51,9 @@ export interface Instance {
  * (good ones first, then bad ones, in `FeatureSet.instances` order).
  * Column-major: `columns[v][i]` = feature of `variables[v]` in instance i,
  * NaN where missing. Read-only once built: columns may share one array (the
- * built-in duration is the same array in every table), so a consumer that
- * changes values works on a copy.
+ * built-in duration is the same array in every table, a follower's column is
+ * its leader's: src/features/followers.ts), so a consumer that changes values
+ * works on a copy.
  */
 export interface FeatureTable {
   readonly kind: LogKind;
