@@ -7,7 +7,7 @@ import { InputError } from '../errors.js';
 import { tooManyVariables } from './limits.js';
 import { medianOfSorted } from './stats.js';
 import { EVENT_FEATURE_TYPES, STATE_FEATURE_TYPES } from './types.js';
-import { EVENT_LEADERS, STATE_LEADERS, follow, sameValues, unfollow } from './followers.js';
+import { EVENT_LEADERS, STATE_LEADERS, follow, leadersOf, sameValues, unfollow } from './followers.js';
 
 const EV = Object.fromEntries(EVENT_FEATURE_TYPES.map((f, i) => [f, i])) as Record<(typeof EVENT_FEATURE_TYPES)[number], number>;
 const ST = Object.fromEntries(STATE_FEATURE_TYPES.map((f, i) => [f, i])) as Record<(typeof STATE_FEATURE_TYPES)[number], number>;
@@ -1498,7 +1498,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
 
   /** The followers' leaders (followers.ts) of eventColumns or stateColumns. */
   private leadersOf(all: GrowableFloat64[][]): readonly number[] {
-    return all === this.eventColumns ? EVENT_LEADERS : STATE_LEADERS;
+    return leadersOf(all === this.eventColumns ? 'event' : 'state');
   }
 }
 

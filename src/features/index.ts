@@ -115,7 +115,8 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
     if (builtIn && p !== null && !index.has(p)) names.push(p);
     names.sort(compareCodeUnits);
     const leaders = leadersOf(kind);
-    const built: Float64Array[][] = [];
+    // This kind's tables start here, in feature type order.
+    const first = tables.length;
     types.forEach((feature, f) => {
       const columns = names.map((name, n) => {
         const v = index.indexOf(name);
@@ -124,7 +125,7 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
         if (v < 0) return durations;
         const source = (allColumns[v] as GrowableFloat64[])[f] as GrowableFloat64;
         // A follower that followed to the end: its leader's column (built before it: leaders come first).
-        if (source.following) return (built[leaders[f] as number] as Float64Array[])[n] as Float64Array;
+        if (source.following) return (tables[first + (leaders[f] as number)] as FeatureTable).columns[n] as Float64Array;
         const out = reorder(source, rowOf, order.length);
         // The collector's copy is not read again: free it now, so a million
         // instances do not hold every column twice (or hand it over: see reorder).
@@ -132,11 +133,10 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
         if (kind === 'event' && feature === 'count') for (let i = 0; i < out.length; i++) if (Number.isNaN(out[i])) out[i] = 0;
         return out;
       });
-      built.push(columns);
       tables.push({ kind, feature, variables: names, columns });
     });
-    reportOneClassVariables(kind, tables[tables.length - types.length] as FeatureTable, nGood, warnings);
-    reportIdLikeVariables(kind, tables[tables.length - types.length] as FeatureTable, warnings);
+    reportOneClassVariables(kind, tables[first] as FeatureTable, nGood, warnings);
+    reportIdLikeVariables(kind, tables[first] as FeatureTable, warnings);
   }
 
   const partial = { instances, nGood, nBad, metric, tables, referenceDuration };
