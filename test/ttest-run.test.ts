@@ -116,6 +116,33 @@ describe('runTests', () => {
     expect(r.tests[1]!.significant).toBe(r.tests[0]!.significant);
   });
 
+  it('tests an array shared by several columns (a follower, the built-in duration) as each copy would be', () => {
+    const d = col([1.0, 1.1, 0.9, 1.0, 3.0, 3.2, 2.9, 3.1, 3.0]);
+    const a = col([1, 2, 1, 2, 9, 8, 9, 7, 8]);
+    const b = col([4, 3, 5, 4, 3, 5, 4, 4, 6]);
+    const shared: FeatureTable[] = [
+      { kind: 'event', feature: 'first.abs', variables: ['duration', 'X', 'Y'], columns: [d, a, b] },
+      { kind: 'event', feature: 'median.abs', variables: ['duration', 'X', 'Y'], columns: [d, b, a] },
+      { kind: 'event', feature: 'last.abs', variables: ['duration', 'X', 'Y'], columns: [d, a, col([2, NaN, NaN, NaN, 2, 3, 4, 5, 6])] },
+    ];
+    const copies = shared.map((t) => ({ ...t, columns: t.columns.map((c) => c.slice()) }));
+    const options = { alpha: 0.05, correction: 'bonferroni' } as const;
+    const once = runTests(featureSet(shared), options);
+    expect(once).toEqual(runTests(featureSet(copies), options));
+    const t = (x: Float64Array): string => welchTest(x.subarray(0, 4), x.subarray(4))!.t.toFixed(3);
+    expect(once.tests.map((r) => `${r.feature} ${r.variable} ${r.method} ${r.t.toFixed(3)}`)).toEqual([
+      `first.abs duration welch ${t(d)}`,
+      `first.abs X welch ${t(a)}`,
+      `first.abs Y welch ${t(b)}`,
+      `median.abs duration welch ${t(d)}`,
+      `median.abs X welch ${t(b)}`,
+      `median.abs Y welch ${t(a)}`,
+      `last.abs duration welch ${t(d)}`,
+      `last.abs X welch ${t(a)}`,
+      expect.stringMatching(/^last\.abs Y prediction /),
+    ]);
+  });
+
   it('is pure and deterministic', () => {
     const copy = tables.map((t) => ({ ...t, columns: t.columns.map((c) => c.slice()) }));
     const again = runTests(featureSet(copy), { alpha: 0.05, correction: 'bonferroni' });

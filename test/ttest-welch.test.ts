@@ -147,6 +147,28 @@ describe('welchTest: weights are replication counts', () => {
     expect(run(good, bad, [1, 1, 1, 1], [1, 1, 1, 1, 1])).toEqual(run(good, bad));
   });
 
+  it('without weights, the same doubles as with weights of 1, at every magnitude (to the bit)', () => {
+    // Unweighted moments multiply by 1/scale where the weighted ones divide by scale (a power of two): the
+    // same rounding, so the same bits, down to subnormal values (scale 2^−1074, whose inverse is no double).
+    const value = fc.oneof(
+      fc.double({ min: -1e3, max: 1e3, noNaN: true }),
+      fc.double({ noNaN: true }),
+      fc.constantFrom(NaN, Infinity, -Infinity, 0, -0, 5e-324, -1e-310, 1.7976931348623157e308),
+    );
+    const sample = fc.array(value, { minLength: 2, maxLength: 20 });
+    fc.assert(fc.property(sample, sample, (good, bad) => {
+      const r = welchTest(f64(good), f64(bad));
+      const w = welchTest(f64(good), f64(bad), f64(good.map(() => 1)), f64(bad.map(() => 1)));
+      expect(r === null ? null : Object.entries(r).map(([k, v]) => [k, Object.is(v, -0) ? '-0' : v]))
+        .toEqual(w === null ? null : Object.entries(w).map(([k, v]) => [k, Object.is(v, -0) ? '-0' : v]));
+    }), { numRuns: 2000, seed: 17 });
+    for (const xs of [[5e-324, 1e-323, 1.5e-323], [1e-310, 3e-310, 2e-310, 4e-310], [1e308, -1.5e308, 1.7e308]]) {
+      const good = f64(xs);
+      const bad = f64(xs.map((x) => x / 2));
+      expect(welchTest(good, bad)).toEqual(welchTest(good, bad, good.map(() => 1), bad.map(() => 1)));
+    }
+  });
+
   it('counts instances, not weights, for the 2-value minimum', () => {
     expect(welchTest(f64([5]), f64([1, 2, 3]), f64([10]), f64([1, 1, 1]))).toBeNull();
   });

@@ -62,6 +62,9 @@ interface Performed {
   readonly inflation?: number;
 }
 
+/** A column's test, whichever variable and feature it stands for. */
+type ColumnTest = Omit<Performed, 'variable' | 'kind' | 'feature' | 'inflation'>;
+
 /**
  * Tests every variable column of every table of `fs`: good instances are
  * [0, nGood), bad ones [nGood, nGood + nBad), weighted by `fs.weights`.
@@ -92,25 +95,32 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
   const strata = options.kinds === 'off' ? null : kindStrata(fs);
   const performed: Performed[] = [];
   let untestable = 0;
+  // A column that is another's array (a follower's is its leader's; the built-in duration is one array in every
+  // table: FeatureTable) has that one's test: computed once, not once per table (20 times a million values for D).
+  const testedColumns = new Map<Float64Array, ColumnTest | null>();
+  const columnTest = (column: Float64Array): ColumnTest | null => {
+    const stratified = strata === null ? null
+      : (options.kinds === 'combine' ? stratifiedTest : strongestStratumTest)(strata.map((s) => s.of(column)));
+    if (stratified !== null) {
+      const { strata: detail, ...result } = withSeparationP(stratified);
+      const twoSample = Math.min(result.nGood, result.nBad) > FEW_VALUES;
+      return { method: 'kinds', result, z: rankingZ(result, twoSample), twoSample, strata: detail };
+    }
+    const good = column.subarray(g0, g1);
+    const bad = column.subarray(b0, b1);
+    const few = fewValuesTest(good, bad, wGood, wBad);
+    const found = few ?? welchTest(good, bad, wGood, wBad);
+    if (found === null) return null;
+    const result = withSeparationP(found);
+    return { method: few !== null ? 'prediction' : 'welch', result, z: rankingZ(result, few === null), twoSample: few === null };
+  };
   const tableTests = (table: FeatureTable): void => {
     table.variables.forEach((variable, v) => {
       const column = table.columns[v] as Float64Array;
-      const base = { variable, kind: table.kind, feature: table.feature };
-      const stratified = strata === null ? null
-        : (options.kinds === 'combine' ? stratifiedTest : strongestStratumTest)(strata.map((s) => s.of(column)));
-      if (stratified !== null) {
-        const { strata: detail, ...result } = withSeparationP(stratified);
-        const twoSample = Math.min(result.nGood, result.nBad) > FEW_VALUES;
-        performed.push({ ...base, method: 'kinds', result, z: rankingZ(result, twoSample), twoSample, strata: detail });
-        return;
-      }
-      const good = column.subarray(g0, g1);
-      const bad = column.subarray(b0, b1);
-      const few = fewValuesTest(good, bad, wGood, wBad);
-      const found = few ?? welchTest(good, bad, wGood, wBad);
-      const result = found === null ? null : withSeparationP(found);
-      if (result === null) untestable++;
-      else performed.push({ ...base, method: few !== null ? 'prediction' : 'welch', result, z: rankingZ(result, few === null), twoSample: few === null });
+      let test = testedColumns.get(column);
+      if (test === undefined) testedColumns.set(column, (test = columnTest(column)));
+      if (test === null) untestable++;
+      else performed.push({ variable, kind: table.kind, feature: table.feature, ...test });
     });
   };
   const presence = new Map<string, Presence>();
@@ -314,6 +324,8 @@ interface KindStratum {
  * code-unit order.
  */
 function kindStrata(fs: FeatureSet): KindStratum[] | null {
+  const first = fs.instances[0]?.kind ?? null;
+  if (fs.instances.every((i) => i.kind === first)) return null; // one kind (or none): nothing grouped
   const byKind = new Map<string, { good: number[]; bad: number[] }>();
   fs.instances.forEach((instance, i) => {
     const key = instance.kind ?? '';

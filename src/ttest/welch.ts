@@ -25,9 +25,13 @@ export interface ClassMoments {
  * two-pass algorithm (Chan, Golub & LeVeque 1983): mean₀ = Σwx/Σw, then
  * mean = mean₀ + Σw(x − mean₀)/Σw and m2 = Σw(x − mean₀)² − (Σw(x − mean₀))²/Σw.
  * NaN (and infinite) values are missing and skipped with their weights, as are
- * instances of weight ≤ 0 or NaN.
+ * instances of weight ≤ 0 or NaN. `scale` is a power of two (commonScale).
  */
 export function classMoments(x: Float64Array, w: Float64Array | undefined, scale: number): ClassMoments {
+  // x / 2^k and x · 2^−k are the same double (each is x·2^−k rounded once) wherever 2^−k is one: a
+  // multiplication, several times cheaper than a division, and no weight read when there are none.
+  const inverse = 1 / scale;
+  if (w === undefined && Number.isFinite(inverse)) return unweightedMoments(x, inverse);
   let count = 0;
   let n = 0;
   let sum = 0;
@@ -52,6 +56,30 @@ export function classMoments(x: Float64Array, w: Float64Array | undefined, scale
     dev2 += wi * d * d;
   }
   return { count, n, mean: mean0 + dev / n, m2: Math.max(0, dev2 - (dev * dev) / n), maxAbs };
+}
+
+/** classMoments with every weight 1, of `x · inverse`: the same sums to the bit (1·x = x, n counts by 1). */
+function unweightedMoments(x: Float64Array, inverse: number): ClassMoments {
+  let count = 0;
+  let sum = 0;
+  let maxAbs = 0;
+  for (let i = 0; i < x.length; i++) {
+    const xi = x[i]! * inverse;
+    if (!Number.isFinite(xi)) continue;
+    count++;
+    sum += xi;
+    maxAbs = Math.max(maxAbs, Math.abs(xi));
+  }
+  const mean0 = count === 0 ? NaN : sum / count;
+  let dev = 0;
+  let dev2 = 0;
+  for (let i = 0; i < x.length; i++) {
+    const d = x[i]! * inverse - mean0;
+    if (!Number.isFinite(d)) continue;
+    dev += d;
+    dev2 += d * d;
+  }
+  return { count, n: count, mean: mean0 + dev / count, m2: Math.max(0, dev2 - (dev * dev) / count), maxAbs };
 }
 
 /** The largest finite |value| of both classes, rounded down to a power of two (so dividing by it is exact); 1 if none. */
