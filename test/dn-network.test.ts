@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { happensBefore, learnDependencyNetwork, selectRows } from '../src/dependency-network/index.js';
 import type { DependencyNetwork } from '../src/dependency-network/types.js';
+import type { FeatureTable } from '../src/features/types.js';
 import { featureSet, normalStream } from './dn-fixtures.js';
 
 const options = { splitAlpha: 0.05, sample: 100_000, seed: 1 };
@@ -142,6 +143,29 @@ describe('learnDependencyNetwork', () => {
     expect([...selectRows(fs, 'good', capped)]).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 
+  it('networks of one feature set reuse its rows and columns only where they are the same', () => {
+    const noise = normalStream(13);
+    const n = 400;
+    const x = Array.from({ length: n }, () => noise());
+    const y = x.map((v) => (v > 0 ? 5 : 0) + 0.1 * noise());
+    const z = x.map((v) => (v < -0.5 ? NaN : v * v + 0.1 * noise()));
+    const make = () => {
+      const fs = featureSet([{ kind: 'state', feature: 'mean', columns: { P: { good: y.slice(0, 10), bad: y }, x: { good: x.slice(0, 10), bad: x }, z: { good: z.slice(0, 10), bad: z } } }], { state: 'P' });
+      const [P, X, Z] = fs.tables[0]!.columns;
+      // A second table of the same arrays, paired with other variables (a follower's column is its leader's).
+      (fs.tables as FeatureTable[]).push({ kind: 'state', feature: 'max', variables: ['P', 'x', 'z'], columns: [P!, Z!, X!] });
+      return fs;
+    };
+    const fs = make();
+    const learned = [1, 2, 1].flatMap((seed) => [0, 1].map((t) => learnDependencyNetwork(fs, fs.tables[t]!, 'bad', { ...options, sample: 60, seed })));
+    // Each as learned on a feature set of its own.
+    const alone = [1, 2, 1].flatMap((seed) => [0, 1].map((t) => { const own = make(); return learnDependencyNetwork(own, own.tables[t]!, 'bad', { ...options, sample: 60, seed }); }));
+    expect(learned).toEqual(alone);
+    // Which is a real question: the seeds draw other rows, the tables pair the arrays otherwise.
+    expect(learned[0]!.edges).not.toEqual(learned[1]!.edges);
+    expect(learned[0]!.edges).not.toEqual(learned[2]!.edges);
+  });
+
   it('finds no edges among independent noise variables', () => {
     const noise = normalStream(21);
     const cols = Object.fromEntries(['P', 'a', 'b', 'c', 'd', 'e'].map((v) => [v, { good: [0, 1, 2], bad: Array.from({ length: 40 }, () => noise()) }]));
@@ -187,12 +211,24 @@ describe('happensBefore', () => {
     const a = happensBefore(withBuiltIn(abs), abs.tables[0]);
     expect(a.before('early', 'duration')).toBe(true);
     expect(a.before('finish', 'duration')).toBe(false);
-    const relColumns = { ...columns, early: { good: [0.02, 0.025], bad: [0.025] }, finish: { good: [1, 1], bad: [1] } };
+    const relColumns = {
+      ...columns,
+      early: { good: [0.02, NaN], bad: [0.025] },
+      finish: { good: [1, 1], bad: [1] },
+      after: { good: [1.5, NaN], bad: [1.25] }, // a record after the end (a clock step)
+      never: { good: [NaN, NaN], bad: [NaN] },
+    };
     const rel = featureSet([{ kind: 'event', feature: 'first.rel', columns: relColumns }], { event: 'duration' });
     const r = happensBefore(withBuiltIn(rel), rel.tables[0]);
     expect(r.before('early', 'duration')).toBe(true);
     expect(r.before('duration', 'early')).toBe(false);
     expect(r.before('finish', 'duration')).toBe(false);
+    expect(r.before('duration', 'finish')).toBe(false);
+    expect(r.before('duration', 'after')).toBe(true);
+    expect(r.before('after', 'duration')).toBe(false);
+    // Where a variable is never present, nothing is before or after it.
+    expect(r.before('never', 'duration')).toBe(false);
+    expect(r.before('duration', 'never')).toBe(false);
     // A variable the logs call duration (not the built-in) is compared as it is.
     expect(happensBefore(rel, rel.tables[0]).before('duration', 'early')).toBe(false);
     expect(happensBefore(rel, rel.tables[0]).before('early', 'duration')).toBe(true);

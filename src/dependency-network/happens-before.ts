@@ -24,11 +24,11 @@ export interface HappensBefore {
 export function happensBefore(fs: Pick<FeatureSet, 'instances' | 'metric'>, table: FeatureTable): HappensBefore {
   if (!isTimeFeature(table.kind, table.feature)) return { before: () => false };
   const n = fs.instances.length;
-  let columns = table.columns;
   const end = table.variables.indexOf(DURATION);
-  if (fs.metric.eventIsDuration && end >= 0 && table.feature.endsWith('.rel')) {
-    columns = columns.map((c, v) => (v === end ? new Float64Array(n).fill(1) : c));
-  }
+  // The relative end: 1 in every instance (not a column of a million ones made for each relative table).
+  const columns: readonly Times[] = fs.metric.eventIsDuration && end >= 0 && table.feature.endsWith('.rel')
+    ? table.columns.map((c, v) => (v === end ? 1 : c))
+    : table.columns;
   const index = new Map(table.variables.map((v, i) => [v, i]));
   const known = new Map<string, boolean>();
   return {
@@ -39,7 +39,7 @@ export function happensBefore(fs: Pick<FeatureSet, 'instances' | 'metric'>, tabl
       const key = `${a} ${b}`;
       let answer = known.get(key);
       if (answer === undefined) {
-        answer = strictlyBefore(columns[a], columns[b], n);
+        answer = strictlyBefore(columns[a] as Times, columns[b] as Times, n);
         known.set(key, answer);
       }
       return answer;
@@ -47,8 +47,13 @@ export function happensBefore(fs: Pick<FeatureSet, 'instances' | 'metric'>, tabl
   };
 }
 
+/** A variable's times: a column, or one time in every instance. */
+type Times = Float64Array | number;
+
 /** a[i] < b[i] wherever both are present (not NaN), and somewhere both are. */
-function strictlyBefore(a: Float64Array, b: Float64Array, n: number): boolean {
+function strictlyBefore(a: Times, b: Times, n: number): boolean {
+  if (typeof a === 'number') return typeof b !== 'number' && allAbove(b, a, n);
+  if (typeof b === 'number') return allBelow(a, b, n);
   let both = 0;
   for (let i = 0; i < n; i++) {
     const x = a[i];
@@ -58,4 +63,28 @@ function strictlyBefore(a: Float64Array, b: Float64Array, n: number): boolean {
     both++;
   }
   return both > 0;
+}
+
+/** a[i] < end wherever a is present, and somewhere it is. */
+function allBelow(a: Float64Array, end: number, n: number): boolean {
+  let present = 0;
+  for (let i = 0; i < n; i++) {
+    const x = a[i] as number;
+    if (Number.isNaN(x)) continue;
+    if (!(x < end)) return false;
+    present++;
+  }
+  return present > 0;
+}
+
+/** start < b[i] wherever b is present, and somewhere it is. */
+function allAbove(b: Float64Array, start: number, n: number): boolean {
+  let present = 0;
+  for (let i = 0; i < n; i++) {
+    const y = b[i] as number;
+    if (Number.isNaN(y)) continue;
+    if (!(start < y)) return false;
+    present++;
+  }
+  return present > 0;
 }

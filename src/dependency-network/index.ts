@@ -27,7 +27,8 @@ export function learnDependencyNetwork(
   className: ClassName | 'both',
   options: DependencyNetworkOptions,
 ): DependencyNetwork {
-  const rows = selectRows(fs, className, options);
+  const shared = cacheOf(fs);
+  const rows = shared.rowsOf(fs, className, options);
   const m = rows.length;
   const weights = new Float64Array(m);
   let total = 0;
@@ -39,18 +40,15 @@ export function learnDependencyNetwork(
   }
 
   const variables: string[] = [];
-  const columns: Float64Array[] = [];
+  const columns: LearnedColumn[] = [];
+  // The rows (and so the weights) are the same for every network of this class: a source array met before
+  // (a follower's is its leader's, the built-in duration is in every table) is gathered and imputed once.
+  const rowsKey = rowsKeyOf(className, options);
   table.variables.forEach((variable, v) => {
-    const source = table.columns[v];
-    const column = new Float64Array(m);
-    for (let i = 0; i < m; i++) column[i] = source[rows[i]];
-    let missing = 0;
-    for (let i = 0; i < m; i++) if (Number.isNaN(column[i])) missing++;
-    if (missing > 0 || m === 0) {
-      const median = weightedMedian(column, weights);
-      if (Number.isNaN(median)) return; // missing in every row of the class
-      for (let i = 0; i < m; i++) if (Number.isNaN(column[i])) column[i] = median;
-    }
+    const source = table.columns[v] as Float64Array;
+    let column = shared.gathered(source, rowsKey);
+    if (column === undefined) shared.keepGathered(source, rowsKey, (column = gatherImputed(source, rows, weights)));
+    if (column === null) return; // missing in every row of the class
     variables.push(variable);
     columns.push(column);
   });
@@ -73,8 +71,8 @@ export function learnDependencyNetwork(
   // (first = median = last of a one-off event, states sampled once) gets
   // that table's edges without growing a tree.
   // Below SHARE_MIN_ROWS rows the trees cost less than hashing thousands of columns would.
-  const cache = m >= SHARE_MIN_ROWS ? cacheOf(fs) : new NetworkCache();
-  const digests = m >= SHARE_MIN_ROWS ? columns.map(digest) : columns.map((_, j) => String(j));
+  const cache = m >= SHARE_MIN_ROWS ? shared : new NetworkCache();
+  const digests = m >= SHARE_MIN_ROWS ? columns.map((c) => (c.digest ??= digest(c.values))) : columns.map((_, j) => String(j));
   const weighting = unweighted ? '1' : digest(weights);
   const key = `${m} ${weighting} ${minSplit} ${options.splitAlpha} ${options.splitTest ?? ''} ${digests.join(',')}`;
   const known = cache.networks.get(key);
@@ -84,7 +82,7 @@ export function learnDependencyNetwork(
   }
   // Sort orders and ranks of equal columns (same values, same weights) are shared too.
   const columnKey = (j: number): string => `${m} ${weighting} ${digests[j]}`;
-  const prepared = new TreeColumns(columns, unweighted ? undefined : weights, digests.map((_, j) => cache.columns.get(columnKey(j))));
+  const prepared = new TreeColumns(columns.map((c) => c.values), unweighted ? undefined : weights, digests.map((_, j) => cache.columns.get(columnKey(j))));
   const edges: DependencyEdge[] = [];
   if (cache.workspace?.rows !== m) cache.workspace = new TreeWorkspace(m);
   const workspace = cache.workspace;
@@ -131,6 +129,31 @@ class NetworkCache {
   readonly columns = new Map<string, PreparedColumn>();
   workspace: TreeWorkspace | undefined;
   private bytes = 0;
+  private readonly rows = new Map<string, Uint32Array>();
+  /** Per source column and rows (rowsKeyOf), the learned column (null: missing in every row). */
+  private readonly learned = new Map<Float64Array, Map<string, LearnedColumn | null>>();
+  private learnedBytes = 0;
+
+  /** selectRows, drawn once per class and options. */
+  rowsOf(fs: FeatureSet, className: ClassName | 'both', options: Pick<DependencyNetworkOptions, 'sample' | 'seed'>): Uint32Array {
+    const key = rowsKeyOf(className, options);
+    let rows = this.rows.get(key);
+    if (rows === undefined) this.rows.set(key, (rows = selectRows(fs, className, options)));
+    return rows;
+  }
+
+  gathered(source: Float64Array, rowsKey: string): LearnedColumn | null | undefined {
+    return this.learned.get(source)?.get(rowsKey);
+  }
+
+  keepGathered(source: Float64Array, rowsKey: string, column: LearnedColumn | null): void {
+    const size = column === null ? 0 : column.values.byteLength;
+    if (this.learnedBytes + size > LEARNED_CACHE_BYTES) return;
+    let bySource = this.learned.get(source);
+    if (bySource === undefined) this.learned.set(source, (bySource = new Map()));
+    bySource.set(rowsKey, column);
+    this.learnedBytes += size;
+  }
 
   remember(key: string, column: PreparedColumn): void {
     if (this.columns.has(key)) return;
@@ -151,6 +174,35 @@ const SHARE_MIN_ROWS = 1024;
 
 /** Sort orders and ranks kept for reuse across one feature set's networks (32 bytes a row a column). */
 const COLUMN_CACHE_BYTES = 256 * 1024 * 1024;
+
+/** What selectRows draws from: the class, the sample size, the seed. */
+function rowsKeyOf(className: ClassName | 'both', options: Pick<DependencyNetworkOptions, 'sample' | 'seed'>): string {
+  return `${className} ${Math.max(0, Math.floor(options.sample))} ${options.seed}`;
+}
+
+/** Learned columns kept for reuse across one feature set's networks. */
+const LEARNED_CACHE_BYTES = 128 * 1024 * 1024;
+
+/** A column as a network learns from it: its rows' values, missing ones imputed; its digest once taken. */
+interface LearnedColumn {
+  readonly values: Float64Array;
+  digest?: string;
+}
+
+/** `source` at `rows`, missing values imputed with their (weighted) median; null when every one is missing. */
+function gatherImputed(source: Float64Array, rows: Uint32Array, weights: Float64Array): LearnedColumn | null {
+  const m = rows.length;
+  const column = new Float64Array(m);
+  for (let i = 0; i < m; i++) column[i] = source[rows[i] as number] as number;
+  let missing = 0;
+  for (let i = 0; i < m; i++) if (Number.isNaN(column[i])) missing++;
+  if (missing > 0 || m === 0) {
+    const median = weightedMedian(column, weights);
+    if (Number.isNaN(median)) return null;
+    for (let i = 0; i < m; i++) if (Number.isNaN(column[i])) column[i] = median;
+  }
+  return { values: column };
+}
 
 /** Per feature set (dropped with it). */
 const networkCache = new WeakMap<FeatureSet, NetworkCache>();
