@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ALIAS_MIN_CORRELATION, metricAliases } from '../src/attention/aliases.js';
+import { aliasesByTable, ALIAS_MIN_CORRELATION, metricAliases } from '../src/attention/aliases.js';
 import { correlation } from '../src/features/stats.js';
 import type { FeatureSet, FeatureTable } from '../src/features/types.js';
 
@@ -50,5 +50,21 @@ describe('aliases of P (SPEC §5)', () => {
     const table: FeatureTable = { kind: 'event', feature: 'count', variables: ['P', 'finish', 'noise'], columns: [P, P.map((x) => 2 * x + 1), Float64Array.from([1, 0, 1, 0, 1, 0, 1, 0])] };
     expect(metricAliases({ nGood: 4, nBad: 4 } as FeatureSet, table, 'P')).toEqual(['finish']);
     expect(metricAliases({ nGood: 2, nBad: 6 } as FeatureSet, table, 'P')).toEqual([]);
+  });
+
+  it('of every table, each as found alone, where tables share arrays (followers, the built-in duration)', () => {
+    const P = Float64Array.from([1, 2, 4, 8, 3, 5, 9, 11]);
+    const Q = Float64Array.from([8, 1, 4, 2, 11, 3, 9, 5]);
+    const twice = P.map((x) => 2 * x);
+    const tables: FeatureTable[] = [
+      { kind: 'event', feature: 'first.abs', variables: ['P', 'x'], columns: [P, twice] },
+      { kind: 'event', feature: 'median.abs', variables: ['P', 'x'], columns: [Q, twice] }, // the same x, another P
+      { kind: 'event', feature: 'last.abs', variables: ['P', 'y', 'x'], columns: [P, Q, twice] },
+      { kind: 'state', feature: 'mean', variables: ['S', 'x'], columns: [twice, P] },
+    ];
+    const fs = { nGood: 4, nBad: 4, tables, metric: { event: 'P', state: 'S' } } as unknown as FeatureSet;
+    const all = aliasesByTable(fs);
+    expect(tables.map((t) => all.get(t))).toEqual([['x'], [], ['x'], ['x']]);
+    expect(tables.map((t) => all.get(t))).toEqual(tables.map((t) => metricAliases(fs, t, t.kind === 'event' ? 'P' : 'S')));
   });
 });
