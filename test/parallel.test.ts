@@ -419,10 +419,11 @@ describe('readParallel equals a sequential read', () => {
     const { buildFeatureSet } = await dist<Features>('features/index.js');
     const { readParallel } = await dist<Parallel>('parse/parallel.js');
     const inputs = (['good', 'bad'] as const).flatMap((c) => files[c].map((f) => ({ file: f, className: c })));
-    const readShared = async (shareColumns: boolean) => {
+    const readShared = async (shareColumns: boolean, holdOwnDone?: Promise<void>) => {
       const collector = new FeatureCollector(true);
       const stats = { good: emptyReadStats(), bad: emptyReadStats() };
-      await readParallel(inputs, 2, { strict: false, keepSeries: true }, collector, stats, { addBytes: () => undefined, fileDone: () => undefined }, { shareColumns, frontBatches: 1 });
+      await readParallel(inputs, 2, { strict: false, keepSeries: true }, collector, stats, { addBytes: () => undefined, fileDone: () => undefined },
+        { shareColumns, frontBatches: 1, ...(holdOwnDone !== undefined ? { holdOwnDone } : {}) });
       collector.finishClass();
       const built = buildFeatureSet(collector, { weight: { mode: 'none' } });
       return { result: plain({ built, emptyFiles: collector.emptyFiles, sharedIds: collector.sharedIds, unordered: collector.unorderedInstances, stats }), storage: built.features.tables[0]!.columns[0]!.buffer };
@@ -435,6 +436,10 @@ describe('readParallel equals a sequential read', () => {
     const parts = await readShared(false);
     expect(parts.storage).not.toBeInstanceOf(SharedArrayBuffer);
     expect(parts.result).toEqual(sequential);
+    // The worker asks before this thread has read its class (this thread slower, here held back): it still shares.
+    const late = await readShared(true, new Promise((resolve) => setTimeout(resolve, 400)));
+    expect(late.storage).toBeInstanceOf(SharedArrayBuffer);
+    expect(late.result).toEqual(sequential);
   });
   it('with --jobs, that many threads; without, only for two large files; a started worker reads as one started by readParallel', async () => {
     const { prestartFor, prestartWorkers, stopPrestarted } = await dist<Threads>('parse/threads.js');
