@@ -91,15 +91,18 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
   if (collector.keepSeries) collector.fillAbsoluteQuartiles(referenceDuration);
 
   const kindOf = instanceKinds(collector);
-  const instances: Instance[] = Array.from(order, (s) => ({
-    id: collector.ids[s] as string,
-    className: collector.classes.at(s),
-    duration: durationsBySlot[s] as number,
-    records: collector.recordCounts.data[s] as number,
-    kind: kindOf(s),
-  }));
-  const durations = new Float64Array(instances.length);
-  for (let i = 0; i < instances.length; i++) durations[i] = (instances[i] as Instance).duration;
+  // A million of these: made in a loop into an array of their number (not through Array.from's iterator), the
+  // count a small integer where it is one (a double field would be a boxed number per instance).
+  const instances: Instance[] = new Array<Instance>(order.length);
+  const durations = new Float64Array(order.length);
+  const counts = collector.recordCounts.data;
+  for (let i = 0; i < order.length; i++) {
+    const s = order[i] as number;
+    const records = counts[s] as number;
+    const duration = durationsBySlot[s] as number;
+    durations[i] = duration;
+    instances[i] = { id: collector.ids[s] as string, className: collector.classes.at(s), duration, records: (records | 0) === records ? records | 0 : records, kind: kindOf(s) };
+  }
 
   const metric = resolveMetric(collector, options, warnings);
   const rowOf = rowsOfSlots(order);
