@@ -133,6 +133,8 @@ describe('a class summarized by a worker into the shared columns of the collecto
     expect(worker.pendingSlots()).toBe(bad + 1); // the file's own instance, not req-empty
     const shared = main.shareColumns(worker.pendingSlots(), worker.events.names, worker.states.names);
     expect(shared).toMatchObject({ base: good, slots: bad + 1 });
+    // Room for the worker's slots in every per-slot array now: its parts are appended, this class's half not copied.
+    for (const g of [main.durations, main.starts, main.recordCounts, main.entryEvents, main.named]) expect(g.data.length).toBeGreaterThanOrEqual(good + bad + 1);
     // Boot is the worker's alone: numbered in the main collector after its own variables, as absorb would.
     expect(main.events.names).toEqual(['Start', 'Auth', 'End', 'Boot']);
     worker.useSharedColumns(shared);

@@ -1148,12 +1148,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     const slots = part.ids.length;
     // Room for the parts still to come of the same export (one copy now instead of doublings later).
     const ahead = part.slotsAhead > slots ? base + part.slotsAhead : 0;
-    if (ahead > 0) {
-      for (const g of [this.durations, this.starts, this.recordCounts]) g.reserve(ahead);
-      for (const g of [this.entryEvents, this.named]) g.reserve(ahead);
-      this.kinds.reserve(ahead);
-      this.classes.reserve(ahead);
-    }
+    if (ahead > 0) this.reserveSlots(ahead);
     this.durations.append(part.durations, slots);
     this.starts.append(part.starts, slots);
     pushAll(this.ids, part.ids);
@@ -1390,7 +1385,18 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     const events = share(this.eventColumns, this.events.names.length, EVENT_FEATURE_TYPES.length);
     const states = share(this.stateColumns, this.states.names.length, STATE_FEATURE_TYPES.length);
     this.sharedInto = { next: base, end: room };
+    // The other per-slot arrays too: the other thread's parts then find room, not a copy of this class's half.
+    this.reserveSlots(room);
     return { base, slots, events: eventMap.map((v) => events[v] as SharedArrayBuffer[]), states: stateMap.map((v) => states[v] as SharedArrayBuffer[]) };
+  }
+
+  /** Room for `slots` slots in every per-slot array but the feature columns. */
+  private reserveSlots(slots: number): void {
+    for (const g of [this.durations, this.starts, this.recordCounts]) g.reserve(slots);
+    for (const g of [this.entryEvents, this.named]) g.reserve(slots);
+    this.kinds.reserve(slots);
+    this.classes.reserve(slots);
+    this.series.reserveSlots(slots);
   }
 
   /**
@@ -1836,6 +1842,11 @@ class SeriesStore {
   private readonly slotBlock = new GrowableInt32();
   private readonly slotStart = new GrowableInt32();
   private readonly slotEnd = new GrowableInt32();
+
+  /** Room for `slots` slots' ranges. */
+  reserveSlots(slots: number): void {
+    for (const g of [this.slotBlock, this.slotStart, this.slotEnd]) g.reserve(slots);
+  }
 
   /** Room for n more points of one slot in the current block (call before beginSlot). */
   room(n: number): void {
