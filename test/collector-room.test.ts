@@ -447,6 +447,48 @@ describe('ids named in both classes, found as the parts of a class summarized el
   });
 });
 
+describe('ids named in both classes, room made for them ahead', () => {
+  it('a class of parts (room for all of their slots made at the first) shares exactly the ids a sequential read does', () => {
+    const id = (i: number): string => `req-${String(i).padStart(6, '0')}`;
+    // 150 of the good class's 300 ids are the bad class's too; the bad class's file has an instance of its own
+    // (records before its first I record): 70 001 slots, 70 000 of them named, in two parts.
+    const goodIds = Array.from({ length: 300 }, (_, i) => id(69_850 + i));
+    const badIds = Array.from({ length: 70_000 }, (_, i) => id(i));
+    const readBad = (c: FeatureCollector): void => {
+      c.beginFile(file('bad.dlog'), 'bad');
+      c.event(0, 'Boot');
+      badIds.forEach((x, i) => {
+        c.instance(x);
+        c.event(i, 'Start');
+      });
+      c.endFile(file('bad.dlog'));
+    };
+    const sequential = new FeatureCollector(true);
+    readIds(sequential, 'good', goodIds);
+    sequential.finishClass();
+    readBad(sequential);
+    sequential.finishClass();
+
+    const absorbing = new FeatureCollector(true);
+    readIds(absorbing, 'good', goodIds);
+    absorbing.finishClass();
+    const worker = new FeatureCollector(true);
+    readBad(worker);
+    const parts: ReturnType<FeatureCollector['exportFile']>[] = [];
+    parts.push(worker.exportWholeClass((part) => parts.push(part)));
+    expect(parts.map((p) => [p.ids.length, p.slotsAhead, p.namedInSlots])).toEqual([[65_536, 70_001, true], [70_001 - 65_536, 0, true]]);
+    for (const part of parts) absorbing.absorb(part);
+    absorbing.finishClass();
+
+    expect(sequential.sharedIds).toEqual(badIds.slice(69_850));
+    expect(absorbing.sharedIds).toEqual(sequential.sharedIds);
+    // The bad class's named ids, as the next class would be scanned against: no room left over in them.
+    const named = (c: FeatureCollector): string[] => (c as unknown as { namedByClass: Map<string, { ids: string[] }> }).namedByClass.get('bad')!.ids;
+    expect(named(absorbing).length).toBe(70_000);
+    expect(named(absorbing)).toEqual(named(sequential));
+  });
+});
+
 describe('named instances summarized in id order (sortedOrder: radix passes, then whole comparisons)', () => {
   /** Each id's instance: one event, so each takes a slot in the order the collector sorts them in. */
   function slotIds(ids: readonly string[]): string[] {

@@ -1196,6 +1196,8 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     if (part.emptyFile !== null) this.emptyFiles.push(part.emptyFile);
     if (part.namedInSlots === true || part.namedIds.length > 0) {
       const scan = this.namedElsewhere ??= new NamedScan(this.namedByClass.get(this.className === 'good' ? 'bad' : 'good'));
+      // The slots of this export still to come, as many named at most (the first part of a whole class summarized elsewhere).
+      if (part.namedInSlots === true) scan.reserve(Math.max(slots, part.slotsAhead));
       if (part.namedInSlots === true) for (let i = 0; i < slots; i++) if (part.named[i] === 1) scan.push(part.ids[i] as string);
       for (const id of part.namedIds) scan.push(id);
     }
@@ -2041,7 +2043,13 @@ interface ScanResult {
  */
 class NamedScan {
   private ascending = true;
-  private readonly shared: string[] = [];
+  /**
+   * The ids pushed are list[0, size), the shared ones shared[0, sharedSize): room may be made ahead (reserve),
+   * each array trimmed to its size when it is handed out.
+   */
+  private shared: string[] = [];
+  private size: number;
+  private sharedSize = 0;
   private readonly otherIds: readonly string[];
   private readonly otherLength: number;
   /** merge: while both lists ascend; set: through the other's Set; none: the other class named none. */
@@ -2054,7 +2062,8 @@ class NamedScan {
   /** withOrder's merge, done when the scan was made. */
   private merged: ScanResult | null = null;
 
-  constructor(private readonly other: NamedIds | undefined, private readonly list: string[] = []) {
+  constructor(private readonly other: NamedIds | undefined, private list: string[] = []) {
+    this.size = list.length;
     this.otherIds = other?.ids ?? [];
     this.otherLength = this.otherIds.length;
     this.mode = other === undefined || this.otherLength === 0 ? 'none' : other.ascending && other.set === null ? 'merge' : 'set';
@@ -2092,7 +2101,25 @@ class NamedScan {
 
   /** The ids pushed (the list a finished class keeps: the scan is not used after). */
   get ids(): string[] {
+    if (this.list.length !== this.size) this.list.length = this.size;
     return this.list;
+  }
+
+  /**
+   * Room for `n` ids to be pushed, before the first: a million pushes into
+   * arrays that grow as they come cost ~3× filling arrays made at their size
+   * (each growth a copy into memory written for the first time).
+   */
+  reserve(n: number): void {
+    if (this.size > 0 || this.list.length > 0 || this.order !== null || n <= 0) return;
+    this.list = new Array<string>(n);
+    if (this.mode !== 'none') this.shared = new Array<string>(Math.min(n, this.otherLength));
+  }
+
+  private share(id: string): void {
+    if (this.sharedSize < this.shared.length) this.shared[this.sharedSize] = id;
+    else this.shared.push(id);
+    this.sharedSize++;
   }
 
   /** The sorted order of `ids`, when they came with it and nothing was pushed after. */
@@ -2102,15 +2129,16 @@ class NamedScan {
 
   push(id: string): void {
     if (this.order !== null) this.scanAll();
-    this.list.push(id);
-    this.step(this.list.length - 1);
+    if (this.size < this.list.length) this.list[this.size] = id;
+    else this.list.push(id);
+    this.step(this.size++);
   }
 
   /** The ids that came with their order, scanned one by one after all (more are pushed). */
   private scanAll(): void {
     this.order = null;
     this.merged = null;
-    for (let j = 0; j < this.list.length; j++) this.step(j);
+    for (let j = 0; j < this.size; j++) this.step(j);
   }
 
   /** The id at `j`, after those before it. */
@@ -2122,18 +2150,18 @@ class NamedScan {
       if (this.mode === 'merge') this.toSet(j);
     }
     if (this.mode === 'set') {
-      if ((this.set ??= (this.other as NamedIds).set ??= new Set(this.otherIds)).has(id)) this.shared.push(id);
+      if ((this.set ??= (this.other as NamedIds).set ??= new Set(this.otherIds)).has(id)) this.share(id);
     } else if (this.mode === 'merge') {
       const theirs = this.otherIds;
       // Equal first: the two classes often name the same ids (one comparison each instead of two).
       if (theirs[this.p] === id) {
-        this.shared.push(id);
+        this.share(id);
         this.p++;
         return;
       }
       while (this.p < this.otherLength && (theirs[this.p] as string) < id) this.p++;
       // (Past their last id, no later id of an ascending list can be theirs: each step costs one comparison.)
-      if (this.p < this.otherLength && theirs[this.p] === id) this.shared.push(id);
+      if (this.p < this.otherLength && theirs[this.p] === id) this.share(id);
     }
   }
 
@@ -2141,8 +2169,8 @@ class NamedScan {
   private toSet(j: number): void {
     this.mode = 'set';
     const set = (this.set = (this.other as NamedIds).set ??= new Set(this.otherIds));
-    this.shared.length = 0;
-    for (let i = 0; i < j; i++) if (set.has(this.list[i] as string)) this.shared.push(this.list[i] as string);
+    this.sharedSize = 0;
+    for (let i = 0; i < j; i++) if (set.has(this.list[i] as string)) this.share(this.list[i] as string);
   }
 
   /**
@@ -2158,6 +2186,7 @@ class NamedScan {
       if (merged !== null) return merged;
       this.scanAll();
     }
+    if (this.shared.length !== this.sharedSize) this.shared.length = this.sharedSize;
     return { ascending: this.ascending, shared: this.shared };
   }
 }
