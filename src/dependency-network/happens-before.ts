@@ -52,8 +52,8 @@ type Times = Float64Array | number;
 
 /** a[i] < b[i] wherever both are present (not NaN), and somewhere both are. */
 function strictlyBefore(a: Times, b: Times, n: number): boolean {
-  if (typeof a === 'number') return typeof b !== 'number' && allAbove(b, a, n);
-  if (typeof b === 'number') return allBelow(a, b, n);
+  if (typeof a === 'number') return typeof b !== 'number' && allOneSide(b, a, false, n);
+  if (typeof b === 'number') return allOneSide(a, b, true, n);
   let both = 0;
   for (let i = 0; i < n; i++) {
     const x = a[i];
@@ -65,25 +65,13 @@ function strictlyBefore(a: Times, b: Times, n: number): boolean {
   return both > 0;
 }
 
-/** a[i] < end wherever a is present, and somewhere it is. */
-function allBelow(a: Float64Array, end: number, n: number): boolean {
+/** Whether every present (not NaN) value of `column` is below `bound` (else: above it), and one is present. */
+function allOneSide(column: Float64Array, bound: number, below: boolean, n: number): boolean {
   let present = 0;
   for (let i = 0; i < n; i++) {
-    const x = a[i] as number;
+    const x = column[i] as number;
     if (Number.isNaN(x)) continue;
-    if (!(x < end)) return false;
-    present++;
-  }
-  return present > 0;
-}
-
-/** start < b[i] wherever b is present, and somewhere it is. */
-function allAbove(b: Float64Array, start: number, n: number): boolean {
-  let present = 0;
-  for (let i = 0; i < n; i++) {
-    const y = b[i] as number;
-    if (Number.isNaN(y)) continue;
-    if (!(start < y)) return false;
+    if (below ? !(x < bound) : !(bound < x)) return false;
     present++;
   }
   return present > 0;
