@@ -1196,9 +1196,11 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     if (part.emptyFile !== null) this.emptyFiles.push(part.emptyFile);
     if (part.namedInSlots === true || part.namedIds.length > 0) {
       const scan = this.namedElsewhere ??= new NamedScan(this.namedByClass.get(this.className === 'good' ? 'bad' : 'good'));
-      // The slots of this export still to come, as many named at most (the first part of a whole class summarized elsewhere).
-      if (part.namedInSlots === true) scan.reserve(Math.max(slots, part.slotsAhead));
-      if (part.namedInSlots === true) for (let i = 0; i < slots; i++) if (part.named[i] === 1) scan.push(part.ids[i] as string);
+      if (part.namedInSlots === true) {
+        // The slots of this export still to come, as many named at most (the first part of a whole class summarized elsewhere).
+        scan.reserve(Math.max(slots, part.slotsAhead));
+        for (let i = 0; i < slots; i++) if (part.named[i] === 1) scan.push(part.ids[i] as string);
+      }
       for (const id of part.namedIds) scan.push(id);
     }
     const instMap = part.heldIds.map((id, j) => {

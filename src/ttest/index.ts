@@ -333,7 +333,7 @@ function kindStrata(fs: FeatureSet): KindStratum[] | null {
     if (entry === undefined) byKind.set(key, (entry = { good: [], bad: [] }));
     (i < fs.nGood ? entry.good : entry.bad).push(i);
   });
-  if (byKind.size < 2 || fs.instances.every((i) => i.kind === null)) return null;
+  if (byKind.size < 2) return null; // (null and '' are one stratum)
   const pick = (source: Float64Array, at: readonly number[]): Float64Array => {
     const out = new Float64Array(at.length);
     for (let j = 0; j < at.length; j++) out[j] = source[at[j] as number] as number;
