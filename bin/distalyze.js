@@ -44,7 +44,8 @@ process.on('exit', (code) => {
   process.exitCode = 2;
 });
 
-main(process.argv.slice(2)).then(
+// As the executable, a large run may start itself again with huge pages (src/cli/relaunch.ts).
+main(process.argv.slice(2), undefined, { relaunch: true }).then(
   (code) => { finished = true; process.exitCode = code; },
   (err) => {
     finished = true;

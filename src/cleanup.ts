@@ -87,18 +87,23 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
  * well-behaved Unix programs do, so a shell sees 128 + its number (130, 143,
  * 129) and a parent sees the signal. (Not `process.exit(130)`: it waits for a
  * thread blocked in open(2) on a FIFO nobody reads, and would hang.) `before`
- * runs first (e.g. clear the progress line). Only the executable installs
- * this: tests run main() in-process.
+ * runs first (e.g. clear the progress line). A second signal while this runs
+ * (Ctrl-C reaches a relaunched run both from the terminal and from its
+ * parent: cli/relaunch.ts) is ignored until the cleanup is done. Only the
+ * executable installs this: tests run main() in-process.
  */
 export function installSignalCleanup(before: () => void = () => undefined): void {
-  for (const name of SIGNALS) {
-    process.once(name, () => {
-      try {
-        before();
-      } finally {
-        cleanUpNow();
-        process.kill(process.pid, name); // the default action now: the process ends
-      }
-    });
-  }
+  let ending = false;
+  const handler = (name: NodeJS.Signals): void => {
+    if (ending) return;
+    ending = true;
+    try {
+      before();
+    } finally {
+      cleanUpNow();
+      for (const signal of SIGNALS) process.removeListener(signal, handler);
+      process.kill(process.pid, name); // the default action now: the process ends
+    }
+  };
+  for (const name of SIGNALS) process.on(name, handler);
 }

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Command, CommanderError, Option } from 'commander';
 import type { Analysis } from '../analysis.js';
+import type { InputFile } from '../parse/files.js';
 import { InputError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { parseOptions, type Options, type RawOptions } from './options.js';
@@ -10,6 +11,7 @@ import { registerHistoryCommand } from './history.js';
 import { registerTranslateCommand } from './translate.js';
 import { checkOutputPath, checkReportTargets, formatUserError, guardStream, writeReportFiles, writeStream } from './output.js';
 import { clearProgressLine, Progress, StageProgress } from './progress.js';
+import { RELAUNCHED_ENV, relaunch, relaunchFor } from './relaunch.js';
 
 const SUBCOMMAND_USAGE: Readonly<Record<string, string>> = {
   check: 'distalyze check [options] BASELINE NEW… (see distalyze check --help)',
@@ -21,13 +23,23 @@ export interface Io {
   readonly stderr: NodeJS.WritableStream;
 }
 
+/** How main() may run: as the executable (bin/distalyze.js), or in-process (tests, a library user). */
+export interface MainOptions {
+  /**
+   * Whether a large run may start the command again in a child process with
+   * huge pages (relaunch.ts): only the executable, whose process and standard
+   * streams the run owns.
+   */
+  readonly relaunch?: boolean;
+}
+
 /** Run the command line; returns the exit code (0 done, 1 divergence with --fail-on-divergence, 2 usage or input error). */
-export async function main(argv: readonly string[], io: Io = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+export async function main(argv: readonly string[], io: Io = { stdout: process.stdout, stderr: process.stderr }, how: MainOptions = {}): Promise<number> {
   let code = 0;
   // A reader that closes stdout or stderr early (`| head -1`) must not crash the process.
   guardStream(io.stdout);
   guardStream(io.stderr);
-  const program = buildProgram(io, (c) => { code = c; });
+  const program = buildProgram(io, (c) => { code = c; }, how);
   try {
     await program.parseAsync(argv as string[], { from: 'user' });
     return code;
@@ -53,7 +65,7 @@ export async function main(argv: readonly string[], io: Io = { stdout: process.s
   }
 }
 
-function buildProgram(io: Io, setCode: (c: number) => void): Command {
+function buildProgram(io: Io, setCode: (c: number) => void, how: MainOptions): Command {
   const program = new Command('distalyze')
     .description('Compare two sets of logs (good and bad) and show the divergent variables that most affect performance.')
     .version(VERSION)
@@ -123,7 +135,7 @@ In a clone, run it as npx distalyze (or node bin/distalyze.js); npm install -g .
       },
     })
     .action(async (good: string, bad: string, raw: RawOptions) => {
-      setCode(await runAnalysis(good, bad, parseOptions(raw), io));
+      setCode(await runAnalysis(good, bad, parseOptions(raw), io, how.relaunch === true));
     });
   registerTranslateCommand(program, io, setCode);
   registerTemplatesCommand(program, io, setCode);
@@ -132,7 +144,14 @@ In a clone, run it as npx distalyze (or node bin/distalyze.js); npm install -g .
   return program;
 }
 
-async function runAnalysis(goodSpec: string, badSpec: string, options: Options, io: Io): Promise<number> {
+/** Thrown by the reading's onFiles hook to stop it: the run starts again in a child process (relaunch.ts). */
+class RelaunchInstead extends Error {
+  constructor(readonly tunables: string) {
+    super('relaunching with huge pages');
+  }
+}
+
+async function runAnalysis(goodSpec: string, badSpec: string, options: Options, io: Io, mayRelaunch: boolean): Promise<number> {
   if (goodSpec === '-' && badSpec === '-') throw new InputError('only one class can be read from standard input (-)');
   const reportPaths = [['--json', options.json], ['--tsv', options.tsv], ['--dot', options.dot], ['--html', options.html]] as const;
   for (const [option, path] of reportPaths) {
@@ -162,7 +181,7 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
   const stages: Record<string, number> = {};
   const onStage = (name: string, ms: number): void => { stages[name] = Math.round(ms); };
   let progress: Progress | undefined;
-  const read = await readClasses(goodSpec, badSpec, options, {
+  const readHere = (relaunchable: boolean): ReturnType<typeof readClasses> => readClasses(goodSpec, badSpec, options, {
     onFiles: async (files, totalBytes) => {
       const all = [...files.good, ...files.bad];
       // A class given as a directory (a single file's list is that file): reports must not go inside it.
@@ -170,6 +189,14 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
         .map((c) => [c, c === 'good' ? goodSpec : badSpec] as const)
         .filter(([c, spec]) => spec !== '-' && !(files[c].length === 1 && files[c][0]!.path === spec));
       await checkReportTargets(reportPaths, all, classDirectories);
+      // Large input of many instances, read from files (not stdin): the run starts again with huge pages. (What a
+      // translator makes of its files is not known ahead: records read as they are only.)
+      const namesManyInstances = async (): Promise<boolean> => {
+        const largest = all.reduce<InputFile | undefined>((a, b) => (a === undefined || b.size > a.size ? b : a), undefined);
+        return options.translator === undefined && largest !== undefined && (await import('../parse/sniff.js')).namesManyInstances(largest);
+      };
+      const tunables = relaunchable && goodSpec !== '-' && badSpec !== '-' ? await relaunchFor({ totalBytes, namesManyInstances }) : null;
+      if (tunables !== null) throw new RelaunchInstead(tunables);
       progress = new Progress(totalBytes, all.length, Progress.enabledFor(options.quiet));
     },
     onBytes: (n) => {
@@ -187,6 +214,18 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
       onStage(name, ms);
     },
   });
+  let read: Awaited<ReturnType<typeof readClasses>>;
+  try {
+    read = await readHere(mayRelaunch);
+  } catch (err) {
+    if (!(err instanceof RelaunchInstead)) throw err;
+    // Nothing was read yet. The workers started ahead are this process's: stopped.
+    (await import('../parse/threads.js')).stopPrestarted();
+    const code = await relaunch(err.tunables);
+    if (code !== null) return code;
+    // The child could not be started: the run goes on here.
+    read = await readHere(false);
+  }
   const { features, stats, parallel } = read;
   const { analyze } = await loadAnalysis();
   const dnProgress = new StageProgress(Progress.enabledFor(options.quiet));
@@ -217,7 +256,12 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
   onStage('reports', performance.now() - reportsStart);
   if (options.timings) {
     const instances = features.features.instances.length;
-    io.stderr.write(`${JSON.stringify({ stages, maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024), instances, bytes: stats.good.bytes + stats.bad.bytes, lines: stats.good.lines + stats.bad.lines, parallel })}\n`);
+    // Relaunched with huge pages: how long the first process ran before starting this one.
+    const relaunchedAfter = process.env[RELAUNCHED_ENV];
+    io.stderr.write(`${JSON.stringify({
+      stages, maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024), instances, bytes: stats.good.bytes + stats.bad.bytes, lines: stats.good.lines + stats.bad.lines, parallel,
+      ...(relaunchedAfter !== undefined ? { relaunchedAfterMs: Number(relaunchedAfter) } : {}),
+    })}\n`);
   }
   return options.failOnDivergence && analysis.tests.some((t) => t.significant) ? 1 : 0;
 }

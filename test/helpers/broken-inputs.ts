@@ -198,9 +198,9 @@ export function runBinaryShell(args: readonly string[], tail: string): RunResult
  * for at most 20 s), and its stderr. `code` is the status a shell sees (`$?`):
  * the exit code, or 128 + the number of the signal that ended it.
  */
-export function runBinaryThenSignal(args: readonly string[], ready: () => boolean, signal: NodeJS.Signals): Promise<RunResult> {
+export function runBinaryThenSignal(args: readonly string[], ready: () => boolean, signal: NodeJS.Signals, env: Readonly<Record<string, string>> = {}): Promise<RunResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, CI: 'true', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
