@@ -337,6 +337,8 @@ async function measureDistalyze(set, spec, jobs, repeat = P.repeat) {
       bytes: t.bytes,
       lines: t.lines,
       parallel: t.parallel,
+      // The first process's time before it relaunched the run with huge pages (README design notes), if it did.
+      relaunchedAfterMs: t.relaunchedAfterMs,
     });
   }
   return best(runs);
@@ -485,7 +487,8 @@ function printSet(m, f) {
   for (const r of runs) {
     if (r.ok) {
       lines.push(`   parse stage -j${r.jobs}: ${r.parse.MBps.toFixed(1)} MB/s, ${fmtCount(r.parse.linesPerS)} lines/s = ${pct(r.parse.vsNodeLoop)} of the node loop, ${pct(r.parse.vsWc)} of wc -l` +
-        (Number.isFinite(r.pageFaults) ? `; ${fmtCount(r.pageFaults)} page faults in the run${faultCost(r.pageFaults)}` : ''));
+        (Number.isFinite(r.pageFaults) ? `; ${fmtCount(r.pageFaults)} page faults in the run${faultCost(r.pageFaults)}` : '') +
+        (r.relaunchedAfterMs !== undefined ? `; relaunched with huge pages after ${r.relaunchedAfterMs} ms (in the wall time, not the stages)` : ''));
     } else {
       lines.push(`   distalyze -j${r.jobs} failed: ${r.error}`);
     }
