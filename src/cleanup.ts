@@ -80,7 +80,8 @@ export function cleanUpNow(): void {
   killProcessGroups();
 }
 
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+/** The signals that end a run after its cleanup (installSignalCleanup), and that a relaunched run's parent relays (cli/relaunch.ts). */
+export const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /**
  * On SIGINT, SIGTERM or SIGHUP: clean up, then end by the same signal, as

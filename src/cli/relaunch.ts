@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { SIGNALS } from '../cleanup.js';
 
 /**
  * Relaunching a large run with huge pages (README design notes, "Huge pages
@@ -131,8 +132,6 @@ export async function relaunchFor(input: RelaunchInput, system: () => HugePageSy
   }
   return relaunchTunables(system());
 }
-
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /**
  * Run this command again in a child process whose environment adds
