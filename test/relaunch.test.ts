@@ -20,7 +20,7 @@ import { ROOT, type RunResult } from './helpers/run.js';
 const MiB = 1024 * 1024;
 
 /** A machine where the tunable works and pays: Linux, THP for memory that asks, glibc 2.36, a small page's first write 11 µs. */
-const madvise: HugePageSystem = { platform: 'linux', thp: 'always [madvise] never\n', glibc: '2.36', env: {}, pageFaultMicros: 11 };
+const madvise: HugePageSystem = { platform: 'linux', thp: 'always [madvise] never\n', glibc: '2.36', env: {}, pageFaultMicros: 11, execArgv: [] };
 
 describe('relaunchTunables: only where the tunable changes something', () => {
   it('Linux, madvise, glibc 2.35 or later: the tunable, after the user\'s own', () => {
@@ -50,10 +50,14 @@ describe('relaunchTunables: only where the tunable changes something', () => {
   });
 
 
-  it('the user\'s own hugetlb setting stands (=0 turns relaunching off), and a relaunched process never relaunches', () => {
+  it('the user\'s own hugetlb setting stands (=0 turns relaunching off); a relaunched or debugged process never relaunches', () => {
     expect(relaunchTunables({ ...madvise, env: { GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' } })).toBeNull();
     expect(relaunchTunables({ ...madvise, env: { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1' } })).toBeNull();
     expect(relaunchTunables({ ...madvise, env: { [RELAUNCHED_ENV]: '170' } })).toBeNull();
+    // Under a debugger, by option or NODE_OPTIONS: the process being debugged is this one.
+    expect(relaunchTunables({ ...madvise, execArgv: ['--inspect-brk=9230'] })).toBeNull();
+    expect(relaunchTunables({ ...madvise, env: { NODE_OPTIONS: '--max-old-space-size=4096 --inspect' } })).toBeNull();
+    expect(relaunchTunables({ ...madvise, execArgv: ['--max-old-space-size=4096'], env: { NODE_OPTIONS: '--enable-source-maps' } })).toBe('glibc.malloc.hugetlb=1');
     // (A tunable merely ending in the name is another one.)
     expect(relaunchTunables({ ...madvise, env: { GLIBC_TUNABLES: 'x.glibc.malloc.hugetlb=0' } })).toBe('x.glibc.malloc.hugetlb=0:glibc.malloc.hugetlb=1');
   });

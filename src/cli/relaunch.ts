@@ -58,6 +58,8 @@ export interface HugePageSystem {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The time of a 4 KiB page's first write, in µs (pageFaultMicros). */
   readonly pageFaultMicros: number;
+  /** Node's options for this process (process.execArgv): a child would get them too. */
+  readonly execArgv: readonly string[];
 }
 
 /** What relaunchFor decides on: the input's size, and whether its records name many instances (asked only of a large one). */
@@ -72,13 +74,15 @@ export interface RelaunchInput {
  * huge pages to all memory already (`always`) or to none (`never`); a small
  * page's first write is cheap (HUGE_PAGES_MIN_FAULT_MICROS); the user set
  * `glibc.malloc.hugetlb` (to any value: theirs stands, `=0` turns this off);
- * or this process is the relaunched one. Other tunables the user set are kept.
+ * Node runs under a debugger (`--inspect`); or this process is the relaunched one. Other tunables the user set are kept.
  */
 export function relaunchTunables(system: HugePageSystem): string | null {
   const { env } = system;
   if (env[RELAUNCHED_ENV] !== undefined) return null;
   const tunables = env.GLIBC_TUNABLES ?? '';
   if (/(^|:)glibc\.malloc\.hugetlb=/.test(tunables)) return null;
+  // Under a debugger (--inspect…): the one being debugged is this process (a child would want the same port).
+  if ([...system.execArgv, env.NODE_OPTIONS ?? ''].some((a) => /(^|\s)--inspect/.test(a))) return null;
   if (env[RELAUNCH_TEST_ENV] !== '1') {
     if (system.platform !== 'linux' || !/\[madvise\]/.test(system.thp ?? '') || !glibcAtLeast(system.glibc, 2, 35)) return null;
     if (!(system.pageFaultMicros >= HUGE_PAGES_MIN_FAULT_MICROS)) return null;
@@ -102,7 +106,7 @@ export function thisSystem(): HugePageSystem {
     // no THP
   }
   const header = process.platform === 'linux' ? (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header : undefined;
-  return { platform: process.platform, thp, glibc: header?.glibcVersionRuntime, env: process.env, pageFaultMicros: pageFaultMicros() };
+  return { platform: process.platform, thp, glibc: header?.glibcVersionRuntime, env: process.env, pageFaultMicros: pageFaultMicros(), execArgv: process.execArgv };
 }
 
 /**
