@@ -277,9 +277,9 @@ async function measureLoop(listFile) {
   return best(runs);
 }
 
-/** A reference program (bench/reference.py or bench/duckdb-run.py) under the bench's Python. */
-async function measureRef(spec, name, args) {
-  const r = await timed(PYTHON, args);
+/** A reference program: `command` is REFERENCES.python or REFERENCES.duckdb ({ program, args }). */
+async function measureRef(spec, name, command, args) {
+  const r = await timed(command.program, [...command.args, ...args]);
   if (r.code !== 0) {
     log(`${spec.name}: ${name} reference failed: ${r.stderr.split('\n').filter((l) => l.trim() && !/^\s/.test(l)).slice(-1)[0] ?? ''}`);
     return { ok: false };
@@ -287,24 +287,56 @@ async function measureRef(spec, name, args) {
   return { ok: true, ms: r.ms, cpuMs: r.cpuMs, rssMB: r.rssMB, load: r.load, out: r.stdout.trim() };
 }
 
+/** DuckDB's Node bindings for the DuckDB reference (bench/duckdb-run.mjs), pinned: the same engine on every machine. */
+const DUCKDB_NODE_API = '@duckdb/node-api@1.5.6-r.1';
+
 /**
- * The Python of the references: BENCH_PYTHON, else bench/.venv (created on
- * first use with the packages the references import, from the Python
- * registry; the bench only), else none (the references are skipped).
+ * The programs of the two references, each found on its own (either may be
+ * missing; a missing one is skipped and said so):
+ * - python: bench/reference.py under BENCH_PYTHON, else bench/.venv (created
+ *   on first use with numpy, pandas, scipy and scikit-learn from the Python
+ *   registry, with the system's packages visible), else python3 if it has them;
+ * - duckdb: bench/duckdb-run.py under that Python if it has duckdb, else
+ *   bench/duckdb-run.mjs with DuckDB's Node bindings, installed in
+ *   bench/.duckdb from the npm registry on first use.
+ * The bench only: distalyze itself uses neither Python nor DuckDB.
  */
-function findPython() {
-  if (P.generateOnly || P.refs.length === 0) return null;
-  const check = (py) => spawnSync(py, ['-c', 'import numpy, pandas, scipy, sklearn, duckdb'], { stdio: 'ignore' }).status === 0;
-  if (P.python !== '') return check(P.python) ? P.python : (log(`BENCH_PYTHON=${P.python} lacks numpy/pandas/scipy/scikit-learn/duckdb: references skipped`), null);
-  const venv = join(BENCH, '.venv');
-  const py = join(venv, 'bin', 'python');
-  if (existsSync(py) && check(py)) return py;
-  log('creating bench/.venv for the Python and DuckDB references (numpy pandas scipy scikit-learn duckdb) …');
-  const mk = spawnSync('python3', ['-m', 'venv', '--system-site-packages', venv], { stdio: 'inherit' });
-  const pip = mk.status === 0 ? spawnSync(py, ['-m', 'pip', 'install', '-q', 'numpy', 'pandas', 'scipy', 'scikit-learn', 'duckdb'], { stdio: 'inherit' }) : mk;
-  if (pip.status === 0 && check(py)) return py;
-  log('could not set up bench/.venv: the Python and DuckDB references are skipped (set BENCH_PYTHON to a python that has them)');
-  return null;
+function findReferences() {
+  if (P.generateOnly || P.refs.length === 0) return { python: null, duckdb: null };
+  const has = (py, modules) => spawnSync(py, ['-c', `import ${modules}`], { stdio: 'ignore' }).status === 0;
+  const ANALYSIS = 'numpy, pandas, scipy, sklearn';
+  let py = null;
+  if (P.python !== '') {
+    if (has(P.python, ANALYSIS)) py = P.python;
+    else log(`BENCH_PYTHON=${P.python} lacks numpy/pandas/scipy/scikit-learn: the Python reference is skipped`);
+  } else {
+    const venv = join(BENCH, '.venv');
+    const inVenv = join(venv, 'bin', 'python');
+    if (existsSync(inVenv) && has(inVenv, ANALYSIS)) py = inVenv;
+    else if (has('python3', ANALYSIS)) py = 'python3';
+    else {
+      log('creating bench/.venv for the Python reference (numpy pandas scipy scikit-learn duckdb) …');
+      const mk = spawnSync('python3', ['-m', 'venv', '--system-site-packages', venv], { stdio: 'inherit' });
+      // duckdb too, for duckdb-run.py; without it the Node bindings serve (below).
+      if (mk.status === 0) spawnSync(inVenv, ['-m', 'pip', 'install', '-q', 'numpy', 'pandas', 'scipy', 'scikit-learn', 'duckdb'], { stdio: 'inherit' });
+      if (existsSync(inVenv) && has(inVenv, ANALYSIS)) py = inVenv;
+      else log('could not set up bench/.venv: the Python reference is skipped (set BENCH_PYTHON to a python that has numpy, pandas, scipy and scikit-learn)');
+    }
+  }
+  const python = py === null ? null : { program: py, args: [join(BENCH, 'reference.py')] };
+  if (py !== null && has(py, 'duckdb')) return { python, duckdb: { program: py, args: [join(BENCH, 'duckdb-run.py')] } };
+  const folder = join(BENCH, '.duckdb');
+  const nodeDuck = { program: process.execPath, args: [join(BENCH, 'duckdb-run.mjs')] };
+  const works = () => spawnSync(process.execPath, [join(BENCH, 'duckdb-run.mjs'), '--check'], { stdio: 'ignore' }).status === 0;
+  if (works()) return { python, duckdb: nodeDuck };
+  log(`installing DuckDB's Node bindings in bench/.duckdb for the DuckDB reference (${DUCKDB_NODE_API}, from the npm registry) …`);
+  mkdirSync(folder, { recursive: true });
+  if (!existsSync(join(folder, 'package.json'))) writeFileSync(join(folder, 'package.json'), '{ "private": true }\n');
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  spawnSync(npm, ['install', '--prefix', folder, '--no-audit', '--no-fund', '--loglevel=error', DUCKDB_NODE_API], { stdio: 'inherit' });
+  if (works()) return { python, duckdb: nodeDuck };
+  log('could not install DuckDB (neither the Python package nor the Node bindings): the DuckDB reference is skipped');
+  return { python, duckdb: null };
 }
 
 async function measureDistalyze(set, spec, jobs, repeat = P.repeat) {
@@ -356,14 +388,15 @@ async function measureSet(spec) {
   const wc = await measureWc(paths);
   const loop = await measureLoop(listFile);
   // Rounds: the references and every distalyze setting in turn, so that load changes hit them alike.
-  const withRefs = P.refs.includes(spec.name) && spec.args.length === 0 && PYTHON !== null;
+  const withRefs = P.refs.includes(spec.name) && spec.args.length === 0 && (REFERENCES.python !== null || REFERENCES.duckdb !== null);
   const tries = {};
   const refRuns = { python: [], duckdb: [] };
   for (let i = 0; i < P.repeat; i++) {
     if (withRefs) {
-      log(`${spec.name}: Python reference, DuckDB query (round ${i + 1}/${P.repeat}) …`);
-      refRuns.python.push(await measureRef(spec, 'python', [join(BENCH, 'reference.py'), join(set.dir, 'good'), join(set.dir, 'bad')]));
-      refRuns.duckdb.push(await measureRef(spec, 'duckdb', [join(BENCH, 'duckdb-run.py'), join(set.dir, 'good'), join(set.dir, 'bad'), '2']));
+      log(`${spec.name}: the references (round ${i + 1}/${P.repeat}) …`);
+      const dirs = [join(set.dir, 'good'), join(set.dir, 'bad')];
+      if (REFERENCES.python !== null) refRuns.python.push(await measureRef(spec, 'python', REFERENCES.python, dirs));
+      if (REFERENCES.duckdb !== null) refRuns.duckdb.push(await measureRef(spec, 'duckdb', REFERENCES.duckdb, [...dirs, '2']));
     }
     for (const j of P.jobs) (tries[`j${j}`] ??= []).push(await measureDistalyze(set, spec, j, 1));
     // This machine's scaling for distalyze's own parsing, nothing shared: two --jobs 1 runs at once.
@@ -641,13 +674,14 @@ function checkBuild() {
 const LOAD_AT_START = os.loadavg();
 /** bench/machine-check.mjs: how this machine scales 1 → 2 threads by itself. */
 let SCALING = null;
-let PYTHON = null;
+/** The references' programs (findReferences). */
+let REFERENCES = { python: null, duckdb: null };
 
 async function main() {
   mkdirSync(DATA, { recursive: true });
   if (!P.generateOnly) checkBuild();
   const specs = setSpecs();
-  PYTHON = findPython();
+  REFERENCES = findReferences();
   if (!P.generateOnly && env('BENCH_MACHINE_CHECK', '1') !== '0') {
     log('machine check: 1 vs 2 threads (compute, memory, strings, fresh memory) …');
     const r = await timed(process.execPath, [join(BENCH, 'machine-check.mjs')]);
