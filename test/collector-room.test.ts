@@ -133,6 +133,14 @@ describe('a class summarized by a worker into the shared columns of the collecto
     expect(worker.pendingSlots()).toBe(bad + 1); // the file's own instance, not req-empty
     const shared = main.shareColumns(worker.pendingSlots(), worker.events.names, worker.states.names);
     expect(shared).toMatchObject({ base: good, slots: bad + 1 });
+    // Every column a view of one SharedArrayBuffer (one mapping, in huge pages but at its two ends), each with room for every slot.
+    const views = [...shared.events, ...shared.states].flat();
+    expect(views).toHaveLength(shared.events.length * 10 + shared.states.length * 10);
+    expect(views.length).toBeGreaterThan(20);
+    expect(new Set(views.map((v) => v.buffer)).size).toBe(1);
+    expect(views[0]!.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(new Set(views.map((v) => v.length))).toEqual(new Set([good + bad + 1]));
+    expect(new Set(views.map((v) => v.byteOffset)).size).toBe(views.length);
     // Room for the worker's slots in every per-slot array now: its parts are appended, this class's half not copied.
     for (const g of [main.durations, main.starts, main.recordCounts, main.entryEvents, main.named]) expect(g.data.length).toBeGreaterThanOrEqual(good + bad + 1);
     // Boot is the worker's alone: numbered in the main collector after its own variables, as absorb would.

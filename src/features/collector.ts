@@ -159,8 +159,9 @@ export interface FileContribution {
 export interface SharedColumns {
   readonly base: number;
   readonly slots: number;
-  readonly events: readonly (readonly SharedArrayBuffer[])[];
-  readonly states: readonly (readonly SharedArrayBuffer[])[];
+  /** Each column's whole storage: a view of a SharedArrayBuffer that holds many columns (shareAll). */
+  readonly events: readonly (readonly Float64Array[])[];
+  readonly states: readonly (readonly Float64Array[])[];
 }
 
 /**
@@ -1381,17 +1382,15 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     const room = base + slots;
     const eventMap = eventNames.map((n) => this.events.id(n));
     const stateMap = stateNames.map((n) => this.states.id(n));
-    const share = (all: GrowableFloat64[][], count: number, width: number): SharedArrayBuffer[][] => {
-      const buffers: SharedArrayBuffer[][] = [];
-      for (let v = 0; v < count; v++) buffers.push(this.columnsOf(all, v, width).map((c) => shareRoom(c, room)));
-      return buffers;
-    };
-    const events = share(this.eventColumns, this.events.names.length, EVENT_FEATURE_TYPES.length);
-    const states = share(this.stateColumns, this.states.names.length, STATE_FEATURE_TYPES.length);
+    // Every column in shared storage (those the other class names first made here), then each one's view.
+    const events = this.columnsUpTo(this.eventColumns, this.events.names.length, EVENT_FEATURE_TYPES.length);
+    const states = this.columnsUpTo(this.stateColumns, this.states.names.length, STATE_FEATURE_TYPES.length);
+    shareAll([...events, ...states].flat(), room);
     this.sharedInto = { next: base, end: room };
     // The other per-slot arrays too: the other thread's parts then find room, not a copy of this class's half.
     this.reserveSlots(room);
-    return { base, slots, events: eventMap.map((v) => events[v] as SharedArrayBuffer[]), states: stateMap.map((v) => states[v] as SharedArrayBuffer[]) };
+    const views = (cols: GrowableFloat64[]): Float64Array[] => cols.map((c) => c.data);
+    return { base, slots, events: eventMap.map((v) => views(events[v] as GrowableFloat64[])), states: stateMap.map((v) => views(states[v] as GrowableFloat64[])) };
   }
 
   /** Room for `slots` slots in every per-slot array but the feature columns. */
@@ -1410,9 +1409,16 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    * class writes meanwhile are not copied again then, if the room suffices.
    */
   reserveShared(room: number): void {
-    for (const [all, count, width] of [[this.eventColumns, this.events.names.length, EVENT_FEATURE_TYPES.length], [this.stateColumns, this.states.names.length, STATE_FEATURE_TYPES.length]] as const) {
-      for (let v = 0; v < count; v++) for (const c of this.columnsOf(all, v, width)) shareRoom(c, room);
-    }
+    const events = this.columnsUpTo(this.eventColumns, this.events.names.length, EVENT_FEATURE_TYPES.length);
+    const states = this.columnsUpTo(this.stateColumns, this.states.names.length, STATE_FEATURE_TYPES.length);
+    shareAll([...events, ...states].flat(), room);
+  }
+
+  /** The columns of variables [0, count) of eventColumns or stateColumns (made if not yet). */
+  private columnsUpTo(all: GrowableFloat64[][], count: number, width: number): GrowableFloat64[][] {
+    const out: GrowableFloat64[][] = [];
+    for (let v = 0; v < count; v++) out.push(this.columnsOf(all, v, width));
+    return out;
   }
 
   /**
@@ -1438,10 +1444,10 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     sharing.sent += sent;
     const { base, slots } = sharing.columns;
     const from = sharing.sent;
-    const use = (all: GrowableFloat64[][], buffers: readonly (readonly SharedArrayBuffer[])[], width: number): void => {
-      buffers.forEach((byFeature, v) => {
+    const use = (all: GrowableFloat64[][], views: readonly (readonly Float64Array[])[], width: number): void => {
+      views.forEach((byFeature, v) => {
         const cols = this.columnsOf(all, v, width);
-        byFeature.forEach((buffer, f) => (cols[f] as GrowableFloat64).moveTo(new Float64Array(buffer, (base + from) * Float64Array.BYTES_PER_ELEMENT, slots - from)));
+        byFeature.forEach((view, f) => (cols[f] as GrowableFloat64).moveTo(view.subarray(base + from, base + slots)));
       });
     };
     use(this.eventColumns, sharing.columns.events, EVENT_FEATURE_TYPES.length);
@@ -1455,10 +1461,14 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   exportSharedClass(shared: SharedColumns, send: (part: FileContribution) => void): FileContribution {
     // Handed on in parts as usual (ids, durations, ...), so that they are taken in while this class is summarized.
     const contribution = this.exportWholeClass(send);
-    for (const [all, buffers] of [[this.eventColumns, shared.events], [this.stateColumns, shared.states]] as const) {
+    for (const [all, views] of [[this.eventColumns, shared.events], [this.stateColumns, shared.states]] as const) {
       all.forEach((cols, v) => cols.forEach((c, f) => {
         // Storage that moved (grew) would not be the other thread's: never expected, but never silent.
-        if (c.data.buffer !== buffers[v]?.[f]) throw new Error('a shared column was moved while summarizing');
+        const view = views[v]?.[f];
+        const { buffer, byteOffset, byteLength } = c.data;
+        if (view === undefined || buffer !== view.buffer || byteOffset < view.byteOffset || byteOffset + byteLength > view.byteOffset + view.byteLength) {
+          throw new Error('a shared column was moved while summarizing');
+        }
       }));
     }
     return contribution;
@@ -1648,26 +1658,29 @@ function changePoints(bt: Float64Array, bv: Float64Array, begin: number, end: nu
  * buffers before).
  */
 /**
- * Column `c` in shared storage of its own, from its start, with room for
- * `room` slots: as it is when it is so already (reserveShared), else moved.
- * Its buffer.
+ * Every column of `columns` in shared storage with room for `room` slots:
+ * those that are not yet moved into views of new SharedArrayBuffers, as many
+ * columns per buffer as reserveTogether puts in one. One large mapping
+ * instead of one per column: with huge pages (README, "Huge pages for large
+ * runs") each column's own mapping began and ended in small pages, 2 MB at
+ * most at each end (a million requests: a fifth of the columns' memory, and
+ * ~25 000 page faults more).
  */
-function shareRoom(c: GrowableFloat64, room: number): SharedArrayBuffer {
-  const { buffer, byteOffset, length } = c.data;
-  if (buffer instanceof SharedArrayBuffer && byteOffset === 0 && length >= room) return buffer;
-  const shared = new SharedArrayBuffer(room * Float64Array.BYTES_PER_ELEMENT);
-  c.moveTo(new Float64Array(shared));
-  return shared;
+function shareAll(columns: readonly GrowableFloat64[], room: number): void {
+  placeTogether(columns.filter((c) => !(c.data.buffer instanceof SharedArrayBuffer && c.data.length >= room)), room, SharedArrayBuffer);
 }
 
 function reserveTogether(columns: readonly GrowableFloat64[], slots: number): void {
-  const small = columns.filter((c) => c.data.length < slots);
+  placeTogether(columns.filter((c) => c.data.length < slots), slots, ArrayBuffer);
+}
+
+/** `columns` moved into views of `slots` values each of new buffers, at most RESERVE_MAX_BYTES each (one column at least), so no single allocation is huge. */
+function placeTogether(columns: readonly GrowableFloat64[], slots: number, Buffer: typeof ArrayBuffer | typeof SharedArrayBuffer): void {
   const bytes = slots * Float64Array.BYTES_PER_ELEMENT;
-  // At most RESERVE_MAX_BYTES per allocation (one column at least), so no single allocation is huge.
   const perBuffer = Math.max(1, Math.floor(RESERVE_MAX_BYTES / bytes));
-  for (let first = 0; first < small.length; first += perBuffer) {
-    const group = small.slice(first, first + perBuffer);
-    const buffer = new ArrayBuffer(group.length * bytes);
+  for (let first = 0; first < columns.length; first += perBuffer) {
+    const group = columns.slice(first, first + perBuffer);
+    const buffer = new Buffer(group.length * bytes);
     group.forEach((c, i) => c.moveTo(new Float64Array(buffer, i * bytes, slots)));
   }
 }
