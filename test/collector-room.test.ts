@@ -267,6 +267,12 @@ describe('a class summarized by a worker into the shared columns of the collecto
     const want = plain(buildFeatureSet(sequential, { weight: { mode: 'none' } }));
     expect(plain(buildFeatureSet(segments, { weight: { mode: 'none' } }))).toEqual(want);
     expect(plain(buildFeatureSet(absorbing, { weight: { mode: 'none' } }))).toEqual(want);
+    // A batch's kinds end at the last one given (req-000035 of [0, 40)): no null for each id after it.
+    expect(parts().map((p) => [p.heldIds.length, p.heldKinds.length])).toEqual([[40, 36], [40, 38], [40, 40], [0, 0]]);
+    expect(parts()[0]!.heldKinds.slice(0, 8)).toEqual(['slow', null, null, null, null, null, null, 'slow']);
+    const plainIds = new FeatureCollector(true);
+    readIds(plainIds, 'bad', ['a', 'b', 'c']);
+    expect(plainIds.exportFile().heldKinds).toEqual([]);
     // Ids that do not ascend from batch to batch, a batch with a file's own instance, a collector not fresh: false.
     const [first, second] = parts();
     expect(new FeatureCollector(true).absorbSegments([second!, first!])).toBe(false);

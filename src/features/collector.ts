@@ -110,6 +110,7 @@ export interface FileContribution {
   readonly unorderedInstances: number;
   readonly emptyFile: string | null;
   readonly heldIds: string[];
+  /** The kinds of heldIds, up to the last one given (null before it): shorter than heldIds, or empty, when the rest have none. */
   readonly heldKinds: (string | null)[];
   readonly heldCode: Int32Array;
   readonly heldT: Float64Array;
@@ -317,6 +318,11 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   /** Instances named by `I` records in the current class: held until the class ends. */
   private held = new RecordBuffer();
   private heldIds: string[] = [];
+  /**
+   * heldIds' kinds up to the last one given (null before it), none beyond: a
+   * million request ids without kinds hold no array of a million nulls
+   * (grown by copying into new memory, a page fault each 4 KB). See heldKind.
+   */
   private heldKinds: (string | null)[] = [];
   private heldAscending = true;
   /** dedupeHeld: heldIds in sorted order (indices), once they are each named once; null until then. */
@@ -499,7 +505,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       }
       if (at.at(done)) {
         this.cursorSlots++;
-        this.summarize(this.heldIds[j] as string, this.heldKinds[j] as string | null, true, at.code, at.t, at.v, at.from, at.to);
+        this.summarize(this.heldIds[j] as string, this.heldKind(j), true, at.code, at.t, at.v, at.from, at.to);
         if (this.onFlush !== null && this.ids.length >= flushSlots) {
           this.onFlush(this.exportFile(false, this.ids.length + k - done - 1));
           this.clearSlots();
@@ -658,12 +664,12 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       const last = n === 0 ? null : (ids[n - 1] as string);
       if (last === null || id > last) {
         ids.push(id);
-        this.heldKinds.push(kind ?? null);
+        if (kind != null) this.giveKind(n, kind);
         this.target = n;
         return;
       }
       if (id === last) {
-        if (kind != null && this.heldKinds[n - 1] === null) this.heldKinds[n - 1] = kind;
+        if (kind != null && this.heldKind(n - 1) === null) this.giveKind(n - 1, kind);
         this.target = n - 1;
         return;
       }
@@ -671,12 +677,24 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     }
     this.sortedHeld = null;
     if (this.target >= 0 && this.heldIds[this.target] === id) {
-      if (kind != null && this.heldKinds[this.target] === null) this.heldKinds[this.target] = kind;
+      if (kind != null && this.heldKind(this.target) === null) this.giveKind(this.target, kind);
       return;
     }
     this.target = this.heldIds.length;
     this.heldIds.push(id);
-    this.heldKinds.push(kind ?? null);
+    if (kind != null) this.giveKind(this.target, kind);
+  }
+
+  /** The kind of held instance j (null: none given). */
+  private heldKind(j: number): string | null {
+    return this.heldKinds[j] ?? null;
+  }
+
+  /** Held instance j is of kind `kind` (the ones before it without a kind given, null). */
+  private giveKind(j: number, kind: string): void {
+    const kinds = this.heldKinds;
+    while (kinds.length < j) kinds.push(null);
+    kinds[j] = kind;
   }
 
   /**
@@ -706,7 +724,8 @@ export class FeatureCollector implements ClassSink, RecordIntake {
         const j = order[e] as number;
         canonical[j] = first;
         // The first kind given (in naming order: the run is in index order) sticks.
-        if (this.heldKinds[first] === null && this.heldKinds[j] !== null) this.heldKinds[first] = this.heldKinds[j] as string | null;
+        const given = this.heldKind(j);
+        if (given !== null && this.heldKind(first) === null) this.giveKind(first, given);
         e++;
       }
       p = e;
@@ -718,7 +737,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       if (canonical[j] !== j) continue;
       renumber[j] = keptIds.length;
       keptIds.push(ids[j] as string);
-      keptKinds.push(this.heldKinds[j] as string | null);
+      if (this.heldKinds.length > 0) keptKinds.push(this.heldKind(j));
     }
     const inst = this.held.inst.data;
     for (let i = 0; i < this.held.length; i++) inst[i] = renumber[canonical[inst[i] as number] as number] as number;
@@ -1278,8 +1297,12 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       from += part.heldIds.length;
       base += code.length;
     }
+    // The kinds, each one's padded to its ids (the last ones may have none given), if any is given.
+    if (this.heldKinds.length > 0 || parts.some((part) => part.heldKinds.length > 0)) {
+      const padded = (kinds: readonly (string | null)[], n: number): (string | null)[] => [...kinds, ...new Array<null>(n - kinds.length).fill(null)];
+      this.heldKinds = padded(this.heldKinds, this.heldIds.length).concat(...parts.map((part) => padded(part.heldKinds, part.heldIds.length)));
+    }
     this.heldIds = this.heldIds.concat(...parts.map((part) => part.heldIds));
-    this.heldKinds = this.heldKinds.concat(...parts.map((part) => part.heldKinds));
     this.heldAscending = true;
     this.prepared = { start, segments, order: null, named };
     return true;
