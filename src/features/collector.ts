@@ -106,7 +106,8 @@ export interface FileContribution {
   readonly seriesVar: Int32Array;
   readonly seriesT: Float64Array;
   readonly seriesV: Float64Array;
-  readonly seriesStart: number[];
+  /** Each slot's first point in seriesVar/T/V (typed: a part of 65 536 slots crosses to another thread as one buffer). */
+  readonly seriesStart: Int32Array;
   readonly unorderedInstances: number;
   readonly emptyFile: string | null;
   readonly heldIds: string[];
@@ -1729,7 +1730,7 @@ export function emptyContribution(className: ClassName): FileContribution {
     durations: new Float64Array(0), starts: new Float64Array(0), recordCounts: new Float64Array(0), kinds: null,
     entryEvents: new Int32Array(0), named: new Int32Array(0),
     eventValues: new Float64Array(0), eventVariables: 0, stateValues: new Float64Array(0), stateVariables: 0,
-    seriesVar: new Int32Array(0), seriesT: new Float64Array(0), seriesV: new Float64Array(0), seriesStart: [],
+    seriesVar: new Int32Array(0), seriesT: new Float64Array(0), seriesV: new Float64Array(0), seriesStart: new Int32Array(0),
     unorderedInstances: 0, emptyFile: null,
     heldIds: [], heldKinds: [], heldCode: new Int32Array(0), heldT: new Float64Array(0), heldV: new Float64Array(0), heldInst: new Int32Array(0),
     namedIds: [], slotsAhead: 0,
@@ -1738,7 +1739,7 @@ export function emptyContribution(className: ClassName): FileContribution {
 
 /** A contribution without its state change points (each slot's range empty): they stay, or are used, elsewhere. */
 export function withoutPoints(c: FileContribution): FileContribution {
-  return { ...c, seriesStart: new Array<number>(c.seriesStart.length).fill(0), seriesVar: new Int32Array(0), seriesT: new Float64Array(0), seriesV: new Float64Array(0) };
+  return { ...c, seriesStart: new Int32Array(c.seriesStart.length), seriesVar: new Int32Array(0), seriesT: new Float64Array(0), seriesV: new Float64Array(0) };
 }
 
 /**
@@ -1746,7 +1747,7 @@ export function withoutPoints(c: FileContribution): FileContribution {
  * [from, to) in one slot — in order: a run ends where the variable or the
  * slot changes (seriesStart: each slot's first point).
  */
-export function forEachRun(seriesStart: readonly number[], vars: Int32Array, run: (slot: number, v: number, from: number, to: number) => void): void {
+export function forEachRun(seriesStart: Int32Array, vars: Int32Array, run: (slot: number, v: number, from: number, to: number) => void): void {
   const slots = seriesStart.length;
   const end = vars.length;
   for (let slot = 0; slot < slots; slot++) {
@@ -1929,7 +1930,9 @@ class SeriesStore {
     const seriesVar = new Int32Array(total);
     const seriesT = new Float64Array(total);
     const seriesV = new Float64Array(total);
-    const seriesStart = new Array<number>(slots);
+    const seriesStart = new Int32Array(slots);
+    // No points (all dropped once their q*.abs were written): every slot's first is 0.
+    if (total === 0) return { seriesVar, seriesT, seriesV, seriesStart };
     let w = 0;
     let s = 0;
     while (s < slots) {

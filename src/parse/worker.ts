@@ -255,7 +255,7 @@ function keepSeries(batch: number, c: FileContribution): FileContribution {
 }
 
 /** The runs of a contribution's points (forEachRun), as RUN_STRIDE numbers each: slot, variable, first point, end. */
-function runsOf(seriesStart: readonly number[], vars: Int32Array): Int32Array {
+function runsOf(seriesStart: Int32Array, vars: Int32Array): Int32Array {
   let runs = 0;
   forEachRun(seriesStart, vars, () => { runs++; });
   const out = new Int32Array(runs * RUN_STRIDE);
@@ -415,7 +415,7 @@ port.on('message', (msg: WorkerBatches | QuartileRequest | RangeTask | RangeSpli
 
 /** The distinct ArrayBuffers of a contribution's typed arrays, for the transfer list. */
 function buffersOf(c: FileContribution): ArrayBuffer[] {
-  const all = [c.durations, c.starts, c.recordCounts, c.entryEvents, c.named, c.eventValues, c.stateValues, c.seriesVar, c.seriesT, c.seriesV, c.heldCode, c.heldT, c.heldV, c.heldInst]
+  const all = [c.durations, c.starts, c.recordCounts, c.entryEvents, c.named, c.eventValues, c.stateValues, c.seriesVar, c.seriesT, c.seriesV, c.seriesStart, c.heldCode, c.heldT, c.heldV, c.heldInst]
     .map((a) => a.buffer as ArrayBuffer);
   return [...new Set(all)];
 }
