@@ -62,7 +62,7 @@ const P = {
   generateOnly: env('BENCH_GENERATE_ONLY', '') === '1',
   out: env('BENCH_OUT', join(BENCH, 'results', 'latest.json')),
   extraArgs: env('BENCH_ARGS', '').split(' ').filter(Boolean),
-  refs: env('BENCH_REFS', 'dlog').split(',').map((s) => s.trim()).filter((s) => s !== '' && s !== 'none'),
+  refs: env('BENCH_REFS', 'dlog,small').split(',').map((s) => s.trim()).filter((s) => s !== '' && s !== 'none'),
   python: env('BENCH_PYTHON', ''),
 };
 for (const s of P.sets) if (!['dlog', 'requests', 'requests-hashed', 'requests-files', 'small', 'log4j'].includes(s)) throw new Error(`BENCH_SETS: unknown set '${s}' (dlog, requests, requests-hashed, requests-files, small, log4j)`);
@@ -582,21 +582,25 @@ function targets17(F) {
   const rows = [];
   const add = (name, measured, goal, ok, note = '') => rows.push({ name, measured, goal, status: measured === 'failed' ? 'no figure' : ok === null ? 'n/a' : ok ? 'met' : 'MISSED', note });
   const okRuns = (set) => Object.values(set.runs).filter((r) => r.ok);
-  const d = F.dlog;
-  if (d) {
-    const rs = okRuns(d);
+  /** The references' targets on set `name`'s figures `set` (its rows named with `label`, '' for the dlog set's). */
+  const refRows = (set, name, label) => {
+    const rs = okRuns(set);
     const fastest = rs.length ? rs.reduce((a, b) => (b.ms < a.ms ? b : a)) : null;
     const leanest = rs.length ? rs.reduce((a, b) => (b.cpuMs < a.cpuMs ? b : a)) : null;
-    const py = d.refs.python;
-    const duck = d.refs.duckdb;
-    add('end to end vs Python reference (wall)', fastest && py ? `${(py.ms / fastest.ms).toFixed(1)}×` : 'failed', `≥ ${TARGETS17.vsPython}×`,
-      fastest && py ? py.ms / fastest.ms >= TARGETS17.vsPython : false, fastest && py ? `python ${fmtS(py.ms)} s, distalyze -j${fastest.jobs} ${fmtS(fastest.ms)} s` : 'run with the references (BENCH_REFS=dlog)');
+    const py = set.refs.python;
+    const duck = set.refs.duckdb;
+    add(`end to end vs Python reference (wall)${label}`, fastest && py ? `${(py.ms / fastest.ms).toFixed(1)}×` : 'failed', `≥ ${TARGETS17.vsPython}×`,
+      fastest && py ? py.ms / fastest.ms >= TARGETS17.vsPython : false, fastest && py ? `python ${fmtS(py.ms)} s, distalyze -j${fastest.jobs} ${fmtS(fastest.ms)} s` : `run with the references (BENCH_REFS=${name})`);
     // The same by CPU time: what a loaded machine distorts least (not the target, which is wall).
-    add('end to end vs Python reference (cpu)', leanest && py ? `${(py.cpuMs / leanest.cpuMs).toFixed(1)}×` : 'failed', 'indicative', null,
+    add(`end to end vs Python reference (cpu)${label}`, leanest && py ? `${(py.cpuMs / leanest.cpuMs).toFixed(1)}×` : 'failed', 'indicative', null,
       leanest && py ? `python ${fmtS(py.cpuMs)} cpu s, distalyze -j${leanest.jobs} ${fmtS(leanest.cpuMs)} cpu s; the wall target read on a loaded machine is unreliable` : '');
-    add('cpu vs DuckDB query', leanest && duck ? `${(leanest.cpuMs / duck.cpuMs).toFixed(2)}×` : 'failed', `≤ ${TARGETS17.cpuVsDuckdb}×`,
+    add(`cpu vs DuckDB query${label}`, leanest && duck ? `${(leanest.cpuMs / duck.cpuMs).toFixed(2)}×` : 'failed', `≤ ${TARGETS17.cpuVsDuckdb}×`,
       leanest && duck ? leanest.cpuMs / duck.cpuMs <= TARGETS17.cpuVsDuckdb : false,
       leanest && duck ? `distalyze -j${leanest.jobs} ${fmtS(leanest.cpuMs)} cpu s, duckdb ${fmtS(duck.cpuMs)} cpu s (${fmtS(duck.ms)} s wall: distalyze wall/duckdb wall ${(fastest.ms / duck.ms).toFixed(2)})` : '');
+  };
+  const d = F.dlog;
+  if (d) {
+    refRows(d, 'dlog', '');
     const j1 = d.runs.j1;
     const j2 = d.runs.j2;
     add('dlog parse + collect per core vs node loop', j1?.ok ? pct(j1.parse.vsNodeLoop) : 'failed', `≥ ${pct(TARGETS17.parseVsLoopPerCore)}`,
@@ -616,6 +620,11 @@ function targets17(F) {
     const best = os.length ? Math.max(...os.map((r) => r.parse.vsNodeLoop)) : NaN;
     add(`${fmtCount(P.requests)} requests, ${label}`, os.length ? pct(best) : 'failed', `≥ ${pct(TARGETS17.requestsVsLoop)}`,
       os.length ? best >= TARGETS17.requestsVsLoop : false, `best of the runs (BENCH_SETS=${name})`);
+  }
+  // The references on the other sets of one instance per file they were run on (BENCH_REFS: the small files).
+  for (const [name, label] of [['small', ', small files']]) {
+    const other = F[name];
+    if (other && Object.keys(other.refs ?? {}).length > 0) refRows(other, name, label);
   }
   const q = F.requests;
   if (q) {

@@ -1673,15 +1673,6 @@ function changePoints(bt: Float64Array, bv: Float64Array, begin: number, end: nu
 }
 
 /**
- * Room for `slots` values in each column that has less, all of it in one
- * allocation (each column a view of its own range). One large allocation is
- * mapped by the system page by page as it is first written, so room never
- * written costs no memory and no time; separate allocations of a few MB each
- * may come from the C heap instead, which clears them in full first (seen
- * as ~0.4 s of 1 M slots × 90 columns on a thread that had freed large
- * buffers before).
- */
-/**
  * Every column of `columns` in shared storage with room for `room` slots:
  * those that are not yet moved into views of new SharedArrayBuffers, as many
  * columns per buffer as reserveTogether puts in one. One large mapping
@@ -1694,6 +1685,15 @@ function shareAll(columns: readonly GrowableFloat64[], room: number): void {
   placeTogether(columns.filter((c) => !(c.data.buffer instanceof SharedArrayBuffer && c.data.length >= room)), room, SharedArrayBuffer);
 }
 
+/**
+ * Room for `slots` values in each column that has less, all of it in one
+ * allocation (each column a view of its own range). One large allocation is
+ * mapped by the system page by page as it is first written, so room never
+ * written costs no memory and no time; separate allocations of a few MB each
+ * may come from the C heap instead, which clears them in full first (seen
+ * as ~0.4 s of 1 M slots × 90 columns on a thread that had freed large
+ * buffers before).
+ */
 function reserveTogether(columns: readonly GrowableFloat64[], slots: number): void {
   placeTogether(columns.filter((c) => c.data.length < slots), slots, ArrayBuffer);
 }
