@@ -567,6 +567,11 @@ describe('held records sized for the whole class (expectClassBytes)', () => {
     // One buffer from the first file on, with room for the class at 16 bytes a record.
     expect(new Set(room).size).toBe(1);
     expect(room[0]!.length).toBeGreaterThanOrEqual(4000 / 16);
+    // Its four columns are views of one allocation (one mapping: huge pages but at its two ends), as handed over.
+    const held = hinted.exportFile(true, 0, true);
+    expect(new Set([held.heldT, held.heldV, held.heldCode, held.heldInst].map((a) => a.buffer)).size).toBe(1);
+    expect(held.heldT.buffer.byteLength).toBe(room[0]!.length * 24);
+    expect([held.heldT.length, held.heldCode.length, held.heldInst.length]).toEqual([200, 200, 200]);
     // File by file (no hint), each file's room is made as it begins: the buffer is replaced (copied) on the way.
     const plainRead = new FeatureCollector(true);
     expect(new Set(readFiles(plainRead)).size).toBeGreaterThan(1);

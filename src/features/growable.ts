@@ -205,6 +205,12 @@ export class GrowableInt32 {
     this.data = next;
   }
 
+  /** Use `room` (zeroed, longer than `data`) as the storage from now on: the values are copied into it. */
+  moveTo(room: Int32Array): void {
+    room.set(this.data.subarray(0, this.length));
+    this.data = room;
+  }
+
   /** Push `value` n times. */
   repeat(value: number, n: number): void {
     const at = this.length;
