@@ -331,6 +331,32 @@ describe('a class summarized by a worker into the shared columns of the collecto
     expect(interleaved.kinds.toArray().filter((k) => k !== null)).toHaveLength(together.kinds.toArray().filter((k) => k !== null).length);
   });
 
+  it('held records copied into the ids\' order are freed at once (freeNow); records already in that order are used as they are', () => {
+    const heldBuffer = (c: FeatureCollector): ArrayBuffer => (c as unknown as { held: { t: GrowableFloat64 } }).held.t.data.buffer as ArrayBuffer;
+    const hashed = new FeatureCollector(true);
+    readIds(hashed, 'bad', Array.from({ length: 300 }, (_, i) => `req-${String((i * 7919) % 1000).padStart(4, '0')}`));
+    const copied = heldBuffer(hashed);
+    expect(copied.byteLength).toBeGreaterThan(0);
+    hashed.prepareClass();
+    // Detached: its memory given back now, not when a full collection finds it.
+    expect(copied.byteLength).toBe(0);
+    const ascending = new FeatureCollector(true);
+    readIds(ascending, 'bad', Array.from({ length: 300 }, (_, i) => `req-${String(i).padStart(4, '0')}`));
+    const used = heldBuffer(ascending);
+    ascending.prepareClass();
+    expect(used.byteLength).toBeGreaterThan(0);
+    // Both summarize as a sequential read does (the copy's records, the held ones in place).
+    for (const c of [hashed, ascending]) {
+      c.finishClass();
+      readNamed(c, 'good', 5, 0);
+      c.finishClass();
+      c.fillAbsoluteQuartiles(1);
+    }
+    const starts = (c: FeatureCollector) => buildFeatureSet(c, { weight: { mode: 'none' } }).features.instances.filter((x) => x.className === 'bad').map((x) => [x.id, x.records]);
+    expect(starts(hashed)).toEqual(Array.from({ length: 300 }, (_, i) => `req-${String((i * 7919) % 1000).padStart(4, '0')}`).sort().map((id) => [id, 1]));
+    expect(starts(ascending)).toHaveLength(300);
+  });
+
   it('ids not in order, sent ahead with their sorted order: the parts leave their slot ids out (idsAhead), withSlotIds puts them back', () => {
     /** Hashed ids (not in order), each with records; `empty`: one more named, with none. */
     const hashed = (n: number) => Array.from({ length: n }, (_, i) => `req-${((i * 40503) % 1048576).toString(16).padStart(5, '0')}`);

@@ -233,3 +233,17 @@ export class GrowableInt32 {
     this.data = next;
   }
 }
+
+/**
+ * Free the memory of `buffers` now, not at the next full garbage collection,
+ * which a heap of long-lived objects may put off past the memory's peak:
+ * every view of them is left empty (detached). Node 20 has no
+ * ArrayBuffer.prototype.transfer; moved into a clone that nothing keeps,
+ * they are freed as it is dropped. (A class's held records once grouped
+ * into another order: a million requests with ids not in order, `-j2`, peak
+ * RSS 1 124 → 906 MB.) Shared, detached and empty buffers are left alone.
+ */
+export function freeNow(buffers: Iterable<ArrayBufferLike>): void {
+  const own = [...new Set(buffers)].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer && b.byteLength > 0);
+  if (own.length > 0) structuredClone(null, { transfer: own });
+}
