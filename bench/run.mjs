@@ -620,6 +620,11 @@ function targets17(F) {
     const best = os.length ? Math.max(...os.map((r) => r.parse.vsNodeLoop)) : NaN;
     add(`${fmtCount(P.requests)} requests, ${label}`, os.length ? pct(best) : 'failed', `≥ ${pct(TARGETS17.requestsVsLoop)}`,
       os.length ? best >= TARGETS17.requestsVsLoop : false, `best of the runs (BENCH_SETS=${name})`);
+    const [j1, j2] = [other.runs.j1, other.runs.j2];
+    if (j1?.ok && j2?.ok) {
+      add(`-j2 / -j1 peak RSS, ${label}`, `${(j2.rssMB / j1.rssMB).toFixed(2)}×`, `≤ ${TARGETS17.rssJ2VsJ1}×`, j2.rssMB / j1.rssMB <= TARGETS17.rssJ2VsJ1,
+        `${j1.rssMB.toFixed(0)} → ${j2.rssMB.toFixed(0)} MB`);
+    }
   }
   // The references on the other sets of one instance per file they were run on (BENCH_REFS: the small files).
   for (const [name, label] of [['small', ', small files']]) {
