@@ -241,7 +241,7 @@ export class GrowableInt32 {
  * ArrayBuffer.prototype.transfer; moved into a clone that nothing keeps,
  * they are freed as it is dropped. (A class's held records once grouped
  * into another order: a million requests with ids not in order, `-j2`, peak
- * RSS 1 124 → 906 MB.) Shared, detached and empty buffers are left alone.
+ * RSS ~1 120 → ~910 MB.) Shared, detached and empty buffers are left alone.
  */
 export function freeNow(buffers: Iterable<ArrayBufferLike>): void {
   const own = [...new Set(buffers)].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer && b.byteLength > 0);
