@@ -1424,14 +1424,12 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     const eventMap = eventNames.map((n) => this.events.id(n));
     const stateMap = stateNames.map((n) => this.states.id(n));
     // Every column in shared storage (those the other class names first made here), then each one's view.
-    const events = this.columnsUpTo(this.eventColumns, this.events.names.length, EVENT_FEATURE_TYPES.length);
-    const states = this.columnsUpTo(this.stateColumns, this.states.names.length, STATE_FEATURE_TYPES.length);
-    shareAll([...events, ...states].flat(), room);
+    this.reserveShared(room);
     this.sharedInto = { next: base, end: room };
     // The other per-slot arrays too: the other thread's parts then find room, not a copy of this class's half.
     this.reserveSlots(room);
-    const views = (cols: GrowableFloat64[]): Float64Array[] => cols.map((c) => c.data);
-    return { base, slots, events: eventMap.map((v) => views(events[v] as GrowableFloat64[])), states: stateMap.map((v) => views(states[v] as GrowableFloat64[])) };
+    const views = (cols: GrowableFloat64[] | undefined): Float64Array[] => (cols as GrowableFloat64[]).map((c) => c.data);
+    return { base, slots, events: eventMap.map((v) => views(this.eventColumns[v])), states: stateMap.map((v) => views(this.stateColumns[v])) };
   }
 
   /** Room for `slots` slots in every per-slot array but the feature columns. */
