@@ -1,29 +1,25 @@
 -- The event and state features of distalyze (SPEC §2) and their Welch t, as one
--- DuckDB query over the dlog files (issue 17's reference). Instances are files
--- (the dlog set's shape; `I` records are not handled). {good} and {bad} are
--- globs, substituted by bench/duckdb-run.py. Equal timestamps within an
--- instance are ordered by time only (read_csv gives no line number), which can
--- only change `final`/quartile values at ties.
-WITH raw AS (
-  SELECT 'good' AS cls, filename AS inst, kind, t, name, v
-  FROM read_csv('{good}', delim = '\t', header = false, comment = '#', null_padding = true, filename = true,
-                auto_detect = false, columns = {'kind': 'VARCHAR', 't': 'DOUBLE', 'name': 'VARCHAR', 'v': 'DOUBLE'})
-  UNION ALL
-  SELECT 'bad', filename, kind, t, name, v
-  FROM read_csv('{bad}', delim = '\t', header = false, comment = '#', null_padding = true, filename = true,
-                auto_detect = false, columns = {'kind': 'VARCHAR', 't': 'DOUBLE', 'name': 'VARCHAR', 'v': 'DOUBLE'})
-),
+-- DuckDB query over the dlog files (issue 17's reference). {raw} is one of the
+-- two ways to read them into records (cls, inst, rn, kind, t, name, v), which
+-- bench/duckdb-run.py (or .mjs) chooses as bench/reference.py does, by whether
+-- the first 64 KB of any file holds an `I` record:
+--   duckdb-raw-files.sql  one instance per file (the dlog and small sets);
+--   duckdb-raw-named.sql  instances named by `I` records (the request sets).
+-- {good} and {bad} are globs, substituted by the same scripts. Records keep
+-- their lines' order (rn) where instances are named; equal timestamps within an
+-- instance are then ordered by it, as distalyze's stable sort does.
+WITH {raw},
 rec AS (
-  SELECT cls, inst, kind, name, v,
+  SELECT cls, inst, rn, kind, name, v,
          t - min(t) OVER w AS tn,
          max(t) OVER w - min(t) OVER w AS d
   FROM raw WINDOW w AS (PARTITION BY inst)
 ),
 ev AS (
-  SELECT *, tn - lag(tn) OVER (PARTITION BY inst ORDER BY tn) AS gap FROM rec WHERE kind = 'E'
+  SELECT *, tn - lag(tn) OVER (PARTITION BY inst ORDER BY tn, rn) AS gap FROM rec WHERE kind = 'E'
 ),
 ev2 AS (
-  SELECT *, lead(gap) OVER (PARTITION BY inst ORDER BY tn) AS after FROM ev
+  SELECT *, lead(gap) OVER (PARTITION BY inst ORDER BY tn, rn) AS after FROM ev
 ),
 evf AS (
   SELECT cls, inst, name,

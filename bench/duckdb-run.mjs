@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Run bench/duckdb-features.sql over GOOD_DIR and BAD_DIR with DuckDB's own
+// Run bench/duckdb-features.sql over GOOD_DIR and BAD_DIR (its records read as
+// duckdb-raw-named.sql or duckdb-raw-files.sql, as duckdb-run.py chooses) with DuckDB's own
 // Node bindings (issue 17's DuckDB reference, as bench/duckdb-run.py does with
 // DuckDB's Python package; the same engine and query, for a machine that
 // reaches the npm registry but not the Python one).
@@ -12,7 +13,7 @@
 // duckdb-run.py does. Needs @duckdb/node-api where Node finds it: the bench
 // installs it in bench/.duckdb (git-ignored; DUCKDB_NODE_API names another
 // folder holding node_modules/@duckdb/node-api). distalyze never uses DuckDB.
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -41,8 +42,23 @@ if (check) {
   process.exit(0);
 }
 
+// Records read as duckdb-raw-named.sql does if any file names instances (an `I` record in its first 64 KB, as
+// bench/reference.py decides), else as duckdb-raw-files.sql (one instance per file).
+const filesOf = (root) => (statSync(root).isFile() ? [root] : readdirSync(root, { recursive: true }).map((f) => join(root, f)).filter((f) => statSync(f).isFile()));
+const namesInstances = (path) => {
+  const fd = openSync(path, 'r');
+  const head = Buffer.alloc(1 << 16);
+  const n = readSync(fd, head, 0, head.length, 0);
+  closeSync(fd);
+  const text = head.subarray(0, n).toString('latin1');
+  return text.startsWith('I\t') || text.includes('\nI\t');
+};
+const named = [good, bad].some((d) => filesOf(d).some(namesInstances));
+const raw = readFileSync(join(here, named ? 'duckdb-raw-named.sql' : 'duckdb-raw-files.sql'), 'utf8')
+  .split('\n').filter((l) => !l.startsWith('--')).join('\n').trim();
 const glob = (d) => (statSync(d).isFile() ? d : join(d, '**', '*')).replaceAll("'", "''");
-const sql = readFileSync(join(here, 'duckdb-features.sql'), 'utf8').replaceAll('{good}', () => glob(good)).replaceAll('{bad}', () => glob(bad));
+const sql = readFileSync(join(here, 'duckdb-features.sql'), 'utf8').replace('WITH {raw},', () => `WITH ${raw},`)
+  .replaceAll('{good}', () => glob(good)).replaceAll('{bad}', () => glob(bad));
 const db = await DuckDBInstance.create(':memory:', { threads: String(threads) });
 const con = await db.connect();
 const rows = (await con.runAndReadAll(sql)).getRows();

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Run bench/duckdb-features.sql over GOOD_DIR and BAD_DIR (issue 17's DuckDB reference).
+"""Run bench/duckdb-features.sql over GOOD_DIR and BAD_DIR (issue 17's DuckDB reference),
+its records read as duckdb-raw-named.sql does if a file names instances, else duckdb-raw-files.sql.
 
     python bench/duckdb-run.py GOOD_DIR BAD_DIR [THREADS]
 
@@ -15,7 +16,25 @@ import duckdb
 here = os.path.dirname(os.path.abspath(__file__))
 good, bad = sys.argv[1], sys.argv[2]
 threads = int(sys.argv[3]) if len(sys.argv) > 3 else 2
-sql = open(os.path.join(here, 'duckdb-features.sql')).read()
+
+
+def files_of(root):
+    if os.path.isfile(root):
+        return [root]
+    return [os.path.join(d, n) for d, _, names in os.walk(root) for n in names]
+
+
+def names_instances(path):
+    """Whether the file's first 64 KB hold an `I` record (as bench/reference.py decides)."""
+    with open(path, 'rb') as f:
+        head = f.read(1 << 16)
+    return head.startswith(b'I\t') or b'\nI\t' in head
+
+
+named = any(names_instances(p) for d in (good, bad) for p in files_of(d))
+raw = open(os.path.join(here, 'duckdb-raw-named.sql' if named else 'duckdb-raw-files.sql')).read()
+raw = '\n'.join(l for l in raw.splitlines() if not l.startswith('--')).strip()
+sql = open(os.path.join(here, 'duckdb-features.sql')).read().replace('WITH {raw},', f'WITH {raw},')
 glob = lambda d: d if os.path.isfile(d) else os.path.join(d, '**', '*')
 sql = sql.replace('{good}', glob(good).replace("'", "''")).replace('{bad}', glob(bad).replace("'", "''"))
 con = duckdb.connect()

@@ -626,8 +626,10 @@ function targets17(F) {
         `${j1.rssMB.toFixed(0)} → ${j2.rssMB.toFixed(0)} MB`);
     }
   }
-  // The references on the other sets of one instance per file they were run on (BENCH_REFS: the small files).
-  for (const [name, label] of [['small', ', small files']]) {
+  // The references on the other sets they were run on (BENCH_REFS): the small files, and the request shapes (both
+  // references take their instances from `I` records as distalyze does).
+  for (const [name, label] of [['small', ', small files'], ['requests', `, ${fmtCount(P.requests)} requests`],
+    ['requests-hashed', ', ids not in order'], ['requests-files', `, ${P.requestFiles} files a class`]]) {
     const other = F[name];
     if (other && Object.keys(other.refs ?? {}).length > 0) refRows(other, name, label);
   }
