@@ -8,6 +8,7 @@ import { variableLimit } from './features/limits.js';
 import { AbsoluteQuartilePass, QuartileSlots, quartileLayoutOf, referenceDurationOf } from './features/quartile-pass.js';
 import type { WorkerInit } from './parse/parallel.js';
 import { listInputFiles, type InputFile } from './parse/files.js';
+import { referenceDurationAhead } from './parse/sniff.js';
 import type { MetricSeries } from './parse/metrics.js';
 import { emptyReadStats, readClass, type ReadStats } from './parse/reader.js';
 import type { ClassName } from './parse/records.js';
@@ -109,14 +110,20 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
   // proportion to the input; above a size (and when the input can be read
   // again) q*.abs come from a second, streaming pass instead.
   const rereadable = goodSpec !== '-' && badSpec !== '-';
-  // Joined metrics exist in the one pass only: with metrics, series are always held.
-  const keepSeries = metricPaths.length > 0 || !(rereadable && (options.twoPass === true || totalBytes > SERIES_IN_MEMORY_MAX_BYTES));
-  const collector = new FeatureCollector(keepSeries);
-  collector.events.limit = collector.states.limit = variableLimit(getHeapStatistics().heap_size_limit);
-  const stats: Record<ClassName, ReadStats> = { good: emptyReadStats(), bad: emptyReadStats() };
   const translatorPath = typeof options.translator === 'string' ? options.translator : undefined;
   // No translator and raw text: mine templates over both classes first (src/parse/templates).
   const mined = options.translator === undefined ? await minedTranslator(files, options, hooks) : undefined;
+  // Dref guessed from the files' ends (sniff.ts), for plain dlog files of one instance each: q*.abs are then
+  // written as each instance is summarized, and no change point is held (nor a second pass made over 1 GiB).
+  // Checked against the instances' own Dref once they are read: if it is another, the second pass gives q*.abs.
+  const guessed = rereadable && options.twoPass !== true && metricPaths.length === 0 && options.translator === undefined && mined === undefined
+    ? referenceDurationAhead(all) : null;
+  // Joined metrics exist in the one pass only: with metrics, series are always held.
+  const keepSeries = metricPaths.length > 0 || guessed !== null || !(rereadable && (options.twoPass === true || totalBytes > SERIES_IN_MEMORY_MAX_BYTES));
+  const collector = new FeatureCollector(keepSeries);
+  if (guessed !== null) collector.useReferenceDuration(guessed);
+  collector.events.limit = collector.states.limit = variableLimit(getHeapStatistics().heap_size_limit);
+  const stats: Record<ClassName, ReadStats> = { good: emptyReadStats(), bad: emptyReadStats() };
   let loaded: Translator | undefined = typeof options.translator === 'object' ? options.translator : mined;
   const translatorOnce = async (): Promise<Translator | undefined> => {
     if (translatorPath !== undefined && loaded === undefined) {
@@ -140,6 +147,7 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
     ...(mined !== undefined ? { templates: mined.model } : {}),
     strict,
     keepSeries,
+    ...(guessed !== null ? { referenceDuration: guessed } : {}),
   };
   const inputs = (['good', 'bad'] as const).flatMap((className) => files[className].map((file) => ({ file, className })));
   if (parallel) {
@@ -170,8 +178,11 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
     }
     joined = join?.variables;
   }
-  if (!keepSeries && collector.states.names.length > 0) {
-    const layout = quartileLayoutOf(collector, referenceDurationOf(collector));
+  // The instances' own Dref: for a second pass, or to check the guess.
+  const referenceDuration = guessed !== null || !keepSeries ? referenceDurationOf(collector) : Number.NaN;
+  const guessedWrong = guessed !== null && !Object.is(guessed, referenceDuration);
+  if ((!keepSeries || guessedWrong) && collector.states.names.length > 0) {
+    const layout = quartileLayoutOf(collector, referenceDuration);
     const pass = new AbsoluteQuartilePass(new QuartileSlots(layout));
     const translator = await translatorOnce();
     hooks.onSecondPass?.(totalBytes, all.length);
@@ -186,6 +197,8 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
     }
     pass.finish(collector);
   }
+  // Every q*.abs is now the instances' own Dref's (buildFeatureSet checks the one the collector used).
+  if (guessedWrong) collector.useReferenceDuration(referenceDuration);
   // Workers started ahead that the reading did not use (prestartFor).
   stopPrestarted();
   stageDone('parse');

@@ -30,6 +30,8 @@ export interface WorkerInit {
   readonly strict: boolean;
   /** Whether to build state change points (see FeatureCollector): off when the main collector would drop them. */
   readonly keepSeries: boolean;
+  /** Dref guessed before the reading (read.ts, sniff.ts referenceDurationAhead): every collector writes q*.abs with it and holds no change point. */
+  readonly referenceDuration?: number;
   /** Shared with the main thread: the translator programs running (see cleanup.ts). */
   readonly processGroups?: SharedArrayBuffer;
   /**

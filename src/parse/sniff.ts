@@ -1,5 +1,9 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { median } from '../features/stats.js';
+import { parseDlogLine } from './dlog.js';
 import type { InputFile } from './files.js';
+import type { RecordSink } from './records.js';
 
 /** Bytes read from the head of a file to see how it names instances. */
 const HEAD_BYTES = 64 * 1024;
@@ -27,4 +31,89 @@ export async function namesManyInstances(file: InputFile): Promise<boolean> {
   } finally {
     await handle.close();
   }
+}
+
+/** Bytes read from each end of a file for its first and last record (referenceDurationAhead). */
+const END_BYTES = 4096;
+/**
+ * Files smaller than this on average are not looked at: their ends are much
+ * of them, and each costs an open and two reads (10 000 files of 12 KB: more
+ * than the change points it would save).
+ */
+const AHEAD_MIN_AVERAGE_BYTES = 64 * 1024;
+
+/**
+ * Dref (SPEC §2: the median duration over all instances) before anything is
+ * read, when every file is one instance (plain dlog, no `I` record at either
+ * end) whose first record is at its head and whose last is at its tail: the
+ * spans of those records, read from 4 KiB at each end of each file, and their
+ * median. Null when any file cannot be read so (compressed, a table, standard
+ * input, an `I` record, no record within its ends, a broken record), and for
+ * many small files (AHEAD_MIN_AVERAGE_BYTES).
+ *
+ * A guess, not a fact: a file whose records are out of time order, or that
+ * names instances past its head, has another duration. The caller compares it
+ * with the Dref of the instances read (read.ts), exactly.
+ */
+export function referenceDurationAhead(files: readonly InputFile[]): number | null {
+  if (files.length === 0 || files.reduce((n, f) => n + f.size, 0) < AHEAD_MIN_AVERAGE_BYTES * files.length) return null;
+  const durations = new Float64Array(files.length);
+  for (const [i, file] of files.entries()) {
+    if (file.path === '-' || file.gzip || /\.(csv|tsv)$/i.test(file.relativePath)) return null;
+    const span = spanOfEnds(file);
+    if (span === null) return null;
+    durations[i] = span;
+  }
+  return median(durations);
+}
+
+/** A file's last record's time − its first's, from its two ends (null: see referenceDurationAhead). */
+function spanOfEnds(file: InputFile): number | null {
+  let fd: number;
+  try {
+    fd = openSync(file.path, 'r');
+  } catch {
+    return null; // reported as the reading finds it
+  }
+  try {
+    const whole = file.size <= 2 * END_BYTES;
+    const head = Buffer.alloc(whole ? file.size : END_BYTES);
+    const headBytes = readSync(fd, head, 0, head.length, 0);
+    const headLines = head.toString('utf8', 0, headBytes).replace(/^\uFEFF/, '').split('\n');
+    // A line cut off at the end of the bytes read is not looked at (unless the whole file was read).
+    if (!whole) headLines.pop();
+    let tailLines = headLines;
+    if (!whole) {
+      const tail = Buffer.alloc(END_BYTES);
+      const tailBytes = readSync(fd, tail, 0, tail.length, file.size - END_BYTES);
+      // From the first line that starts within the bytes read.
+      tailLines = tail.toString('utf8', 0, tailBytes).split('\n').slice(1);
+    }
+    const first = firstRecordTime(headLines);
+    const last = firstRecordTime(tailLines.reverse());
+    if (first === null || last === null) return null;
+    const span = last - first;
+    return Number.isFinite(span) ? span : null;
+  } catch {
+    return null; // a broken record: reported as the reading finds it
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The time of the first event or state record of `lines` (null: none, or an `I` record before it). */
+function firstRecordTime(lines: readonly string[]): number | null {
+  let time: number | null = null;
+  let named = false;
+  const sink: RecordSink = {
+    instance: () => { named = true; },
+    event: (t) => { time = t; },
+    state: (t) => { time = t; },
+  };
+  for (const line of lines) {
+    parseDlogLine(line.endsWith('\r') ? line.slice(0, -1) : line, sink, '', 0);
+    if (named) return null;
+    if (time !== null) return time;
+  }
+  return null;
 }

@@ -104,6 +104,13 @@ async function readStates(msg: StatesBatches): Promise<void> {
 /** The collector of the batch read last (handle): its buffers go on to the next one's. */
 let lastCollector: FeatureCollector | null = null;
 
+/** A collector as this worker's settings ask: change points or not, Dref guessed ahead or not. */
+function newCollector(): FeatureCollector {
+  const collector = new FeatureCollector(init.keepSeries);
+  if (init.referenceDuration !== undefined) collector.useReferenceDuration(init.referenceDuration);
+  return collector;
+}
+
 /**
  * Read a batch of consecutive files of one class into one collector (as a
  * sequential read would: each file's own instance summarized at its end, the
@@ -114,7 +121,7 @@ async function handle(task: WorkerTask): Promise<WorkerReply> {
   let index = first;
   try {
     await loadTranslator();
-    const collector = new FeatureCollector(init.keepSeries);
+    const collector = newCollector();
     // The last batch's scratch and file buffer, sized already (new ones: fresh memory, a page fault each 4 KB).
     if (lastCollector !== null) collector.reuseBuffersOf(lastCollector);
     lastCollector = collector;
@@ -198,7 +205,7 @@ function post(reply: Done): void {
 async function exportOwned(kept: readonly Done[]): Promise<void> {
   const inOrder = [...kept].reverse();
   const first = inOrder[0] as Done;
-  const merged = new FeatureCollector(init.keepSeries);
+  const merged = newCollector();
   // Summarized from each batch's own records when each instance lies in one batch, ids ascending (a rotated log);
   // else taken in as records, room for all of them made at once (not grown batch by batch, copying them).
   if (!merged.absorbSegments(inOrder.map((reply) => reply.contribution))) {
