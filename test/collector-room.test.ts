@@ -688,4 +688,36 @@ describe("a worker's collector per batch (reuseBuffersOf)", () => {
     const features = (c: FeatureCollector): unknown => plain(c.exportFile());
     expect(features(reusing)).toEqual(features(own));
   });
+
+  it('and its change points\' last block, written from its start: with Dref known ahead or not, the same features', () => {
+    const readFile = (c: FeatureCollector, name: string, n: number, k: number): void => {
+      c.beginFile(file(name), 'good');
+      for (let i = 0; i < n; i++) c.state(i, 'queue', (i * k) % 7);
+      c.endFile(file(name));
+    };
+    const blockOf = (c: FeatureCollector): Float64Array => (c as unknown as { series: { blockT: Float64Array } }).series.blockT;
+    for (const ahead of [null, 1000]) {
+      const make = (): FeatureCollector => {
+        const c = new FeatureCollector(true);
+        if (ahead !== null) c.useReferenceDuration(ahead);
+        return c;
+      };
+      // The first batch leaves a block of room for 5 000 points behind.
+      const first = make();
+      readFile(first, 'a.dlog', 5000, 3);
+      first.exportFile();
+      const block = blockOf(first);
+      expect(block.length).toBeGreaterThanOrEqual(5000);
+      const own = make();
+      const reusing = make();
+      reusing.reuseBuffersOf(first);
+      for (const c of [own, reusing]) {
+        readFile(c, 'b.dlog', 40, 5);
+        readFile(c, 'c.dlog', 3000, 2);
+      }
+      expect(blockOf(reusing)).toBe(block);
+      expect(blockOf(own)).not.toBe(block);
+      expect(plain(reusing.exportFile())).toEqual(plain(own.exportFile()));
+    }
+  });
 });

@@ -393,12 +393,14 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    * Take over the summaries' scratch buffers and the file buffer of `other`,
    * which is not used after (a worker's collector per batch): they are sized
    * for its largest instance already, and new ones would be memory written
-   * for the first time again, a page fault each 4 KB.
+   * for the first time again, a page fault each 4 KB. Its change points'
+   * last block too: what it held of them went out copied (pack).
    */
   reuseBuffersOf(other: FeatureCollector): void {
     this.scratch = other.scratch;
     other.fileBuffer.clear();
     this.fileBuffer = other.fileBuffer;
+    this.series.reuseBlockOf(other.series);
   }
 
   /**
@@ -1899,6 +1901,23 @@ class SeriesStore {
   private readonly slotBlock = new GrowableInt32();
   private readonly slotStart = new GrowableInt32();
   private readonly slotEnd = new GrowableInt32();
+
+  /**
+   * Write into `other`'s current block from its start (this store new, `other`
+   * not used after): with Dref known ahead each instance's points are dropped
+   * as soon as they are found, so one block sized for the largest instance
+   * serves every batch a worker reads, instead of a new one each.
+   */
+  reuseBlockOf(other: SeriesStore): void {
+    if (this.blocks.length !== 1 || this.slotStart.length > 0) throw new Error('reuseBlockOf: this series store is in use');
+    this.blocks[0] = other.blocks[other.blocks.length - 1] as SeriesBlock;
+    this.capacity = other.blockVar.length;
+    this.blockVar = other.blockVar;
+    this.blockT = other.blockT;
+    this.blockV = other.blockV;
+    this.used = 0;
+    other.blocks.length = 0;
+  }
 
   /** Room for `slots` slots' ranges. */
   reserveSlots(slots: number): void {
