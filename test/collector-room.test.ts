@@ -10,6 +10,7 @@ import { FeatureCollector, withSlotIds } from '../src/features/collector.js';
 import { buildFeatureSet } from '../src/features/index.js';
 import { GROW_FAST, GrowableFloat64, GrowableInt32 } from '../src/features/growable.js';
 import { median } from '../src/features/stats.js';
+import { STATE_FEATURE_TYPES } from '../src/features/types.js';
 import type { InputFile } from '../src/parse/files.js';
 
 const file = (path: string): InputFile => ({ path, relativePath: path, gzip: false, size: 1 });
@@ -689,35 +690,52 @@ describe("a worker's collector per batch (reuseBuffersOf)", () => {
     expect(features(reusing)).toEqual(features(own));
   });
 
-  it('and its change points\' last block, written from its start: with Dref known ahead or not, the same features', () => {
+  it('and its change points\' last block, written from its start: the same features', () => {
     const readFile = (c: FeatureCollector, name: string, n: number, k: number): void => {
       c.beginFile(file(name), 'good');
       for (let i = 0; i < n; i++) c.state(i, 'queue', (i * k) % 7);
       c.endFile(file(name));
     };
     const blockOf = (c: FeatureCollector): Float64Array => (c as unknown as { series: { blockT: Float64Array } }).series.blockT;
-    for (const ahead of [null, 1000]) {
-      const make = (): FeatureCollector => {
-        const c = new FeatureCollector(true);
-        if (ahead !== null) c.useReferenceDuration(ahead);
-        return c;
-      };
-      // The first batch leaves a block of room for 5 000 points behind.
-      const first = make();
-      readFile(first, 'a.dlog', 5000, 3);
-      first.exportFile();
-      const block = blockOf(first);
-      expect(block.length).toBeGreaterThanOrEqual(5000);
-      const own = make();
-      const reusing = make();
-      reusing.reuseBuffersOf(first);
-      for (const c of [own, reusing]) {
-        readFile(c, 'b.dlog', 40, 5);
-        readFile(c, 'c.dlog', 3000, 2);
-      }
-      expect(blockOf(reusing)).toBe(block);
-      expect(blockOf(own)).not.toBe(block);
-      expect(plain(reusing.exportFile())).toEqual(plain(own.exportFile()));
+    // The first batch leaves a block of room for 5 000 points behind.
+    const first = new FeatureCollector(true);
+    readFile(first, 'a.dlog', 5000, 3);
+    first.exportFile();
+    const block = blockOf(first);
+    expect(block.length).toBeGreaterThanOrEqual(5000);
+    const own = new FeatureCollector(true);
+    const reusing = new FeatureCollector(true);
+    reusing.reuseBuffersOf(first);
+    for (const c of [own, reusing]) {
+      readFile(c, 'b.dlog', 40, 5);
+      readFile(c, 'c.dlog', 3000, 2);
     }
+    expect(blockOf(reusing)).toBe(block);
+    expect(blockOf(own)).not.toBe(block);
+    expect(plain(reusing.exportFile())).toEqual(plain(own.exportFile()));
+  });
+
+  it('Dref known ahead: q*.abs from the records, as their change points give them (a 0 after a −0 included), and no block', () => {
+    const Q1_ABS = STATE_FEATURE_TYPES.indexOf('q1.abs');
+    const readFile = (c: FeatureCollector): void => {
+      c.beginFile(file('z.dlog'), 'good');
+      // Runs of equal values: (−0, 0, 0) from 0 s, 5 at 3 s, (0, −0) from 4 s; the instance ends at 6 s.
+      [-0, 0, 0, 5, 0, -0].forEach((value, t) => c.state(t, 'z', value));
+      c.event(6, 'End');
+      c.endFile(file('z.dlog'));
+    };
+    const ahead = new FeatureCollector(true);
+    ahead.useReferenceDuration(8);
+    readFile(ahead);
+    const points = new FeatureCollector(true);
+    readFile(points);
+    points.fillAbsoluteQuartiles(8);
+    // At 2, 4 and 6 s: the run that holds the last record at or before is the change point's, its first value.
+    const quartiles = (c: FeatureCollector): number[] => [0, 1, 2].map((q) => c.stateColumns[0]![Q1_ABS + q]!.at(0));
+    expect(quartiles(points).map((x) => Object.is(x, -0))).toEqual([true, false, false]);
+    expect(quartiles(ahead).map((x) => Object.is(x, -0))).toEqual([true, false, false]);
+    expect(quartiles(ahead)).toEqual(quartiles(points));
+    // No change point made, so no block for them.
+    expect((ahead as unknown as { series: { blockT: Float64Array } }).series.blockT.length).toBe(0);
   });
 });

@@ -858,9 +858,10 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     const waitOf = sc.wait;
     this.entryEvents.push(scatterRecords(code, ts, vs, from, n, order, t0, nEvents, fill, bt, bv, gapOf, gapAfterOf, waitOf));
 
-    // Room for every state record of the instance in one block (its change points are at most that many).
+    // Room for every state record of the instance in one block (its change points are at most that many); none
+    // with Dref known (q*.abs come from the records).
     const series = this.series;
-    if (this.keepSeries) series.room(n);
+    if (this.keepSeries && this.reference === null) series.room(n);
     series.beginSlot();
     for (let k = 0; k < nTouched; k++) {
       const b = touched[k] as number;
@@ -929,14 +930,15 @@ export class FeatureCollector implements ClassSink, RecordIntake {
         (cols[ST_Q1_REL + 2] as GrowableFloat64).set(slot, q3);
       }
       if (!this.keepSeries) continue;
-      // Keep the change points only: the step function (last value at or before x) is unchanged.
-      const from = series.used;
-      series.used = changePoints(bt, bv, begin, end, v, series.blockVar, series.blockT, series.blockV, from);
       const reference = this.reference;
-      if (reference === null) continue;
-      // Dref known: q*.abs from the points now, exactly as fillAbsoluteQuartiles would, and the points dropped.
-      for (let q = 0; q < 3; q++) (cols[ST_Q1_ABS + q] as GrowableFloat64).set(slot, valueAtIn(series.blockT, series.blockV, from, series.used, QUARTERS[q] * reference));
-      series.used = from;
+      if (reference !== null) {
+        // Dref known: q*.abs from the records now, exactly as fillAbsoluteQuartiles would from their change points,
+        // which are not made.
+        for (let q = 0; q < 3; q++) (cols[ST_Q1_ABS + q] as GrowableFloat64).set(slot, valueAtRecords(bt, bv, begin, end, QUARTERS[q] * reference));
+        continue;
+      }
+      // Keep the change points only: the step function (last value at or before x) is unchanged.
+      series.used = changePoints(bt, bv, begin, end, v, series.blockVar, series.blockT, series.blockV, series.used);
     }
     series.endSlot();
   }
@@ -970,9 +972,10 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   /**
    * Dref is known before the instances left are summarized (every instance's
    * duration is: see pendingDurations): from now on summarize writes their
-   * `q1.abs`, `half.abs` and `q3.abs` itself, from the change points it has
-   * just found, and keeps none of them. fillAbsoluteQuartiles still fills the
-   * slots summarized before, from theirs, with the same Dref.
+   * `q1.abs`, `half.abs` and `q3.abs` itself, from their records (the values
+   * their change points would give: valueAtRecords), and makes no change
+   * point. fillAbsoluteQuartiles still fills the slots summarized before, from
+   * theirs, with the same Dref.
    */
   useReferenceDuration(referenceDuration: number): void {
     if (!this.keepSeries) throw new Error('useReferenceDuration without change points (keepSeries)');
@@ -1783,6 +1786,11 @@ export function forEachRun(seriesStart: Int32Array, vars: Int32Array, run: (slot
 
 /** valueAt of the series t/v [from, to) (to > from), without views of it. */
 export function valueAtIn(t: Float64Array, v: Float64Array, from: number, to: number, x: number): number {
+  return v[indexAtIn(t, from, to, x)] as number;
+}
+
+/** The index of the last time at or before x in t [from, to) (in time order), or `from` when none is. */
+function indexAtIn(t: Float64Array, from: number, to: number, x: number): number {
   let lo = from;
   let hi = to; // first index with t > x
   while (lo < hi) {
@@ -1790,7 +1798,22 @@ export function valueAtIn(t: Float64Array, v: Float64Array, from: number, to: nu
     if ((t[mid] as number) <= x) lo = mid + 1;
     else hi = mid;
   }
-  return lo === from ? (v[from] as number) : (v[lo - 1] as number);
+  return lo === from ? from : lo - 1;
+}
+
+/**
+ * valueAtIn over a state variable's records [from, to), giving what it gives
+ * over their change points (changePoints): the first record of the run of
+ * equal (===) values that holds the last record at or before x. The two
+ * differ only where a 0 and a −0 meet (equal, yet not the same number), so
+ * only a 0 looks back.
+ */
+function valueAtRecords(t: Float64Array, v: Float64Array, from: number, to: number, x: number): number {
+  let i = indexAtIn(t, from, to, x);
+  const value = v[i] as number;
+  if (value !== 0) return value;
+  while (i > from && v[i - 1] === 0) i--;
+  return v[i] as number;
 }
 
 /** stats.ts's finiteMean of values [from, to) whose sum is `sum`: the same arithmetic, on a range. */
@@ -1904,9 +1927,9 @@ class SeriesStore {
 
   /**
    * Write into `other`'s current block from its start (this store new, `other`
-   * not used after): with Dref known ahead each instance's points are dropped
-   * as soon as they are found, so one block sized for the largest instance
-   * serves every batch a worker reads, instead of a new one each.
+   * not used after, its points sent out copied): a worker's batch after batch
+   * goes on in the block the last one grew to, instead of allocating and
+   * first writing its own.
    */
   reuseBlockOf(other: SeriesStore): void {
     if (this.blocks.length !== 1 || this.slotStart.length > 0) throw new Error('reuseBlockOf: this series store is in use');
