@@ -5,6 +5,11 @@ import { parseDlogLine } from './dlog.js';
 import type { InputFile } from './files.js';
 import type { RecordSink } from './records.js';
 
+/** Whether a file is read as it is on disk, as dlog: not standard input, compressed, or a table. */
+function plainDlog(file: InputFile): boolean {
+  return file.path !== '-' && !file.gzip && !/\.(csv|tsv)$/i.test(file.relativePath);
+}
+
 /** Bytes read from the head of a file to see how it names instances. */
 const HEAD_BYTES = 64 * 1024;
 
@@ -17,7 +22,7 @@ const HEAD_BYTES = 64 * 1024;
  * memory grows with instances, not bytes.
  */
 export async function namesManyInstances(file: InputFile): Promise<boolean> {
-  if (file.path === '-' || file.gzip || /\.(csv|tsv)$/i.test(file.relativePath)) return false;
+  if (!plainDlog(file)) return false;
   const handle = await open(file.path, 'r');
   try {
     const head = Buffer.alloc(Math.min(HEAD_BYTES, file.size));
@@ -59,7 +64,7 @@ export function referenceDurationAhead(files: readonly InputFile[]): number | nu
   if (files.length === 0 || files.reduce((n, f) => n + f.size, 0) < AHEAD_MIN_AVERAGE_BYTES * files.length) return null;
   const durations = new Float64Array(files.length);
   for (const [i, file] of files.entries()) {
-    if (file.path === '-' || file.gzip || /\.(csv|tsv)$/i.test(file.relativePath)) return null;
+    if (!plainDlog(file)) return null;
     const span = spanOfEnds(file);
     if (span === null) return null;
     durations[i] = span;
