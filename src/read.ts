@@ -7,8 +7,8 @@ import { buildFeatureSet, type FeatureResult, type WeightOption } from './featur
 import { variableLimit } from './features/limits.js';
 import { AbsoluteQuartilePass, QuartileSlots, quartileLayoutOf, referenceDurationOf } from './features/quartile-pass.js';
 import type { WorkerInit } from './parse/parallel.js';
-import { listInputFiles, type InputFile } from './parse/files.js';
-import { referenceDurationAhead } from './parse/sniff.js';
+import { listInputFiles, type InputFile, type RecordEnds } from './parse/files.js';
+import { recordEndsAhead, referenceDurationOfEnds } from './parse/sniff.js';
 import type { MetricSeries } from './parse/metrics.js';
 import { emptyReadStats, readClass, type ReadStats } from './parse/reader.js';
 import type { ClassName } from './parse/records.js';
@@ -116,8 +116,15 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
   // Dref guessed from the files' ends (sniff.ts), for plain dlog files of one instance each: q*.abs are then
   // written as each instance is summarized, and no change point is held (nor a second pass made over 1 GiB).
   // Checked against the instances' own Dref once they are read: if it is another, the second pass gives q*.abs.
-  const guessed = rereadable && options.twoPass !== true && metricPaths.length === 0 && options.translator === undefined && mined === undefined
-    ? referenceDurationAhead(all) : null;
+  // Each file carries its own ends: a large one is summarized as it is read (features/streamed.ts).
+  const ends = rereadable && options.twoPass !== true && metricPaths.length === 0 && options.translator === undefined && mined === undefined
+    ? recordEndsAhead(all) : null;
+  const guessed = ends === null ? null : referenceDurationOfEnds(ends);
+  if (ends !== null) {
+    all.forEach((file, i) => { all[i] = { ...file, ends: ends[i] as RecordEnds }; });
+    files.good = all.slice(0, files.good.length);
+    files.bad = all.slice(files.good.length);
+  }
   // Joined metrics exist in the one pass only: with metrics, series are always held.
   const keepSeries = metricPaths.length > 0 || guessed !== null || !(rereadable && (options.twoPass === true || totalBytes > SERIES_IN_MEMORY_MAX_BYTES));
   const collector = new FeatureCollector(keepSeries);

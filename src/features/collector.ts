@@ -1,6 +1,6 @@
 import type { InputFile } from '../parse/files.js';
 import type { ClassSink } from '../parse/reader.js';
-import type { ClassName, RecordIntake } from '../parse/records.js';
+import { RereadFile, type ClassName, type RecordIntake } from '../parse/records.js';
 import { GROW_FAST, GrowableFloat64, GrowableInt32, freeNow } from './growable.js';
 import { SlotClasses, SlotKinds } from './slot-labels.js';
 import { InputError } from '../errors.js';
@@ -8,6 +8,7 @@ import { tooManyVariables } from './limits.js';
 import { medianOfSorted } from './stats.js';
 import { EVENT_FEATURE_TYPES, STATE_FEATURE_TYPES } from './types.js';
 import { EVENT_LEADERS, STATE_LEADERS, follow, leadersOf, sameValues, unfollow } from './followers.js';
+import { StreamedInstance } from './streamed.js';
 
 const EV = Object.fromEntries(EVENT_FEATURE_TYPES.map((f, i) => [f, i])) as Record<(typeof EVENT_FEATURE_TYPES)[number], number>;
 const ST = Object.fromEntries(STATE_FEATURE_TYPES.map((f, i) => [f, i])) as Record<(typeof STATE_FEATURE_TYPES)[number], number>;
@@ -31,6 +32,12 @@ const ST_Q1_REL = ST['q1.rel'];
 const ST_Q1_ABS = ST['q1.abs'];
 /** Instances summarized at the end of a class before its dense columns are grown to their final size. */
 const RESERVE_AFTER = 1024;
+
+/**
+ * A file of one instance at least this large, with its ends read ahead and Dref known, is summarized as it is
+ * read (StreamedInstance): its records are not held.
+ */
+export const STREAMED_MIN_BYTES = 8 << 20;
 
 /** Bytes per record assumed to size the held records from a file's size (dlog records are ~20–40 bytes a line). */
 const HELD_BYTES_PER_RECORD = 16;
@@ -321,6 +328,11 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   private className: ClassName = 'good';
   private fileDefaultId = '';
   private fileBuffer = new RecordBuffer();
+  /** The file being read, summarized as it is read (null: its records are held); the one to hold when read again. */
+  private streamed: StreamedInstance | null = null;
+  private rereading: string | null = null;
+  /** The least file size summarized as it is read (STREAMED_MIN_BYTES; tests set it lower). */
+  streamedMinBytes = STREAMED_MIN_BYTES;
   private fileRecords = 0;
   /**
    * Until the current file's first `I` record (see instance): its size, or the
@@ -411,7 +423,11 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   sink(fileDone: () => void): ClassSink {
     return {
       beginFile: (f, c) => this.beginFile(f, c),
-      endFile: (f) => { this.endFile(f); fileDone(); },
+      endFile: (f) => {
+        const streamed = this.endFile(f);
+        fileDone();
+        return streamed;
+      },
       instance: (id, kind) => this.instance(id, kind),
       event: (t, n) => this.event(t, n),
       state: (t, n, v) => this.state(t, n, v),
@@ -427,6 +443,10 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     this.fileDefaultId = file.relativePath;
     this.target = -1;
     this.fileRecords = 0;
+    const again = this.rereading === file.path;
+    this.rereading = null;
+    this.streamed = !again && file.ends !== undefined && file.size >= this.streamedMinBytes && this.reference !== null && this.onFlush === null
+      ? new StreamedInstance(file.ends, this.reference, this.scratch.timeBlocks) : null;
     this.fileBytes = Math.max(file.size, this.classBytesLeft);
     this.classBytesLeft = Math.max(0, this.classBytesLeft - file.size);
   }
@@ -442,13 +462,32 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     this.classBytesLeft = bytes;
   }
 
-  endFile(file: InputFile): void {
+  /**
+   * The file's own instance summarized (as it was read, or from its records held: returns whether as read). Throws
+   * RereadFile when it was to be summarized as it was read and could not be (StreamedInstance): call beginFile and
+   * read it again, and its records are held.
+   */
+  endFile(file: InputFile): boolean {
+    const streamed = this.streamed;
+    if (streamed !== null) {
+      this.streamed = null;
+      const read = streamed.records > 0 || streamed.broken;
+      const complete = read && streamed.complete();
+      if (complete) this.summarizeStreamed(this.fileDefaultId, streamed);
+      streamed.release();
+      if (complete) return true;
+      if (read) {
+        this.rereading = file.path;
+        throw new RereadFile(file.path);
+      }
+    }
     if (this.fileBuffer.length > 0) {
       const b = this.fileBuffer;
       this.summarize(this.fileDefaultId, null, false, b.code.data, b.t.data, b.v.data, 0, b.length);
       b.clear();
     }
     if (this.fileRecords === 0) this.emptyFiles.push(file.path);
+    return false;
   }
 
   /** Summarize the instances named by `I` records of the class being read. Call after its last file. */
@@ -672,6 +711,11 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    * record (~0.6 µs each, for a million request ids).
    */
   instance(id: string, kind?: string | null): void {
+    if (this.streamed !== null) {
+      // The file is not one instance: it is read again, and nothing of this reading is kept.
+      this.streamed.named();
+      return;
+    }
     if (this.fileBytes > 0) {
       // The file's first I record: room for as many held records as its size (or its class's rest: see
       // expectClassBytes) allows at HELD_BYTES_PER_RECORD, once, instead of growing to millions.
@@ -796,6 +840,10 @@ export class FeatureCollector implements ClassSink, RecordIntake {
 
   records(code: Int32Array, t: Float64Array, v: Float64Array, n: number): void {
     this.fileRecords += n;
+    if (this.streamed !== null) {
+      this.streamed.add(code, t, v, n);
+      return;
+    }
     const b = this.target < 0 ? this.fileBuffer : this.held;
     b.code.append(code, n);
     b.t.append(t, n);
@@ -805,6 +853,14 @@ export class FeatureCollector implements ClassSink, RecordIntake {
 
   private add(code: number, t: number, v: number): void {
     this.fileRecords++;
+    if (this.streamed !== null) {
+      const one = this.scratch.one;
+      one.code[0] = code;
+      one.t[0] = t;
+      one.v[0] = v;
+      this.streamed.add(one.code, one.t, one.v, 1);
+      return;
+    }
     const b = this.target < 0 ? this.fileBuffer : this.held;
     b.code.push(code);
     b.t.push(t);
@@ -826,14 +882,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       throw new InputError(`${this.className} class, instance '${id}': its timestamps span from ${t0} to ${ts[lastAt]}, more than the largest number`,
         undefined, undefined, 'timestamps are seconds (epoch or since start)');
     }
-    const slot = this.ids.length;
-    this.ids.push(id);
-    this.classes.push(this.className);
-    this.durations.push(duration);
-    this.starts.push(t0);
-    this.recordCounts.push(n);
-    this.kinds.push(kind);
-    this.named.push(named ? 1 : 0);
+    const slot = this.openSlot(id, kind, named, duration, t0, n);
 
     // Counting sort of the records by variable (bucket e for event e, E + v for state v), stable in
     // time order, into reused buffers; the buckets in order of first appearance, as the features' order.
@@ -870,65 +919,21 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       const begin = end - m;
       count[b] = 0;
       if (b < nEvents) {
-        const cols = this.columnsOf(this.eventColumns, b, EVENT_FEATURE_TYPES.length);
-        const firstT = bt[begin] as number;
-        const mid = medianOfSorted(bt, begin, end);
-        const lastT = bt[end - 1] as number;
-        // Each column's set called here, not through a helper: a worker thread's compile left a helper not inlined
-        // (~100 ms of calls per 500 000 requests; bench/README.md, tenth pass).
-        // median and last follow first (followers.ts) while they are the same (an event that occurred once).
-        const medianAbs = cols[EV_MEDIAN_ABS] as GrowableFloat64;
-        if (medianAbs.following && (!Object.is(mid, firstT) || !Object.is(lastT, firstT))) unfollow(cols, EVENT_LEADERS, slot);
-        const following = medianAbs.following;
-        (cols[EV_FIRST_ABS] as GrowableFloat64).set(slot, firstT);
-        if (!following) {
-          medianAbs.set(slot, mid);
-          (cols[EV_LAST_ABS] as GrowableFloat64).set(slot, lastT);
-        }
-        if (duration > 0) {
-          (cols[EV_FIRST_REL] as GrowableFloat64).set(slot, firstT / duration);
-          if (!following) {
-            (cols[EV_MEDIAN_REL] as GrowableFloat64).set(slot, mid / duration);
-            (cols[EV_LAST_REL] as GrowableFloat64).set(slot, lastT / duration);
-          }
-        }
-        (cols[EV_COUNT] as GrowableFloat64).set(slot, m);
-        const gap = gapOf[b] as number;
-        if (!Number.isNaN(gap)) (cols[EV_GAP] as GrowableFloat64).set(slot, gap);
-        const after = gapAfterOf[b] as number;
-        if (!Number.isNaN(after)) (cols[EV_GAP_AFTER] as GrowableFloat64).set(slot, after);
-        (cols[EV_WAIT] as GrowableFloat64).set(slot, waitOf[b] as number);
+        this.setEventFeatures(slot, b, duration, bt[begin] as number, medianOfSorted(bt, begin, end), bt[end - 1] as number, m,
+          gapOf[b] as number, gapAfterOf[b] as number, waitOf[b] as number);
         gapOf[b] = Number.NaN;
         gapAfterOf[b] = Number.NaN;
         waitOf[b] = 0;
         continue;
       }
       const v = b - nEvents;
-      const cols = this.columnsOf(this.stateColumns, v, STATE_FEATURE_TYPES.length);
       // The series is bt/bv [begin, end) (no subarray views: one object each per instance and variable).
       const sc2 = sc.minMaxSum;
       minMaxSum(bv, begin, end, sc2);
-      const min = sc2[0] as number;
-      const mean = finiteMeanOf(bv, begin, end, sc2[2] as number);
-      const max = sc2[1] as number;
-      const final = bv[end - 1] as number;
-      const q1 = valueAtIn(bt, bv, begin, end, (QUARTERS[0] as number) * duration);
-      const half = valueAtIn(bt, bv, begin, end, (QUARTERS[1] as number) * duration);
-      const q3 = valueAtIn(bt, bv, begin, end, (QUARTERS[2] as number) * duration);
-      // mean, max, final and q*.rel follow min (followers.ts) while they are the same (a state logged once: its one
-      // value is the value at every time, SPEC §2).
-      const meanCol = cols[ST_MEAN] as GrowableFloat64;
-      if (meanCol.following && (!Object.is(mean, min) || !Object.is(max, min) || !Object.is(final, min) ||
-        !Object.is(q1, min) || !Object.is(half, min) || !Object.is(q3, min))) unfollow(cols, STATE_LEADERS, slot);
-      (cols[ST_MIN] as GrowableFloat64).set(slot, min);
-      if (!meanCol.following) {
-        meanCol.set(slot, mean);
-        (cols[ST_MAX] as GrowableFloat64).set(slot, max);
-        (cols[ST_FINAL] as GrowableFloat64).set(slot, final);
-        (cols[ST_Q1_REL] as GrowableFloat64).set(slot, q1);
-        (cols[ST_Q1_REL + 1] as GrowableFloat64).set(slot, half);
-        (cols[ST_Q1_REL + 2] as GrowableFloat64).set(slot, q3);
-      }
+      const cols = this.setStateFeatures(slot, v, sc2[0] as number, finiteMeanOf(bv, begin, end, sc2[2] as number), sc2[1] as number, bv[end - 1] as number,
+        valueAtIn(bt, bv, begin, end, (QUARTERS[0] as number) * duration),
+        valueAtIn(bt, bv, begin, end, (QUARTERS[1] as number) * duration),
+        valueAtIn(bt, bv, begin, end, (QUARTERS[2] as number) * duration));
       if (!this.keepSeries) continue;
       const reference = this.reference;
       if (reference !== null) {
@@ -941,6 +946,93 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       series.used = changePoints(bt, bv, begin, end, v, series.blockVar, series.blockT, series.blockV, series.used);
     }
     series.endSlot();
+  }
+
+  /** A new slot for an instance: its id, class, duration, start, records, kind and whether `I` records named it. */
+  private openSlot(id: string, kind: string | null, named: boolean, duration: number, t0: number, n: number): number {
+    const slot = this.ids.length;
+    this.ids.push(id);
+    this.classes.push(this.className);
+    this.durations.push(duration);
+    this.starts.push(t0);
+    this.recordCounts.push(n);
+    this.kinds.push(kind);
+    this.named.push(named ? 1 : 0);
+    return slot;
+  }
+
+  /**
+   * Event variable b's features in `slot` (SPEC §2): its first, median and last times and count, its longest
+   * gap before and after it (NaN: none) and its wait.
+   */
+  private setEventFeatures(slot: number, b: number, duration: number, firstT: number, mid: number, lastT: number, m: number,
+    gap: number, after: number, wait: number): void {
+    const cols = this.columnsOf(this.eventColumns, b, EVENT_FEATURE_TYPES.length);
+    // median and last follow first (followers.ts) while they are the same (an event that occurred once).
+    const medianAbs = cols[EV_MEDIAN_ABS] as GrowableFloat64;
+    if (medianAbs.following && (!Object.is(mid, firstT) || !Object.is(lastT, firstT))) unfollow(cols, EVENT_LEADERS, slot);
+    const following = medianAbs.following;
+    (cols[EV_FIRST_ABS] as GrowableFloat64).set(slot, firstT);
+    if (!following) {
+      medianAbs.set(slot, mid);
+      (cols[EV_LAST_ABS] as GrowableFloat64).set(slot, lastT);
+    }
+    if (duration > 0) {
+      (cols[EV_FIRST_REL] as GrowableFloat64).set(slot, firstT / duration);
+      if (!following) {
+        (cols[EV_MEDIAN_REL] as GrowableFloat64).set(slot, mid / duration);
+        (cols[EV_LAST_REL] as GrowableFloat64).set(slot, lastT / duration);
+      }
+    }
+    (cols[EV_COUNT] as GrowableFloat64).set(slot, m);
+    if (!Number.isNaN(gap)) (cols[EV_GAP] as GrowableFloat64).set(slot, gap);
+    if (!Number.isNaN(after)) (cols[EV_GAP_AFTER] as GrowableFloat64).set(slot, after);
+    (cols[EV_WAIT] as GrowableFloat64).set(slot, wait);
+  }
+
+  /** State variable v's features in `slot` but q*.abs (SPEC §2); returns its columns. */
+  private setStateFeatures(slot: number, v: number, min: number, mean: number, max: number, final: number, q1: number, half: number, q3: number): GrowableFloat64[] {
+    const cols = this.columnsOf(this.stateColumns, v, STATE_FEATURE_TYPES.length);
+    // mean, max, final and q*.rel follow min (followers.ts) while they are the same (a state logged once: its one
+    // value is the value at every time, SPEC §2).
+    const meanCol = cols[ST_MEAN] as GrowableFloat64;
+    if (meanCol.following && (!Object.is(mean, min) || !Object.is(max, min) || !Object.is(final, min) ||
+      !Object.is(q1, min) || !Object.is(half, min) || !Object.is(q3, min))) unfollow(cols, STATE_LEADERS, slot);
+    (cols[ST_MIN] as GrowableFloat64).set(slot, min);
+    if (!meanCol.following) {
+      meanCol.set(slot, mean);
+      (cols[ST_MAX] as GrowableFloat64).set(slot, max);
+      (cols[ST_FINAL] as GrowableFloat64).set(slot, final);
+      (cols[ST_Q1_REL] as GrowableFloat64).set(slot, q1);
+      (cols[ST_Q1_REL + 1] as GrowableFloat64).set(slot, half);
+      (cols[ST_Q1_REL + 2] as GrowableFloat64).set(slot, q3);
+    }
+    return cols;
+  }
+
+  /** The file's own instance, summarized as it was read (StreamedInstance, complete): what summarize would give. */
+  private summarizeStreamed(id: string, streamed: StreamedInstance): void {
+    const duration = streamed.duration;
+    const slot = this.openSlot(id, null, false, duration, streamed.t0, streamed.records);
+    this.entryEvents.push(streamed.entry);
+    const f = this.scratch.streamedFeatures;
+    const touched = streamed.touched;
+    this.series.beginSlot();
+    for (let k = 0; k < touched.length; k++) {
+      const c = touched.data[k] as number;
+      if (c >= 0) {
+        streamed.eventFeatures(c, f);
+        this.setEventFeatures(slot, c, duration, f[0] as number, f[1] as number, f[2] as number, f[3] as number, f[4] as number, f[5] as number, f[6] as number);
+        continue;
+      }
+      const v = -1 - c;
+      streamed.stateFeatures(v, f);
+      // finiteMeanOf of a finite sum (complete() asks every sum to be).
+      const cols = this.setStateFeatures(slot, v, f[0] as number, (f[1] as number) / (f[4] as number), f[2] as number, f[3] as number,
+        f[5] as number, f[6] as number, f[7] as number);
+      for (let q = 0; q < 3; q++) (cols[ST_Q1_ABS + q] as GrowableFloat64).set(slot, f[8 + q] as number);
+    }
+    this.series.endSlot();
   }
 
   /**
@@ -2072,6 +2164,12 @@ class SummaryScratch {
   runs = new Int32Array(0);
   /** minMaxSum's answer: min, max, sum. */
   readonly minMaxSum = new Float64Array(3);
+  /** One record given by name, for a StreamedInstance. */
+  readonly one = { code: new Int32Array(1), t: new Float64Array(1), v: new Float64Array(1) };
+  /** Blocks of a StreamedInstance's event times, from one file to the next. */
+  readonly timeBlocks: Float64Array[] = [];
+  /** A streamed instance's features of one variable (StreamedInstance.eventFeatures, stateFeatures). */
+  readonly streamedFeatures = new Float64Array(11);
 
   buckets(k: number): void {
     if (this.count.length >= k) return;

@@ -16,6 +16,19 @@ export interface InputFile {
   readonly gzip: boolean;
   /** Size on disk in bytes (0 for stdin). */
   readonly size: number;
+  /**
+   * Its first and last records' times, read from its two ends before the
+   * reading (sniff.ts, recordEndsAhead) when it is one run's plain dlog: a
+   * large one is then summarized as it is read, its records not held
+   * (features/streamed.ts).
+   */
+  readonly ends?: RecordEnds;
+}
+
+/** The times of a file's first and last records. */
+export interface RecordEnds {
+  readonly first: number;
+  readonly last: number;
 }
 
 /**

@@ -945,6 +945,7 @@ function mergeStats(into: ReadStats, from: ReadStats, examples: number): void {
   into.lines += from.lines;
   into.records += from.records;
   into.skippedLines += from.skippedLines;
+  into.streamed += from.streamed;
   for (const e of from.skippedExamples) if (into.skippedExamples.length < examples) into.skippedExamples.push(e);
   into.notes.push(...from.notes);
 }

@@ -6,7 +6,7 @@ import { clip, parseDlogLine } from './dlog.js';
 import { readDlogFast } from './dlog-fast.js';
 import type { InputFile } from './files.js';
 import { readLines } from './lines.js';
-import type { ClassName, LineContext, RecordSink } from './records.js';
+import { RereadFile, type ClassName, type LineContext, type RecordSink } from './records.js';
 import type { ExecutableTranslator, LineTranslator, Translator } from './translator.js';
 
 // csv.js and spans.js (with csv-parse, ~11 ms to load) are loaded on the first file that can be a
@@ -19,7 +19,8 @@ const SPAN_OR_TABLE_NAME = /\.(csv|tsv|json|jsonl|ndjson)(\.gz)?$/i;
 /** A record sink that is also told where each file starts and ends. */
 export interface ClassSink extends RecordSink {
   beginFile(file: InputFile, className: ClassName): void;
-  endFile(file: InputFile, className: ClassName): void;
+  /** true: the file's own instance was summarized as it was read (counted in ReadStats.streamed). May throw RereadFile. */
+  endFile(file: InputFile, className: ClassName): boolean | void;
 }
 
 export interface ReadOptions {
@@ -41,10 +42,12 @@ export interface ReadStats {
   skippedExamples: string[];
   /** Counted notes about input that was used but irregular (e.g. spans whose parent is missing), one line each. */
   notes: string[];
+  /** Files summarized as they were read (large runs: features/streamed.ts), their records not held. */
+  streamed: number;
 }
 
 export function emptyReadStats(): ReadStats {
-  return { files: 0, bytes: 0, lines: 0, records: 0, skippedLines: 0, skippedExamples: [], notes: [] };
+  return { files: 0, bytes: 0, lines: 0, records: 0, skippedLines: 0, skippedExamples: [], notes: [], streamed: 0 };
 }
 
 /**
@@ -56,9 +59,30 @@ export async function readClass(files: readonly InputFile[], className: ClassNam
   const counting = countingSink(sink, stats);
   for (const file of files) {
     stats.files++;
+    const before = { bytes: stats.bytes, lines: stats.lines, records: stats.records, skippedLines: stats.skippedLines, skippedExamples: stats.skippedExamples.length, notes: stats.notes.length };
+    let bytes = 0;
+    const onBytes = options.onBytes;
     sink.beginFile(file, className);
-    await readFile(file, className, counting, options, stats);
-    sink.endFile(file, className);
+    await readFile(file, className, counting, onBytes === undefined ? options : { ...options, onBytes: (n) => { bytes += n; onBytes(n); } }, stats);
+    try {
+      if (sink.endFile(file, className) === true) stats.streamed++;
+    } catch (err) {
+      if (!(err instanceof RereadFile)) throw err;
+      // Read again (RereadFile), counted once: its lines, records and skipped lines, and its bytes in the progress.
+      stats.bytes = before.bytes;
+      stats.lines = before.lines;
+      stats.records = before.records;
+      stats.skippedLines = before.skippedLines;
+      stats.skippedExamples.length = before.skippedExamples;
+      stats.notes.length = before.notes;
+      sink.beginFile(file, className);
+      await readFile(file, className, counting, onBytes === undefined ? options : { ...options, onBytes: (n) => {
+        const seen = Math.min(bytes, n);
+        bytes -= seen;
+        if (n > seen) onBytes(n - seen);
+      } }, stats);
+      sink.endFile(file, className);
+    }
   }
   return stats;
 }

@@ -41,6 +41,19 @@ export interface RecordIntake {
   records(code: Int32Array, t: Float64Array, v: Float64Array, n: number): void;
 }
 
+/**
+ * Thrown by a sink's endFile when what it made of the file as it was read
+ * cannot stand (a run summarized as it was read, whose records turned out out
+ * of order: features/streamed.ts): the reader reads the file again, its
+ * counts as if it had been read once (readClass), and the sink then takes its
+ * records the usual way. The sink kept nothing of the first reading.
+ */
+export class RereadFile extends Error {
+  constructor(readonly path: string) {
+    super(`${path}: to be read again`);
+  }
+}
+
 /** Where a raw line came from: passed to translators and used in error messages. */
 export interface LineContext {
   /** The file's path as given on the command line (or `-` for stdin). */

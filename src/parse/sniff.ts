@@ -2,7 +2,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { median } from '../features/stats.js';
 import { parseDlogLine } from './dlog.js';
-import type { InputFile } from './files.js';
+import type { InputFile, RecordEnds } from './files.js';
 import type { RecordSink } from './records.js';
 
 /** Whether a file is read as it is on disk, as dlog: not standard input, compressed, or a table. */
@@ -48,32 +48,44 @@ const END_BYTES = 4096;
 const AHEAD_MIN_AVERAGE_BYTES = 64 * 1024;
 
 /**
- * Dref (SPEC §2: the median duration over all instances) before anything is
- * read, when every file is one instance (plain dlog, no `I` record at either
- * end) whose first record is at its head and whose last is at its tail: the
- * spans of those records, read from 4 KiB at each end of each file, and their
- * median. Null when any file cannot be read so (compressed, a table, standard
- * input, an `I` record, no record within its ends, a broken record), and for
- * many small files (AHEAD_MIN_AVERAGE_BYTES).
+ * Each file's first and last records' times before anything is read, when
+ * every file is one instance (plain dlog, no `I` record at either end) whose
+ * first record is at its head and whose last is at its tail: read from 4 KiB
+ * at each end of each file. Null when any file cannot be read so
+ * (compressed, a table, standard input, an `I` record, no record within its
+ * ends, a broken record, a span that is not finite), and for many small
+ * files (AHEAD_MIN_AVERAGE_BYTES).
  *
  * A guess, not a fact: a file whose records are out of time order, or that
- * names instances past its head, has another duration. The caller compares it
- * with the Dref of the instances read (read.ts), exactly.
+ * names instances past its head, has other ends. Their users check them
+ * exactly: Dref (referenceDurationAhead) against the instances read
+ * (read.ts), a file's own (features/streamed.ts) once it is read.
  */
-export function referenceDurationAhead(files: readonly InputFile[]): number | null {
+export function recordEndsAhead(files: readonly InputFile[]): RecordEnds[] | null {
   if (files.length === 0 || files.reduce((n, f) => n + f.size, 0) < AHEAD_MIN_AVERAGE_BYTES * files.length) return null;
-  const durations = new Float64Array(files.length);
-  for (const [i, file] of files.entries()) {
+  const all: RecordEnds[] = [];
+  for (const file of files) {
     if (!plainDlog(file)) return null;
-    const span = spanOfEnds(file);
-    if (span === null) return null;
-    durations[i] = span;
+    const ends = endsOf(file);
+    if (ends === null) return null;
+    all.push(ends);
   }
-  return median(durations);
+  return all;
 }
 
-/** A file's last record's time − its first's, from its two ends (null: see referenceDurationAhead). */
-function spanOfEnds(file: InputFile): number | null {
+/** Dref (SPEC §2: the median duration over all instances) of files with these ends (recordEndsAhead). */
+export function referenceDurationOfEnds(ends: readonly RecordEnds[]): number {
+  return median(Float64Array.from(ends, (e) => e.last - e.first));
+}
+
+/** Dref before anything is read (recordEndsAhead's files), or null. */
+export function referenceDurationAhead(files: readonly InputFile[]): number | null {
+  const ends = recordEndsAhead(files);
+  return ends === null ? null : referenceDurationOfEnds(ends);
+}
+
+/** A file's first and last records' times, from its two ends (null: see recordEndsAhead). */
+function endsOf(file: InputFile): RecordEnds | null {
   let fd: number;
   try {
     fd = openSync(file.path, 'r');
@@ -96,9 +108,8 @@ function spanOfEnds(file: InputFile): number | null {
     }
     const first = firstRecordTime(headLines);
     const last = firstRecordTime(tailLines.reverse());
-    if (first === null || last === null) return null;
-    const span = last - first;
-    return Number.isFinite(span) ? span : null;
+    if (first === null || last === null || !Number.isFinite(last - first)) return null;
+    return { first, last };
   } catch {
     return null; // a broken record: reported as the reading finds it
   } finally {

@@ -1,0 +1,203 @@
+/**
+ * Issue 17, few huge files: a large run's file summarized as it is read
+ * (features/streamed.ts), its records not held. The features must be the
+ * numbers summarize gives from the records held, and a file that turns out
+ * not to be one instance in time order is read again (RereadFile), counted
+ * once.
+ */
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FeatureCollector } from '../src/features/collector.js';
+import { buildFeatureSet } from '../src/features/index.js';
+import { referenceDurationOf } from '../src/features/quartile-pass.js';
+import type { InputFile, RecordEnds } from '../src/parse/files.js';
+import { readClass, type ReadStats } from '../src/parse/reader.js';
+import type { ClassName } from '../src/parse/records.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'distalyze-streamed-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let written = 0;
+/** A file of these lines; its ends as given, or its first and last records' times. */
+function runFile(lines: readonly string[], ends?: RecordEnds): InputFile {
+  const path = join(dir, `run-${written++}.dlog`);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  const times = lines.filter((l) => /^[ES]\t/.test(l)).map((l) => Number(l.split('\t')[1]));
+  return { path, relativePath: `run-${written}.dlog`, gzip: false, size: statSync(path).size, ends: ends ?? { first: times[0]!, last: times[times.length - 1]! } };
+}
+
+/**
+ * One run: events every step, 40 states (more than a first allocation's 16) logged at the same times as
+ * events (ties), runs of 0 and −0, a state logged once, one first logged late, an event that occurs once.
+ */
+function richRun(start: number, steps: number, seed: number): string[] {
+  const lines = [`# run ${seed}`];
+  for (let i = 0; i < steps; i++) {
+    const t = (start + i * 0.25 + (i % 3) * 0.01).toFixed(6);
+    lines.push(`E\t${t}\t${i === 0 ? 'Start' : i % 5 === 0 ? 'Flush' : 'Write'}`);
+    if (i % 4 === 0) lines.push(`S\t${t}\tqueue_len\t${(i * seed) % 7}`);
+    // 5, 0, -0, 0, -0, 3, 0 …: where a q × D or q × Dref falls in a run of zeros, the run's first value counts.
+    lines.push(`S\t${t}\tzeros\t${['5', '0', '-0', '0', '-0', '3', '0'][(i + seed) % 7]}`);
+    if (i === 3) lines.push(`S\t${t}\tonce\t${seed * 1.5}`);
+    if (i > steps * 0.8) lines.push(`S\t${t}\tlate\t${i % 11}`);
+    if (i === Math.floor(steps / 2)) lines.push(`E\t${t}\tCompaction`);
+    if (i % 2 === 0) lines.push(`S\t${t}\tv${i % 40}\t${((i * 7 + seed) % 13) / 4}`);
+    if (i % 9 === 0) lines.push(`E\t${t}\te${i % 30}`);
+  }
+  lines.push(`E\t${(start + steps * 0.25).toFixed(6)}\tFinish`);
+  return lines;
+}
+
+/** Every feature, with −0 told from 0 (String(-0) is "0"). */
+const plain = (x: unknown): unknown =>
+  JSON.parse(JSON.stringify(x, (_k, v: unknown) => {
+    const num = (n: number): string => (Object.is(n, -0) ? '-0' : String(n));
+    return ArrayBuffer.isView(v) ? Array.from(v as Float64Array, num) : typeof v === 'number' ? num(v) : v;
+  }));
+
+interface Read {
+  readonly features: unknown;
+  readonly stats: Record<ClassName, ReadStats>;
+  readonly bytes: number;
+}
+
+/**
+ * The classes read into one collector as the reading makes it (Dref known ahead), files of `minBytes` and more
+ * summarized as they are read; or, without `reference`, their change points held until Dref is known.
+ */
+async function read(classes: Record<ClassName, readonly InputFile[]>, reference: number | null, minBytes = 0): Promise<Read> {
+  const c = new FeatureCollector(true);
+  if (reference !== null) c.useReferenceDuration(reference);
+  c.streamedMinBytes = minBytes;
+  let bytes = 0;
+  const stats = {} as Record<ClassName, ReadStats>;
+  for (const className of ['good', 'bad'] as const) {
+    stats[className] = await readClass(classes[className], className, c.sink(() => undefined), { strict: false, onBytes: (n) => { bytes += n; } });
+    c.finishClass();
+  }
+  return { features: plain(buildFeatureSet(c, { weight: { mode: 'none' } }).features), stats, bytes };
+}
+
+/** Read three ways: change points held, records held with Dref known, summarized as read. Returns the last. */
+async function readThreeWays(classes: Record<ClassName, readonly InputFile[]>): Promise<Read & { held: Read }> {
+  const c = new FeatureCollector(true);
+  for (const className of ['good', 'bad'] as const) {
+    await readClass(classes[className], className, c.sink(() => undefined), { strict: false });
+    c.finishClass();
+  }
+  const reference = referenceDurationOf(c);
+  const points = await read(classes, null);
+  const held = await read(classes, reference, Infinity);
+  expect(held.features).toEqual(points.features);
+  for (const className of ['good', 'bad'] as const) expect(held.stats[className].streamed).toBe(0);
+  return { ...(await read(classes, reference)), held };
+}
+
+const files = (n: number, make: (i: number) => InputFile): InputFile[] => Array.from({ length: n }, (_, i) => make(i));
+
+describe('a large run summarized as it is read (features/streamed.ts)', () => {
+  it('gives the features the records held give: ties, runs of 0 and −0, states logged once or late, 40 states', async () => {
+    const classes = {
+      good: files(3, (i) => runFile(richRun(1_763_600_000 + 100 * i, 300 + 40 * i, i + 2))),
+      bad: files(3, (i) => runFile(richRun(1_763_700_000 + 100 * i, 380 + 70 * i, i + 5))),
+    };
+    const r = await readThreeWays(classes);
+    expect(r.features).toEqual(r.held.features);
+    expect(r.stats.good.streamed).toBe(3);
+    expect(r.stats.bad.streamed).toBe(3);
+    // Counted as the held reading counts.
+    expect(r.stats).toEqual({ good: { ...r.held.stats.good, streamed: 3 }, bad: { ...r.held.stats.bad, streamed: 3 } });
+  });
+
+  it('the median of an event\'s times held from its place on, in blocks of 4 096 (at the ends of blocks too)', async () => {
+    // 8 192 times: the median is the mean of the 4 096th and 4 097th, one in each of the first two blocks.
+    const occurring = (n: number, start: number): InputFile => runFile(Array.from({ length: n }, (_, k) => `E\t${(start + k * 0.5 + (k % 7) * 0.01).toFixed(6)}\tTick`));
+    const classes = { good: [occurring(8192, 10), occurring(8193, 20), occurring(12_288, 30)], bad: [occurring(16_384, 40), occurring(8191, 50), occurring(4097, 60)] };
+    const r = await readThreeWays(classes);
+    expect(r.features).toEqual(r.held.features);
+    expect(r.stats.good.streamed + r.stats.bad.streamed).toBe(6);
+  });
+
+  it('only files of streamedMinBytes and more', async () => {
+    const classes = { good: files(2, (i) => runFile(richRun(1_000 + 100 * i, 100 + 10 * i, i))), bad: files(2, (i) => runFile(richRun(5_000 + 100 * i, 120, i + 1))) };
+    const sizes = [...classes.good, ...classes.bad].map((f) => f.size).sort((a, b) => a - b);
+    const r = await read(classes, null);
+    const c = new FeatureCollector(true);
+    for (const className of ['good', 'bad'] as const) {
+      await readClass(classes[className], className, c.sink(() => undefined), { strict: false });
+      c.finishClass();
+    }
+    const some = await read(classes, referenceDurationOf(c), sizes[2]);
+    expect(some.features).toEqual(r.features);
+    expect(some.stats.good.streamed + some.stats.bad.streamed).toBe(2);
+  });
+
+  it('a file not in time order, not one instance, with other ends, or whose sum overflows is read again: the same features, counted once', async () => {
+    const base = (i: number): string[] => richRun(2_000 + 500 * i, 200 + 30 * i, i + 3);
+    const broken: ((lines: string[]) => InputFile)[] = [
+      // A record earlier than the one before it, halfway, after a line that is not a record (skipped, counted once).
+      (lines) => runFile([...lines.slice(0, 150), 'not a record', `S\t${Number(lines[150]!.split('\t')[1]) - 1}\tqueue_len\t4`, ...lines.slice(150)]),
+      // An I record halfway: the records after it are another instance's.
+      (lines) => runFile([...lines.slice(0, 120), 'I\treq-1', ...lines.slice(120)]),
+      // Ends other than the file's (its last record read from its tail as another time).
+      (lines) => runFile(lines, { first: Number(lines[1]!.split('\t')[1]), last: Number(lines[lines.length - 1]!.split('\t')[1]) + 1 }),
+      // A state whose sum overflows: its mean is the mean of each value / n (finiteMean).
+      (lines) => runFile([...lines.slice(0, 50), `S\t${lines[50]!.split('\t')[1]}\thuge\t1e308`, `S\t${lines[51]!.split('\t')[1]}\thuge\t1.7e308`, ...lines.slice(51)]),
+    ];
+    const classes = { good: files(4, (i) => runFile(base(i))), bad: files(4, (i) => broken[i]!(base(i + 4))) };
+    const r = await readThreeWays(classes);
+    expect(r.features).toEqual(r.held.features);
+    expect(r.stats.good.streamed).toBe(4);
+    expect(r.stats.bad.streamed).toBe(0);
+    expect(r.stats.bad).toEqual(r.held.stats.bad);
+    expect(r.stats.bad.skippedLines).toBe(1);
+    // The bytes read again are not counted twice in the progress.
+    expect(r.bytes).toBe([...classes.good, ...classes.bad].reduce((n, f) => n + f.size, 0));
+  });
+
+  it('an empty file is an empty file (not read again, not an instance)', async () => {
+    const empty = runFile(['# nothing'], { first: 0, last: 0 });
+    const c = new FeatureCollector(true);
+    c.useReferenceDuration(1);
+    c.streamedMinBytes = 0;
+    const stats = await readClass([empty], 'good', c.sink(() => undefined), { strict: false });
+    expect(stats).toMatchObject({ files: 1, lines: 1, streamed: 0 });
+    expect(c.emptyFiles).toEqual([empty.path]);
+    expect(c.instanceCount).toBe(0);
+  });
+});
+
+// The reading as the CLI makes it (read.ts: the ends read ahead, then -j1 or -j2): the built modules, for the workers.
+const ROOT = join(import.meta.dirname, '..');
+type ReadModule = typeof import('../src/read.js');
+
+describe('runs of 8 MiB and more, through readClasses', () => {
+  it('are summarized as they are read on one thread and two, with the features a second pass over the states gives', async () => {
+    const { readClasses } = (await import(pathToFileURL(join(ROOT, 'dist', 'read.js')).href)) as ReadModule;
+    for (const c of ['good', 'bad'] as const) mkdirSync(join(dir, 'large', c), { recursive: true });
+    // Two runs a class of ~8.8 MB (150 000 steps); the last bad one with a record out of order near its end.
+    for (const [c, i] of [['good', 0], ['good', 1], ['bad', 0], ['bad', 1]] as const) {
+      const steps = 150_000 + 3_000 * i;
+      const start = 1_763_600_000 + 10_000 * i;
+      const lines: string[] = [];
+      for (let k = 0; k < steps; k++) {
+        const t = (start + k * 0.01).toFixed(6);
+        lines.push(`E\t${t}\t${k % 3 === 0 ? 'Flush' : 'Write'}`, `S\t${t}\tqueue_len\t${(k * (i + 3) + (c === 'bad' ? 5 : 0)) % 17}`);
+      }
+      if (c === 'bad' && i === 1) lines.splice(lines.length - 10, 0, `S\t${start}\tqueue_len\t3`);
+      writeFileSync(join(dir, 'large', c, `run-${i}.dlog`), `${lines.join('\n')}\n`);
+    }
+    expect(statSync(join(dir, 'large', 'good', 'run-0.dlog')).size).toBeGreaterThan(8 << 20);
+    const featuresOf = async (options: { jobs: number; twoPass?: boolean }): Promise<{ features: unknown; streamed: number }> => {
+      const r = await readClasses(join(dir, 'large', 'good'), join(dir, 'large', 'bad'), options);
+      const { instances, tables, referenceDuration } = r.features.features;
+      return { features: plain({ instances, tables, referenceDuration }), streamed: r.stats.good.streamed + r.stats.bad.streamed };
+    };
+    const passes = await featuresOf({ jobs: 1, twoPass: true });
+    expect(passes.streamed).toBe(0);
+    for (const jobs of [1, 2]) expect(await featuresOf({ jobs })).toEqual({ features: passes.features, streamed: 3 });
+  }, 60_000);
+});
