@@ -12,7 +12,7 @@ import { recordEndsAhead, referenceDurationOfEnds } from './parse/sniff.js';
 import type { MetricSeries } from './parse/metrics.js';
 import { emptyReadStats, readClass, type ReadStats } from './parse/reader.js';
 import type { ClassName } from './parse/records.js';
-import { automaticJobs, stopPrestarted } from './parse/threads.js';
+import { automaticJobs, prestartWorkers, stopPrestarted } from './parse/threads.js';
 import type { MinedTranslator } from './parse/templates/index.js';
 import type { Translator } from './parse/translator.js';
 
@@ -111,6 +111,14 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
   // again) q*.abs come from a second, streaming pass instead.
   const rereadable = goodSpec !== '-' && badSpec !== '-';
   const translatorPath = typeof options.translator === 'string' ? options.translator : undefined;
+  // Workers pay off on large inputs (automaticJobs); an explicit jobs always uses them.
+  const jobs = options.jobs ?? automaticJobs(totalBytes, all.length, availableParallelism(), all.reduce((min, f) => Math.min(min, f.size), Infinity));
+  // The metric join watches every record, so it runs on this thread; a loaded
+  // Translator object cannot be sent to workers.
+  const parallel = metricPaths.length === 0 && typeof options.translator !== 'object' && jobs > 1 && all.length > 1 && rereadable;
+  // Its workers start now (unless started ahead: threads.ts), loading their modules while this thread looks
+  // at the files (templates, their ends): a directory's size is known only once it is listed.
+  if (parallel) prestartWorkers(jobs - 1);
   // No translator and raw text: mine templates over both classes first (src/parse/templates).
   const mined = options.translator === undefined ? await minedTranslator(files, options, hooks) : undefined;
   // Dref guessed from the files' ends (sniff.ts), for plain dlog files of one instance each: q*.abs are then
@@ -139,12 +147,7 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
     }
     return loaded;
   };
-  // Workers pay off on large inputs (automaticJobs); an explicit jobs always uses them.
-  const jobs = options.jobs ?? automaticJobs(totalBytes, all.length, availableParallelism(), all.reduce((min, f) => Math.min(min, f.size), Infinity));
   const metrics = metricPaths.length > 0 ? await readMetricsOption(metricPaths, options) : undefined;
-  // The metric join watches every record, so it runs on this thread; a loaded
-  // Translator object cannot be sent to workers.
-  const parallel = metrics === undefined && typeof options.translator !== 'object' && jobs > 1 && all.length > 1 && rereadable;
   const progress = { addBytes: (n: number) => hooks.onBytes?.(n), fileDone: () => hooks.onFileDone?.() };
   let joined: ReadonlySet<string> | undefined;
   // What a parsing worker reads with (both passes), and the inputs in order.

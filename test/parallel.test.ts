@@ -457,6 +457,8 @@ describe('readParallel equals a sequential read', () => {
       prestartFor('-', bad, 3);
       expect(stopPrestarted()).toBe(0);
       prestartFor(big, big, 3);
+      // The reading asks for its workers once it has listed the files (read.ts): those waiting count.
+      prestartWorkers(2);
       expect(stopPrestarted()).toBe(2);
     } finally {
       rmSync(big, { recursive: true, force: true });

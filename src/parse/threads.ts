@@ -46,9 +46,10 @@ export function parsingWorker(init: WorkerInit): Worker {
  */
 const prestarted: { readonly worker: Worker; readonly handOut: () => void }[] = [];
 
+/** Workers started ahead so that `n` wait (those waiting already count). */
 export function prestartWorkers(n: number): void {
   setCompileFlag();
-  for (let i = 0; i < n; i++) {
+  for (let i = prestarted.length; i < n; i++) {
     const worker = new Worker(workerUrl, { workerData: null });
     worker.unref();
     const drop = (): void => {
@@ -79,8 +80,8 @@ export function stopPrestarted(): number {
  * (readParallel), so that they are ready when it starts. With `jobs` given,
  * that many threads (an explicit number always uses workers); else only when
  * both classes are large files (automaticJobs), found by one stat each: a
- * directory is listed by the reading itself, and a worker not needed would
- * cost a small run ~30 ms of CPU.
+ * directory is listed by the reading itself, which starts them once it has
+ * (read.ts), and a worker not needed would cost a small run ~30 ms of CPU.
  */
 export function prestartFor(goodSpec: string, badSpec: string, jobs: number | undefined): void {
   if (goodSpec === '-' || badSpec === '-') return;
