@@ -51,6 +51,8 @@ const P = {
   log4jMB: num('BENCH_LOG4J_MB', 300),
   log4jFiles: Math.round(num('BENCH_LOG4J_FILES', 100)),
   smallFiles: Math.round(num('BENCH_SMALL_FILES', 10_000)),
+  fewGB: num('BENCH_FEW_GB', 2),
+  fewFiles: Math.round(num('BENCH_FEW_FILES', 4)),
   smallMB: num('BENCH_SMALL_MB', 120),
   seed: Math.round(num('BENCH_SEED', 1)),
   sets: env('BENCH_SETS', 'dlog,requests,log4j').split(',').map((s) => s.trim()).filter(Boolean),
@@ -65,7 +67,7 @@ const P = {
   refs: env('BENCH_REFS', 'dlog,small').split(',').map((s) => s.trim()).filter((s) => s !== '' && s !== 'none'),
   python: env('BENCH_PYTHON', ''),
 };
-for (const s of P.sets) if (!['dlog', 'requests', 'requests-hashed', 'requests-files', 'small', 'log4j'].includes(s)) throw new Error(`BENCH_SETS: unknown set '${s}' (dlog, requests, requests-hashed, requests-files, small, log4j)`);
+for (const s of P.sets) if (!['dlog', 'few', 'requests', 'requests-hashed', 'requests-files', 'small', 'log4j'].includes(s)) throw new Error(`BENCH_SETS: unknown set '${s}' (dlog, few, requests, requests-hashed, requests-files, small, log4j)`);
 for (const j of P.jobs) if (!(Number.isInteger(j) && j >= 1)) throw new Error(`BENCH_JOBS: '${j}' is not a whole number ≥ 1`);
 
 /** Issue 6's targets. */
@@ -86,6 +88,7 @@ const TARGETS17 = {
   requestsVsLoop: 0.25, // 1 M request instances, parse ≥ 25 % of the line loop
   dnSeconds: 10, // DN + attention on 200 k instances × 23 variables
   rssJ2VsJ1: 1.3, // -j2 peak RSS with I records ≤ 1.3 × -j1's
+  rssMB: 1500, // "5 GB in < 1.5 GB RSS", read on every set at its own size
 };
 
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
@@ -109,6 +112,13 @@ function setSpecs() {
       title: `dlog, ${P.instances} instances (one file each)`,
       dir: `dlog-${P.gb}GB-${P.instances}i-s${P.seed}-${g}`,
       jobs: (root) => dlogJobs(root, { bytes: P.gb * 1e9, instances: P.instances, seed: P.seed }),
+      args: [],
+    },
+    few: {
+      name: 'few',
+      title: `dlog, a few large runs (${P.fewFiles} files of one instance each)`,
+      dir: `dlog-${P.fewGB}GB-${P.fewFiles}i-s${P.seed}-${g}`,
+      jobs: (root) => dlogJobs(root, { bytes: P.fewGB * 1e9, instances: P.fewFiles, seed: P.seed }),
       args: [],
     },
     requests: {
@@ -446,7 +456,8 @@ function figures(m) {
   const { set, wc, loop, runs } = m;
   const thr = (ms) => ({ MBps: set.bytes / 1e6 / (ms / 1000), linesPerS: set.lines / (ms / 1000) });
   const out = {
-    data: { dir: relative(ROOT, set.dir), files: set.files.length, bytes: set.bytes, lines: set.lines, generatedMs: set.generatedMs },
+    data: { dir: relative(ROOT, set.dir), files: set.files.length, bytes: set.bytes, lines: set.lines, generatedMs: set.generatedMs,
+      ...(set.fileBytes !== undefined && set.files.length <= 16 ? { fileBytes: set.fileBytes } : {}) },
     wc: { ms: Math.round(wc.ms), cpuMs: Math.round(wc.cpuMs), load: wc.load, ...thr(wc.ms) },
     nodeLoop: { ms: Math.round(loop.ms), cpuMs: Math.round(loop.cpuMs), load: loop.load, innerMs: loop.innerMs, ...thr(loop.ms) },
     runs: {},
@@ -577,6 +588,22 @@ function targets(F) {
   return rows;
 }
 
+/**
+ * The best 2-core speed-up whole files allow (a run's file is read by one thread): all the bytes over the larger
+ * thread's share in the best split of the files between two threads (every split tried: a few files).
+ */
+function fewBound(f) {
+  const sizes = f.data.fileBytes ?? [];
+  const total = sizes.reduce((a, b) => a + b, 0);
+  if (sizes.length === 0 || sizes.length > 16) return 2;
+  let best = total;
+  for (let mask = 0; mask < 1 << sizes.length; mask++) {
+    const one = sizes.reduce((sum, size, i) => (mask & (1 << i) ? sum + size : sum), 0);
+    best = Math.min(best, Math.max(one, total - one));
+  }
+  return total / best;
+}
+
 /** Issue 17's targets, each as a ratio from the same run. */
 function targets17(F) {
   const rows = [];
@@ -610,6 +637,23 @@ function targets17(F) {
       d.speedup2 && machineS ? d.speedup2.parse / machineS >= TARGETS17.scalingVsMachine : false,
       d.speedup2 && machineS ? `distalyze ${d.speedup2.parse.toFixed(2)}×, machine string parsing ${machineS.toFixed(2)}×` +
         (d.independentPair ? `; two -j1 runs at once: ${d.independentPair.parse.toFixed(2)}×` : '') : '');
+  }
+  // A few large runs (issue 17's "few huge files"): the dlog set's targets on them, and the memory bound.
+  const few = F.few;
+  if (few) {
+    const [j1, j2] = [few.runs.j1, few.runs.j2];
+    const label = `, ${P.fewFiles} runs of ${fmtBytes(few.data.bytes / few.data.files)}`;
+    add(`parse + collect per core vs node loop${label}`, j1?.ok ? pct(j1.parse.vsNodeLoop) : 'failed', `≥ ${pct(TARGETS17.parseVsLoopPerCore)}`,
+      j1?.ok ? j1.parse.vsNodeLoop >= TARGETS17.parseVsLoopPerCore : false, j2?.ok ? `-j2 per core: ${pct(j2.parse.vsNodeLoop / 2)}` : '');
+    const machineS = SCALING?.strings?.scaling;
+    add(`2-core parse speed-up vs machine scaling${label}`, few.speedup2 && machineS ? `${(few.speedup2.parse / machineS).toFixed(2)}` : 'failed', `≥ ${TARGETS17.scalingVsMachine}`,
+      few.speedup2 && machineS ? few.speedup2.parse / machineS >= TARGETS17.scalingVsMachine : false,
+      few.speedup2 && machineS ? `distalyze ${few.speedup2.parse.toFixed(2)}×, machine string parsing ${machineS.toFixed(2)}× (whole files a thread: at most ${fewBound(few).toFixed(2)}×)` : '');
+    const rs = okRuns(few);
+    const peak = rs.length ? Math.max(...rs.map((r) => r.rssMB)) : NaN;
+    add(`peak RSS${label}`, rs.length ? `${peak.toFixed(0)} MB` : 'failed', `< ${TARGETS17.rssMB} MB (at 5 GB)`, rs.length ? peak < TARGETS17.rssMB : false,
+      `${fmtBytes(few.data.bytes)}; ${rs.map((r) => `-j${r.jobs} ${r.rssMB.toFixed(0)} MB`).join(', ')}`);
+    if (Object.keys(few.refs ?? {}).length > 0) refRows(few, 'few', label);
   }
   // The requests target on other shapes (issue 17: "the targets must hold on them too"): ids not in order, and a
   // class's requests in many files.
