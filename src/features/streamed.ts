@@ -35,10 +35,10 @@ export class StreamedInstance {
   private readonly at5: number;
   /** Variables in order of first appearance (an event's number, or −1 − a state's), as summarize's buckets. */
   readonly touched = new GrowableInt32();
-  /** The first event's variable (−1: none); the previous event's time and variable. */
+  /** The first event's variable (−1: none); the previous event's time and its place in `ev`. */
   entry = -1;
   private previousEvent = Number.NaN;
-  private previousCode = -1;
+  private previousAt = -1;
   /** Per event variable, EV_STRIDE numbers: count, first and last time, longest gap before and after (NaN: none), wait. */
   private ev: Float64Array = new Float64Array(0);
   private evTimes: MedianTail[] = [];
@@ -66,7 +66,7 @@ export class StreamedInstance {
     const t0 = this.t0;
     let lastTime = this.lastTime;
     let previousEvent = this.previousEvent;
-    let previousCode = this.previousCode;
+    let previousAt = this.previousAt;
     let ev = this.ev;
     let st = this.st;
     const { at0, at1, at2, at3, at4, at5 } = this;
@@ -92,12 +92,12 @@ export class StreamedInstance {
           const gap = tn - previousEvent;
           const best = ev[k + 3] as number;
           if (Number.isNaN(best) || gap > best) ev[k + 3] = gap;
-          const after = ev[previousCode + 4] as number;
-          if (Number.isNaN(after) || gap > after) ev[previousCode + 4] = gap;
+          const after = ev[previousAt + 4] as number;
+          if (Number.isNaN(after) || gap > after) ev[previousAt + 4] = gap;
           ev[k + 5] = (ev[k + 5] as number) + gap;
         }
         previousEvent = tn;
-        previousCode = k;
+        previousAt = k;
         continue;
       }
       const x = v[i] as number;
@@ -127,7 +127,7 @@ export class StreamedInstance {
     }
     this.lastTime = lastTime;
     this.previousEvent = previousEvent;
-    this.previousCode = previousCode;
+    this.previousAt = previousAt;
     this.records += n;
   }
 
@@ -139,7 +139,7 @@ export class StreamedInstance {
   /** Event variable e occurs for the first time, at tn. */
   private firstEvent(e: number, tn: number): void {
     this.touched.push(e);
-    (this.ev)[e * EV_STRIDE + 1] = tn;
+    this.ev[e * EV_STRIDE + 1] = tn;
     this.evTimes[e] = new MedianTail();
     if (this.entry < 0) this.entry = e;
   }
