@@ -26,7 +26,7 @@ function runFile(lines: readonly string[], ends?: RecordEnds): InputFile {
   const path = join(dir, `run-${written++}.dlog`);
   writeFileSync(path, `${lines.join('\n')}\n`);
   const times = lines.filter((l) => /^[ES]\t/.test(l)).map((l) => Number(l.split('\t')[1]));
-  return { path, relativePath: `run-${written}.dlog`, gzip: false, size: statSync(path).size, ends: ends ?? { first: times[0]!, last: times[times.length - 1]! } };
+  return { path, relativePath: `run-${written}.dlog`, gzip: false, size: statSync(path).size, ends: ends ?? { first: Math.min(...times), last: Math.max(...times) } };
 }
 
 /**
@@ -78,7 +78,8 @@ async function read(classes: Record<ClassName, readonly InputFile[]>, reference:
     stats[className] = await readClass(classes[className], className, c.sink(() => undefined), { strict: false, onBytes: (n) => { bytes += n; } });
     c.finishClass();
   }
-  return { features: plain(buildFeatureSet(c, { weight: { mode: 'none' } }).features), stats, bytes };
+  const built = buildFeatureSet(c, { weight: { mode: 'none' } });
+  return { features: plain({ features: built.features, warnings: built.warnings }), stats, bytes };
 }
 
 /** Read three ways: change points held, records held with Dref known, summarized as read. Returns the last. */
@@ -98,6 +99,9 @@ async function readThreeWays(classes: Record<ClassName, readonly InputFile[]>): 
 
 const files = (n: number, make: (i: number) => InputFile): InputFile[] => Array.from({ length: n }, (_, i) => make(i));
 
+/** The lines with line 100 moved 20 000 lines later (more than a StreamedInstance's window: 8 192 records). */
+const late = (lines: readonly string[]): string[] => [...lines.slice(0, 100), ...lines.slice(101, 20_100), lines[100]!, ...lines.slice(20_100)];
+
 describe('a large run summarized as it is read (features/streamed.ts)', () => {
   it('gives the features the records held give: ties, runs of 0 and −0, states logged once or late, 40 states', async () => {
     const classes = {
@@ -110,6 +114,35 @@ describe('a large run summarized as it is read (features/streamed.ts)', () => {
     expect(r.stats.bad.streamed).toBe(3);
     // Counted as the held reading counts.
     expect(r.stats).toEqual({ good: { ...r.held.stats.good, streamed: 3 }, bad: { ...r.held.stats.bad, streamed: 3 } });
+  });
+
+  it('takes in records that come after later ones, within half its window (a log several threads write)', async () => {
+    // Every 10th line moved 1–3 000 lines later (half a window: 4 096 records), the first and last lines swapped with their neighbours.
+    const shuffled = (lines: string[], seed: number): string[] => {
+      const out = [...lines];
+      for (let i = 1 + (seed % 10); i + 3000 < out.length; i += 10) {
+        const [moved] = out.splice(i, 1);
+        out.splice(i + 1 + ((i * 7919 + seed) % 3000), 0, moved!);
+      }
+      [out[1], out[2]] = [out[2]!, out[1]!];
+      [out[out.length - 1], out[out.length - 2]] = [out[out.length - 2]!, out[out.length - 1]!];
+      return out;
+    };
+    const classes = {
+      good: files(3, (i) => runFile(shuffled(richRun(1_000 + 1000 * i, 2_000 + 100 * i, i + 2), i))),
+      bad: files(3, (i) => runFile(i === 2 ? richRun(9_000, 2_500, 9) : shuffled(richRun(5_000 + 1000 * i, 2_600 + 100 * i, i + 5), i + 3))),
+    };
+    const r = await readThreeWays(classes);
+    expect(r.features).toEqual(r.held.features);
+    expect(r.stats.good.streamed + r.stats.bad.streamed).toBe(6);
+    // As summarize: "5 instance(s) had timestamps going backwards".
+    expect((r.features as { warnings: string[] }).warnings.filter((w) => w.startsWith('5 instance(s) had timestamps going backwards'))).toHaveLength(1);
+
+    // A record more than a whole window (8 192 records) late: the file is read again, its records held.
+    const far = { good: classes.good, bad: files(3, (i) => runFile(late(richRun(5_000 + 10_000 * i, 9_000 + 100 * i, i + 5)))) };
+    const f = await readThreeWays(far);
+    expect(f.features).toEqual(f.held.features);
+    expect(f.stats.bad.streamed).toBe(0);
   });
 
   it('the median of an event\'s times held from its place on, in blocks of 4 096 (at the ends of blocks too)', async () => {
@@ -138,8 +171,8 @@ describe('a large run summarized as it is read (features/streamed.ts)', () => {
   it('a file not in time order, not one instance, with other ends, or whose sum overflows is read again: the same features, counted once', async () => {
     const base = (i: number): string[] => richRun(2_000 + 500 * i, 200 + 30 * i, i + 3);
     const broken: ((lines: string[]) => InputFile)[] = [
-      // A record earlier than the one before it, halfway, after a line that is not a record (skipped, counted once).
-      (lines) => runFile([...lines.slice(0, 150), 'not a record', `S\t${Number(lines[150]!.split('\t')[1]) - 1}\tqueue_len\t4`, ...lines.slice(150)]),
+      // A record a whole window late, after a line that is not a record (skipped, counted once).
+      () => runFile(['not a record', ...late(richRun(20_000, 9_000, 4))]),
       // An I record halfway: the records after it are another instance's.
       (lines) => runFile([...lines.slice(0, 120), 'I\treq-1', ...lines.slice(120)]),
       // Ends other than the file's (its last record read from its tail as another time).
@@ -188,6 +221,11 @@ describe('runs of 8 MiB and more, through readClasses', () => {
         lines.push(`E\t${t}\t${k % 3 === 0 ? 'Flush' : 'Write'}`, `S\t${t}\tqueue_len\t${(k * (i + 3) + (c === 'bad' ? 5 : 0)) % 17}`);
       }
       if (c === 'bad' && i === 1) lines.splice(lines.length - 10, 0, `S\t${start}\tqueue_len\t3`);
+      // A log several threads write: records a few lines late, the last one too (its ends' latest time is not its last line's).
+      if (c === 'good' && i === 0) {
+        for (let k = 5; k + 40 < lines.length; k += 97) lines.splice(k + 1 + (k % 37), 0, ...lines.splice(k, 1));
+        lines.push(...lines.splice(lines.length - 3, 1));
+      }
       writeFileSync(join(dir, 'large', c, `run-${i}.dlog`), `${lines.join('\n')}\n`);
     }
     expect(statSync(join(dir, 'large', 'good', 'run-0.dlog')).size).toBeGreaterThan(8 << 20);

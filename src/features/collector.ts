@@ -1013,6 +1013,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   /** The file's own instance, summarized as it was read (StreamedInstance, complete): what summarize would give. */
   private summarizeStreamed(id: string, streamed: StreamedInstance): void {
     const duration = streamed.duration;
+    if (streamed.unordered) this.unorderedInstances++;
     const slot = this.openSlot(id, null, false, duration, streamed.t0, streamed.records);
     this.entryEvents.push(streamed.entry);
     const f = this.scratch.streamedFeatures;

@@ -46,12 +46,15 @@ const END_BYTES = 4096;
  * than the change points it would save).
  */
 const AHEAD_MIN_AVERAGE_BYTES = 64 * 1024;
+/** From this size (the collector's STREAMED_MIN_BYTES) a file's ends give its earliest and latest times, not its first and last records'. */
+const WHOLE_ENDS_MIN_BYTES = 8 << 20;
 
 /**
- * Each file's first and last records' times before anything is read, when
- * every file is one instance (plain dlog, no `I` record at either end) whose
- * first record is at its head and whose last is at its tail: read from 4 KiB
- * at each end of each file. Null when any file cannot be read so
+ * Each file's first and last times before anything is read, when every file
+ * is one instance (plain dlog, no `I` record at either end) whose first
+ * record is at its head and whose last is at its tail: read from 4 KiB at
+ * each end of each file (the earliest and latest of the records there, from
+ * 8 MiB on). Null when any file cannot be read so
  * (compressed, a table, standard input, an `I` record, no record within its
  * ends, a broken record, a span that is not finite), and for many small
  * files (AHEAD_MIN_AVERAGE_BYTES).
@@ -106,8 +109,11 @@ function endsOf(file: InputFile): RecordEnds | null {
       // From the first line that starts within the bytes read.
       tailLines = tail.toString('utf8', 0, tailBytes).split('\n').slice(1);
     }
-    const first = firstRecordTime(headLines);
-    const last = firstRecordTime(tailLines.reverse());
+    // A large file's every record at its ends (in a log several threads write, a record may come after later ones:
+    // its summary as it is read takes them in their place, features/streamed.ts); a small one's first and last.
+    const all = file.size >= WHOLE_ENDS_MIN_BYTES;
+    const first = recordTime(headLines, all ? 'earliest' : 'first');
+    const last = all ? recordTime(tailLines, 'latest') : recordTime(tailLines.reverse(), 'first');
     if (first === null || last === null || !Number.isFinite(last - first)) return null;
     return { first, last };
   } catch {
@@ -117,19 +123,26 @@ function endsOf(file: InputFile): RecordEnds | null {
   }
 }
 
-/** The time of the first event or state record of `lines` (null: none, or an `I` record before it). */
-function firstRecordTime(lines: readonly string[]): number | null {
+/**
+ * The time of the first event or state record of `lines` (null: none, or an
+ * `I` record before it); or the earliest (the latest) time of all of them
+ * (null: none, or an `I` record among them).
+ */
+function recordTime(lines: readonly string[], pick: 'first' | 'earliest' | 'latest'): number | null {
   let time: number | null = null;
   let named = false;
+  const at = (t: number): void => {
+    if (time === null || (pick === 'latest' ? t > time : t < time)) time = t;
+  };
   const sink: RecordSink = {
     instance: () => { named = true; },
-    event: (t) => { time = t; },
-    state: (t) => { time = t; },
+    event: at,
+    state: at,
   };
   for (const line of lines) {
     parseDlogLine(line.endsWith('\r') ? line.slice(0, -1) : line, sink, '', 0);
     if (named) return null;
-    if (time !== null) return time;
+    if (time !== null && pick === 'first') return time;
   }
-  return null;
+  return time;
 }
