@@ -57,30 +57,36 @@ export function emptyReadStats(): ReadStats {
  */
 export async function readClass(files: readonly InputFile[], className: ClassName, sink: ClassSink, options: ReadOptions, stats: ReadStats = emptyReadStats()): Promise<ReadStats> {
   const counting = countingSink(sink, stats);
+  const onBytes = options.onBytes;
   for (const file of files) {
     stats.files++;
     const before = { bytes: stats.bytes, lines: stats.lines, records: stats.records, skippedLines: stats.skippedLines, skippedExamples: stats.skippedExamples.length, notes: stats.notes.length };
-    let bytes = 0;
-    const onBytes = options.onBytes;
+    // The progress hears of each byte once, also when the file is read again (RereadFile).
+    let told = 0;
+    let read = 0;
+    const once = onBytes === undefined ? options : {
+      ...options,
+      onBytes: (n: number) => {
+        read += n;
+        if (read > told) {
+          onBytes(read - told);
+          told = read;
+        }
+      },
+    };
     sink.beginFile(file, className);
-    await readFile(file, className, counting, onBytes === undefined ? options : { ...options, onBytes: (n) => { bytes += n; onBytes(n); } }, stats);
+    await readFile(file, className, counting, once, stats);
     try {
       if (sink.endFile(file, className) === true) stats.streamed++;
     } catch (err) {
       if (!(err instanceof RereadFile)) throw err;
-      // Read again (RereadFile), counted once: its lines, records and skipped lines, and its bytes in the progress.
-      stats.bytes = before.bytes;
-      stats.lines = before.lines;
-      stats.records = before.records;
-      stats.skippedLines = before.skippedLines;
+      // Read again, counted once: its lines, records and skipped lines as this reading finds them.
+      Object.assign(stats, { bytes: before.bytes, lines: before.lines, records: before.records, skippedLines: before.skippedLines });
       stats.skippedExamples.length = before.skippedExamples;
       stats.notes.length = before.notes;
+      read = 0;
       sink.beginFile(file, className);
-      await readFile(file, className, counting, onBytes === undefined ? options : { ...options, onBytes: (n) => {
-        const seen = Math.min(bytes, n);
-        bytes -= seen;
-        if (n > seen) onBytes(n - seen);
-      } }, stats);
+      await readFile(file, className, counting, once, stats);
       sink.endFile(file, className);
     }
   }
