@@ -203,6 +203,16 @@ describe('a large run summarized as it is read (features/streamed.ts)', () => {
   });
 });
 
+describe('a class\'s only file that is one run', () => {
+  it('is not split in byte ranges among threads (ranges.ts): one thread summarizes it as it reads it', async () => {
+    const { splittable } = await import('../src/parse/ranges.js');
+    const run: InputFile = { path: '/logs/run.dlog', relativePath: 'run.dlog', gzip: false, size: 700 << 20 };
+    const init = { strict: false, keepSeries: true };
+    expect(splittable(run, init, 2)).toBe(true);
+    expect(splittable({ ...run, ends: { first: 1, last: 2 } }, init, 2)).toBe(false);
+  });
+});
+
 // The reading as the CLI makes it (read.ts: the ends read ahead, then -j1 or -j2): the built modules, for the workers.
 const ROOT = join(import.meta.dirname, '..');
 type ReadModule = typeof import('../src/read.js');

@@ -255,10 +255,15 @@ export function splitRange(split: RangeSplit, keepSeries: boolean, send: (part: 
 
 // ------------------------------------------------------------------ main side
 
-/** Whether `file` may be split: plain dlog on disk (no translator, not compressed, not CSV/TSV/spans), large enough. */
+/**
+ * Whether `file` may be split: plain dlog on disk (no translator, not compressed, not CSV/TSV/spans), large enough,
+ * and not one run's whose ends were read ahead (InputFile.ends: no `I` record at either end). That one is one
+ * instance, which ranges cannot summarize apart: each range's records would be held until the end (a 671 MB run:
+ * 0.9 GB), where one thread summarizes it as it reads it.
+ */
 export function splittable(file: InputFile, init: WorkerInit, jobs: number, minBytes = SPLIT_MIN_BYTES): boolean {
   return jobs > 1 && init.translator === undefined && init.templates === undefined && !file.gzip && file.path !== '-' &&
-    file.size >= minBytes && !NAMED_FORMATS.test(file.relativePath);
+    file.size >= minBytes && !NAMED_FORMATS.test(file.relativePath) && file.ends === undefined;
 }
 
 /**
