@@ -97,23 +97,23 @@ function endsOf(file: InputFile): RecordEnds | null {
   }
   try {
     const whole = file.size <= 2 * END_BYTES;
-    const head = Buffer.alloc(whole ? file.size : END_BYTES);
-    const headBytes = readSync(fd, head, 0, head.length, 0);
-    const headLines = head.toString('utf8', 0, headBytes).replace(/^\uFEFF/, '').split('\n');
-    // A line cut off at the end of the bytes read is not looked at (unless the whole file was read).
-    if (!whole) headLines.pop();
-    let tailLines = headLines;
+    const buffer = endsBuffer;
+    const headBytes = readSync(fd, buffer, 0, whole ? file.size : END_BYTES, 0);
+    let headText = buffer.toString('utf8', 0, headBytes).replace(/^\uFEFF/, '');
+    let tailText = headText;
     if (!whole) {
-      const tail = Buffer.alloc(END_BYTES);
-      const tailBytes = readSync(fd, tail, 0, tail.length, file.size - END_BYTES);
-      // From the first line that starts within the bytes read.
-      tailLines = tail.toString('utf8', 0, tailBytes).split('\n').slice(1);
+      // A line cut off at the end of the bytes read is not looked at (unless the whole file was read) …
+      headText = headText.slice(0, Math.max(0, headText.lastIndexOf('\n')));
+      const tailBytes = readSync(fd, buffer, 0, END_BYTES, file.size - END_BYTES);
+      // … nor one cut off at their start: from the first line that starts within them.
+      const text = buffer.toString('utf8', 0, tailBytes);
+      tailText = text.slice(text.indexOf('\n') + 1 || text.length);
     }
     // A large file's every record at its ends (in a log several threads write, a record may come after later ones:
     // its summary as it is read takes them in their place, features/streamed.ts); a small one's first and last.
     const all = file.size >= WHOLE_ENDS_MIN_BYTES;
-    const first = recordTime(headLines, all ? 'earliest' : 'first');
-    const last = all ? recordTime(tailLines, 'latest') : recordTime(tailLines.reverse(), 'first');
+    const first = recordTime(linesOf(headText, false), all ? 'earliest' : 'first');
+    const last = all ? recordTime(linesOf(tailText, false), 'latest') : recordTime(linesOf(tailText, true), 'first');
     if (first === null || last === null || !Number.isFinite(last - first)) return null;
     return { first, last };
   } catch {
@@ -128,7 +128,7 @@ function endsOf(file: InputFile): RecordEnds | null {
  * `I` record before it); or the earliest (the latest) time of all of them
  * (null: none, or an `I` record among them).
  */
-function recordTime(lines: readonly string[], pick: 'first' | 'earliest' | 'latest'): number | null {
+function recordTime(lines: Iterable<string>, pick: 'first' | 'earliest' | 'latest'): number | null {
   let time: number | null = null;
   let named = false;
   const at = (t: number): void => {
@@ -146,3 +146,28 @@ function recordTime(lines: readonly string[], pick: 'first' | 'earliest' | 'late
   }
   return time;
 }
+
+/**
+ * The lines of `text` (split at '\n', as String#split gives them), first to
+ * last or last to first, made as they are asked for: a file's first record
+ * is in its first lines, and its last in its last ones.
+ */
+function* linesOf(text: string, backwards: boolean): Generator<string> {
+  if (!backwards) {
+    for (let at = 0; at <= text.length;) {
+      const nl = text.indexOf('\n', at);
+      const end = nl < 0 ? text.length : nl;
+      yield text.slice(at, end);
+      at = end + 1;
+    }
+    return;
+  }
+  for (let end = text.length; end >= 0;) {
+    const nl = end === 0 ? -1 : text.lastIndexOf('\n', end - 1);
+    yield text.slice(nl + 1, end);
+    end = nl;
+  }
+}
+
+/** Where a file's ends are read (reused: fresh memory is a page fault each 4 KB). */
+const endsBuffer = Buffer.allocUnsafe(2 * END_BYTES);
