@@ -882,7 +882,15 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       throw new InputError(`${this.className} class, instance '${id}': its timestamps span from ${t0} to ${ts[lastAt]}, more than the largest number`,
         undefined, undefined, 'timestamps are seconds (epoch or since start)');
     }
-    const slot = this.openSlot(id, kind, named, duration, t0, n);
+    // (openSlot's pushes, here for the same reason as the column sets below.)
+    const slot = this.ids.length;
+    this.ids.push(id);
+    this.classes.push(this.className);
+    this.durations.push(duration);
+    this.starts.push(t0);
+    this.recordCounts.push(n);
+    this.kinds.push(kind);
+    this.named.push(named ? 1 : 0);
 
     // Counting sort of the records by variable (bucket e for event e, E + v for state v), stable in
     // time order, into reused buffers; the buckets in order of first appearance, as the features' order.
@@ -919,8 +927,35 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       const begin = end - m;
       count[b] = 0;
       if (b < nEvents) {
-        this.setEventFeatures(slot, b, duration, bt[begin] as number, medianOfSorted(bt, begin, end), bt[end - 1] as number, m,
-          gapOf[b] as number, gapAfterOf[b] as number, waitOf[b] as number);
+        // Each column's set called here, not through a helper (setEventFeatures, which summarizeStreamed calls once per
+        // large run): a worker thread's compile left a helper not inlined (~100 ms of calls per 500 000 requests;
+        // bench/README.md, tenth pass; through setEventFeatures again, a million hashed ids' -j2 parse 2.33 → 2.46 s).
+        // median and last follow first (followers.ts) while they are the same (an event that occurred once).
+        const cols = this.columnsOf(this.eventColumns, b, EVENT_FEATURE_TYPES.length);
+        const firstT = bt[begin] as number;
+        const mid = medianOfSorted(bt, begin, end);
+        const lastT = bt[end - 1] as number;
+        const medianAbs = cols[EV_MEDIAN_ABS] as GrowableFloat64;
+        if (medianAbs.following && (!Object.is(mid, firstT) || !Object.is(lastT, firstT))) unfollow(cols, EVENT_LEADERS, slot);
+        const following = medianAbs.following;
+        (cols[EV_FIRST_ABS] as GrowableFloat64).set(slot, firstT);
+        if (!following) {
+          medianAbs.set(slot, mid);
+          (cols[EV_LAST_ABS] as GrowableFloat64).set(slot, lastT);
+        }
+        if (duration > 0) {
+          (cols[EV_FIRST_REL] as GrowableFloat64).set(slot, firstT / duration);
+          if (!following) {
+            (cols[EV_MEDIAN_REL] as GrowableFloat64).set(slot, mid / duration);
+            (cols[EV_LAST_REL] as GrowableFloat64).set(slot, lastT / duration);
+          }
+        }
+        (cols[EV_COUNT] as GrowableFloat64).set(slot, m);
+        const gap = gapOf[b] as number;
+        if (!Number.isNaN(gap)) (cols[EV_GAP] as GrowableFloat64).set(slot, gap);
+        const after = gapAfterOf[b] as number;
+        if (!Number.isNaN(after)) (cols[EV_GAP_AFTER] as GrowableFloat64).set(slot, after);
+        (cols[EV_WAIT] as GrowableFloat64).set(slot, waitOf[b] as number);
         gapOf[b] = Number.NaN;
         gapAfterOf[b] = Number.NaN;
         waitOf[b] = 0;
