@@ -1,4 +1,4 @@
-import type { InputFile } from '../parse/files.js';
+import { STREAMED_MIN_BYTES, type InputFile } from '../parse/files.js';
 import type { ClassSink } from '../parse/reader.js';
 import { RereadFile, type ClassName, type RecordIntake } from '../parse/records.js';
 import { GROW_FAST, GrowableFloat64, GrowableInt32, freeNow } from './growable.js';
@@ -32,12 +32,6 @@ const ST_Q1_REL = ST['q1.rel'];
 const ST_Q1_ABS = ST['q1.abs'];
 /** Instances summarized at the end of a class before its dense columns are grown to their final size. */
 const RESERVE_AFTER = 1024;
-
-/**
- * A file of one instance at least this large, with its ends read ahead and Dref known, is summarized as it is
- * read (StreamedInstance): its records are not held.
- */
-export const STREAMED_MIN_BYTES = 8 << 20;
 
 /** Bytes per record assumed to size the held records from a file's size (dlog records are ~20–40 bytes a line). */
 const HELD_BYTES_PER_RECORD = 16;

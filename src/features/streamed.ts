@@ -201,9 +201,10 @@ export class StreamedInstance {
   }
 
   /**
-   * Whether the features can be taken: read whole, in time order, from the
-   * first time to the last foretold, every state's sum finite. Otherwise the
-   * file is read again with its records held.
+   * Once the file is read: the window's last records taken, whether the
+   * features can be taken (read whole, in time order, from the first time to
+   * the last foretold, every state's sum finite). Otherwise the file is read
+   * again with its records held.
    */
   complete(): boolean {
     if (!this.broken) this.take(this.windowed);

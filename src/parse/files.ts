@@ -32,6 +32,13 @@ export interface RecordEnds {
 }
 
 /**
+ * A file of one run at least this large, with its ends read ahead and Dref
+ * known, is summarized as it is read (features/streamed.ts), its records not
+ * held; its ends are the earliest and latest times found at them (sniff.ts).
+ */
+export const STREAMED_MIN_BYTES = 8 << 20;
+
+/**
  * The files of one class (SPEC §1): a directory searched recursively in sorted
  * order (hidden files and directories skipped), a single file, or `-` for stdin.
  * `label` names the class in error messages.

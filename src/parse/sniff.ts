@@ -2,7 +2,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { median } from '../features/stats.js';
 import { parseDlogLine } from './dlog.js';
-import type { InputFile, RecordEnds } from './files.js';
+import { STREAMED_MIN_BYTES, type InputFile, type RecordEnds } from './files.js';
 import type { RecordSink } from './records.js';
 
 /** Whether a file is read as it is on disk, as dlog: not standard input, compressed, or a table. */
@@ -46,8 +46,6 @@ const END_BYTES = 4096;
  * than the change points it would save).
  */
 const AHEAD_MIN_AVERAGE_BYTES = 64 * 1024;
-/** From this size (the collector's STREAMED_MIN_BYTES) a file's ends give its earliest and latest times, not its first and last records'. */
-const WHOLE_ENDS_MIN_BYTES = 8 << 20;
 
 /**
  * Each file's first and last times before anything is read, when every file
@@ -111,7 +109,7 @@ function endsOf(file: InputFile): RecordEnds | null {
     }
     // A large file's every record at its ends (in a log several threads write, a record may come after later ones:
     // its summary as it is read takes them in their place, features/streamed.ts); a small one's first and last.
-    const all = file.size >= WHOLE_ENDS_MIN_BYTES;
+    const all = file.size >= STREAMED_MIN_BYTES;
     const first = recordTime(linesOf(headText, false), all ? 'earliest' : 'first');
     const last = all ? recordTime(linesOf(tailText, false), 'latest') : recordTime(linesOf(tailText, true), 'first');
     if (first === null || last === null || !Number.isFinite(last - first)) return null;
