@@ -8,7 +8,7 @@ import { variableLimit } from './features/limits.js';
 import { AbsoluteQuartilePass, QuartileSlots, quartileLayoutOf, referenceDurationOf } from './features/quartile-pass.js';
 import type { WorkerInit } from './parse/parallel.js';
 import { listInputFiles, type InputFile, type RecordEnds } from './parse/files.js';
-import { recordEndsAhead, referenceDurationOfEnds } from './parse/sniff.js';
+import { compressedEndsPay, recordEndsAhead, recordEndsDecompressing, referenceDurationOfEnds } from './parse/sniff.js';
 import type { MetricSeries } from './parse/metrics.js';
 import { emptyReadStats, readClass, type ReadStats } from './parse/reader.js';
 import type { ClassName } from './parse/records.js';
@@ -38,6 +38,12 @@ export interface ReadOptions {
   readonly jobs?: number;
   /** Read twice instead of holding state series (automatic above 1 GiB when the input can be reread). */
   readonly twoPass?: boolean;
+  /**
+   * Decompress the compressed files once before reading them, for their first and last times, so that a large
+   * compressed run is summarized as it is read, not held (default: when one decompresses to 256 MiB; see
+   * sniff.ts compressedEndsPay). The result is the same either way; only time and memory differ.
+   */
+  readonly compressedEnds?: boolean;
   /** Resource metrics (directories or files of .csv/.csv.gz) joined to instances. */
   readonly metrics?: readonly string[];
   readonly metricsEntity?: string;
@@ -68,6 +74,12 @@ export interface ReadHooks {
    * bytes and files come through onBytes and onFileDone as the first pass's did.
    */
   readonly onSecondPass?: (totalBytes: number, files: number) => void;
+  /**
+   * The compressed files are decompressed once before the reading, for their ends (ReadOptions.compressedEnds):
+   * their compressed bytes and files come through onBytes and onFileDone until onEndsPassDone.
+   */
+  readonly onEndsPass?: (compressedBytes: number, files: number) => void;
+  readonly onEndsPassDone?: () => void;
   /** Stage durations in milliseconds ('parse', 'features'). */
   readonly onStage?: (stage: string, ms: number) => void;
 }
@@ -125,8 +137,13 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
   // written as each instance is summarized, and no change point is held (nor a second pass made over 1 GiB).
   // Checked against the instances' own Dref once they are read: if it is another, the second pass gives q*.abs.
   // Each file carries its own ends: a large one is summarized as it is read (features/streamed.ts).
-  const ends = rereadable && options.twoPass !== true && metricPaths.length === 0 && options.translator === undefined && mined === undefined
-    ? recordEndsAhead(all) : null;
+  // A large compressed run's ends are found by decompressing it once more (sniff.ts compressedEndsPay).
+  const endsReadable = rereadable && options.twoPass !== true && metricPaths.length === 0 && options.translator === undefined && mined === undefined;
+  const decompressing = endsReadable && (options.compressedEnds ?? compressedEndsPay(all));
+  if (decompressing) hooks.onEndsPass?.(all.reduce((n, f) => n + (f.gzip ? f.size : 0), 0), all.filter((f) => f.gzip).length);
+  const ends = !endsReadable ? null : decompressing
+    ? await recordEndsDecompressing(all, (n) => hooks.onBytes?.(n), () => hooks.onFileDone?.()) : recordEndsAhead(all);
+  if (decompressing) hooks.onEndsPassDone?.();
   const guessed = ends === null ? null : referenceDurationOfEnds(ends);
   if (ends !== null) {
     all.forEach((file, i) => { all[i] = { ...file, ends: ends[i] as RecordEnds }; });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -115,5 +115,73 @@ describe('Dref guessed from the files\' ends (sniff.ts referenceDurationAhead)',
     expect(guessed).toBeCloseTo(30.5, 6); // 1, 1, 1, 1, 1, 60, 65, 70, 90, 95: (1 + 60) / 2
     // The guess found wrong once the instances are read: their q*.abs from a second pass over the states.
     for (const jobs of [1, 2]) expect(await featuresOf('wrong', { jobs })).toEqual({ features: passes.features, secondPass: true });
+  });
+});
+
+describe('a compressed run\'s ends, found by decompressing it once more (sniff.ts recordEndsDecompressing)', () => {
+  /** The file gzipped beside it (`level` 0: stored, as large as it is). */
+  const gzipped = (file: InputFile, level = 6): InputFile => {
+    const path = `${file.path}.gz`;
+    writeFileSync(path, gzipSync(readFileSync(file.path), { level }));
+    return { path, relativePath: `${file.relativePath}.gz`, gzip: true, size: statSync(path).size };
+  };
+
+  it('are the ends its plain file gives, beside plain files; none where a file gives none', async () => {
+    const { recordEndsAhead, recordEndsDecompressing } = await dist<Sniff>('parse/sniff.js');
+    const files = writeSet('decompressing');
+    // A run that decompresses to 1 MiB and 20 bytes: two chunks (1 MiB each, sniff.ts), its last line across them.
+    const long = join(dir, 'decompressing', 'long.dlog');
+    const text = run(1_763_600_000, 1100, 4, 1_763_601_101);
+    const middle = text.indexOf('\n', text.length / 2) + 1;
+    writeFileSync(long, `${text.slice(0, middle)}#${'.'.repeat((1 << 20) + 20 - Buffer.byteLength(text) - 2)}\n${text.slice(middle)}`);
+    expect(statSync(long).size).toBe((1 << 20) + 20);
+    const plain = [...files.good, ...files.bad, { path: long, relativePath: 'long.dlog', gzip: false, size: (1 << 20) + 20 }];
+    const expected = recordEndsAhead(plain);
+    expect(expected).not.toBeNull();
+    expect(expected![10]).toEqual({ first: 1_763_600_000, last: 1_763_601_101 });
+    const mixed = plain.map((f, i) => (i % 2 === 0 ? gzipped(f) : f));
+    let read = 0;
+    let done = 0;
+    expect(await recordEndsDecompressing(mixed, (n) => { read += n; }, () => { done++; })).toEqual(expected);
+    expect({ read, done }).toEqual({ read: mixed.filter((f) => f.gzip).reduce((n, f) => n + f.size, 0), done: 6 });
+    // A compressed file with an I record, or that is not gzip; a plain file with none (nothing decompressed then).
+    const named = join(dir, 'decompressing', 'named.dlog');
+    writeFileSync(named, `I\treq-1\n${run(1_763_600_000, 60, 3)}`);
+    const notGzip = join(dir, 'decompressing', 'not.dlog.gz');
+    writeFileSync(notGzip, run(1_763_600_000, 60, 3));
+    const others: InputFile[] = [
+      gzipped({ path: named, relativePath: 'named.dlog', gzip: false, size: statSync(named).size }),
+      { path: notGzip, relativePath: 'not.dlog.gz', gzip: true, size: statSync(notGzip).size },
+    ];
+    for (const other of others) expect(await recordEndsDecompressing([...mixed, other])).toBeNull();
+    read = 0;
+    expect(await recordEndsDecompressing([...mixed, { path: named, relativePath: 'named.dlog', gzip: false, size: statSync(named).size }], (n) => { read += n; })).toBeNull();
+    expect(read).toBe(0);
+  });
+
+  it('are looked for when a compressed run decompresses to 256 MiB, by its gzip trailer; dlog files only', async () => {
+    const { compressedEndsPay, COMPRESSED_ENDS_MIN_BYTES } = await dist<Sniff>('parse/sniff.js');
+    expect(COMPRESSED_ENDS_MIN_BYTES).toBe(256 * 1024 * 1024);
+    const files = writeSet('pay');
+    const small = gzipped(files.good[0]!);
+    // A gzip file's last 4 bytes: what it decompresses to (modulo 4 GiB). Only the trailer is read here.
+    const trailed = (name: string, size: number): InputFile => {
+      const path = join(dir, 'pay', name);
+      const bytes = Buffer.alloc(64);
+      bytes.writeUInt32LE(size, 60);
+      writeFileSync(path, bytes);
+      return { path, relativePath: name, gzip: true, size: 64 };
+    };
+    const plain = [...files.good, ...files.bad];
+    expect(compressedEndsPay([...plain, small])).toBe(false);
+    expect(compressedEndsPay([...plain, small, trailed('big.dlog.gz', COMPRESSED_ENDS_MIN_BYTES - 1)])).toBe(false);
+    expect(compressedEndsPay([...plain, small, trailed('big.dlog.gz', COMPRESSED_ENDS_MIN_BYTES)])).toBe(true);
+    expect(compressedEndsPay([small, trailed('big.dlog.gz', COMPRESSED_ENDS_MIN_BYTES)])).toBe(true);
+    // Not where a file could not give its ends: a table, spans, standard input.
+    expect(compressedEndsPay([...plain, trailed('big.dlog.gz', COMPRESSED_ENDS_MIN_BYTES), trailed('spans.csv.gz', 100)])).toBe(false);
+    expect(compressedEndsPay([trailed('big.jsonl.gz', COMPRESSED_ENDS_MIN_BYTES)])).toBe(false);
+    expect(compressedEndsPay([trailed('big.dlog.gz', COMPRESSED_ENDS_MIN_BYTES), { path: '-', relativePath: '-', gzip: false, size: 0 }])).toBe(false);
+    // Plain files alone: their ends are read from their two ends (recordEndsAhead).
+    expect(compressedEndsPay(plain)).toBe(false);
   });
 });

@@ -5,10 +5,11 @@
  * not to be one instance in time order is read again (RereadFile), counted
  * once.
  */
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FeatureCollector } from '../src/features/collector.js';
 import { buildFeatureSet } from '../src/features/index.js';
@@ -247,5 +248,34 @@ describe('runs of 8 MiB and more, through readClasses', () => {
     const passes = await featuresOf({ jobs: 1, twoPass: true });
     expect(passes.streamed).toBe(0);
     for (const jobs of [1, 2]) expect(await featuresOf({ jobs })).toEqual({ features: passes.features, streamed: 3 });
+    // Compressed (stored: as large as they are), with their ends found by decompressing them once more; the last
+    // bad run not compressed.
+    for (const c of ['good', 'bad'] as const) {
+      mkdirSync(join(dir, 'large-gz', c), { recursive: true });
+      for (const i of [0, 1]) {
+        const text = readFileSync(join(dir, 'large', c, `run-${i}.dlog`));
+        if (c === 'bad' && i === 1) writeFileSync(join(dir, 'large-gz', c, `run-${i}.dlog`), text);
+        else writeFileSync(join(dir, 'large-gz', c, `run-${i}.dlog.gz`), gzipSync(text, { level: 0 }));
+      }
+    }
+    const compressed = async (options: { jobs: number; compressedEnds?: boolean }): Promise<{ features: unknown; streamed: number; pass: unknown }> => {
+      let pass: unknown = null;
+      const r = await readClasses(join(dir, 'large-gz', 'good'), join(dir, 'large-gz', 'bad'), options, {
+        onEndsPass: (bytes, n) => { pass = { bytes, files: n, read: 0, done: 0 }; },
+        onBytes: (n) => { if (pass !== null && !(pass as { ended?: true }).ended) (pass as { read: number }).read += n; },
+        onFileDone: () => { if (pass !== null && !(pass as { ended?: true }).ended) (pass as { done: number }).done++; },
+        onEndsPassDone: () => { (pass as { ended?: true }).ended = true; },
+      });
+      const { instances, tables, referenceDuration } = r.features.features;
+      // (Its instances are named by their files: run-0.dlog.gz is run-0.dlog there.)
+      const features = JSON.parse(JSON.stringify(plain({ instances, tables, referenceDuration })).replaceAll('.dlog.gz"', '.dlog"')) as unknown;
+      return { features, streamed: r.stats.good.streamed + r.stats.bad.streamed, pass };
+    };
+    const gzBytes = ['good/run-0', 'good/run-1', 'bad/run-0'].map((run) => statSync(join(dir, 'large-gz', `${run}.dlog.gz`)).size).reduce((a, b) => a + b);
+    for (const jobs of [1, 2]) {
+      expect(await compressed({ jobs, compressedEnds: true })).toEqual({ features: passes.features, streamed: 3, pass: { bytes: gzBytes, files: 3, read: gzBytes, done: 3, ended: true } });
+      // Not by default: they decompress to less than 256 MiB (held, they take less time).
+      expect(await compressed({ jobs })).toEqual({ features: passes.features, streamed: 0, pass: null });
+    }
   }, 60_000);
 });

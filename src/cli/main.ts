@@ -181,6 +181,8 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
   const stages: Record<string, number> = {};
   const onStage = (name: string, ms: number): void => { stages[name] = Math.round(ms); };
   let progress: Progress | undefined;
+  /** The reading's progress line, from nothing read (after the compressed files' ends are found). */
+  let restartProgress = (): void => undefined;
   const readHere = (relaunchable: boolean): ReturnType<typeof readClasses> => readClasses(goodSpec, badSpec, options, {
     onFiles: async (files, totalBytes) => {
       const all = [...files.good, ...files.bad];
@@ -198,6 +200,7 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
       const tunables = relaunchable && goodSpec !== '-' && badSpec !== '-' ? await relaunchFor({ totalBytes, namesManyInstances }) : null;
       if (tunables !== null) throw new RelaunchInstead(tunables);
       progress = new Progress(totalBytes, all.length, Progress.enabledFor(options.quiet));
+      restartProgress = () => { progress = new Progress(totalBytes, all.length, Progress.enabledFor(options.quiet)); };
     },
     onBytes: (n) => {
       if (analysisModule === undefined) void loadAnalysis();
@@ -205,6 +208,14 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
     },
     onFileDone: () => progress?.fileDone(),
     onNote: (text) => { if (!options.quiet) io.stderr.write(`${text}\n`); },
+    onEndsPass: (compressedBytes, files) => {
+      progress?.done();
+      progress = new Progress(compressedBytes, files, Progress.enabledFor(options.quiet), 'finding where compressed runs end');
+    },
+    onEndsPassDone: () => {
+      progress?.done();
+      restartProgress();
+    },
     onSecondPass: (totalBytes, files) => {
       progress?.done();
       progress = new Progress(totalBytes, files, Progress.enabledFor(options.quiet), 'reading again for q*.abs');

@@ -160,10 +160,11 @@ export function describeFsError(err: unknown): string {
   }
 }
 
-/** Raw bytes of a file, decompressed when it is `.gz`. */
-export function openInputFile(file: InputFile, highWaterMark = 64 * 1024): Readable {
+/** Raw bytes of a file, decompressed when it is `.gz` (`onRead`: a compressed file's bytes as they are read). */
+export function openInputFile(file: InputFile, highWaterMark = 64 * 1024, onRead?: (n: number) => void): Readable {
   const raw: Readable = file.path === '-' ? process.stdin : createReadStream(file.path, { highWaterMark });
   if (!file.gzip) return raw;
+  if (onRead !== undefined) raw.on('data', (chunk: Buffer) => onRead(chunk.length));
   const gunzip = createGunzip({ chunkSize: highWaterMark });
   raw.on('error', (err) => gunzip.destroy(err));
   return raw.pipe(gunzip);

@@ -1,8 +1,9 @@
 import { closeSync, openSync, readSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { open } from 'node:fs/promises';
 import { median } from '../features/stats.js';
 import { parseDlogLine } from './dlog.js';
-import { STREAMED_MIN_BYTES, type InputFile, type RecordEnds } from './files.js';
+import { openInputFile, STREAMED_MIN_BYTES, type InputFile, type RecordEnds } from './files.js';
 import type { RecordSink } from './records.js';
 
 /** Whether a file is read as it is on disk, as dlog: not standard input, compressed, or a table. */
@@ -74,6 +75,108 @@ export function recordEndsAhead(files: readonly InputFile[]): RecordEnds[] | nul
   return all;
 }
 
+/**
+ * A compressed run from which its ends are found before it is read, by
+ * decompressing it once more (recordEndsDecompressing): one that decompresses
+ * to this much (its gzip trailer says). Held, its records would take ~1.4
+ * times that in memory (and twice with two threads); summarized as it is
+ * read, a few MB. Decompressing costs about as long as parsing (~300 MB/s
+ * here), so below this size holding it is the better trade, in time and in
+ * memory enough.
+ */
+export const COMPRESSED_ENDS_MIN_BYTES = 256 << 20;
+
+/**
+ * Whether to find the compressed files' ends by decompressing them once
+ * more (recordEndsDecompressing) before reading: when one of them is a run
+ * that large (COMPRESSED_ENDS_MIN_BYTES, by its gzip trailer) and every file
+ * could give its ends (dlog, not a table or standard input).
+ */
+export function compressedEndsPay(files: readonly InputFile[]): boolean {
+  if (!files.every((f) => plainDlog(f) || compressedDlog(f))) return false;
+  return files.some((f) => compressedDlog(f) && decompressedSizeHint(f) >= COMPRESSED_ENDS_MIN_BYTES);
+}
+
+/**
+ * recordEndsAhead for files some of which are compressed: theirs found by
+ * decompressing each once (its first and last 4 KiB kept), several at once
+ * (zlib decompresses on libuv's threads), `onRead` told the compressed bytes
+ * read and `onFile` each file done. Null as recordEndsAhead's (a file that
+ * cannot be decompressed too), before any is decompressed when a plain file
+ * has none.
+ */
+export async function recordEndsDecompressing(
+  files: readonly InputFile[],
+  onRead: (n: number) => void = () => undefined,
+  onFile: () => void = () => undefined,
+): Promise<RecordEnds[] | null> {
+  if (files.length === 0 || !files.every((f) => plainDlog(f) || compressedDlog(f))) return null;
+  const all: (RecordEnds | null)[] = files.map((f) => (f.gzip ? null : endsOf(f)));
+  if (files.some((f, i) => !f.gzip && all[i] === null)) return null;
+  const compressed = files.flatMap((f, i) => (f.gzip ? [i] : []));
+  let next = 0;
+  let failed = false;
+  const decompressOne = async (): Promise<void> => {
+    for (let k = next++; k < compressed.length && !failed; k = next++) {
+      const i = compressed[k] as number;
+      all[i] = await compressedEndsOf(files[i] as InputFile, onRead);
+      if (all[i] === null) failed = true;
+      onFile();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(compressed.length, availableParallelism()) }, decompressOne));
+  return failed ? null : (all as RecordEnds[]);
+}
+
+/** A compressed file's ends (null: see recordEndsAhead), decompressed whole, its first and last bytes kept. */
+async function compressedEndsOf(file: InputFile, onRead: (n: number) => void): Promise<RecordEnds | null> {
+  const head = Buffer.allocUnsafe(2 * END_BYTES);
+  const tail = Buffer.allocUnsafe(END_BYTES);
+  let headBytes = 0;
+  let tailBytes = 0;
+  let total = 0;
+  try {
+    for await (const data of openInputFile(file, DECOMPRESS_CHUNK, onRead)) {
+      const chunk = data as Buffer;
+      total += chunk.length;
+      if (headBytes < head.length) headBytes += chunk.copy(head, headBytes);
+      // The last END_BYTES bytes so far: the chunk's, after what is kept of the ones before.
+      const keep = Math.min(tailBytes, END_BYTES - Math.min(END_BYTES, chunk.length));
+      tail.copyWithin(0, tailBytes - keep, tailBytes);
+      tailBytes = keep + chunk.copy(tail, keep, Math.max(0, chunk.length - (END_BYTES - keep)));
+    }
+    const whole = total <= 2 * END_BYTES;
+    return endsIn(head.toString('utf8', 0, whole ? total : END_BYTES), whole ? null : tail.toString('utf8', 0, tailBytes), file.size >= STREAMED_MIN_BYTES);
+  } catch {
+    return null; // not gzip, or a broken record: reported as the reading finds it
+  }
+}
+const DECOMPRESS_CHUNK = 1 << 20;
+
+/**
+ * What a gzip file decompresses to, by its trailer (the size modulo 4 GiB of
+ * its last member): at least its own size (a larger file wrapped, or the
+ * last of several members). Its own size if the trailer cannot be read.
+ */
+function decompressedSizeHint(file: InputFile): number {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file.path, 'r');
+    const trailer = Buffer.alloc(4);
+    if (file.size < 18 || readSync(fd, trailer, 0, 4, file.size - 4) !== 4) return file.size;
+    return Math.max(file.size, trailer.readUInt32LE(0));
+  } catch {
+    return file.size;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** A compressed dlog file: not a table or spans (as reader.ts tells them), not standard input. */
+function compressedDlog(file: InputFile): boolean {
+  return file.gzip && file.path !== '-' && !/\.(csv|tsv|json|jsonl|ndjson)\.gz$/i.test(file.relativePath);
+}
+
 /** Dref (SPEC §2: the median duration over all instances) of files with these ends (recordEndsAhead). */
 export function referenceDurationOfEnds(ends: readonly RecordEnds[]): number {
   return median(Float64Array.from(ends, (e) => e.last - e.first));
@@ -95,30 +198,38 @@ function endsOf(file: InputFile): RecordEnds | null {
   }
   try {
     const whole = file.size <= 2 * END_BYTES;
-    const buffer = endsBuffer;
-    const headBytes = readSync(fd, buffer, 0, whole ? file.size : END_BYTES, 0);
-    let headText = buffer.toString('utf8', 0, headBytes).replace(/^\uFEFF/, '');
-    let tailText = headText;
-    if (!whole) {
-      // A line cut off at the end of the bytes read is not looked at (unless the whole file was read) …
-      headText = headText.slice(0, Math.max(0, headText.lastIndexOf('\n')));
-      const tailBytes = readSync(fd, buffer, 0, END_BYTES, file.size - END_BYTES);
-      // … nor one cut off at their start: from the first line that starts within them.
-      const text = buffer.toString('utf8', 0, tailBytes);
-      tailText = text.slice(text.indexOf('\n') + 1 || text.length);
-    }
-    // A large file's every record at its ends (in a log several threads write, a record may come after later ones:
-    // its summary as it is read takes them in their place, features/streamed.ts); a small one's first and last.
-    const all = file.size >= STREAMED_MIN_BYTES;
-    const first = recordTime(linesOf(headText, false), all ? 'earliest' : 'first');
-    const last = all ? recordTime(linesOf(tailText, false), 'latest') : recordTime(linesOf(tailText, true), 'first');
-    if (first === null || last === null || !Number.isFinite(last - first)) return null;
-    return { first, last };
+    const headBytes = readSync(fd, endsBuffer, 0, whole ? file.size : END_BYTES, 0);
+    const head = endsBuffer.toString('utf8', 0, headBytes);
+    const tail = whole ? null : endsBuffer.toString('utf8', 0, readSync(fd, endsBuffer, 0, END_BYTES, file.size - END_BYTES));
+    return endsIn(head, tail, file.size >= STREAMED_MIN_BYTES);
   } catch {
     return null; // a broken record: reported as the reading finds it
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The times of the first and last records in a file's first and last bytes
+ * (`tail` null: `head` is the whole file). A large file's (`all`) are the
+ * earliest and latest of every record there: in a log several threads write,
+ * a record may come after later ones, and its summary as it is read takes
+ * them in their place (features/streamed.ts). A small one's are its first
+ * record's and its last one's. Throws on a broken record.
+ */
+function endsIn(head: string, tail: string | null, all: boolean): RecordEnds | null {
+  let headText = head.replace(/^\uFEFF/, '');
+  let tailText = headText;
+  if (tail !== null) {
+    // A line cut off at the end of the head is not looked at (unless it is the whole file) …
+    headText = headText.slice(0, Math.max(0, headText.lastIndexOf('\n')));
+    // … nor one cut off at the start of the tail: from the first line that starts within it.
+    tailText = tail.slice(tail.indexOf('\n') + 1 || tail.length);
+  }
+  const first = recordTime(linesOf(headText, false), all ? 'earliest' : 'first');
+  const last = all ? recordTime(linesOf(tailText, false), 'latest') : recordTime(linesOf(tailText, true), 'first');
+  if (first === null || last === null || !Number.isFinite(last - first)) return null;
+  return { first, last };
 }
 
 /**
