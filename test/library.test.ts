@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { run } from './helpers/run.js';
 
@@ -67,4 +69,34 @@ describe('readClasses hooks', () => {
     expect(seen.bytesAtSecond).toBe(listed.bytes);
     expect(seen).toMatchObject({ bytes: 2 * listed.bytes, files: 2 * listed.files });
   });
+});
+
+describe('readClasses progress on compressed files', () => {
+  it('is their compressed bytes, as listed: dlog on one thread and two, spans, and raw logs through a translator', async () => {
+    const { readClasses } = await import('../src/index.js');
+    const root = join(import.meta.dirname, '..', 'fixtures');
+    const cases: [string, string, Parameters<typeof readClasses>[2]][] = [
+      ['gz/good', 'gz/bad', { jobs: 1 }],
+      ['gz/good', 'gz/bad', { jobs: 2 }],
+      ['trainticket/good/trace.csv.gz', 'trainticket/bad/trace.csv.gz', { jobs: 1 }],
+      ['trainticket/good', 'trainticket/bad', { jobs: 1, translator: join(root, 'trainticket', 'log.mjs') }],
+    ];
+    // Record tables (reader.ts readCsv), compressed here.
+    const tables = mkdtempSync(join(tmpdir(), 'distalyze-progress-'));
+    for (const c of ['good', 'bad']) {
+      mkdirSync(join(tables, c));
+      for (const name of readdirSync(join(root, 'csv', c))) writeFileSync(join(tables, c, `${name}.gz`), gzipSync(readFileSync(join(root, 'csv', c, name))));
+    }
+    cases.push([join(tables, 'good'), join(tables, 'bad'), { jobs: 1 }]);
+    for (const [good, bad, options] of cases) {
+      let listed = 0;
+      let told = 0;
+      await readClasses(resolve(root, good), resolve(root, bad), options, {
+        onFiles: (_files, totalBytes) => { listed = totalBytes; },
+        onBytes: (n) => { told += n; },
+      });
+      expect({ good, told }).toEqual({ good, told: listed });
+    }
+    rmSync(tables, { recursive: true, force: true });
+  }, 30_000);
 });

@@ -26,7 +26,8 @@ export function tableFormatOf(relativePath: string): ',' | '\t' | null {
  * Returns the number of rows that were records.
  */
 export async function readCsv(file: InputFile, delimiter: string, sink: RecordSink, onBytes?: (n: number) => void): Promise<{ bytes: number; records: number }> {
-  const source = openInputFile(file);
+  // (A compressed file's progress: its compressed bytes, told as they are read.)
+  const source = openInputFile(file, undefined, onBytes);
   // max_record_size: one record (an unclosed quote runs to the end of the file) must not exhaust memory.
   const parser = parse({ delimiter, bom: true, info: true, skip_empty_lines: true, relax_column_count: true, trim: true, max_record_size: MAX_LINE_LENGTH });
   let bytes = 0;
@@ -34,7 +35,7 @@ export async function readCsv(file: InputFile, delimiter: string, sink: RecordSi
   const utf8 = new Utf8Check();
   source.on('data', (chunk: Buffer) => {
     bytes += chunk.length;
-    onBytes?.(chunk.length);
+    if (!file.gzip) onBytes?.(chunk.length);
     // Binary input is an error, as for dlog (readLines), not a table of odd names.
     const nul = chunk.indexOf(0);
     let line = newlines + 1;

@@ -36,7 +36,9 @@ export async function readDlogFast(
   stream?: Readable,
 ): Promise<{ bytes: number; lines: number; records: number }> {
   // A plain file is read into reused buffers (fresh 1 MB buffers cost page faults on every read).
-  const source: AsyncIterable<Uint8Array> = stream ?? (file.gzip || file.path === '-' ? openInputFile(file, STREAM_CHUNK) : fileChunks(file.path));
+  // A compressed file's progress is its compressed bytes (its size), told as they are read.
+  const tellsBytes = stream !== undefined || !file.gzip;
+  const source: AsyncIterable<Uint8Array> = stream ?? (file.gzip || file.path === '-' ? openInputFile(file, STREAM_CHUNK, onBytes) : fileChunks(file.path));
   const parser = new DlogBufferParser(sink, onSkip, file.path);
   let bytes = 0;
   let first = true;
@@ -46,7 +48,7 @@ export async function readDlogFast(
     for await (const data of source) {
       const chunk = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
       bytes += chunk.length;
-      onBytes?.(chunk.length);
+      if (tellsBytes) onBytes?.(chunk.length);
       lineEnds.apply(chunk);
       const nul = chunk.indexOf(0);
       if (nul !== -1) {

@@ -29,8 +29,11 @@ export async function readLines(
   file: InputFile,
   handler: LineHandler,
   onBytes?: (n: number) => void,
-  stream: Readable = openInputFile(file),
+  stream?: Readable,
 ): Promise<LineStats> {
+  // A compressed file's progress is its compressed bytes (its size), told as they are read.
+  const tellsBytes = stream !== undefined || !file.gzip;
+  const source = stream ?? openInputFile(file, undefined, onBytes);
   const decoder = new StringDecoder('utf8');
   let carry = '';
   let skipping = false; // inside an over-long line: drop until its end
@@ -41,9 +44,9 @@ export async function readLines(
   const utf8 = new Utf8Check();
   const lineEnds = new LineEnds(file.gzip || file.path === '-' ? undefined : file.size);
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for await (const chunk of source as AsyncIterable<Buffer>) {
       bytes += chunk.length;
-      onBytes?.(chunk.length);
+      if (tellsBytes) onBytes?.(chunk.length);
       lineEnds.apply(chunk);
       const nul = chunk.indexOf(0);
       if (nul !== -1) {
@@ -96,7 +99,7 @@ export async function readLines(
     if (err instanceof InputError) throw err;
     throw new InputError(readFailure(err, file), file.path);
   } finally {
-    if (file.path !== '-') stream.destroy();
+    if (file.path !== '-') source.destroy();
   }
   if (utf8.end()) throw new InputError(invalidUtf8Message(undefined, bytes), file.path, lineNo + 1, UTF8_HINT);
   const rest = carry + decoder.end();

@@ -259,12 +259,13 @@ function collectOtlp(obj: unknown, out: Span[], file: string, line: number | und
 }
 
 async function readCsvSpans(file: InputFile, out: Span[], onBytes?: (n: number) => void): Promise<{ bytes: number; lines: number }> {
-  const source = openInputFile(file);
+  // (A compressed file's progress: its compressed bytes, told as they are read.)
+  const source = openInputFile(file, undefined, onBytes);
   const parser = parse({ bom: true, info: true, skip_empty_lines: true, relax_column_count: true, max_record_size: MAX_LINE_LENGTH });
   let bytes = 0;
   source.on('data', (chunk: Buffer) => {
     bytes += chunk.length;
-    onBytes?.(chunk.length);
+    if (!file.gzip) onBytes?.(chunk.length);
   });
   source.on('error', (err) => parser.destroy(err));
   source.pipe(parser);
