@@ -20,11 +20,13 @@
 
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { createGzip } from 'node:zlib';
 import { GENERATOR_VERSION, dlogJobs, log4jJobs, requestJobs } from './generate.mjs';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
@@ -67,7 +69,8 @@ const P = {
   refs: env('BENCH_REFS', 'dlog,small').split(',').map((s) => s.trim()).filter((s) => s !== '' && s !== 'none'),
   python: env('BENCH_PYTHON', ''),
 };
-for (const s of P.sets) if (!['dlog', 'few', 'requests', 'requests-hashed', 'requests-files', 'small', 'log4j'].includes(s)) throw new Error(`BENCH_SETS: unknown set '${s}' (dlog, few, requests, requests-hashed, requests-files, small, log4j)`);
+const SET_NAMES = ['dlog', 'few', 'few-gz', 'requests', 'requests-hashed', 'requests-files', 'small', 'log4j'];
+for (const s of P.sets) if (!SET_NAMES.includes(s)) throw new Error(`BENCH_SETS: unknown set '${s}' (${SET_NAMES.join(', ')})`);
 for (const j of P.jobs) if (!(Number.isInteger(j) && j >= 1)) throw new Error(`BENCH_JOBS: '${j}' is not a whole number ≥ 1`);
 
 /** Issue 6's targets. */
@@ -121,6 +124,14 @@ function setSpecs() {
       jobs: (root) => dlogJobs(root, { bytes: P.fewGB * 1e9, instances: P.fewFiles, seed: P.seed }),
       args: [],
     },
+    // The few set's files gzipped (gzip's default level): compressed runs, whose ends are found by decompressing them.
+    'few-gz': {
+      name: 'few-gz',
+      title: `dlog, a few large runs, gzipped (${P.fewFiles} .dlog.gz files of one instance each)`,
+      dir: `dlog-${P.fewGB}GB-${P.fewFiles}i-s${P.seed}-${g}-gz`,
+      compressedFrom: 'few',
+      args: [],
+    },
     requests: {
       name: 'requests',
       title: `dlog, ${P.requests} request instances (one file per class)`,
@@ -157,7 +168,48 @@ function setSpecs() {
       args: ['--translator', P.translator],
     },
   };
-  return P.sets.map((s) => specs[s]);
+  return P.sets.map((s) => ({ ...specs[s], ...(specs[s].compressedFrom !== undefined ? { plain: specs[specs[s].compressedFrom] } : {}) }));
+}
+
+/** A set whose files are another set's gzipped (spec.plain), made from that one (generated first if need be). */
+async function ensureCompressedSet(spec) {
+  const dir = join(DATA, spec.dir);
+  const manifestPath = join(dir, 'manifest.json');
+  const plain = await ensureSet(spec.plain);
+  if (existsSync(manifestPath)) {
+    const m = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    log(`${spec.name}: cached ${relative(ROOT, dir)} (${fmtBytes(m.compressedBytes)} compressed, ${m.files.length} files)`);
+    return { dir, ...m, plain };
+  }
+  const tmp = `${dir}.tmp-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  const t0 = performance.now();
+  log(`${spec.name}: gzipping ${plain.files.length} files of ${relative(ROOT, plain.dir)} into ${relative(ROOT, dir)} …`);
+  const queue = [...plain.files];
+  // zlib compresses on libuv's threads: a few files at once.
+  await Promise.all(Array.from({ length: Math.min(os.availableParallelism(), queue.length) }, async () => {
+    for (let f = queue.shift(); f !== undefined; f = queue.shift()) {
+      mkdirSync(dirname(join(tmp, f)), { recursive: true });
+      await pipeline(createReadStream(join(plain.dir, f)), createGzip(), createWriteStream(join(tmp, `${f}.gz`)));
+    }
+  }));
+  const files = plain.files.map((f) => `${f}.gz`);
+  const fileBytes = files.map((f) => statSync(join(tmp, f)).size);
+  const manifest = {
+    params: spec.dir,
+    generatedMs: Math.round(performance.now() - t0),
+    // What they decompress to (the plain set's), so that throughputs compare with it.
+    bytes: plain.bytes,
+    lines: plain.lines,
+    files,
+    fileBytes,
+    compressedBytes: fileBytes.reduce((a, b) => a + b, 0),
+  };
+  writeFileSync(join(tmp, 'manifest.json'), `${JSON.stringify(manifest)}\n`);
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(tmp, dir);
+  log(`${spec.name}: wrote ${fmtBytes(manifest.compressedBytes)} in ${(manifest.generatedMs / 1000).toFixed(1)} s`);
+  return { dir, ...manifest, plain };
 }
 
 /** Runs `jobs` on a pool of worker threads (bench/generate.mjs), largest first. */
@@ -387,13 +439,16 @@ async function measureDistalyze(set, spec, jobs, repeat = P.repeat) {
 }
 
 async function measureSet(spec) {
-  const set = await ensureSet(spec);
+  const set = spec.plain !== undefined ? await ensureCompressedSet(spec) : await ensureSet(spec);
   if (P.generateOnly) return { spec, set };
-  const paths = set.files.map((f) => join(set.dir, f));
-  const listFile = join(set.dir, 'files.txt');
+  // (A compressed set's floors are its plain set's: the same lines, not decompressed.)
+  const floor = set.plain ?? set;
+  const paths = floor.files.map((f) => join(floor.dir, f));
+  const listFile = join(floor.dir, 'files.txt');
   writeFileSync(listFile, `${paths.join('\n')}\n`);
   log(`${spec.name}: warming the page cache …`);
   await timed('wc', ['-l', ...paths]);
+  if (set.plain !== undefined) await timed('wc', ['-c', ...set.files.map((f) => join(set.dir, f))]);
   log(`${spec.name}: wc -l, node line loop …`);
   const wc = await measureWc(paths);
   const loop = await measureLoop(listFile);
@@ -457,6 +512,7 @@ function figures(m) {
   const thr = (ms) => ({ MBps: set.bytes / 1e6 / (ms / 1000), linesPerS: set.lines / (ms / 1000) });
   const out = {
     data: { dir: relative(ROOT, set.dir), files: set.files.length, bytes: set.bytes, lines: set.lines, generatedMs: set.generatedMs,
+      ...(set.compressedBytes !== undefined ? { compressedBytes: set.compressedBytes } : {}),
       ...(set.fileBytes !== undefined && set.files.length <= 16 ? { fileBytes: set.fileBytes } : {}) },
     wc: { ms: Math.round(wc.ms), cpuMs: Math.round(wc.cpuMs), load: wc.load, ...thr(wc.ms) },
     nodeLoop: { ms: Math.round(loop.ms), cpuMs: Math.round(loop.cpuMs), load: loop.load, innerMs: loop.innerMs, ...thr(loop.ms) },
@@ -654,6 +710,19 @@ function targets17(F) {
     add(`peak RSS${label}`, rs.length ? `${peak.toFixed(0)} MB` : 'failed', `< ${TARGETS17.rssMB} MB (at 5 GB)`, rs.length ? peak < TARGETS17.rssMB : false,
       `${fmtBytes(few.data.bytes)}; ${rs.map((r) => `-j${r.jobs} ${r.rssMB.toFixed(0)} MB`).join(', ')}`);
     if (Object.keys(few.refs ?? {}).length > 0) refRows(few, 'few', label);
+  }
+  // The same runs gzipped: summarized as they are read too (their ends found by decompressing them first).
+  const fewGz = F['few-gz'];
+  if (fewGz) {
+    const label = `, ${P.fewFiles} gzipped runs of ${fmtBytes(fewGz.data.bytes / fewGz.data.files)}`;
+    const rs = okRuns(fewGz);
+    const peak = rs.length ? Math.max(...rs.map((r) => r.rssMB)) : NaN;
+    const vsPlain = (r) => {
+      const p = few?.runs[`j${r.jobs}`];
+      return p?.ok ? `, ${(r.stages.parse / p.stages.parse).toFixed(2)}× the plain runs' parse` : '';
+    };
+    add(`peak RSS${label}`, rs.length ? `${peak.toFixed(0)} MB` : 'failed', `< ${TARGETS17.rssMB} MB (at 5 GB)`, rs.length ? peak < TARGETS17.rssMB : false,
+      `${fmtBytes(fewGz.data.compressedBytes ?? 0)} compressed; ${rs.map((r) => `-j${r.jobs} ${r.rssMB.toFixed(0)} MB, parse ${fmtS(r.stages.parse)} s${vsPlain(r)}`).join('; ')}`);
   }
   // The requests target on other shapes (issue 17: "the targets must hold on them too"): ids not in order, and a
   // class's requests in many files.
