@@ -8,7 +8,7 @@ import type { LineContext, RecordSink } from '../parse/records.js';
 import type { LineTranslator, Translator } from '../parse/translator.js';
 import { clip } from '../parse/dlog.js';
 import type { TranslatorProblem } from '../parse/translators/rules.js';
-import { escapeTerminal } from '../report/format.js';
+import { escapeTerminal, grouped } from '../report/format.js';
 import { parseYear } from './options.js';
 import { formatUserError } from './output.js';
 
@@ -267,7 +267,7 @@ function writeMarker(dir: string, names: readonly string[]): void {
 }
 
 function summary(translator: Translator, stats: ReadStats, instances: number, where: string, seconds: number, unmatched: Unmatched): string {
-  const n = (x: number): string => x.toLocaleString('en-US');
+  const n = grouped;
   const lines: string[] = [];
   // A rate only for a megabyte or more (below, it measures start-up); in the unit that fits it (never "0 MB/s").
   const rate = seconds > 0 && stats.bytes >= 1e6 ? `, ${formatBytes(stats.bytes / seconds)}/s` : '';

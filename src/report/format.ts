@@ -60,7 +60,18 @@ export function jsonNumber(x: number): number | string | null {
 }
 
 export function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? word : many}`;
+  return `${grouped(n)} ${n === 1 ? word : many}`;
+}
+
+/**
+ * A number with its thousands grouped, as `toLocaleString('en-US')` writes it
+ * ("1,234,567"). A whole number is grouped here: the first toLocaleString of
+ * a process loads ICU's number formats, ~20 ms of every run's time.
+ */
+export function grouped(n: number): string {
+  if (!Number.isSafeInteger(n) || Object.is(n, -0)) return n.toLocaleString('en-US');
+  const digits = String(Math.abs(n)).replace(/\B(?=(\d{3})+$)/g, ',');
+  return n < 0 ? `-${digits}` : digits;
 }
 
 export function formatBytes(n: number): string {
