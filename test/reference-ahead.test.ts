@@ -154,6 +154,14 @@ describe('a compressed run\'s ends, found by decompressing it once more (sniff.t
       { path: notGzip, relativePath: 'not.dlog.gz', gzip: true, size: statSync(notGzip).size },
     ];
     for (const other of others) expect(await recordEndsDecompressing([...mixed, other])).toBeNull();
+    // A large one with an I record at its head (3.7 MB, stored): not decompressed past its first MiB or two.
+    const requests = join(dir, 'decompressing', 'requests.dlog');
+    writeFileSync(requests, `I\treq-1\n${run(1_763_600_000, 4000, 3)}`);
+    const large = gzipped({ path: requests, relativePath: 'requests.dlog', gzip: false, size: statSync(requests).size }, 0);
+    expect(large.size).toBeGreaterThan(3 << 20);
+    read = 0;
+    expect(await recordEndsDecompressing([large], (n) => { read += n; })).toBeNull();
+    expect(read).toBeLessThanOrEqual(2 << 20);
     read = 0;
     expect(await recordEndsDecompressing([...mixed, { path: named, relativePath: 'named.dlog', gzip: false, size: statSync(named).size }], (n) => { read += n; })).toBeNull();
     expect(read).toBe(0);

@@ -128,11 +128,21 @@ export async function recordEndsDecompressing(
   return failed ? null : (all as RecordEnds[]);
 }
 
-/** A compressed file's ends (null: see recordEndsAhead), decompressed whole, its first and last bytes kept. */
+/** The first (`all`: the earliest) record's time in a file's first bytes but the line cut off at their end (see endsIn). */
+function headTime(head: string, all: boolean): number | null {
+  const text = head.replace(/^\uFEFF/, '');
+  return recordTime(linesOf(text.slice(0, Math.max(0, text.lastIndexOf('\n'))), false), all ? 'earliest' : 'first');
+}
+
+/**
+ * A compressed file's ends (null: see recordEndsAhead), decompressed whole, its first and last bytes kept; not
+ * decompressed further once its head gives none (a log of requests names them by `I` records from its first line).
+ */
 async function compressedEndsOf(file: InputFile, onRead: (n: number) => void): Promise<RecordEnds | null> {
   const head = Buffer.allocUnsafe(2 * END_BYTES);
   const tail = Buffer.allocUnsafe(END_BYTES);
   let headBytes = 0;
+  let headSeen = false;
   let tailBytes = 0;
   let total = 0;
   try {
@@ -140,6 +150,11 @@ async function compressedEndsOf(file: InputFile, onRead: (n: number) => void): P
       const chunk = data as Buffer;
       total += chunk.length;
       if (headBytes < head.length) headBytes += chunk.copy(head, headBytes);
+      // Its head known (more than 8 KiB: not the whole file), and giving no time: no further.
+      if (!headSeen && total > head.length) {
+        headSeen = true;
+        if (headTime(head.toString('utf8', 0, END_BYTES), file.size >= STREAMED_MIN_BYTES) === null) return null;
+      }
       // The last END_BYTES bytes so far: the chunk's, after what is kept of the ones before.
       const keep = Math.min(tailBytes, END_BYTES - Math.min(END_BYTES, chunk.length));
       tail.copyWithin(0, tailBytes - keep, tailBytes);
@@ -218,15 +233,10 @@ function endsOf(file: InputFile): RecordEnds | null {
  * record's and its last one's. Throws on a broken record.
  */
 function endsIn(head: string, tail: string | null, all: boolean): RecordEnds | null {
-  let headText = head.replace(/^\uFEFF/, '');
-  let tailText = headText;
-  if (tail !== null) {
-    // A line cut off at the end of the head is not looked at (unless it is the whole file) …
-    headText = headText.slice(0, Math.max(0, headText.lastIndexOf('\n')));
-    // … nor one cut off at the start of the tail: from the first line that starts within it.
-    tailText = tail.slice(tail.indexOf('\n') + 1 || tail.length);
-  }
-  const first = recordTime(linesOf(headText, false), all ? 'earliest' : 'first');
+  const whole = head.replace(/^\uFEFF/, '');
+  const first = tail === null ? recordTime(linesOf(whole, false), all ? 'earliest' : 'first') : headTime(head, all);
+  // A line cut off at the start of the tail is not looked at: from the first line that starts within it.
+  const tailText = tail === null ? whole : tail.slice(tail.indexOf('\n') + 1 || tail.length);
   const last = all ? recordTime(linesOf(tailText, false), 'latest') : recordTime(linesOf(tailText, true), 'first');
   if (first === null || last === null || !Number.isFinite(last - first)) return null;
   return { first, last };
