@@ -162,6 +162,14 @@ describe('a compressed run\'s ends, found by decompressing it once more (sniff.t
     read = 0;
     expect(await recordEndsDecompressing([large], (n) => { read += n; })).toBeNull();
     expect(read).toBeLessThanOrEqual(2 << 20);
+    // … nor a run decompressed beside it (9.4 MB, stored), once it gave none.
+    const longer = join(dir, 'decompressing', 'longer.dlog');
+    writeFileSync(longer, run(1_763_600_000, 10_000, 5));
+    const beside = gzipped({ path: longer, relativePath: 'longer.dlog', gzip: false, size: statSync(longer).size }, 0);
+    expect(beside.size).toBeGreaterThan(8 << 20);
+    read = 0;
+    expect(await recordEndsDecompressing([large, beside], (n) => { read += n; })).toBeNull();
+    expect(read).toBeLessThanOrEqual(5 << 20);
     read = 0;
     expect(await recordEndsDecompressing([...mixed, { path: named, relativePath: 'named.dlog', gzip: false, size: statSync(named).size }], (n) => { read += n; })).toBeNull();
     expect(read).toBe(0);

@@ -119,7 +119,7 @@ export async function recordEndsDecompressing(
   const decompressOne = async (): Promise<void> => {
     for (let k = next++; k < compressed.length && !failed; k = next++) {
       const i = compressed[k] as number;
-      all[i] = await compressedEndsOf(files[i] as InputFile, onRead);
+      all[i] = await compressedEndsOf(files[i] as InputFile, onRead, () => failed);
       if (all[i] === null) failed = true;
       onFile();
     }
@@ -136,9 +136,10 @@ function headTime(head: string, all: boolean): number | null {
 
 /**
  * A compressed file's ends (null: see recordEndsAhead), decompressed whole, its first and last bytes kept; not
- * decompressed further once its head gives none (a log of requests names them by `I` records from its first line).
+ * decompressed further once its head gives none (a log of requests names them by `I` records from its first line),
+ * nor once `stopped` (another file gave none).
  */
-async function compressedEndsOf(file: InputFile, onRead: (n: number) => void): Promise<RecordEnds | null> {
+async function compressedEndsOf(file: InputFile, onRead: (n: number) => void, stopped: () => boolean): Promise<RecordEnds | null> {
   const head = Buffer.allocUnsafe(2 * END_BYTES);
   const tail = Buffer.allocUnsafe(END_BYTES);
   let headBytes = 0;
@@ -147,6 +148,8 @@ async function compressedEndsOf(file: InputFile, onRead: (n: number) => void): P
   let total = 0;
   try {
     for await (const data of openInputFile(file, DECOMPRESS_CHUNK, onRead)) {
+      // (Another file gave none: the ends of all are not known, and this one's is not needed.)
+      if (stopped()) return null;
       const chunk = data as Buffer;
       total += chunk.length;
       if (headBytes < head.length) headBytes += chunk.copy(head, headBytes);
