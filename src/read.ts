@@ -7,8 +7,8 @@ import { buildFeatureSet, type FeatureResult, type WeightOption } from './featur
 import { variableLimit } from './features/limits.js';
 import { AbsoluteQuartilePass, QuartileSlots, quartileLayoutOf, referenceDurationOf } from './features/quartile-pass.js';
 import type { WorkerInit } from './parse/parallel.js';
-import { listInputFiles, type InputFile, type RecordEnds } from './parse/files.js';
-import { compressedEndsPay, recordEndsAhead, recordEndsDecompressing, referenceDurationOfEnds } from './parse/sniff.js';
+import { listInputFiles, type InputFile } from './parse/files.js';
+import { compressedEndsPay, largeRunEnds, recordEndsAhead, recordEndsDecompressing, referenceDurationOfEnds } from './parse/sniff.js';
 import type { MetricSeries } from './parse/metrics.js';
 import { emptyReadStats, readClass, type ReadStats } from './parse/reader.js';
 import type { ClassName } from './parse/records.js';
@@ -138,20 +138,24 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
   // Checked against the instances' own Dref once they are read: if it is another, the second pass gives q*.abs.
   // Each file carries its own ends: a large one is summarized as it is read (features/streamed.ts).
   // A large compressed run's ends are found by decompressing it once more (sniff.ts compressedEndsPay).
-  const endsReadable = rereadable && options.twoPass !== true && metricPaths.length === 0 && options.translator === undefined && mined === undefined;
+  const endsReadable = rereadable && metricPaths.length === 0 && options.translator === undefined && mined === undefined;
   const decompressing = endsReadable && (options.compressedEnds ?? compressedEndsPay(all));
   if (decompressing) hooks.onEndsPass?.(all.reduce((n, f) => n + (f.gzip ? f.size : 0), 0), all.filter((f) => f.gzip).length);
   const ends = !endsReadable ? null : decompressing
     ? await recordEndsDecompressing(all, (n) => hooks.onBytes?.(n), () => hooks.onFileDone?.()) : recordEndsAhead(all);
   if (decompressing) hooks.onEndsPassDone?.();
-  const guessed = ends === null ? null : referenceDurationOfEnds(ends);
-  if (ends !== null) {
-    all.forEach((file, i) => { all[i] = { ...file, ends: ends[i] as RecordEnds }; });
+  // (Not with --two-pass: its second pass gives q*.abs.)
+  const guessed = ends === null || options.twoPass === true ? null : referenceDurationOfEnds(ends);
+  // Joined metrics exist in the one pass only: with metrics, series are always held.
+  const keepSeries = metricPaths.length > 0 || guessed !== null || !(rereadable && (options.twoPass === true || totalBytes > SERIES_IN_MEMORY_MAX_BYTES));
+  // With q*.abs left to the second pass, a large run whose own ends are known is summarized as it is read,
+  // whether or not the other files' are (largeRunEnds).
+  const each = ends ?? (endsReadable && !keepSeries ? largeRunEnds(all) : null);
+  if (each !== null) {
+    all.forEach((file, i) => { const e = each[i]; if (e !== null && e !== undefined) all[i] = { ...file, ends: e }; });
     files.good = all.slice(0, files.good.length);
     files.bad = all.slice(files.good.length);
   }
-  // Joined metrics exist in the one pass only: with metrics, series are always held.
-  const keepSeries = metricPaths.length > 0 || guessed !== null || !(rereadable && (options.twoPass === true || totalBytes > SERIES_IN_MEMORY_MAX_BYTES));
   const collector = new FeatureCollector(keepSeries);
   if (guessed !== null) collector.useReferenceDuration(guessed);
   collector.events.limit = collector.states.limit = variableLimit(getHeapStatistics().heap_size_limit);

@@ -219,7 +219,7 @@ const ROOT = join(import.meta.dirname, '..');
 type ReadModule = typeof import('../src/read.js');
 
 describe('runs of 8 MiB and more, through readClasses', () => {
-  it('are summarized as they are read on one thread and two, with the features a second pass over the states gives', async () => {
+  it('are summarized as they are read on one thread and two, with Dref known ahead or q*.abs from a second pass: the features the records held give', async () => {
     const { readClasses } = (await import(pathToFileURL(join(ROOT, 'dist', 'read.js')).href)) as ReadModule;
     for (const c of ['good', 'bad'] as const) mkdirSync(join(dir, 'large', c), { recursive: true });
     // Two runs a class of ~8.8 MB (150 000 steps); the last bad one with a record out of order near its end.
@@ -240,14 +240,51 @@ describe('runs of 8 MiB and more, through readClasses', () => {
       writeFileSync(join(dir, 'large', c, `run-${i}.dlog`), `${lines.join('\n')}\n`);
     }
     expect(statSync(join(dir, 'large', 'good', 'run-0.dlog')).size).toBeGreaterThan(8 << 20);
-    const featuresOf = async (options: { jobs: number; twoPass?: boolean }): Promise<{ features: unknown; streamed: number }> => {
-      const r = await readClasses(join(dir, 'large', 'good'), join(dir, 'large', 'bad'), options);
+    const featuresOf = async (options: { jobs: number; twoPass?: boolean }, set = 'large'): Promise<{ features: unknown; streamed: number; secondPass: boolean }> => {
+      let secondPass = false;
+      const r = await readClasses(join(dir, set, 'good'), join(dir, set, 'bad'), options, { onSecondPass: () => { secondPass = true; } });
       const { instances, tables, referenceDuration } = r.features.features;
-      return { features: plain({ instances, tables, referenceDuration }), streamed: r.stats.good.streamed + r.stats.bad.streamed };
+      // (Instances are named by their files: run-0.dlog.gz is run-0.dlog here.)
+      const features = JSON.parse(JSON.stringify(plain({ instances, tables, referenceDuration })).replaceAll('.dlog.gz"', '.dlog"')) as unknown;
+      return { features, streamed: r.stats.good.streamed + r.stats.bad.streamed, secondPass };
     };
-    const passes = await featuresOf({ jobs: 1, twoPass: true });
-    expect(passes.streamed).toBe(0);
-    for (const jobs of [1, 2]) expect(await featuresOf({ jobs })).toEqual({ features: passes.features, streamed: 3 });
+    // What the records held give: read one by one into a collector that summarizes no file as it is read.
+    const held = await (async (): Promise<unknown> => {
+      const c = new FeatureCollector(true);
+      c.streamedMinBytes = Infinity;
+      for (const className of ['good', 'bad'] as const) {
+        const runs = [0, 1].map((i): InputFile => {
+          const path = join(dir, 'large', className, `run-${i}.dlog`);
+          return { path, relativePath: `run-${i}.dlog`, gzip: false, size: statSync(path).size };
+        });
+        await readClass(runs, className, c.sink(() => undefined), { strict: false });
+        c.finishClass();
+      }
+      c.fillAbsoluteQuartiles(referenceDurationOf(c));
+      const { instances, tables, referenceDuration } = buildFeatureSet(c, { weight: { mode: 'none' } }).features;
+      return plain({ instances, tables, referenceDuration });
+    })();
+    const passes = { features: held };
+    // Dref known ahead (the files' ends), or q*.abs from a second pass over the states (--two-pass).
+    for (const jobs of [1, 2]) {
+      expect(await featuresOf({ jobs })).toEqual({ features: held, streamed: 3, secondPass: false });
+      expect(await featuresOf({ jobs, twoPass: true })).toEqual({ features: held, streamed: 3, secondPass: true });
+    }
+    // A run whose ends are not read ahead (compressed, small): no Dref ahead, yet with a second pass the others'
+    // own ends are enough (the last bad one read again, as above).
+    for (const c of ['good', 'bad'] as const) {
+      mkdirSync(join(dir, 'large-mixed', c), { recursive: true });
+      for (const i of [0, 1]) {
+        const text = readFileSync(join(dir, 'large', c, `run-${i}.dlog`));
+        if (c === 'good' && i === 1) writeFileSync(join(dir, 'large-mixed', c, `run-${i}.dlog.gz`), gzipSync(text));
+        else writeFileSync(join(dir, 'large-mixed', c, `run-${i}.dlog`), text);
+      }
+    }
+    expect(statSync(join(dir, 'large-mixed', 'good', 'run-1.dlog.gz')).size).toBeLessThan(8 << 20);
+    for (const jobs of [1, 2]) {
+      expect(await featuresOf({ jobs, twoPass: true }, 'large-mixed')).toEqual({ features: held, streamed: 2, secondPass: true });
+      expect(await featuresOf({ jobs }, 'large-mixed')).toEqual({ features: held, streamed: 0, secondPass: false });
+    }
     // Compressed (stored: as large as they are), with their ends found by decompressing them once more; the last
     // bad run not compressed.
     for (const c of ['good', 'bad'] as const) {

@@ -439,8 +439,9 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     this.fileRecords = 0;
     const again = this.rereading === file.path;
     this.rereading = null;
-    this.streamed = !again && file.ends !== undefined && file.size >= this.streamedMinBytes && this.reference !== null && this.onFlush === null
-      ? new StreamedInstance(file.ends, this.reference, this.scratch.timeBlocks) : null;
+    // (Without Dref: with no change points kept, q*.abs come from a second pass, as for the records held.)
+    this.streamed = !again && file.ends !== undefined && file.size >= this.streamedMinBytes && (this.reference !== null || !this.keepSeries) &&
+      this.onFlush === null ? new StreamedInstance(file.ends, this.reference ?? Number.NaN, this.scratch.timeBlocks) : null;
     this.fileBytes = Math.max(file.size, this.classBytesLeft);
     this.classBytesLeft = Math.max(0, this.classBytesLeft - file.size);
   }
@@ -1060,7 +1061,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       // finiteMeanOf of a finite sum (complete() asks every sum to be).
       const cols = this.setStateFeatures(slot, v, f[0] as number, (f[1] as number) / (f[4] as number), f[2] as number, f[3] as number,
         f[5] as number, f[6] as number, f[7] as number);
-      for (let q = 0; q < 3; q++) (cols[ST_Q1_ABS + q] as GrowableFloat64).set(slot, f[8 + q] as number);
+      if (this.reference !== null) for (let q = 0; q < 3; q++) (cols[ST_Q1_ABS + q] as GrowableFloat64).set(slot, f[8 + q] as number);
     }
     this.series.endSlot();
   }

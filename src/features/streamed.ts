@@ -64,7 +64,10 @@ export class StreamedInstance {
    */
   private st: Float64Array = new Float64Array(0);
 
-  /** `pool`: blocks for the event times, given back by the tails and taken again (see MedianTail). */
+  /**
+   * `referenceDuration`: Dref, or NaN where q*.abs are left to a second pass (no value is then taken at q × Dref).
+   * `pool`: blocks for the event times, given back by the tails and taken again (see MedianTail).
+   */
   constructor(readonly ends: RecordEnds, referenceDuration: number, private readonly pool: Float64Array[] = []) {
     const duration = ends.last - ends.first;
     this.at0 = QUARTERS[0] * duration;

@@ -195,6 +195,15 @@ function compressedDlog(file: InputFile): boolean {
   return file.gzip && file.path !== '-' && !/\.(csv|tsv|json|jsonl|ndjson)\.gz$/i.test(file.relativePath);
 }
 
+/**
+ * The ends of each plain dlog file of STREAMED_MIN_BYTES and more, as recordEndsAhead reads them (null: a smaller
+ * or compressed file, or one whose ends cannot be read so), for a large run to be summarized as it is read where
+ * Dref is not known ahead (its q*.abs from the second pass): not every file gives its ends.
+ */
+export function largeRunEnds(files: readonly InputFile[]): (RecordEnds | null)[] {
+  return files.map((f) => (plainDlog(f) && f.size >= STREAMED_MIN_BYTES ? endsOf(f) : null));
+}
+
 /** Dref (SPEC §2: the median duration over all instances) of files with these ends (recordEndsAhead). */
 export function referenceDurationOfEnds(ends: readonly RecordEnds[]): number {
   return median(Float64Array.from(ends, (e) => e.last - e.first));
