@@ -25,6 +25,12 @@ export interface InputFile {
   readonly ends?: RecordEnds;
 }
 
+/**
+ * The names of files that can be span files or tables (spans.ts's detectSpanFormat and csv.ts's tableFormatOf
+ * look at these; any other name is neither): read as such, not as dlog.
+ */
+export const SPAN_OR_TABLE_NAME = /\.(csv|tsv|json|jsonl|ndjson)(\.gz)?$/i;
+
 /** The times of a file's first and last records. */
 export interface RecordEnds {
   readonly first: number;

@@ -4,17 +4,15 @@ import { killProcessGroup, registerProcessGroup, releaseProcessGroup } from '../
 import { InputError } from '../errors.js';
 import { clip, parseDlogLine } from './dlog.js';
 import { readDlogFast } from './dlog-fast.js';
-import type { InputFile } from './files.js';
+import { SPAN_OR_TABLE_NAME, type InputFile } from './files.js';
 import { readLines } from './lines.js';
 import { RereadFile, type ClassName, type LineContext, type RecordSink } from './records.js';
 import type { ExecutableTranslator, LineTranslator, Translator } from './translator.js';
 
 // csv.js and spans.js (with csv-parse, ~11 ms to load) are loaded on the first file that can be a
-// span file or a table: a plain dlog run never needs them. The names below are the ones
-// spans.ts's detectSpanFormat and csv.ts's tableFormatOf look at; any other name is neither.
+// span file or a table (SPAN_OR_TABLE_NAME): a plain dlog run never needs them.
 let spans: Promise<typeof import('./spans.js')> | undefined;
 let csv: Promise<typeof import('./csv.js')> | undefined;
-const SPAN_OR_TABLE_NAME = /\.(csv|tsv|json|jsonl|ndjson)(\.gz)?$/i;
 
 /** A record sink that is also told where each file starts and ends. */
 export interface ClassSink extends RecordSink {

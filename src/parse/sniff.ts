@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { open } from 'node:fs/promises';
 import { median } from '../features/stats.js';
 import { parseDlogLine } from './dlog.js';
-import { openInputFile, STREAMED_MIN_BYTES, type InputFile, type RecordEnds } from './files.js';
+import { openInputFile, SPAN_OR_TABLE_NAME, STREAMED_MIN_BYTES, type InputFile, type RecordEnds } from './files.js';
 import type { RecordSink } from './records.js';
 
 /** Whether a file is read as it is on disk, as dlog: not standard input, compressed, or a table. */
@@ -192,7 +192,7 @@ function decompressedSizeHint(file: InputFile): number {
 
 /** A compressed dlog file: not a table or spans (as reader.ts tells them), not standard input. */
 function compressedDlog(file: InputFile): boolean {
-  return file.gzip && file.path !== '-' && !/\.(csv|tsv|json|jsonl|ndjson)\.gz$/i.test(file.relativePath);
+  return file.gzip && file.path !== '-' && !SPAN_OR_TABLE_NAME.test(file.relativePath);
 }
 
 /**
