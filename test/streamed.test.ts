@@ -240,9 +240,11 @@ describe('runs of 8 MiB and more, through readClasses', () => {
       writeFileSync(join(dir, 'large', c, `run-${i}.dlog`), `${lines.join('\n')}\n`);
     }
     expect(statSync(join(dir, 'large', 'good', 'run-0.dlog')).size).toBeGreaterThan(8 << 20);
-    const featuresOf = async (options: { jobs: number; twoPass?: boolean }, set = 'large'): Promise<{ features: unknown; streamed: number; secondPass: boolean }> => {
+    type Options = { jobs: number; twoPass?: boolean; compressedEnds?: boolean };
+    type Hooks = NonNullable<Parameters<ReadModule['readClasses']>[3]>;
+    const featuresOf = async (options: Options, set = 'large', hooks: Hooks = {}): Promise<{ features: unknown; streamed: number; secondPass: boolean }> => {
       let secondPass = false;
-      const r = await readClasses(join(dir, set, 'good'), join(dir, set, 'bad'), options, { onSecondPass: () => { secondPass = true; } });
+      const r = await readClasses(join(dir, set, 'good'), join(dir, set, 'bad'), options, { ...hooks, onSecondPass: () => { secondPass = true; } });
       const { instances, tables, referenceDuration } = r.features.features;
       // (Instances are named by their files: run-0.dlog.gz is run-0.dlog here.)
       const features = JSON.parse(JSON.stringify(plain({ instances, tables, referenceDuration })).replaceAll('.dlog.gz"', '.dlog"')) as unknown;
@@ -297,16 +299,13 @@ describe('runs of 8 MiB and more, through readClasses', () => {
     }
     const compressed = async (options: { jobs: number; compressedEnds?: boolean }): Promise<{ features: unknown; streamed: number; pass: unknown }> => {
       let pass: unknown = null;
-      const r = await readClasses(join(dir, 'large-gz', 'good'), join(dir, 'large-gz', 'bad'), options, {
+      const { features, streamed } = await featuresOf(options, 'large-gz', {
         onEndsPass: (bytes, n) => { pass = { bytes, files: n, read: 0, done: 0 }; },
         onBytes: (n) => { if (pass !== null && !(pass as { ended?: true }).ended) (pass as { read: number }).read += n; },
         onFileDone: () => { if (pass !== null && !(pass as { ended?: true }).ended) (pass as { done: number }).done++; },
         onEndsPassDone: () => { (pass as { ended?: true }).ended = true; },
       });
-      const { instances, tables, referenceDuration } = r.features.features;
-      // (Its instances are named by their files: run-0.dlog.gz is run-0.dlog there.)
-      const features = JSON.parse(JSON.stringify(plain({ instances, tables, referenceDuration })).replaceAll('.dlog.gz"', '.dlog"')) as unknown;
-      return { features, streamed: r.stats.good.streamed + r.stats.bad.streamed, pass };
+      return { features, streamed, pass };
     };
     const gzBytes = ['good/run-0', 'good/run-1', 'bad/run-0'].map((run) => statSync(join(dir, 'large-gz', `${run}.dlog.gz`)).size).reduce((a, b) => a + b);
     for (const jobs of [1, 2]) {
