@@ -93,7 +93,7 @@ export const COMPRESSED_ENDS_MIN_BYTES = 256 << 20;
  * could give its ends (dlog, not a table or standard input).
  */
 export function compressedEndsPay(files: readonly InputFile[]): boolean {
-  if (!files.every((f) => plainDlog(f) || compressedDlog(f))) return false;
+  if (!files.every(dlogFile)) return false;
   return files.some((f) => compressedDlog(f) && decompressedSizeHint(f) >= COMPRESSED_ENDS_MIN_BYTES);
 }
 
@@ -110,9 +110,14 @@ export async function recordEndsDecompressing(
   onRead: (n: number) => void = () => undefined,
   onFile: () => void = () => undefined,
 ): Promise<RecordEnds[] | null> {
-  if (files.length === 0 || !files.every((f) => plainDlog(f) || compressedDlog(f))) return null;
-  const all: (RecordEnds | null)[] = files.map((f) => (f.gzip ? null : endsOf(f)));
-  if (files.some((f, i) => !f.gzip && all[i] === null)) return null;
+  if (files.length === 0 || !files.every(dlogFile)) return null;
+  // The plain files' ends first, as recordEndsAhead reads them: one without, and nothing is decompressed.
+  const all: (RecordEnds | null)[] = [];
+  for (const file of files) {
+    const ends = file.gzip ? null : endsOf(file);
+    if (!file.gzip && ends === null) return null;
+    all.push(ends);
+  }
   const compressed = files.flatMap((f, i) => (f.gzip ? [i] : []));
   let next = 0;
   let failed = false;
@@ -188,6 +193,11 @@ function decompressedSizeHint(file: InputFile): number {
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** A file whose ends recordEndsDecompressing can find: plain dlog, or compressed dlog. */
+function dlogFile(file: InputFile): boolean {
+  return plainDlog(file) || compressedDlog(file);
 }
 
 /** A compressed dlog file: not a table or spans (as reader.ts tells them), not standard input. */
