@@ -7,13 +7,13 @@ import { buildFeatureSet, type FeatureResult, type WeightOption } from './featur
 import { variableLimit } from './features/limits.js';
 import { AbsoluteQuartilePass, QuartileSlots, quartileLayoutOf, referenceDurationOf } from './features/quartile-pass.js';
 import type { WorkerInit } from './parse/parallel.js';
-import { listInputFiles, type InputFile } from './parse/files.js';
+import { listInputFiles, type InputFile, type RecordEnds } from './parse/files.js';
 import { compressedEndsPay, largeRunEnds, recordEndsAhead, recordEndsDecompressing, referenceDurationOfEnds } from './parse/sniff.js';
 import type { MetricSeries } from './parse/metrics.js';
 import { emptyReadStats, readClass, type ReadStats } from './parse/reader.js';
 import type { ClassName } from './parse/records.js';
 import { automaticJobs, prestartWorkers, stopPrestarted } from './parse/threads.js';
-import type { MinedTranslator } from './parse/templates/index.js';
+import type { MinedTranslator, TemplateModel } from './parse/templates/index.js';
 import type { Translator } from './parse/translator.js';
 
 /** Below this much input, starting workers costs more than it saves (template mining). */
@@ -141,7 +141,9 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
   const endsReadable = rereadable && metricPaths.length === 0 && options.translator === undefined && mined === undefined;
   const decompressing = endsReadable && (options.compressedEnds ?? compressedEndsPay(all));
   if (decompressing) hooks.onEndsPass?.(all.reduce((n, f) => n + (f.gzip ? f.size : 0), 0), all.filter((f) => f.gzip).length);
-  const ends = !endsReadable ? null : decompressing
+  // Raw logs: the mining pass read every line's time (TemplateModel.ends).
+  const minedEnds = mined !== undefined && rereadable && metricPaths.length === 0 ? minedRunEnds(mined.model, all) : null;
+  const ends = minedEnds !== null ? (minedEnds.every((e) => e !== null) ? minedEnds as RecordEnds[] : null) : !endsReadable ? null : decompressing
     ? await recordEndsDecompressing(all, (n) => hooks.onBytes?.(n), () => hooks.onFileDone?.()) : recordEndsAhead(all);
   if (decompressing) hooks.onEndsPassDone?.();
   // (Not with --two-pass: its second pass gives q*.abs.)
@@ -150,7 +152,7 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
   const keepSeries = metricPaths.length > 0 || guessed !== null || !(rereadable && (options.twoPass === true || totalBytes > SERIES_IN_MEMORY_MAX_BYTES));
   // With q*.abs left to the second pass, a large run whose own ends are known is summarized as it is read,
   // whether or not the other files' are (largeRunEnds).
-  const each = ends ?? (endsReadable && !keepSeries ? largeRunEnds(all) : null);
+  const each = ends ?? (keepSeries ? null : minedEnds ?? (endsReadable ? largeRunEnds(all) : null));
   if (each !== null) {
     all.forEach((file, i) => { const e = each[i]; if (e !== null && e !== undefined) all[i] = { ...file, ends: e }; });
     files.good = all.slice(0, files.good.length);
@@ -279,6 +281,11 @@ async function minedTranslator(files: Record<ClassName, InputFile[]>, options: R
   }
   if (mined !== undefined) hooks.onNote?.(mined.summary());
   return mined;
+}
+
+/** Each file's ends as the template mining pass read them (TemplateModel.ends; null: a file not mined, or none). */
+function minedRunEnds(model: TemplateModel, files: readonly InputFile[]): (RecordEnds | null)[] {
+  return files.map((f) => model.ends?.[f.path] ?? null);
 }
 
 async function readMetricsOption(paths: readonly string[], options: ReadOptions): Promise<MetricSeries> {

@@ -315,3 +315,59 @@ describe('runs of 8 MiB and more, through readClasses', () => {
     }
   }, 60_000);
 });
+
+describe('raw logs of 8 MiB and more (template mining)', () => {
+  it('are summarized as they are read, their ends from the mining pass: the features the records held give', async () => {
+    const { readClasses } = (await import(pathToFileURL(join(ROOT, 'dist', 'read.js')).href)) as ReadModule;
+    const { rawLogTranslator } = await import('../src/parse/templates/index.js');
+    for (const c of ['good', 'bad'] as const) mkdirSync(join(dir, 'raw', c), { recursive: true });
+    const stamp = (t: number): string => {
+      const d = new Date(Math.round(t * 1000));
+      return `${d.toISOString().slice(0, 10)} ${d.toISOString().slice(11, 19)},${String(d.getUTCMilliseconds()).padStart(3, '0')}`;
+    };
+    // Two runs a class of ~8.5 MB; a first line without a timestamp (not a record), stack traces continuing lines
+    // (the last line one of them), and lines a few lines late, as several threads write a log.
+    for (const [c, i] of [['good', 0], ['good', 1], ['bad', 0], ['bad', 1]] as const) {
+      const start = 1_795_168_800 + 3_600 * i;
+      const lines = ['=== region server starting ==='];
+      for (let k = 0; k < 100_000 + 2_000 * i; k++) {
+        const t = start + k * 0.05;
+        const handler = k % 7;
+        if (k % 3 === 0) lines.push(`${stamp(t)} INFO  [RpcServer.handler=${handler}] HRegion: Flushed ${(k * 13) % 200} MB in ${(k % 50) + (c === 'bad' ? 40 : 5)} ms`);
+        else if (k % 3 === 1) lines.push(`${stamp(t)} DEBUG [RpcServer.handler=${handler}] RpcServer: call multi(${(k * 7) % 500} actions) processed in ${k % 31} ms`);
+        else lines.push(`${stamp(t)} WARN  [Writer-${handler}] FSHLog: slow sync took ${(k % 90) + 10} ms`);
+        if (k % 1000 === 500) lines.push('java.io.IOException: timeout', '\tat org.apache.hadoop.hbase.ipc.RpcServer.call(RpcServer.java:2381)');
+      }
+      for (let k = 40; k + 40 < lines.length; k += 101) lines.splice(k + 1 + (k % 5), 0, ...lines.splice(k, 1));
+      // The first bad run: its earliest line after a later one of the same message, and no trace at its end.
+      if (c === 'bad' && i === 0) [lines[1], lines[4]] = [lines[4]!, lines[1]!];
+      else lines.push('\tat java.lang.Thread.run(Thread.java:750)');
+      writeFileSync(join(dir, 'raw', c, `rs-${i}.log`), `${lines.join('\n')}\n`);
+    }
+    expect(statSync(join(dir, 'raw', 'good', 'rs-0.log')).size).toBeGreaterThan(8 << 20);
+    const features = async (jobs: number): Promise<{ features: unknown; streamed: number }> => {
+      const r = await readClasses(join(dir, 'raw', 'good'), join(dir, 'raw', 'bad'), { jobs, year: 2026 });
+      const { instances, tables, referenceDuration } = r.features.features;
+      return { features: plain({ instances, tables, referenceDuration }), streamed: r.stats.good.streamed + r.stats.bad.streamed };
+    };
+    // What the records held give: the same mined translator, no file summarized as it is read.
+    const list = (c: ClassName): InputFile[] => [0, 1].map((i) => {
+      const path = join(dir, 'raw', c, `rs-${i}.log`);
+      return { path, relativePath: `rs-${i}.log`, gzip: false, size: statSync(path).size };
+    });
+    const classes = { good: list('good'), bad: list('bad') };
+    const translator = (await rawLogTranslator(classes, { year: 2026 }))!;
+    // The ends: the earliest and latest times of the lines that become records (not the first line, no timestamp).
+    expect(translator.model.ends?.[classes.bad[0]!.path]).toEqual({ first: 1_795_168_800, last: 1_795_168_800 + 99_999 * 0.05 });
+    const c = new FeatureCollector(true);
+    c.streamedMinBytes = Infinity;
+    for (const className of ['good', 'bad'] as const) {
+      await readClass(classes[className], className, c.sink(() => undefined), { strict: false, translator });
+      c.finishClass();
+    }
+    c.fillAbsoluteQuartiles(referenceDurationOf(c));
+    const { instances, tables, referenceDuration } = buildFeatureSet(c, { weight: { mode: 'none' } }).features;
+    const held = plain({ instances, tables, referenceDuration });
+    for (const jobs of [1, 2]) expect(await features(jobs)).toEqual({ features: held, streamed: 4 });
+  }, 60_000);
+});

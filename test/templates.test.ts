@@ -479,6 +479,22 @@ describe('mining and translating', () => {
     ]);
   });
 
+  it('each file\'s ends: the earliest and latest times of its lines that become records; none with instances named in files', async () => {
+    const dir = tree({
+      // A first line with no timestamp (no record), a line earlier than the one before it, a trace continuing the last.
+      'good/a.log': 'starting\n2026-11-20 10:00:05,000 User 12 not found\n2026-11-20 10:00:01,500 User 13 not found\n' +
+        '2026-11-20 10:00:09,250 done\n\tat Main.run(Main.java:12)\n',
+      'bad/a.log': '2026-11-20 10:00:00,000 User 99 not found req=7\n',
+    });
+    const classes = { good: await listInputFiles(join(dir, 'good'), 'good'), bad: await listInputFiles(join(dir, 'bad'), 'bad') };
+    const model = await mineTemplates(classes);
+    expect(model.ends).toEqual({
+      [classes.good[0]!.path]: { first: 1795168801.5, last: 1795168809.25 },
+      [classes.bad[0]!.path]: { first: 1795168800, last: 1795168800 },
+    });
+    expect((await mineTemplates(classes, { instancePattern: 'req=(\\d+)' })).ends).toBeUndefined();
+  });
+
   it('messages that share the key cache\'s slot (first digit, the character before it, the last character) keep their own keys', async () => {
     // Six keys, one slot (4 entries remembered): lines of each key in turn, 5 each; the digits change from line to line.
     const messages = ['a1 z', 'a1 b z', 'a1 b c z', 'a1 b c d z', 'a1 b c d e z', 'a1 b c d e f z'];

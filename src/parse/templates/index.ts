@@ -22,7 +22,7 @@
  */
 import { detectSpanFormat } from '../spans.js';
 import { InputError } from '../../errors.js';
-import { openInputFile, type InputFile } from '../files.js';
+import { openInputFile, type InputFile, type RecordEnds } from '../files.js';
 import { readLines } from '../lines.js';
 import type { ClassName, LineContext, RecordSink } from '../records.js';
 import type { LineTranslator } from '../translator.js';
@@ -80,6 +80,13 @@ export interface TemplateModel {
   readonly untimed: number;
   /** What the mining pass hands to the translating pass (see LineReplay). Absent for a model built by hand. */
   readonly replay?: LineReplay;
+  /**
+   * With one file one instance (no instance rule): per file path, the earliest and latest times of the lines that
+   * become records (those whose key matches a template), as the mining pass read them. A large file is then
+   * summarized as it is read (features/streamed.ts), and Dref known before the reading (read.ts). Absent for a
+   * model built by hand, and for a file with no such line.
+   */
+  readonly ends?: Readonly<Record<string, RecordEnds>>;
 }
 
 /**
@@ -349,6 +356,9 @@ export interface FileMining {
     readonly notNumeric: Uint8Array;
     /** Per variable position (numbers only): the one value all its lines had, or null when they differed. */
     readonly values: Array<string | null | undefined>;
+    /** The earliest and latest times of its lines (an untimed line's is the line's it continues). */
+    first: number;
+    last: number;
   }>;
   /** For the id rule: what its sampled lines counted (IdFieldCounter, merged over files in mergeMinings). */
   readonly ids: IdCounts;
@@ -411,7 +421,7 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
           }
           entry = {
             key, masked, count: 0, example: text, timed: split.timed, notNumeric, variable, values: new Array<string | null | undefined>(raw.length),
-            index: keys.length, hexLike: HEX_LIKE.test(key), segments: key.split('0'), settled: false,
+            first: split.t, last: split.t, index: keys.length, hexLike: HEX_LIKE.test(key), segments: key.split('0'), settled: false,
           };
           byKey.set(key, entry);
           keys.push(entry);
@@ -419,6 +429,8 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
         guess.add(split.message, entry);
       }
       entry.count++;
+      if (split.t < entry.first) entry.first = split.t;
+      else if (split.t > entry.last) entry.last = split.t;
       if (lineNo > lineKeys.length) {
         const grown = new Int32Array(Math.max(lineKeys.length * 2, lineNo));
         grown.set(lineKeys);
@@ -452,7 +464,7 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
   });
   return {
     path: file.path, layout,
-    keys: keys.map(({ key, masked, count, example, timed, notNumeric, values }) => ({ key, masked, count, example, timed, notNumeric, values })),
+    keys: keys.map(({ key, masked, count, example, timed, notNumeric, values, first, last }) => ({ key, masked, count, example, timed, notNumeric, values, first, last })),
     ids: ids.counts(), hosts: [...hosts], lines, untimed, lineKeys: lineKeys.slice(0, lines),
   };
 }
@@ -565,17 +577,49 @@ export function mergeMinings(minings: readonly FileMining[], classOf: readonly C
     return { id: index, tokens: c.tokens, name, states, counts: tally.counts, example: tally.example, timed: tally.timed };
   });
   const model: TemplateModel = { parameters, year, files, instance, templates, lines, untimed };
-  return { ...model, replay: replayOf(minings, model) };
+  const templateOf = keyTemplates(model);
+  return { ...model, replay: replayOf(minings, templateOf), ...(instance === null ? { ends: runEnds(minings, templateOf) } : {}) };
+}
+
+/** A mined key: what keyTemplates matches, and runEnds reads the times of. */
+type MinedKey = FileMining['keys'][number];
+
+/**
+ * Each message key's template as the translator would match it (templateTranslator: Drain's match over the model's
+ * templates, by the key's masked tokens), −1 for none; matched once per key.
+ */
+function keyTemplates(model: TemplateModel): (key: MinedKey) => number {
+  const drain = new Drain(model.parameters);
+  for (const t of model.templates) drain.restore(t.tokens);
+  const matched = new Map<string, number>();
+  return (k) => {
+    let id = matched.get(k.key);
+    if (id === undefined) matched.set(k.key, id = drain.match(k.masked)?.id ?? -1);
+    return id;
+  };
+}
+
+/** Per file: the earliest and latest times of its lines whose key matches a template (TemplateModel.ends). */
+function runEnds(minings: readonly FileMining[], templateOf: (key: MinedKey) => number): Record<string, RecordEnds> {
+  const ends: Record<string, RecordEnds> = {};
+  for (const m of minings) {
+    let first = Infinity;
+    let last = -Infinity;
+    for (const k of m.keys) {
+      if (templateOf(k) === -1) continue;
+      if (k.first < first) first = k.first;
+      if (k.last > last) last = k.last;
+    }
+    if (first <= last) ends[m.path] = { first, last };
+  }
+  return ends;
 }
 
 /**
- * The LineReplay of the files mined: each distinct key's template as the translator would match it
- * (templateTranslator: Drain's match over the model's templates, by the message's masked tokens), and each
- * line's key. Files are taken in order while they fit in REPLAY_MAX_LINES and REPLAY_MAX_KEY_CHARS.
+ * The LineReplay of the files mined: each distinct key's template (keyTemplates), and each line's key. Files are
+ * taken in order while they fit in REPLAY_MAX_LINES and REPLAY_MAX_KEY_CHARS.
  */
-function replayOf(minings: readonly FileMining[], model: TemplateModel): LineReplay {
-  const drain = new Drain(model.parameters);
-  for (const t of model.templates) drain.restore(t.tokens);
+function replayOf(minings: readonly FileMining[], templateOf: (key: MinedKey) => number): LineReplay {
   const byKey = new Map<string, number>();
   const keys: string[] = [];
   const templates: number[] = [];
@@ -595,7 +639,7 @@ function replayOf(minings: readonly FileMining[], model: TemplateModel): LineRep
       if (index === undefined) {
         byKey.set(k.key, index = keys.length);
         keys.push(k.key);
-        templates.push(drain.match(k.masked)?.id ?? -1);
+        templates.push(templateOf(k));
       }
       global[i] = index;
     });
