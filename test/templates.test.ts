@@ -533,6 +533,23 @@ describe('mining and translating', () => {
     }
   });
 
+  it('line keys: 2 bytes a line up to 65 535 keys, 4 past that, in memory shared with the parsing threads', async () => {
+    const word = (i: number): string => Array.from({ length: 4 }, (_, k) => String.fromCharCode(97 + (Math.floor(i / 26 ** k) % 26))).join('');
+    const text = (n: number): string => Array.from({ length: n }, (_, i) => `2026-11-20 10:00:00,${String(i % 1000).padStart(3, '0')} op ${word(i)} took ${i % 97} ms\n`).join('');
+    for (const [n, type] of [[65_535, Uint16Array], [65_536, Int32Array]] as const) {
+      // n distinct keys: n − 1 in good, and one more in bad.
+      const dir = tree({ 'good/a.log': text(n - 1), 'bad/a.log': `2026-11-20 10:00:01,000 finished\n` });
+      const classes = { good: await listInputFiles(join(dir, 'good'), 'good'), bad: await listInputFiles(join(dir, 'bad'), 'bad') };
+      const model = await mineTemplates(classes);
+      expect(model.replay?.keys.length).toBe(n);
+      const lines = model.replay?.lines[classes.good[0]!.path];
+      expect(lines).toBeInstanceOf(type);
+      expect(lines?.buffer).toBeInstanceOf(SharedArrayBuffer);
+      expect([lines?.[0], lines?.[n - 2]]).toEqual([1, n - 1]);
+      expect(model.replay?.lines[classes.bad[0]!.path]).toEqual(new type([n]));
+    }
+  });
+
   it('an absorbed template hands its lines to the one that absorbed it: counts add, ids stay consecutive', async () => {
     // user=root and user=uucp start two templates; user=ftp (a third word) makes the position a parameter.
     const line = (s: number, u: string): string => `2026-11-20 10:00:0${s},000 login failed user=${u} port=${s}\n`;

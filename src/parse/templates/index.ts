@@ -105,15 +105,19 @@ export interface LineReplay {
   /** Per key: its template's id, −1 when it matches none. */
   readonly templates: Int32Array;
   /**
-   * Per file path, per line (index lineNo − 1): 1 + the index of its key in `keys`, 0 for a line with none.
-   * Files past REPLAY_MAX_LINES lines, or whose new keys would pass REPLAY_MAX_KEY_CHARS, have none (memory).
+   * Per file path, per line (index lineNo − 1): 1 + the index of its key in `keys`, 0 for a line with none. In
+   * shared memory (one copy for every parsing thread), 2 bytes a line up to 65 535 keys.
+   * Files past REPLAY_MAX_BYTES, or whose new keys would pass REPLAY_MAX_KEY_CHARS, have none (memory).
    */
-  readonly lines: Readonly<Record<string, Int32Array>>;
+  readonly lines: Readonly<Record<string, LineKeys>>;
 }
 
-/** Most lines (all files) whose keys the mining pass hands to the translating pass (4 bytes each, per parsing worker). */
-export const REPLAY_MAX_LINES = 8_000_000;
-/** Most characters of distinct message keys handed over (2 bytes each, per parsing worker). */
+/** A file's line keys (LineReplay.lines). */
+export type LineKeys = Uint16Array | Int32Array;
+
+/** Most bytes of line keys (all files) the mining pass hands to the translating pass, shared by the parsing threads. */
+export const REPLAY_MAX_BYTES = 128 << 20;
+/** Most characters of distinct message keys handed over (2 bytes each, per parsing thread). */
 export const REPLAY_MAX_KEY_CHARS = 32_000_000;
 
 const SNIFF_LINES = 20;
@@ -201,7 +205,7 @@ interface FileState {
   readonly timeOfDay: boolean;
   lastTime: number;
   /** The mining pass's key per line of this file (LineReplay.lines), if any. */
-  readonly replay?: Int32Array | undefined;
+  readonly replay?: LineKeys | undefined;
   /** The last line split (splitLine): its time, message, syslog host ('' if none), and whether it had its own timestamp. */
   t: number;
   message: string;
@@ -209,7 +213,7 @@ interface FileState {
   timed: boolean;
 }
 
-function fileState(layout: FileLayout, format: TimeFormat, replay?: Int32Array): FileState {
+function fileState(layout: FileLayout, format: TimeFormat, replay?: LineKeys): FileState {
   return { layout, format, timeOfDay: isTimeOfDay(format), lastTime: NaN, replay, t: NaN, message: '', host: '', timed: false };
 }
 
@@ -617,21 +621,24 @@ function runEnds(minings: readonly FileMining[], templateOf: (key: MinedKey) => 
 
 /**
  * The LineReplay of the files mined: each distinct key's template (keyTemplates), and each line's key. Files are
- * taken in order while they fit in REPLAY_MAX_LINES and REPLAY_MAX_KEY_CHARS.
+ * taken in order while they fit in REPLAY_MAX_BYTES and REPLAY_MAX_KEY_CHARS.
  */
 function replayOf(minings: readonly FileMining[], templateOf: (key: MinedKey) => number): LineReplay {
   const byKey = new Map<string, number>();
   const keys: string[] = [];
   const templates: number[] = [];
-  const lines: Record<string, Int32Array> = {};
-  let lineCount = 0;
+  const lines: Record<string, LineKeys> = {};
+  // (Keys of every file: those handed over are fewer.)
+  const narrow = new Set(minings.flatMap((m) => m.keys.map((k) => k.key))).size <= 0xffff;
+  const width = narrow ? Uint16Array.BYTES_PER_ELEMENT : Int32Array.BYTES_PER_ELEMENT;
+  let bytes = 0;
   let keyChars = 0;
   for (const m of minings) {
-    if (lineCount + m.lineKeys.length > REPLAY_MAX_LINES) continue;
+    if (bytes + m.lineKeys.length * width > REPLAY_MAX_BYTES) continue;
     let newChars = 0;
     for (const k of m.keys) if (!byKey.has(k.key)) newChars += k.key.length;
     if (keyChars + newChars > REPLAY_MAX_KEY_CHARS) continue;
-    lineCount += m.lineKeys.length;
+    bytes += m.lineKeys.length * width;
     keyChars += newChars;
     const global = new Int32Array(m.keys.length);
     m.keys.forEach((k, i) => {
@@ -643,7 +650,8 @@ function replayOf(minings: readonly FileMining[], templateOf: (key: MinedKey) =>
       }
       global[i] = index;
     });
-    const out = new Int32Array(m.lineKeys.length);
+    const shared = new SharedArrayBuffer(m.lineKeys.length * width);
+    const out = narrow ? new Uint16Array(shared) : new Int32Array(shared);
     for (let i = 0; i < out.length; i++) {
       const k = m.lineKeys[i] as number;
       out[i] = k === 0 ? 0 : (global[k - 1] as number) + 1;
