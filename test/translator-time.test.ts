@@ -101,6 +101,34 @@ describe('custom format strings', () => {
     expect(s.end).toBe(16);
   });
 
+  it('a prefix equal but for its seconds reads only them; other text is parsed whole', () => {
+    const f = makeTimeFormat('log4j', { year: 2026 });
+    expect(f.parse('2026-11-20 10:00:01,100 a', 0)).toBeCloseTo(AT_10_00_01 + 0.1, 6);
+    expect(f.parse('2026-11-20 10:00:07,5 b', 0)).toBe(AT_10_00_01 + 6.5);
+    expect(f.end).toBe(21);
+    expect(f.parse('2026-11-20 10:00:07,25', 0)).toBe(AT_10_00_01 + 6.25); // the seconds taken into the prefix
+    expect(f.parse('2026-11-20 10:00:60,000', 0)).toBe(AT_10_00_01 + 59); // a leap second, as parsed whole
+    expect(f.parse('2026-11-20 10:00:61,000', 0)).toBeNaN();
+    expect(f.parse('2026-11-20 10:00:7x,000', 0)).toBeNaN();
+    expect(f.parse('2026-11-20 10:00:08.000', 0)).toBeNaN(); // the literal after the seconds differs
+    expect(f.parse('2026-11-20 10:01:08,000', 0)).toBe(AT_10_00_01 + 67);
+    expect(f.parse('2026-11-21 10:01:09,000', 0)).toBe(AT_10_00_01 + 68 + 86400);
+    expect(f.parse('x2026-11-21 10:01:03,5', 1)).toBe(AT_10_00_01 + 62.5 + 86400);
+    expect(f.parse('3026-11-21 10:01:04,5', 0)).toBe(AT_10_00_01 + 63.5 + 86400 + (daysFromCivil(3026, 11, 21) - daysFromCivil(2026, 11, 21)) * 86400);
+    const s = makeTimeFormat('syslog', { year: 2026 });
+    expect(s.parse('Nov  9 23:59:58 a', 0)).toBe(1_794_268_798);
+    expect(s.parse('Nov  9 23:59:03 b', 0)).toBe(1_794_268_743);
+    expect(s.end).toBe(15);
+    expect(s.parse('Nov  9 23:59:041', 0)).toBe(1_794_268_744); // two digits of seconds
+    expect(s.end).toBe(15);
+    expect(s.parse('Nov 19 23:59:04 c', 0)).toBe(1_794_268_744 + 10 * 86400);
+    // Seconds before the date: the date read too.
+    const d = makeTimeFormat('HH:mm:ss dd/MM/yyyy', { year: 2026 });
+    expect(d.parse('10:00:01 20/11/2026', 0)).toBe(AT_10_00_01);
+    expect(d.parse('10:00:02 20/11/2026', 0)).toBe(AT_10_00_01 + 1);
+    expect(d.parse('10:00:03 21/11/2026', 0)).toBe(AT_10_00_01 + 2 + 86400);
+  });
+
   it('an unknown name is an error that lists the named formats', () => {
     expect(() => makeTimeFormat('log4', { year: 2026 })).toThrow(
       "unknown timestamp format 'log4': name one of iso8601, log4j, syslog, yyMMdd HHmmss, epoch-s, epoch-ms, epoch-us, epoch-ns, or write a format string with at least HH (e.g. 'yyyy/MM/dd HH:mm:ss.SSS')");

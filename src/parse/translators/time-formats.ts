@@ -215,6 +215,14 @@ class PatternFormat implements TimeFormat {
   private readonly prefix = new Uint16Array(64);
   private prefixLength = 0;
   private prefixSeconds = 0;
+  /**
+   * Lines a second or more apart share less: up to the seconds ("2026-11-20 10:00:"). The seconds' place in the
+   * cached prefix (−1: none), and the seconds up to the minute: a text equal to the prefix but for those two digits
+   * needs only them read. (The fields before them read the same characters and stop where they did: the one just
+   * before them stopped at their first digit, which ends a word or a run of spaces, or at its own most digits.)
+   */
+  private secondsAt = -1;
+  private minuteSeconds = 0;
 
   /** The tokens as parallel typed arrays: the hot loop reads small integers, not objects. */
   private readonly kinds: Uint8Array;
@@ -234,7 +242,7 @@ class PatternFormat implements TimeFormat {
   }
 
   parse(text: string, start: number): number {
-    if (this.prefixLength > 0 && this.hasPrefix(text, start)) {
+    if (this.prefixLength > 0 && (this.hasPrefix(text, start) || this.otherSecond(text, start))) {
       let i = start + this.prefixLength;
       if (!this.hasFraction) {
         this.end = i;
@@ -260,6 +268,7 @@ class PatternFormat implements TimeFormat {
     let zoneSeconds = 0;
     let hasDate = false;
     let fractionStart = -1;
+    let secondsStart = -1;
     let i = start;
     const kinds = this.kinds;
     const codes = this.codes;
@@ -274,6 +283,7 @@ class PatternFormat implements TimeFormat {
       } else if (kind <= K.second) {
         // A numeric field of min..max digits.
         const max = maxs[k] as number;
+        if (kind === K.second) secondsStart = i;
         let v = 0;
         let digits = 0;
         let c = text.charCodeAt(i);
@@ -338,16 +348,39 @@ class PatternFormat implements TimeFormat {
     const daySeconds = hasDate ? this.daySeconds(year, month, day) : 0;
     if (Number.isNaN(daySeconds)) return NaN;
     this.end = i;
-    const seconds = daySeconds + hour * 3600 + minute * 60 + second - zoneSeconds;
+    const upToMinute = daySeconds + hour * 3600 + minute * 60;
+    const seconds = upToMinute + second - zoneSeconds;
     if (this.cacheable) {
       const cut = fractionStart === -1 ? i : fractionStart;
       if (cut - start <= this.prefix.length) {
         for (let k = start; k < cut; k++) this.prefix[k - start] = text.charCodeAt(k);
         this.prefixLength = cut - start;
         this.prefixSeconds = seconds;
+        // (Cacheable: no zone, so the seconds are upToMinute + second.)
+        this.secondsAt = secondsStart < 0 ? -1 : secondsStart - start;
+        this.minuteSeconds = upToMinute;
       }
     }
     return seconds + fraction;
+  }
+
+  /**
+   * Whether the text has the cached prefix but for its two digits of seconds (secondsAt), which then take their place
+   * in it (and in prefixSeconds).
+   */
+  private otherSecond(text: string, start: number): boolean {
+    const at = this.secondsAt;
+    if (at < 0) return false;
+    const prefix = this.prefix;
+    for (let k = this.prefixLength - 1; k >= at + 2; k--) if (text.charCodeAt(start + k) !== prefix[k]) return false;
+    const a = text.charCodeAt(start + at);
+    const b = text.charCodeAt(start + at + 1);
+    if (a < 48 || a > 54 || b < 48 || b > 57 || (a === 54 && b !== 48)) return false; // 00–60
+    for (let k = at - 1; k >= 0; k--) if (text.charCodeAt(start + k) !== prefix[k]) return false;
+    prefix[at] = a;
+    prefix[at + 1] = b;
+    this.prefixSeconds = this.minuteSeconds + ((a - 48) * 10 + (b - 48));
+    return true;
   }
 
   private hasPrefix(text: string, start: number): boolean {
