@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseIsoTimestamp } from '../src/parse/timestamp.js';
 import { daysFromCivil, makeTimeFormat } from '../src/parse/translators/time-formats.js';
 
 // Hand-computed epoch seconds: 2026-11-20 00:00 UTC is 56 years after 1970
@@ -127,6 +128,63 @@ describe('custom format strings', () => {
     expect(d.parse('10:00:01 20/11/2026', 0)).toBe(AT_10_00_01);
     expect(d.parse('10:00:02 20/11/2026', 0)).toBe(AT_10_00_01 + 1);
     expect(d.parse('10:00:03 21/11/2026', 0)).toBe(AT_10_00_01 + 2 + 86400);
+  });
+
+  it('iso8601 read by hand gives what the ISO regex and parseIsoTimestamp (tested against Date.parse) give, and ends where the regex does', () => {
+    // The reference: the regex for the timestamp's extent, then parseIsoTimestamp over it (test/property.test.ts).
+    const EXTENT = /\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:[.,]\d{1,9})?)?(?:Z|[+-]\d\d(?::?\d\d)?)?/y;
+    const reference = (text: string, start: number): { t: number; end: number | null } => {
+      EXTENT.lastIndex = start;
+      const m = EXTENT.exec(text);
+      const t = m === null ? NaN : parseIsoTimestamp(m[0]);
+      return { t, end: Number.isNaN(t) ? null : start + m![0].length };
+    };
+    // mulberry32 (as fixtures/generate.mjs)
+    let seed = 7;
+    const random = (): number => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+      return ((x ^ (x >>> 14)) >>> 0) / 2 ** 32;
+    };
+    const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+    const digits = (n: number): string => Array.from({ length: n }, () => String(Math.floor(random() * 10))).join('');
+    const f = makeTimeFormat('iso8601', { year: 2026 });
+    // A text that differs from the last one in the first character or the tenth (the dates cached) only.
+    for (const text of ['2026-11-20T10:00:01Z', '1026-11-20T10:00:01Z', '1026-11-21T10:00:01Z', '1026-11-21 10:00:01Z', '2026-11-21 10:00:01Z']) {
+      expect({ text, t: f.parse(text, 0) }).toEqual({ text, t: reference(text, 0).t });
+    }
+    let valid = 0;
+    // Runs of lines a few seconds apart (the caches hit), and lines of every shape.
+    let base = Date.UTC(2026, 10, 20, 23, 58);
+    for (let n = 0; n < 30_000; n++) {
+      let text: string;
+      if (random() < 0.5) {
+        base += Math.floor(random() * 4000);
+        const iso = new Date(base).toISOString();
+        text = `${iso.slice(0, 10)}${pick(['T', ' '])}${iso.slice(11, 19)}${pick(['', `.${iso.slice(20, 23)}`, `,${digits(1 + Math.floor(random() * 11))}`])}${pick(['', 'Z', '+01:00', '-0530', '+02'])}`;
+      } else {
+        const year = pick(['2026', '0099', '2024', '1969', '20x6']);
+        const month = pick(['01', '02', '11', '12', '13', '00', '1']);
+        const day = pick(['01', '28', '29', '30', '31', '32', '00']);
+        const hour = pick(['00', '09', '23', '24', '7']);
+        const minute = pick(['00', '59', '60', '5']);
+        const second = pick(['', ':00', ':59', ':60', ':61', ':5', ':5x', ':']);
+        const frac = second.length === 3 ? pick(['', '.', ',', '.5', ',123456789', '.1234567891', '.x']) : '';
+        const zone = pick(['', 'Z', '+00:00', '-00:00', '+01:30', '+0130', '+01', '+1', '+01:', '+01:3', '-12:00', 'z']);
+        text = `${year}-${month}-${day}${pick(['T', ' ', 't', '_'])}${hour}:${minute}${second}${frac}${zone}`;
+      }
+      const lead = pick(['', 'x', '[']);
+      const line = `${lead}${text}${pick(['', ' INFO started', '0', ']'])}`;
+      const want = reference(line, lead.length);
+      const t = f.parse(line, lead.length);
+      expect({ line, t }).toEqual({ line, t: want.t });
+      if (want.end !== null) {
+        valid++;
+        expect({ line, end: f.end }).toEqual({ line, end: want.end });
+      }
+    }
+    expect(valid).toBeGreaterThan(14_000);
   });
 
   it('an unknown name is an error that lists the named formats', () => {
