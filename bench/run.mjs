@@ -69,7 +69,7 @@ const P = {
   refs: env('BENCH_REFS', 'dlog,small').split(',').map((s) => s.trim()).filter((s) => s !== '' && s !== 'none'),
   python: env('BENCH_PYTHON', ''),
 };
-const SET_NAMES = ['dlog', 'few', 'few-gz', 'requests', 'requests-hashed', 'requests-files', 'small', 'log4j'];
+const SET_NAMES = ['dlog', 'few', 'few-gz', 'requests', 'requests-hashed', 'requests-files', 'small', 'log4j', 'log4j-raw'];
 for (const s of P.sets) if (!SET_NAMES.includes(s)) throw new Error(`BENCH_SETS: unknown set '${s}' (${SET_NAMES.join(', ')})`);
 for (const j of P.jobs) if (!(Number.isInteger(j) && j >= 1)) throw new Error(`BENCH_JOBS: '${j}' is not a whole number ≥ 1`);
 
@@ -166,6 +166,14 @@ function setSpecs() {
       dir: `log4j-${P.log4jMB}MB-${P.log4jFiles}f-s${P.seed}-${g}`,
       jobs: (root) => log4jJobs(root, { bytes: P.log4jMB * 1e6, files: P.log4jFiles, seed: P.seed + 200 }),
       args: ['--translator', P.translator],
+    },
+    // The log4j set's files with no translator: templates mined from them (README, "Raw logs, no translator").
+    'log4j-raw': {
+      name: 'log4j-raw',
+      title: `log4j text, ${P.log4jFiles} files, no translator (templates mined)`,
+      dir: `log4j-${P.log4jMB}MB-${P.log4jFiles}f-s${P.seed}-${g}`,
+      jobs: (root) => log4jJobs(root, { bytes: P.log4jMB * 1e6, files: P.log4jFiles, seed: P.seed + 200 }),
+      args: [],
     },
   };
   return P.sets.map((s) => ({ ...specs[s], ...(specs[s].compressedFrom !== undefined ? { plain: specs[specs[s].compressedFrom] } : {}) }));
