@@ -8,7 +8,7 @@ import { variableLimit } from './features/limits.js';
 import { AbsoluteQuartilePass, QuartileSlots, quartileLayoutOf, referenceDurationOf } from './features/quartile-pass.js';
 import type { WorkerInit } from './parse/parallel.js';
 import { listInputFiles, type InputFile, type RecordEnds } from './parse/files.js';
-import { compressedEndsPay, largeRunEnds, recordEndsAhead, recordEndsDecompressing, referenceDurationOfEnds } from './parse/sniff.js';
+import { compressedEndsPay, largeRunEnds, recordEndsAhead, recordEndsDecompressing, referenceDurationOfEnds, translatedEnds } from './parse/sniff.js';
 import type { MetricSeries } from './parse/metrics.js';
 import { emptyReadStats, readClass, type ReadStats } from './parse/reader.js';
 import type { ClassName } from './parse/records.js';
@@ -141,9 +141,10 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
   const endsReadable = rereadable && metricPaths.length === 0 && options.translator === undefined && mined === undefined;
   const decompressing = endsReadable && (options.compressedEnds ?? compressedEndsPay(all));
   if (decompressing) hooks.onEndsPass?.(all.reduce((n, f) => n + (f.gzip ? f.size : 0), 0), all.filter((f) => f.gzip).length);
-  // Raw logs: the mining pass read every line's time (TemplateModel.ends).
-  const minedEnds = mined !== undefined && rereadable && metricPaths.length === 0 ? minedRunEnds(mined.model, all) : null;
-  const ends = minedEnds !== null ? (minedEnds.every((e) => e !== null) ? minedEnds as RecordEnds[] : null) : !endsReadable ? null : decompressing
+  // Raw logs: the mining pass read every line's time (TemplateModel.ends); or a rules translator translates each
+  // file's ends (a copy of it: what the reading's counts).
+  const sniffedEnds = rereadable && metricPaths.length === 0 ? await (mined !== undefined ? minedRunEnds(mined.model, all) : rulesRunEnds(all, files.good.length, translatorPath, options.year)) : null;
+  const ends = sniffedEnds !== null ? (sniffedEnds.every((e) => e !== null) ? sniffedEnds as RecordEnds[] : null) : !endsReadable ? null : decompressing
     ? await recordEndsDecompressing(all, (n) => hooks.onBytes?.(n), () => hooks.onFileDone?.()) : recordEndsAhead(all);
   if (decompressing) hooks.onEndsPassDone?.();
   // (Not with --two-pass: its second pass gives q*.abs.)
@@ -152,7 +153,7 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
   const keepSeries = metricPaths.length > 0 || guessed !== null || !(rereadable && (options.twoPass === true || totalBytes > SERIES_IN_MEMORY_MAX_BYTES));
   // With q*.abs left to the second pass, a large run whose own ends are known is summarized as it is read,
   // whether or not the other files' are (largeRunEnds).
-  const each = ends ?? (keepSeries ? null : minedEnds ?? (endsReadable ? largeRunEnds(all) : null));
+  const each = ends ?? (keepSeries ? null : sniffedEnds ?? (endsReadable ? largeRunEnds(all) : null));
   if (each !== null) {
     all.forEach((file, i) => { const e = each[i]; if (e !== null && e !== undefined) all[i] = { ...file, ends: e }; });
     files.good = all.slice(0, files.good.length);
@@ -281,6 +282,15 @@ async function minedTranslator(files: Record<ClassName, InputFile[]>, options: R
   }
   if (mined !== undefined) hooks.onNote?.(mined.summary());
   return mined;
+}
+
+/** Each file's ends translated by the rules translator at `path` (sniff.ts translatedEnds); null without one. */
+async function rulesRunEnds(files: readonly InputFile[], goodFiles: number, path: string | undefined, year: number | undefined): Promise<(RecordEnds | null)[] | null> {
+  if (path === undefined) return null;
+  const { isRulesTranslator, loadTranslator } = await import('./parse/translators/load.js');
+  if (!isRulesTranslator(path)) return null;
+  const translator = await loadTranslator(path, year !== undefined ? { year } : {});
+  return translator.type === 'lines' ? translatedEnds(files, goodFiles, translator) : null;
 }
 
 /** Each file's ends as the template mining pass read them (TemplateModel.ends; null: a file not mined, or none). */

@@ -16,6 +16,7 @@ import { buildFeatureSet } from '../src/features/index.js';
 import { referenceDurationOf } from '../src/features/quartile-pass.js';
 import type { InputFile, RecordEnds } from '../src/parse/files.js';
 import { readClass, type ReadStats } from '../src/parse/reader.js';
+import type { Translator } from '../src/parse/translator.js';
 import type { ClassName } from '../src/parse/records.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'distalyze-streamed-'));
@@ -316,17 +317,18 @@ describe('runs of 8 MiB and more, through readClasses', () => {
   }, 60_000);
 });
 
-describe('raw logs of 8 MiB and more (template mining)', () => {
-  it('are summarized as they are read, their ends from the mining pass: the features the records held give', async () => {
-    const { readClasses } = (await import(pathToFileURL(join(ROOT, 'dist', 'read.js')).href)) as ReadModule;
-    const { rawLogTranslator } = await import('../src/parse/templates/index.js');
+/**
+ * Two raw log4j-layout runs a class of ~8.5 MB (made once): a first line without a timestamp (not a record), stack
+ * traces continuing lines (the last line one of them), and lines a few lines late, as several threads write a log.
+ */
+let rawRuns: Promise<Record<ClassName, InputFile[]>> | null = null;
+function rawLogs(): Promise<Record<ClassName, InputFile[]>> {
+  return rawRuns ??= (async () => {
     for (const c of ['good', 'bad'] as const) mkdirSync(join(dir, 'raw', c), { recursive: true });
     const stamp = (t: number): string => {
       const d = new Date(Math.round(t * 1000));
       return `${d.toISOString().slice(0, 10)} ${d.toISOString().slice(11, 19)},${String(d.getUTCMilliseconds()).padStart(3, '0')}`;
     };
-    // Two runs a class of ~8.5 MB; a first line without a timestamp (not a record), stack traces continuing lines
-    // (the last line one of them), and lines a few lines late, as several threads write a log.
     for (const [c, i] of [['good', 0], ['good', 1], ['bad', 0], ['bad', 1]] as const) {
       const start = 1_795_168_800 + 3_600 * i;
       const lines = ['=== region server starting ==='];
@@ -344,30 +346,68 @@ describe('raw logs of 8 MiB and more (template mining)', () => {
       else lines.push('\tat java.lang.Thread.run(Thread.java:750)');
       writeFileSync(join(dir, 'raw', c, `rs-${i}.log`), `${lines.join('\n')}\n`);
     }
-    expect(statSync(join(dir, 'raw', 'good', 'rs-0.log')).size).toBeGreaterThan(8 << 20);
-    const features = async (jobs: number): Promise<{ features: unknown; streamed: number }> => {
-      const r = await readClasses(join(dir, 'raw', 'good'), join(dir, 'raw', 'bad'), { jobs, year: 2026 });
-      const { instances, tables, referenceDuration } = r.features.features;
-      return { features: plain({ instances, tables, referenceDuration }), streamed: r.stats.good.streamed + r.stats.bad.streamed };
-    };
-    // What the records held give: the same mined translator, no file summarized as it is read.
     const list = (c: ClassName): InputFile[] => [0, 1].map((i) => {
       const path = join(dir, 'raw', c, `rs-${i}.log`);
       return { path, relativePath: `rs-${i}.log`, gzip: false, size: statSync(path).size };
     });
-    const classes = { good: list('good'), bad: list('bad') };
+    return { good: list('good'), bad: list('bad') };
+  })();
+}
+
+/** The features of the raw runs through readClasses (`options`): as the reading makes them, and how many were streamed. */
+async function rawFeatures(options: { jobs: number; translator?: string }): Promise<{ features: unknown; streamed: number }> {
+  const { readClasses } = (await import(pathToFileURL(join(ROOT, 'dist', 'read.js')).href)) as ReadModule;
+  const r = await readClasses(join(dir, 'raw', 'good'), join(dir, 'raw', 'bad'), { ...options, year: 2026 });
+  const { instances, tables, referenceDuration } = r.features.features;
+  return { features: plain({ instances, tables, referenceDuration }), streamed: r.stats.good.streamed + r.stats.bad.streamed };
+}
+
+/** What the records held give: the runs read through `translator`, no file summarized as it is read. */
+async function rawHeld(classes: Record<ClassName, InputFile[]>, translator: Translator): Promise<unknown> {
+  const c = new FeatureCollector(true);
+  c.streamedMinBytes = Infinity;
+  for (const className of ['good', 'bad'] as const) {
+    await readClass(classes[className], className, c.sink(() => undefined), { strict: false, translator });
+    c.finishClass();
+  }
+  c.fillAbsoluteQuartiles(referenceDurationOf(c));
+  const { instances, tables, referenceDuration } = buildFeatureSet(c, { weight: { mode: 'none' } }).features;
+  return plain({ instances, tables, referenceDuration });
+}
+
+describe('raw logs of 8 MiB and more', () => {
+  it('with templates mined, are summarized as they are read, their ends from the mining pass: the features the records held give', async () => {
+    const { rawLogTranslator } = await import('../src/parse/templates/index.js');
+    const classes = await rawLogs();
+    expect(classes.good[0]!.size).toBeGreaterThan(8 << 20);
     const translator = (await rawLogTranslator(classes, { year: 2026 }))!;
     // The ends: the earliest and latest times of the lines that become records (not the first line, no timestamp).
     expect(translator.model.ends?.[classes.bad[0]!.path]).toEqual({ first: 1_795_168_800, last: 1_795_168_800 + 99_999 * 0.05 });
-    const c = new FeatureCollector(true);
-    c.streamedMinBytes = Infinity;
-    for (const className of ['good', 'bad'] as const) {
-      await readClass(classes[className], className, c.sink(() => undefined), { strict: false, translator });
-      c.finishClass();
-    }
-    c.fillAbsoluteQuartiles(referenceDurationOf(c));
-    const { instances, tables, referenceDuration } = buildFeatureSet(c, { weight: { mode: 'none' } }).features;
-    const held = plain({ instances, tables, referenceDuration });
-    for (const jobs of [1, 2]) expect(await features(jobs)).toEqual({ features: held, streamed: 4 });
+    const held = await rawHeld(classes, translator);
+    for (const jobs of [1, 2]) expect(await rawFeatures({ jobs })).toEqual({ features: held, streamed: 4 });
+  }, 60_000);
+
+  it('through a rules translator, are summarized as they are read, their ends translated: the features the records held give', async () => {
+    const { loadTranslator } = await import('../src/parse/translators/load.js');
+    const classes = await rawLogs();
+    const rules = join(dir, 'hbase.yaml');
+    writeFileSync(rules, [
+      'timestamp: log4j',
+      'rules:',
+      "  - match: ' DEBUG '",
+      '    ignore: true',
+      "  - match: 'Flushed (?<mb>\\d+) MB'",
+      '    state: flush_mb',
+      '    value: mb',
+      '    continue: true',
+      "  - match: 'Flushed \\d+ MB in (?<ms>\\d+) ms'",
+      '    state: flush_ms',
+      '    value: ms',
+      "  - match: 'slow sync took'",
+      '    event: SlowSync',
+      '',
+    ].join('\n'));
+    const held = await rawHeld(classes, await loadTranslator(rules));
+    for (const jobs of [1, 2]) expect(await rawFeatures({ jobs, translator: rules })).toEqual({ features: held, streamed: 4 });
   }, 60_000);
 });

@@ -5,6 +5,7 @@ import { median } from '../features/stats.js';
 import { parseDlogLine } from './dlog.js';
 import { openInputFile, SPAN_OR_TABLE_NAME, STREAMED_MIN_BYTES, type InputFile, type RecordEnds } from './files.js';
 import type { RecordSink } from './records.js';
+import type { LineTranslator } from './translator.js';
 
 /** Whether a file is read as it is on disk, as dlog: not standard input, compressed, or a table. */
 function plainDlog(file: InputFile): boolean {
@@ -134,9 +135,9 @@ export async function recordEndsDecompressing(
 }
 
 /** The first (`all`: the earliest) record's time in a file's first bytes but the line cut off at their end (see endsIn). */
-function headTime(head: string, all: boolean): number | null {
+function headTime(head: string, all: boolean, records: LineRecords = dlogRecords): number | null {
   const text = head.replace(/^\uFEFF/, '');
-  return recordTime(linesOf(text.slice(0, Math.max(0, text.lastIndexOf('\n'))), false), all ? 'earliest' : 'first');
+  return recordTime(linesOf(text.slice(0, Math.max(0, text.lastIndexOf('\n'))), false), all ? 'earliest' : 'first', records);
 }
 
 /**
@@ -214,6 +215,31 @@ export function largeRunEnds(files: readonly InputFile[]): (RecordEnds | null)[]
   return files.map((f) => (plainDlog(f) && f.size >= STREAMED_MIN_BYTES ? endsOf(f) : null));
 }
 
+/** How a line becomes records, for a file's ends: the dlog parser's (a broken record throws), or a translator's. */
+type LineRecords = (line: string, sink: RecordSink) => void;
+const dlogRecords: LineRecords = (line, sink) => parseDlogLine(line, sink, '', 0);
+
+/** Bytes read from each end of a file given to a translator (which may map few of its lines). */
+const TRANSLATED_END_BYTES = 64 * 1024;
+
+/**
+ * The ends of raw files a rules translator reads, as recordEndsAhead reads a dlog file's (null: a compressed, span or
+ * table file, one the translator maps no line of at either end, or stops at; and every file smaller than
+ * STREAMED_MIN_BYTES when they average less than AHEAD_MIN_AVERAGE_BYTES): 64 KiB of each end translated by
+ * `translator`, a copy of the one that reads them (loaded for this: what it counts stays the reading's). A file is one
+ * instance unless the translator names instances (`I` records: then none).
+ */
+export function translatedEnds(files: readonly InputFile[], goodFiles: number, translator: LineTranslator): (RecordEnds | null)[] {
+  const small = files.reduce((n, f) => n + f.size, 0) < AHEAD_MIN_AVERAGE_BYTES * files.length;
+  return files.map((file, i) => {
+    if (file.gzip || file.path === '-' || SPAN_OR_TABLE_NAME.test(file.relativePath) || (small && file.size < STREAMED_MIN_BYTES)) return null;
+    const ctx = { file: file.path, relativePath: file.relativePath, className: i < goodFiles ? 'good' as const : 'bad' as const, line: 0 };
+    translator.beginFile?.(ctx, NO_RECORDS);
+    return endsOf(file, (line, sink) => { translator.translateLine(line, ctx, sink); }, TRANSLATED_END_BYTES);
+  });
+}
+const NO_RECORDS: RecordSink = { instance: () => undefined, event: () => undefined, state: () => undefined };
+
 /** Dref (SPEC §2: the median duration over all instances) of files with these ends (recordEndsAhead). */
 export function referenceDurationOfEnds(ends: readonly RecordEnds[]): number {
   return median(Float64Array.from(ends, (e) => e.last - e.first));
@@ -225,8 +251,11 @@ export function referenceDurationAhead(files: readonly InputFile[]): number | nu
   return ends === null ? null : referenceDurationOfEnds(ends);
 }
 
-/** A file's first and last records' times, from its two ends (null: see recordEndsAhead). */
-function endsOf(file: InputFile): RecordEnds | null {
+/**
+ * A file's first and last records' times, from its two ends (null: see recordEndsAhead): `bytes` of each, their
+ * lines made records by `records` (the dlog parser, or a translator's: translatedEnds).
+ */
+function endsOf(file: InputFile, records: LineRecords = dlogRecords, bytes = END_BYTES): RecordEnds | null {
   let fd: number;
   try {
     fd = openSync(file.path, 'r');
@@ -234,11 +263,12 @@ function endsOf(file: InputFile): RecordEnds | null {
     return null; // reported as the reading finds it
   }
   try {
-    const whole = file.size <= 2 * END_BYTES;
-    const headBytes = readSync(fd, endsBuffer, 0, whole ? file.size : END_BYTES, 0);
-    const head = endsBuffer.toString('utf8', 0, headBytes);
-    const tail = whole ? null : endsBuffer.toString('utf8', 0, readSync(fd, endsBuffer, 0, END_BYTES, file.size - END_BYTES));
-    return endsIn(head, tail, file.size >= STREAMED_MIN_BYTES);
+    const buffer = bytes === END_BYTES ? endsBuffer : Buffer.allocUnsafe(2 * bytes);
+    const whole = file.size <= 2 * bytes;
+    const headBytes = readSync(fd, buffer, 0, whole ? file.size : bytes, 0);
+    const head = buffer.toString('utf8', 0, headBytes);
+    const tail = whole ? null : buffer.toString('utf8', 0, readSync(fd, buffer, 0, bytes, file.size - bytes));
+    return endsIn(head, tail, file.size >= STREAMED_MIN_BYTES, records);
   } catch {
     return null; // a broken record: reported as the reading finds it
   } finally {
@@ -254,12 +284,12 @@ function endsOf(file: InputFile): RecordEnds | null {
  * them in their place (features/streamed.ts). A small one's are its first
  * record's and its last one's. Throws on a broken record.
  */
-function endsIn(head: string, tail: string | null, all: boolean): RecordEnds | null {
+function endsIn(head: string, tail: string | null, all: boolean, records: LineRecords = dlogRecords): RecordEnds | null {
   const whole = head.replace(/^\uFEFF/, '');
-  const first = tail === null ? recordTime(linesOf(whole, false), all ? 'earliest' : 'first') : headTime(head, all);
+  const first = tail === null ? recordTime(linesOf(whole, false), all ? 'earliest' : 'first', records) : headTime(head, all, records);
   // A line cut off at the start of the tail is not looked at: from the first line that starts within it.
   const tailText = tail === null ? whole : tail.slice(tail.indexOf('\n') + 1 || tail.length);
-  const last = all ? recordTime(linesOf(tailText, false), 'latest') : recordTime(linesOf(tailText, true), 'first');
+  const last = all ? recordTime(linesOf(tailText, false), 'latest', records) : recordTime(linesOf(tailText, true), 'first', records);
   if (first === null || last === null || !Number.isFinite(last - first)) return null;
   return { first, last };
 }
@@ -269,7 +299,7 @@ function endsIn(head: string, tail: string | null, all: boolean): RecordEnds | n
  * `I` record before it); or the earliest (the latest) time of all of them
  * (null: none, or an `I` record among them).
  */
-function recordTime(lines: Iterable<string>, pick: 'first' | 'earliest' | 'latest'): number | null {
+function recordTime(lines: Iterable<string>, pick: 'first' | 'earliest' | 'latest', records: LineRecords = dlogRecords): number | null {
   let time: number | null = null;
   let named = false;
   const at = (t: number): void => {
@@ -281,7 +311,7 @@ function recordTime(lines: Iterable<string>, pick: 'first' | 'earliest' | 'lates
     state: at,
   };
   for (const line of lines) {
-    parseDlogLine(line.endsWith('\r') ? line.slice(0, -1) : line, sink, '', 0);
+    records(line.endsWith('\r') ? line.slice(0, -1) : line, sink);
     if (named) return null;
     if (time !== null && pick === 'first') return time;
   }

@@ -15,6 +15,11 @@ export interface TranslatorOptions {
 const RULES = new Set(['.yaml', '.yml', '.json']);
 const MODULES = new Set(['.js', '.mjs', '.cjs', '.ts', '.mts']);
 
+/** Whether `--translator FILE` is a rules file (loadTranslator): declarative, so it can translate a file's ends alone. */
+export function isRulesTranslator(path: string): boolean {
+  return RULES.has(extname(path).toLowerCase());
+}
+
 /**
  * Load `--translator FILE`, its form picked by the file (SPEC §1):
  * `.yaml/.yml/.json` → rules; `.js/.mjs/.cjs/.ts/.mts` → module; anything else
