@@ -80,6 +80,12 @@ export interface ReadHooks {
    */
   readonly onEndsPass?: (compressedBytes: number, files: number) => void;
   readonly onEndsPassDone?: () => void;
+  /**
+   * Raw logs with no translator: templates are mined in a pass over them before the reading; its bytes and files
+   * come through onBytes and onFileDone until onMiningPassDone.
+   */
+  readonly onMiningPass?: (bytes: number, files: number) => void;
+  readonly onMiningPassDone?: () => void;
   /** Stage durations in milliseconds ('parse', 'features'). */
   readonly onStage?: (stage: string, ms: number) => void;
 }
@@ -270,13 +276,18 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
 async function minedTranslator(files: Record<ClassName, InputFile[]>, options: ReadOptions, hooks: ReadHooks): Promise<MinedTranslator | undefined> {
   const { rawLogTranslator } = await import('./parse/templates/index.js');
   const bytes = [...files.good, ...files.bad].reduce((n, f) => n + f.size, 0);
+  let mining = false;
   const mined = await rawLogTranslator(files, {
     // Mining workers as for parsing: above PARALLEL_MIN_BYTES, or when jobs says so.
     jobs: options.jobs ?? (bytes >= PARALLEL_MIN_BYTES ? availableParallelism() : 1),
     ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
     ...(options.instancePattern !== undefined ? { instancePattern: options.instancePattern } : {}),
     ...(options.year !== undefined ? { year: options.year } : {}),
-  });
+  }, {
+    onMining: (n, count) => { mining = true; hooks.onMiningPass?.(n, count); },
+    onBytes: (n) => hooks.onBytes?.(n),
+    onFileDone: () => hooks.onFileDone?.(),
+  }).finally(() => { if (mining) hooks.onMiningPassDone?.(); });
   if (mined === undefined && (options.timestamp !== undefined || options.instancePattern !== undefined)) {
     throw new InputError(`${options.timestamp !== undefined ? '--timestamp' : '--instance-pattern'} is for raw logs, but the input holds records`);
   }

@@ -71,6 +71,35 @@ describe('readClasses hooks', () => {
   });
 });
 
+describe('readClasses progress on raw logs', () => {
+  it('the template mining pass reports its start, its bytes and files, and its end; then the reading reports its own', async () => {
+    // (The built module: mining on two threads starts its worker from dist.)
+    const { readClasses } = (await import(pathToFileURL(join(ROOT, 'dist', 'index.js')).href)) as typeof import('../src/index.js');
+    const root = join(import.meta.dirname, '..', 'fixtures', 'raw', 'log4j');
+    for (const jobs of [1, 2]) {
+      const events: string[] = [];
+      let listed = { bytes: 0, files: 0 };
+      let bytes = 0;
+      let files = 0;
+      const tally = (): void => {
+        events.push(`${bytes} bytes, ${files} files`);
+        bytes = 0;
+        files = 0;
+      };
+      await readClasses(join(root, 'good'), join(root, 'bad'), { jobs, year: 2026 }, {
+        onFiles: (f, totalBytes) => { listed = { bytes: totalBytes, files: f.good.length + f.bad.length }; },
+        onMiningPass: (n, count) => { tally(); events.push(`mining ${n} bytes, ${count} files`); },
+        onMiningPassDone: () => { tally(); events.push('mined'); },
+        onBytes: (n) => { bytes += n; },
+        onFileDone: () => { files++; },
+      });
+      tally();
+      const all = `${listed.bytes} bytes, ${listed.files} files`;
+      expect(events).toEqual(['0 bytes, 0 files', `mining ${all}`, all, 'mined', all]);
+    }
+  });
+});
+
 describe('readClasses progress on compressed files', () => {
   it('is their compressed bytes, as listed: dlog on one thread and two, spans, and raw logs through a translator', async () => {
     const { readClasses } = await import('../src/index.js');

@@ -216,6 +216,14 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
       progress?.done();
       restartProgress();
     },
+    onMiningPass: (bytes, files) => {
+      progress?.done();
+      progress = new Progress(bytes, files, Progress.enabledFor(options.quiet), 'mining templates');
+    },
+    onMiningPassDone: () => {
+      progress?.done();
+      restartProgress();
+    },
     onSecondPass: (totalBytes, files) => {
       progress?.done();
       progress = new Progress(totalBytes, files, Progress.enabledFor(options.quiet), 'reading again for q*.abs');

@@ -35,6 +35,14 @@ import { detectTimestamp, fieldStart, isTimeOfDay, plausibleTime, SAMPLE_LINES, 
 
 export { DEFAULT_DRAIN_PARAMETERS, type DrainParameters } from './drain.js';
 
+/** What the mining pass tells as it goes (a compressed file's bytes are its compressed ones, as the reading's). */
+export interface MiningProgress {
+  /** The pass begins (raw logs found): the bytes and files it reads. */
+  readonly onMining?: (bytes: number, files: number) => void;
+  readonly onBytes?: (n: number) => void;
+  readonly onFileDone?: () => void;
+}
+
 export interface TemplateOptions {
   readonly drain?: DrainParameters;
   /** --timestamp FORMAT: force the timestamp format of every file. */
@@ -173,12 +181,13 @@ export interface MinedTranslator extends LineTranslator {
  * The translator for raw input, or undefined when the input is records (dlog
  * or CSV records): the one call the CLI makes when no translator is given.
  */
-export async function rawLogTranslator(classes: Readonly<Record<ClassName, readonly InputFile[]>>, options: TemplateOptions & { readonly jobs?: number } = {}): Promise<MinedTranslator | undefined> {
+export async function rawLogTranslator(classes: Readonly<Record<ClassName, readonly InputFile[]>>, options: TemplateOptions & { readonly jobs?: number } = {}, progress: MiningProgress = {}): Promise<MinedTranslator | undefined> {
   // Span files are read natively beside the logs (src/parse/spans.ts): they are neither mined nor sniffed.
   const logs = { good: await withoutSpanFiles(classes.good), bad: await withoutSpanFiles(classes.bad) };
   if (logs.good.length + logs.bad.length === 0) return undefined;
   for (const c of ['good', 'bad'] as const) if (logs[c].length > 0 && !(await looksRaw(logs[c]))) return undefined;
-  return templateTranslator(await mineTemplates(logs, options));
+  progress.onMining?.([...logs.good, ...logs.bad].reduce((n, f) => n + f.size, 0), logs.good.length + logs.bad.length);
+  return templateTranslator(await mineTemplates(logs, options, progress));
 }
 
 async function withoutSpanFiles(files: readonly InputFile[]): Promise<InputFile[]> {
@@ -377,7 +386,7 @@ export interface FileMining {
  * Mine one file: detect its timestamp, then collect its distinct message keys.
  * Throws an InputError naming the file when it has no timestamp format.
  */
-export async function mineFile(file: InputFile, options: TemplateOptions = {}): Promise<FileMining> {
+export async function mineFile(file: InputFile, options: TemplateOptions = {}, onBytes?: (n: number) => void): Promise<FileMining> {
   if (file.path === '-') throw new InputError('raw logs cannot be read from standard input (templates are mined in a first pass over the files); give a file or directory');
   const year = options.year ?? new Date().getUTCFullYear();
   const sample = await firstLines(file, SAMPLE_LINES + 1);
@@ -465,7 +474,7 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
       }
     },
     tooLong: () => { lines++; },
-  });
+  }, onBytes);
   return {
     path: file.path, layout,
     keys: keys.map(({ key, masked, count, example, timed, notNumeric, values, first, last }) => ({ key, masked, count, example, timed, notNumeric, values, first, last })),
@@ -482,16 +491,19 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}): 
  * templates do not depend on `jobs`. Throws an InputError naming the first
  * file (in input order) that has no timestamp format.
  */
-export async function mineTemplates(classes: Readonly<Record<ClassName, readonly InputFile[]>>, options: TemplateOptions & { readonly jobs?: number } = {}): Promise<TemplateModel> {
+export async function mineTemplates(classes: Readonly<Record<ClassName, readonly InputFile[]>>, options: TemplateOptions & { readonly jobs?: number } = {}, progress: MiningProgress = {}): Promise<TemplateModel> {
   const inputs = (['good', 'bad'] as const).flatMap((className) => classes[className].map((file) => ({ file, className })));
   const jobs = Math.min(options.jobs ?? 1, inputs.length);
   let minings: FileMining[];
   if (jobs > 1) {
     const { mineParallel } = await import('./mine-parallel.js');
-    minings = await mineParallel(inputs.map((i) => i.file), jobs, options);
+    minings = await mineParallel(inputs.map((i) => i.file), jobs, options, progress);
   } else {
     minings = [];
-    for (const { file } of inputs) minings.push(await mineFile(file, options));
+    for (const { file } of inputs) {
+      minings.push(await mineFile(file, options, progress.onBytes));
+      progress.onFileDone?.();
+    }
   }
   return mergeMinings(minings, inputs.map((i) => i.className), options);
 }

@@ -1,17 +1,18 @@
 import { Worker } from 'node:worker_threads';
 import { InputError } from '../../errors.js';
 import type { InputFile } from '../files.js';
-import { mineFile, type FileMining, type TemplateOptions } from './index.js';
+import { mineFile, type FileMining, type MiningProgress, type TemplateOptions } from './index.js';
 
 export type MineReply =
+  | { readonly type: 'bytes'; readonly n: number }
   | { readonly type: 'done'; readonly index: number; readonly mining: FileMining }
   | { readonly type: 'error'; readonly index: number; readonly message: string; readonly hint?: string }
   | { readonly type: 'crash'; readonly index: number; readonly message: string };
 
 /** A file's mining as a reply: an InputError becomes 'error' (reported in file order), anything else 'crash'. */
-export async function mineReply(index: number, file: InputFile, options: TemplateOptions): Promise<MineReply> {
+export async function mineReply(index: number, file: InputFile, options: TemplateOptions, onBytes?: (n: number) => void): Promise<Exclude<MineReply, { type: 'bytes' }>> {
   try {
-    return { type: 'done', index, mining: await mineFile(file, options) };
+    return { type: 'done', index, mining: await mineFile(file, options, onBytes) };
   } catch (err) {
     return err instanceof InputError
       ? { type: 'error', index, message: err.message, ...(err.hint !== undefined ? { hint: err.hint } : {}) }
@@ -25,10 +26,10 @@ export async function mineReply(index: number, file: InputFile, options: Templat
  * in file order. On an input error, the first failing file in input order is
  * reported, as a sequential pass would.
  */
-export async function mineParallel(files: readonly InputFile[], jobs: number, options: TemplateOptions): Promise<FileMining[]> {
+export async function mineParallel(files: readonly InputFile[], jobs: number, options: TemplateOptions, progress: MiningProgress = {}): Promise<FileMining[]> {
   const workerUrl = new URL('./mine-worker.js', import.meta.url);
   const workers = Array.from({ length: Math.max(0, Math.min(jobs, files.length) - 1) }, () => new Worker(workerUrl, { workerData: options }));
-  const replies: MineReply[] = [];
+  const replies: Exclude<MineReply, { type: 'bytes' }>[] = [];
   let next = 0;
   try {
     await new Promise<void>((resolve, rejectWith) => {
@@ -48,7 +49,12 @@ export async function mineParallel(files: readonly InputFile[], jobs: number, op
       };
       for (const w of workers) {
         w.on('message', (reply: MineReply) => {
+          if (reply.type === 'bytes') {
+            progress.onBytes?.(reply.n);
+            return;
+          }
           busy--;
+          progress.onFileDone?.();
           replies[reply.index] = reply;
           dispatch(w);
           finished();
@@ -61,7 +67,8 @@ export async function mineParallel(files: readonly InputFile[], jobs: number, op
       void (async () => {
         while (next < files.length) {
           const index = next++;
-          replies[index] = await mineReply(index, files[index] as InputFile, options);
+          replies[index] = await mineReply(index, files[index] as InputFile, options, progress.onBytes);
+          progress.onFileDone?.();
         }
         busy--;
         finished();

@@ -2,15 +2,26 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { InputFile } from '../files.js';
 import type { TemplateOptions } from './index.js';
-import { mineReply } from './mine-parallel.js';
+import { mineReply, type MineReply } from './mine-parallel.js';
 
 const options = workerData as TemplateOptions;
 const port = parentPort!;
 
+/** Bytes read and not yet told (every MiB, and before each reply). */
+let pending = 0;
+const tell = (): void => {
+  if (pending > 0) port.postMessage({ type: 'bytes', n: pending } satisfies MineReply);
+  pending = 0;
+};
+
 let queue: Promise<void> = Promise.resolve();
 port.on('message', (msg: { index: number; file: InputFile }) => {
   queue = queue.then(async () => {
-    const reply = await mineReply(msg.index, msg.file, options);
+    const reply = await mineReply(msg.index, msg.file, options, (n) => {
+      pending += n;
+      if (pending >= 1 << 20) tell();
+    });
+    tell();
     port.postMessage(reply, reply.type === 'done' ? [reply.mining.lineKeys.buffer as ArrayBuffer] : []);
   });
 });
