@@ -3,7 +3,7 @@ import { getHeapStatistics } from 'node:v8';
 import type { ClassInputSummary } from './analysis.js';
 import { InputError } from './errors.js';
 import { FeatureCollector } from './features/collector.js';
-import { buildFeatureSet, type FeatureResult, type WeightOption } from './features/index.js';
+import { buildFeatureSet, checkInstanceCounts, type FeatureResult, type WeightOption } from './features/index.js';
 import { variableLimit } from './features/limits.js';
 import { AbsoluteQuartilePass, QuartileSlots, quartileLayoutOf, referenceDurationOf } from './features/quartile-pass.js';
 import type { WorkerInit } from './parse/parallel.js';
@@ -153,6 +153,9 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
   const ends = sniffedEnds !== null ? (sniffedEnds.every((e) => e !== null) ? sniffedEnds as RecordEnds[] : null) : !endsReadable ? null : decompressing
     ? await recordEndsDecompressing(all, (n) => hooks.onBytes?.(n), () => hooks.onFileDone?.()) : recordEndsAhead(all);
   if (decompressing) hooks.onEndsPassDone?.();
+  // Mined, every file with its ends (so one file one instance, each with records): the classes' instance counts are
+  // known now, and too few are an error before the reading, not after it.
+  if (mined !== undefined && ends !== null) checkInstanceCounts({ good: files.good.length, bad: files.bad.length });
   // (Not with --two-pass: its second pass gives q*.abs.)
   const guessed = ends === null || options.twoPass === true ? null : referenceDurationOfEnds(ends);
   // Joined metrics exist in the one pass only: with metrics, series are always held.

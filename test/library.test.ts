@@ -100,6 +100,40 @@ describe('readClasses progress on raw logs', () => {
   });
 });
 
+describe('raw logs of one file a class', () => {
+  it('are too few instances: the error comes after the mining pass, before the reading', async () => {
+    const { readClasses } = await import('../src/index.js');
+    const root = join(import.meta.dirname, '..', 'fixtures', 'raw', 'log4j');
+    let listed = 0;
+    let read = 0;
+    const reading = readClasses(join(root, 'good', 'rs-1.log'), join(root, 'bad', 'rs-1.log'), { jobs: 1, year: 2026 }, {
+      onFiles: (_f, totalBytes) => { listed = totalBytes; },
+      onBytes: (n) => { read += n; },
+    });
+    await expect(reading).rejects.toThrow("good class: only 1 instance, and the bad class 1; one instance is compared with a class of at least 3, or give each class 2");
+    expect(read).toBe(listed); // the mining pass's bytes only
+    // Named by an id in the lines (an instance rule), the files hold more: read.
+    const named = await readClasses(join(root, 'good', 'rs-1.log'), join(root, 'bad', 'rs-1.log'), { jobs: 1, year: 2026, instancePattern: '\\[(RpcServer\\.handler=\\d+)\\]' });
+    expect(named.classes.good.instances).toBeGreaterThan(1);
+    // dlog runs of one file each, their ends read ahead (64 KB and more, no I record at either end), naming requests
+    // between: not known to be one instance each, so read.
+    const dir = mkdtempSync(join(tmpdir(), 'distalyze-one-file-'));
+    const lines = (shift: number): string => {
+      const out: string[] = [];
+      for (let k = 0; k < 3000; k++) {
+        if (k === 1000 || k === 2000) out.push(`I\treq-${k}`);
+        out.push(`E\t${(100 + k * 0.01 + shift).toFixed(2)}\tStep`, `S\t${(100 + k * 0.01 + shift).toFixed(2)}\tqueue\t${k % 7}`);
+      }
+      return `${out.join('\n')}\n`;
+    };
+    writeFileSync(join(dir, 'good.dlog'), lines(0));
+    writeFileSync(join(dir, 'bad.dlog'), lines(0.005));
+    const requests = await readClasses(join(dir, 'good.dlog'), join(dir, 'bad.dlog'), { jobs: 1 });
+    expect([requests.classes.good.instances, requests.classes.bad.instances]).toEqual([3, 3]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
 describe('readClasses progress on compressed files', () => {
   it('is their compressed bytes, as listed: dlog on one thread and two, spans, and raw logs through a translator', async () => {
     const { readClasses } = await import('../src/index.js');

@@ -43,6 +43,28 @@ export interface FeatureResult {
 export const MAX_WEIGHT = 2 ** 32;
 
 /**
+ * Throws the InputError a class with too few instances gets: fewer than `minimum` (default 1), or, without a
+ * minimum, one instance against a class of fewer than 3 (SPEC §3, few instances: one instance is compared with the
+ * other class's distribution). buildFeatureSet checks the instances read; a reader that knows the counts before
+ * reading (one file one instance) may check them first.
+ */
+export function checkInstanceCounts(counts: Readonly<Record<ClassName, number>>, minimum?: Readonly<Record<ClassName, number>>): void {
+  for (const c of ['good', 'bad'] as const) {
+    const least = minimum?.[c] ?? 1;
+    if (counts[c] < least) {
+      throw new InputError(counts[c] === 0 ? `${c} class: no instances (no records in its input)` : `${c} class: only ${counts[c]} instance(s); at least ${least} are needed`,
+        undefined, undefined, 'one file is one instance unless I records name instances');
+    }
+  }
+  if (minimum === undefined && Math.min(counts.good, counts.bad) < 2 && Math.max(counts.good, counts.bad) < REFERENCE_MIN_VALUES) {
+    const [c, n] = counts.good < 2 ? ['good', counts.good] : ['bad', counts.bad];
+    const other = c === 'good' ? counts.bad : counts.good;
+    throw new InputError(`${c} class: only ${n} instance, and the ${c === 'good' ? 'bad' : 'good'} class ${other}; one instance is compared with a class of at least ${REFERENCE_MIN_VALUES}, or give each class 2`,
+      undefined, undefined, 'one file is one instance unless I records name instances');
+  }
+}
+
+/**
  * Build the FeatureSet (SPEC §2) from everything the collector summarized:
  * instances ordered good-then-bad by id, one table per (kind, feature type),
  * the performance metric P, heavy-tail detection and cost weights.
@@ -63,20 +85,7 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
   };
   const goodSlots = slotsOf('good');
   const badSlots = slotsOf('bad');
-  for (const [c, slots] of [['good', goodSlots], ['bad', badSlots]] as const) {
-    const minimum = options.minInstances?.[c] ?? 1;
-    if (slots.length < minimum) {
-      throw new InputError(slots.length === 0 ? `${c} class: no instances (no records in its input)` : `${c} class: only ${slots.length} instance(s); at least ${minimum} are needed`,
-        undefined, undefined, 'one file is one instance unless I records name instances');
-    }
-  }
-  // One instance can be compared with the other class's distribution (SPEC §3, few instances), which needs 3.
-  if (options.minInstances === undefined && Math.min(goodSlots.length, badSlots.length) < 2 && Math.max(goodSlots.length, badSlots.length) < REFERENCE_MIN_VALUES) {
-    const [c, n] = goodSlots.length < 2 ? ['good', goodSlots.length] : ['bad', badSlots.length];
-    const other = c === 'good' ? badSlots.length : goodSlots.length;
-    throw new InputError(`${c} class: only ${n} instance, and the ${c === 'good' ? 'bad' : 'good'} class ${other}; one instance is compared with a class of at least ${REFERENCE_MIN_VALUES}, or give each class 2`,
-      undefined, undefined, 'one file is one instance unless I records name instances');
-  }
+  checkInstanceCounts({ good: goodSlots.length, bad: badSlots.length }, options.minInstances);
   const order = new Int32Array(goodSlots.length + badSlots.length);
   order.set(goodSlots);
   order.set(badSlots, goodSlots.length);
