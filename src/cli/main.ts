@@ -183,6 +183,16 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
   let progress: Progress | undefined;
   /** The reading's progress line, from nothing read (after the compressed files' ends are found). */
   let restartProgress = (): void => undefined;
+  /** A pass before or after the reading (its bytes and files `doing`): a progress line of its own. */
+  const passBegins = (doing: string) => (bytes: number, files: number): void => {
+    progress?.done();
+    progress = new Progress(bytes, files, Progress.enabledFor(options.quiet), doing);
+  };
+  /** A pass before the reading ended: the reading's line again, from nothing read. */
+  const passEnds = (): void => {
+    progress?.done();
+    restartProgress();
+  };
   const readHere = (relaunchable: boolean): ReturnType<typeof readClasses> => readClasses(goodSpec, badSpec, options, {
     onFiles: async (files, totalBytes) => {
       const all = [...files.good, ...files.bad];
@@ -208,26 +218,11 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
     },
     onFileDone: () => progress?.fileDone(),
     onNote: (text) => { if (!options.quiet) io.stderr.write(`${text}\n`); },
-    onEndsPass: (compressedBytes, files) => {
-      progress?.done();
-      progress = new Progress(compressedBytes, files, Progress.enabledFor(options.quiet), 'finding where compressed runs end');
-    },
-    onEndsPassDone: () => {
-      progress?.done();
-      restartProgress();
-    },
-    onMiningPass: (bytes, files) => {
-      progress?.done();
-      progress = new Progress(bytes, files, Progress.enabledFor(options.quiet), 'mining templates');
-    },
-    onMiningPassDone: () => {
-      progress?.done();
-      restartProgress();
-    },
-    onSecondPass: (totalBytes, files) => {
-      progress?.done();
-      progress = new Progress(totalBytes, files, Progress.enabledFor(options.quiet), 'reading again for q*.abs');
-    },
+    onEndsPass: passBegins('finding where compressed runs end'),
+    onEndsPassDone: passEnds,
+    onMiningPass: passBegins('mining templates'),
+    onMiningPassDone: passEnds,
+    onSecondPass: passBegins('reading again for q*.abs'),
     onStage: (name, ms) => {
       if (name === 'parse') progress?.done();
       onStage(name, ms);
