@@ -35,7 +35,7 @@ export async function loadTranslator(path: string, options: TranslatorOptions = 
   }
   if (!info.isFile()) throw new InputError('translator is not a file', path);
   const ext = extname(path).toLowerCase();
-  if (RULES.has(ext)) {
+  if (isRulesTranslator(path)) {
     let text: string;
     try {
       text = await readFile(path, 'utf8');
