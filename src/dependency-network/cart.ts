@@ -120,7 +120,9 @@ export class TreeColumns {
   readonly nonConstant: number;
   private readonly sortedCache: (SortedColumn | undefined)[];
   private readonly rankCache: (Float64Array | undefined)[];
-  private readonly sortedRankCache: (Float64Array | undefined)[];
+  private readonly momentsCache: (Moments | undefined)[] = [];
+  private allRows: Uint32Array | undefined;
+  private total = 0;
 
   /**
    * `shared`: a column's sort order and ranks already computed elsewhere for
@@ -152,14 +154,12 @@ export class TreeColumns {
     this.nonConstant = live;
     this.sortedCache = new Array(columns.length);
     this.rankCache = new Array(columns.length);
-    this.sortedRankCache = new Array(columns.length);
     if (shared) {
       for (let j = 0; j < columns.length; j++) {
         const known = shared[j];
         if (known === undefined) continue;
         this.sortedCache[j] = known.sorted;
         this.rankCache[j] = known.ranks;
-        this.sortedRankCache[j] = known.sortedRanks;
       }
     }
   }
@@ -173,23 +173,28 @@ export class TreeColumns {
     return (this.rankCache[j] ??= midRanks(this.sorted(j), this.weights));
   }
 
-  /** The same ranks in the column's sorted order: `sortedRanks(j)[i] = ranks(j)[order[i]]`. */
-  sortedRanks(j: number): Float64Array {
-    const cached = this.sortedRankCache[j];
-    if (cached !== undefined) return cached;
-    const { order } = this.sorted(j);
-    const ranks = this.ranks(j);
-    const out = new Float64Array(order.length);
-    for (let i = 0; i < order.length; i++) out[i] = ranks[order[i]];
-    return (this.sortedRankCache[j] = out);
+  /**
+   * Column j's ranks' weighted mean and centred sum of squares over all rows
+   * (`centred` in row order): the same at the root of every tree, so taken once.
+   */
+  rankMoments(j: number): Moments {
+    const known = this.momentsCache[j];
+    if (known !== undefined) return known;
+    if (this.allRows === undefined) {
+      this.allRows = new Uint32Array(this.rows);
+      for (let i = 0; i < this.rows; i++) this.allRows[i] = i;
+      let total = 0;
+      for (let i = 0; i < this.rows; i++) total += this.weights ? this.weights[i] : 1;
+      this.total = total;
+    }
+    return (this.momentsCache[j] = centred(this.ranks(j), this.allRows, this.weights, 0, this.rows, this.total));
   }
 
   /** What has been computed for column j so far (to share with another TreeColumns over equal values). */
   prepared(j: number): PreparedColumn | undefined {
     const sorted = this.sortedCache[j];
     const ranks = this.rankCache[j];
-    const sortedRanks = this.sortedRankCache[j];
-    return sorted && ranks && sortedRanks ? { sorted, ranks, sortedRanks } : undefined;
+    return sorted && ranks ? { sorted, ranks } : undefined;
   }
 }
 
@@ -197,7 +202,6 @@ export class TreeColumns {
 export interface PreparedColumn {
   readonly sorted: SortedColumn;
   readonly ranks: Float64Array;
-  readonly sortedRanks: Float64Array;
 }
 
 /**
@@ -291,18 +295,18 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
   const live: number[] = [];
   for (let j = 0; j < columns.columns.length; j++) if (j !== target && columns.constant[j] === 0) live.push(j);
 
-  // The rank gate at the root, on the row-order ranks: most trees stop here.
+  // The rank gate at the root, on the ranks in row order: most trees stop here.
   let rootSig: Uint8Array | undefined;
   let rootStat: Float64Array | undefined;
   if (ranked) {
     const a = columns.ranks(target);
-    const ta = centred(a, w, 0, n, rootW);
+    const ta = columns.rankMoments(target);
     rootSig = new Uint8Array(live.length);
     rootStat = new Float64Array(live.length);
     const cStar = rankCriticalValue(alpha, candidates);
     let any = false;
     for (let k = 0; k < live.length; k++) {
-      const c = rankStatistic(a, ta, columns.ranks(live[k]), w, 0, n, rootW);
+      const c = rootRankStatistic(a, ta, columns.ranks(live[k]), columns.rankMoments(live[k]), w, rootW);
       rootStat[k] = c;
       if (c > cStar) {
         rootSig[k] = 1;
@@ -312,17 +316,25 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
     if (!any) return { nodes, candidates };
   }
 
-  // Every non-constant predictor gets its rows in sorted order with its
-  // value, the target, the weight (and under 'rank' both ranks) copied
-  // alongside, so that scanning a node reads memory sequentially.
+  // Every non-constant predictor gets its rows in sorted order (a lane); the
+  // values are read through the rows from the columns in row order.
   const work = options.workspace !== undefined && options.workspace.rows === n ? options.workspace : new TreeWorkspace(n);
-  const targetRanks = ranked ? columns.ranks(target) : undefined;
-  const lanes: Lane[] = live.map((j, k) =>
-    fillLane(work.lane(k, w !== undefined, ranked), columns.sorted(j), y, w, ranked ? columns.sortedRanks(j) : undefined, targetRanks),
-  );
+  const Y = y;
+  const RY = ranked ? columns.ranks(target) : undefined;
+  const lanes: Uint32Array[] = new Array(live.length);
+  const xs: Float64Array[] = new Array(live.length);
+  const rxs: (Float64Array | undefined)[] = new Array(live.length);
+  for (let k = 0; k < live.length; k++) {
+    const j = live[k];
+    const lane = work.lane(k);
+    lane.set(columns.sorted(j).order);
+    lanes[k] = lane;
+    xs[k] = columns.columns[j];
+    rxs[k] = ranked ? columns.ranks(j) : undefined;
+  }
 
   const goLeft = work.goLeft;
-  const scratch = work.scratch(w !== undefined, ranked);
+  const scratch = work.scratch;
   const sig = new Uint8Array(lanes.length);
   const stat = new Float64Array(lanes.length);
   /** Nodes waiting to be split: node index, lo, hi (the node's rows are [lo, hi) of every lane). */
@@ -341,9 +353,10 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
     let yMin = Infinity;
     let yMax = -Infinity;
     for (let i = lo; i < hi; i++) {
-      const wi = rows.w ? rows.w[i] : 1;
+      const r = rows[i];
+      const wi = w ? w[r] : 1;
       if (wi === 0) continue;
-      const yi = rows.y[i];
+      const yi = Y[r];
       const d = yi - mean;
       S += wi * d;
       sse += wi * d * d;
@@ -355,7 +368,7 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
     // Which predictors may split here.
     let k = 0;
     for (let l = 0; l < lanes.length; l++) {
-      const varies = lanes[l].x[lo] !== lanes[l].x[hi - 1];
+      const varies = xs[l][lanes[l][lo]] !== xs[l][lanes[l][hi - 1]];
       sig[l] = varies ? 1 : 0;
       if (varies) k++;
     }
@@ -371,10 +384,10 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
           any ||= sig[l] === 1;
         }
       } else {
-        const ta = centred(rows.ry!, rows.w, lo, hi, W);
+        const ta = centred(RY!, rows, w, lo, hi, W);
         for (let l = 0; l < lanes.length; l++) {
           if (sig[l] === 0) continue;
-          const c = rankStatistic(lanes[l].ry!, ta, lanes[l].rx!, lanes[l].w, lo, hi, W);
+          const c = rankStatistic(RY!, ta, rxs[l]!, lanes[l], w, lo, hi, W);
           stat[l] = c;
           sig[l] = c > cStar ? 1 : 0;
           any ||= sig[l] === 1;
@@ -392,14 +405,19 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
     let examined = 0;
     for (let l = 0; l < lanes.length; l++) {
       if (sig[l] === 0) continue;
-      const { x, y: ly, w: lw } = lanes[l];
+      const lane = lanes[l];
+      const x = xs[l];
       let wl = 0;
       let sl = 0;
+      let r = lane[lo];
+      let xi = x[r];
       for (let i = lo; i < hi - 1; i++) {
-        const wi = lw ? lw[i] : 1;
+        const wi = w ? w[r] : 1;
         wl += wi;
-        sl += wi * (ly[i] - mean);
-        if (x[i] !== x[i + 1]) {
+        sl += wi * (Y[r] - mean);
+        r = lane[i + 1];
+        const xNext = x[r];
+        if (xi !== xNext) {
           const wr = W - wl;
           if (wl > wEps && wr > wEps) {
             examined++;
@@ -413,14 +431,15 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
             }
           }
         }
+        xi = xNext;
       }
     }
     if (bestK < 0) continue;
 
     const chosen = lanes[bestK];
     const mid = bestPos + 1;
-    const leftSide = moments(chosen, lo, mid);
-    const rightSide = moments(chosen, mid, hi);
+    const leftSide = moments(Y, chosen, w, lo, mid);
+    const rightSide = moments(Y, chosen, w, mid, hi);
     let statistic: number;
     let p: number;
     if (ranked) {
@@ -448,7 +467,7 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
       samples: W,
       value: mean,
       predictor: live[bestK],
-      threshold: midpoint(chosen.x[bestPos], chosen.x[mid]),
+      threshold: midpoint(xs[bestK][chosen[bestPos]], xs[bestK][chosen[mid]]),
       left,
       right,
       statistic,
@@ -462,8 +481,8 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
     if (!splitLeft && !splitRight) continue;
 
     // Partition every other lane's range stably: left rows first.
-    for (let i = lo; i < mid; i++) goLeft[chosen.row[i]] = 1;
-    for (let i = mid; i < hi; i++) goLeft[chosen.row[i]] = 0;
+    for (let i = lo; i < mid; i++) goLeft[chosen[i]] = 1;
+    for (let i = mid; i < hi; i++) goLeft[chosen[i]] = 0;
     for (let l = 0; l < lanes.length; l++) if (l !== bestK) partition(lanes[l], lo, hi, goLeft, scratch);
     // Right pushed first so the left subtree is grown first.
     if (splitRight) stack.push(right, mid, hi);
@@ -472,189 +491,134 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
   return { nodes, candidates };
 }
 
-/** The target ranks' weighted mean over [lo, hi) and their centred sum of squares S_aa, two-pass. */
-function centred(a: Float64Array, w: Float64Array | undefined, lo: number, hi: number, W: number): { mean: number; ss: number } {
+/**
+ * The target ranks' weighted mean over the node's rows `rows[lo, hi)` and
+ * their centred sum of squares S_aa, two-pass. Values and weights are in row
+ * order and read through `rows`; summed in the order of `rows`.
+ */
+function centred(a: Float64Array, rows: Uint32Array, w: Float64Array | undefined, lo: number, hi: number, W: number): Moments {
   let s = 0;
-  for (let i = lo; i < hi; i++) s += (w ? w[i] : 1) * a[i];
+  for (let i = lo; i < hi; i++) {
+    const r = rows[i];
+    s += (w ? w[r] : 1) * a[r];
+  }
   const mean = s / W;
   let ss = 0;
   for (let i = lo; i < hi; i++) {
-    const d = a[i] - mean;
-    ss += (w ? w[i] : 1) * d * d;
+    const r = rows[i];
+    const d = a[r] - mean;
+    ss += (w ? w[r] : 1) * d * d;
   }
   return { mean, ss };
 }
 
 /**
- * c = (W − 1)·S_ab² / (S_aa·S_bb) over [lo, hi) (SPEC §4 step 3), the ranks
- * centred at their weighted node means; 0 when either side has no spread.
+ * c = (W − 1)·S_ab² / (S_aa·S_bb) over the rows `rows[lo, hi)` (SPEC §4 step
+ * 3), the ranks centred at their weighted node means; 0 when either side has
+ * no spread. As `centred`: row-order values, summed in the order of `rows`.
  */
 function rankStatistic(
   a: Float64Array,
-  ta: { mean: number; ss: number },
+  ta: Moments,
   b: Float64Array,
+  rows: Uint32Array,
   w: Float64Array | undefined,
   lo: number,
   hi: number,
   W: number,
 ): number {
   let s = 0;
-  for (let i = lo; i < hi; i++) s += (w ? w[i] : 1) * b[i];
+  for (let i = lo; i < hi; i++) {
+    const r = rows[i];
+    s += (w ? w[r] : 1) * b[r];
+  }
   const mb = s / W;
   let sab = 0;
   let sbb = 0;
   for (let i = lo; i < hi; i++) {
-    const wi = w ? w[i] : 1;
-    const db = b[i] - mb;
-    sab += wi * (a[i] - ta.mean) * db;
+    const r = rows[i];
+    const wi = w ? w[r] : 1;
+    const db = b[r] - mb;
+    sab += wi * (a[r] - ta.mean) * db;
     sbb += wi * db * db;
   }
   if (!(ta.ss > 0 && sbb > 0)) return 0;
   return ((W - 1) * sab * sab) / (ta.ss * sbb);
 }
 
+/** Weighted mean and centred sum of squares. */
+interface Moments {
+  readonly mean: number;
+  readonly ss: number;
+}
+
 /**
- * Weighted mean and SSE about it of the target over lane[lo, hi), two-pass.
- * The mean is taken as an offset from the first value, so a constant range
- * has exactly its value as mean and exactly 0 as SSE.
+ * `rankStatistic` over all rows in row order, with both columns' moments
+ * known (`TreeColumns.rankMoments`): only S_ab is summed; the same value to
+ * the bit.
  */
-function moments(lane: Lane, lo: number, hi: number): { mean: number; sse: number } {
-  const { y, w } = lane;
-  const origin = y[lo];
+function rootRankStatistic(a: Float64Array, ta: Moments, b: Float64Array, tb: Moments, w: Float64Array | undefined, W: number): number {
+  if (!(ta.ss > 0 && tb.ss > 0)) return 0;
+  let sab = 0;
+  for (let r = 0; r < a.length; r++) sab += (w ? w[r] : 1) * (a[r] - ta.mean) * (b[r] - tb.mean);
+  return ((W - 1) * sab * sab) / (ta.ss * tb.ss);
+}
+
+/**
+ * Weighted mean and SSE about it of the target over the rows `rows[lo, hi)`,
+ * two-pass. The mean is taken as an offset from the first value, so a
+ * constant range has exactly its value as mean and exactly 0 as SSE.
+ */
+function moments(y: Float64Array, rows: Uint32Array, w: Float64Array | undefined, lo: number, hi: number): { mean: number; sse: number } {
+  const origin = y[rows[lo]];
   let sw = 0;
   let sd = 0;
   for (let i = lo; i < hi; i++) {
-    const wi = w ? w[i] : 1;
+    const r = rows[i];
+    const wi = w ? w[r] : 1;
     sw += wi;
-    sd += wi * (y[i] - origin);
+    sd += wi * (y[r] - origin);
   }
   const mean = origin + sd / sw;
   let sse = 0;
   for (let i = lo; i < hi; i++) {
-    const d = y[i] - mean;
-    sse += (w ? w[i] : 1) * d * d;
+    const r = rows[i];
+    const d = y[r] - mean;
+    sse += (w ? w[r] : 1) * d * d;
   }
   return { mean, sse };
 }
 
 /**
- * One predictor's rows in sorted order, with what a scan reads copied
- * alongside (`w` undefined: all weights 1; `rx`, `ry`: the predictor's and
- * the target's ranks, under the rank gate only).
+ * Reusable buffers for trees over `rows` rows: a lane (a predictor's rows in
+ * its sorted order, each node's rows a contiguous range) per predictor,
+ * grown on demand.
  */
-interface Lane {
-  readonly row: Uint32Array;
-  readonly x: Float64Array;
-  readonly y: Float64Array;
-  readonly w: Float64Array | undefined;
-  readonly rx: Float64Array | undefined;
-  readonly ry: Float64Array | undefined;
-}
-
-/** `sortedPredictorRanks`: the predictor's ranks already in its sorted order (copied, not scattered). */
-function fillLane(
-  lane: Lane,
-  sorted: SortedColumn,
-  target: Float64Array,
-  weights: Float64Array | undefined,
-  sortedPredictorRanks: Float64Array | undefined,
-  targetRanks: Float64Array | undefined,
-): Lane {
-  const { order, rank, values } = sorted;
-  const n = order.length;
-  lane.row.set(order);
-  lane.x.set(values);
-  // Scattered through the inverse permutation: several times faster than
-  // gathering; the target and its ranks in one pass over `rank`.
-  const y = lane.y;
-  const ry = targetRanks && lane.ry ? lane.ry : undefined;
-  if (ry && targetRanks) {
-    for (let r = 0; r < n; r++) {
-      const at = rank[r];
-      y[at] = target[r];
-      ry[at] = targetRanks[r];
-    }
-  } else {
-    for (let r = 0; r < n; r++) y[rank[r]] = target[r];
-  }
-  let w: Float64Array | undefined;
-  if (weights && lane.w) {
-    w = lane.w;
-    for (let r = 0; r < n; r++) w[rank[r]] = weights[r];
-  }
-  let rx: Float64Array | undefined;
-  if (sortedPredictorRanks && lane.rx) {
-    rx = lane.rx;
-    rx.set(sortedPredictorRanks);
-  }
-  return { row: lane.row, x: lane.x, y, w, rx, ry };
-}
-
-/** Reusable buffers for trees over `rows` rows: one lane per predictor, grown on demand. */
 export class TreeWorkspace {
-  private readonly lanes: Lane[] = [];
-  private spare: Lane | undefined;
+  private readonly lanes: Uint32Array[] = [];
   readonly goLeft: Uint8Array;
+  readonly scratch: Uint32Array;
 
   constructor(readonly rows: number) {
     this.goLeft = new Uint8Array(rows);
+    this.scratch = new Uint32Array(rows);
   }
 
-  /** Lane k's buffers, with a weight buffer if `weighted` and rank buffers if `ranked`. */
-  lane(k: number, weighted: boolean, ranked: boolean): Lane {
-    const have = k >= 0 ? this.lanes[k] : this.spare;
-    if (have && (have.w || !weighted) && (have.rx || !ranked)) return have;
-    const n = this.rows;
-    const fresh = {
-      row: new Uint32Array(n),
-      x: new Float64Array(n),
-      y: new Float64Array(n),
-      w: weighted || have?.w ? new Float64Array(n) : undefined,
-      rx: ranked || have?.rx ? new Float64Array(n) : undefined,
-      ry: ranked || have?.rx ? new Float64Array(n) : undefined,
-    };
-    if (k >= 0) this.lanes[k] = fresh;
-    else this.spare = fresh;
-    return fresh;
-  }
-
-  /** The partition's scratch lane. */
-  scratch(weighted: boolean, ranked: boolean): Lane {
-    return this.lane(-1, weighted, ranked);
+  lane(k: number): Uint32Array {
+    return (this.lanes[k] ??= new Uint32Array(this.rows));
   }
 }
 
-/** Stable partition of lane[lo, hi): rows with goLeft first, then the rest. */
-function partition(lane: Lane, lo: number, hi: number, goLeft: Uint8Array, scratch: Lane): void {
-  const { row, x, y, w, rx, ry } = lane;
+/** Stable partition of rows[lo, hi): rows with goLeft first, then the rest. */
+function partition(rows: Uint32Array, lo: number, hi: number, goLeft: Uint8Array, scratch: Uint32Array): void {
   let a = lo;
   let b = 0;
   for (let i = lo; i < hi; i++) {
-    const r = row[i];
-    if (goLeft[r] === 1) {
-      row[a] = r;
-      x[a] = x[i];
-      y[a] = y[i];
-      if (w) w[a] = w[i];
-      if (rx) rx[a] = rx[i];
-      if (ry) ry[a] = ry[i];
-      a++;
-    } else {
-      scratch.row[b] = r;
-      scratch.x[b] = x[i];
-      scratch.y[b] = y[i];
-      if (w) scratch.w![b] = w[i];
-      if (rx) scratch.rx![b] = rx[i];
-      if (ry) scratch.ry![b] = ry[i];
-      b++;
-    }
+    const r = rows[i];
+    if (goLeft[r] === 1) rows[a++] = r;
+    else scratch[b++] = r;
   }
-  row.set(scratch.row.subarray(0, b), a);
-  x.set(scratch.x.subarray(0, b), a);
-  y.set(scratch.y.subarray(0, b), a);
-  if (w) w.set(scratch.w!.subarray(0, b), a);
-  if (rx) rx.set(scratch.rx!.subarray(0, b), a);
-  if (ry) ry.set(scratch.ry!.subarray(0, b), a);
+  rows.set(scratch.subarray(0, b), a);
 }
 
 /** The tree's prediction for one row (`row[j]` = value of predictor j). */
