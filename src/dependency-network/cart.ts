@@ -101,6 +101,16 @@ export interface RegressionTree {
   readonly candidates: number;
 }
 
+/**
+ * Gains within this relative difference are a tie (SPEC §4 step 4: the lowest
+ * column, then the lowest threshold). Equal gains come out of sums in
+ * different orders (each predictor's sorted order) unequal in their last
+ * bits: a target of a few values split perfectly by two columns. Without a
+ * margin the tie went to whichever column summed larger; round-off in a sum
+ * over a million rows stays near 1e-10.
+ */
+export const GAIN_TIE = 1e-9;
+
 /** SSE_children at or below this fraction of SSE_parent is a perfect split (round-off, not signal). */
 const PERFECT_SPLIT = 1e-12;
 
@@ -396,7 +406,7 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
       if (!any) continue;
     }
 
-    // Best split over the allowed predictors; strict > keeps the lowest column, then the lowest threshold.
+    // Best split over the allowed predictors; ties (GAIN_TIE) keep the lowest column, then the lowest threshold.
     let bestGain = 0;
     let bestK = -1;
     let bestPos = -1;
@@ -423,7 +433,7 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
             examined++;
             const sr = S - sl;
             const gain = (sl * sl) / wl + (sr * sr) / wr;
-            if (gain > bestGain) {
+            if (gain > bestGain * (1 + GAIN_TIE)) {
               bestGain = gain;
               bestK = l;
               bestPos = i;
