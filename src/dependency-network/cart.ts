@@ -20,10 +20,8 @@ import { sortColumn, type SortedColumn } from './sort-order.js';
  *   Sig = {j : c_j > c*}; leaf if empty; otherwise the split is the largest
  *   weighted SSE reduction over the predictors in Sig only (ties: the lowest
  *   column, then the lowest threshold).
- * Every leaf check comes before any per-predictor work, so with many
- * predictors and few rows (c* grows with k) the tree costs O(1); at the root
- * the c_j are computed from the row-order ranks, and the sorted lanes below
- * are built only once the root splits.
+ * At the root every leaf check comes before any per-predictor work, so with
+ * many predictors and few rows (c* grows with k) the tree costs O(1).
  *
  * The earlier gates, kept for comparison ('f-splits', 'f-predictors'): the
  * best split over all predictors, kept if the F-test of that two-group split,
@@ -33,10 +31,12 @@ import { sortColumn, type SortedColumn } from './sort-order.js';
  * the best of ~W thresholds is anti-conservative, and on heavy-tailed data a
  * split isolating one outlier passes it half the time (bench/gate.mjs).
  *
- * Each predictor is sorted once; every node owns the same contiguous range
- * [lo, hi) of every predictor's sort order, and a split partitions those
- * ranges stably (so they stay sorted). Finding and applying a split both cost
- * O(node size) per predictor. No recursion: nodes wait on an explicit stack.
+ * Each predictor is sorted once. A node's rows are one contiguous range of a
+ * single row list, in ascending row order, which a split partitions stably;
+ * the node's checks and rank statistics are sums over that range in that
+ * order (O(node size) per predictor, nothing written). Only a predictor that
+ * may split the node gets the node's rows in its sorted order (NodeOrder),
+ * for the scan over thresholds. No recursion: nodes wait on an explicit stack.
  */
 export interface RegressionTreeOptions {
   /** A node with fewer than this many (weighted) samples is not split. */
@@ -326,28 +326,25 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
     if (!any) return { nodes, candidates };
   }
 
-  // Every non-constant predictor gets its rows in sorted order (a lane); the
-  // values are read through the rows from the columns in row order.
+  // Below the root, a node's rows are the range [lo, hi) of `rows`, in
+  // ascending row order: a split partitions that one range stably (not a
+  // range per predictor), and a node's sums run over it in that order. A
+  // predictor's node rows in its sorted order are made only where it may
+  // split (`inOrder`).
   const work = options.workspace !== undefined && options.workspace.rows === n ? options.workspace : new TreeWorkspace(n);
-  const Y = y;
-  const RY = ranked ? columns.ranks(target) : undefined;
-  const lanes: Uint32Array[] = new Array(live.length);
-  const xs: Float64Array[] = new Array(live.length);
-  const rxs: (Float64Array | undefined)[] = new Array(live.length);
-  for (let k = 0; k < live.length; k++) {
-    const j = live[k];
-    const lane = work.lane(k);
-    lane.set(columns.sorted(j).order);
-    lanes[k] = lane;
-    xs[k] = columns.columns[j];
-    rxs[k] = ranked ? columns.ranks(j) : undefined;
-  }
+  const rows = work.nodeRows;
+  for (let i = 0; i < n; i++) rows[i] = i;
+  const xs = live.map((j) => columns.columns[j]);
+  const rxs = ranked ? live.map((j) => columns.ranks(j)) : [];
+  const RY = ranked ? columns.ranks(target) : y;
+  const order = new NodeOrder(work);
 
   const goLeft = work.goLeft;
-  const scratch = work.scratch;
-  const sig = new Uint8Array(lanes.length);
-  const stat = new Float64Array(lanes.length);
-  /** Nodes waiting to be split: node index, lo, hi (the node's rows are [lo, hi) of every lane). */
+  const sig = new Uint8Array(live.length);
+  const stat = new Float64Array(live.length);
+  /** Per predictor, Σ w·rank over the node (the first pass of its rank statistic). */
+  const rankSums = new Float64Array(live.length);
+  /** Nodes waiting to be split: node index, lo, hi. */
   const stack: number[] = [0, 0, n];
   while (stack.length > 0) {
     const hi = stack.pop()!;
@@ -355,9 +352,9 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
     const id = stack.pop()!;
     const W = nodes[id].samples;
     const mean = nodes[id].value;
+    order.enter(rows, lo, hi);
 
     // Two-pass SSE about the node mean; S = Σw(y − mean) is ~0 but kept for exactness.
-    const rows = lanes[0];
     let sse = 0;
     let S = 0;
     let yMin = Infinity;
@@ -366,7 +363,7 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
       const r = rows[i];
       const wi = w ? w[r] : 1;
       if (wi === 0) continue;
-      const yi = Y[r];
+      const yi = y[r];
       const d = yi - mean;
       S += wi * d;
       sse += wi * d * d;
@@ -375,10 +372,26 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
     }
     if (yMin === yMax || !(sse > 0)) continue; // constant target: nothing to explain
 
-    // Which predictors may split here.
+    // Which predictors may split here (every live one at the root), with their rank sums.
     let k = 0;
-    for (let l = 0; l < lanes.length; l++) {
-      const varies = xs[l][lanes[l][lo]] !== xs[l][lanes[l][hi - 1]];
+    for (let l = 0; l < live.length; l++) {
+      let varies = id === 0;
+      if (!varies && ranked) {
+        const b = rxs[l];
+        const first = b[rows[lo]];
+        let sum = 0;
+        for (let i = lo; i < hi; i++) {
+          const r = rows[i];
+          const v = b[r];
+          sum += (w ? w[r] : 1) * v;
+          if (v !== first) varies = true;
+        }
+        rankSums[l] = sum;
+      } else if (!varies) {
+        const x = xs[l];
+        const first = x[rows[lo]];
+        for (let i = lo; i < hi && !varies; i++) varies = x[rows[i]] !== first;
+      }
       sig[l] = varies ? 1 : 0;
       if (varies) k++;
     }
@@ -388,16 +401,16 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
       if (!(W - 1 > cStar)) continue;
       let any = false;
       if (id === 0) {
-        for (let l = 0; l < lanes.length; l++) {
+        for (let l = 0; l < live.length; l++) {
           sig[l] = rootSig![l];
           stat[l] = rootStat![l];
           any ||= sig[l] === 1;
         }
       } else {
-        const ta = centred(RY!, rows, w, lo, hi, W);
-        for (let l = 0; l < lanes.length; l++) {
+        const ta = centred(RY, rows, w, lo, hi, W);
+        for (let l = 0; l < live.length; l++) {
           if (sig[l] === 0) continue;
-          const c = rankStatistic(RY!, ta, rxs[l]!, lanes[l], w, lo, hi, W);
+          const c = rankStatistic(RY, ta, rxs[l], rankSums[l] / W, rows, w, lo, hi, W);
           stat[l] = c;
           sig[l] = c > cStar ? 1 : 0;
           any ||= sig[l] === 1;
@@ -406,25 +419,27 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
       if (!any) continue;
     }
 
-    // Best split over the allowed predictors; ties (GAIN_TIE) keep the lowest column, then the lowest threshold.
+    // Best split over the allowed predictors, each scanned in its sorted order;
+    // ties (GAIN_TIE) keep the lowest column, then the lowest threshold.
     let bestGain = 0;
     let bestK = -1;
     let bestPos = -1;
     let bestWl = 0;
     const wEps = W * 1e-12;
     let examined = 0;
-    for (let l = 0; l < lanes.length; l++) {
+    const size = hi - lo;
+    for (let l = 0; l < live.length; l++) {
       if (sig[l] === 0) continue;
-      const lane = lanes[l];
+      const lane = order.of(columns.sorted(live[l]));
       const x = xs[l];
       let wl = 0;
       let sl = 0;
-      let r = lane[lo];
+      let r = lane[0];
       let xi = x[r];
-      for (let i = lo; i < hi - 1; i++) {
+      for (let i = 0; i < size - 1; i++) {
         const wi = w ? w[r] : 1;
         wl += wi;
-        sl += wi * (Y[r] - mean);
+        sl += wi * (y[r] - mean);
         r = lane[i + 1];
         const xNext = x[r];
         if (xi !== xNext) {
@@ -446,10 +461,10 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
     }
     if (bestK < 0) continue;
 
-    const chosen = lanes[bestK];
+    const chosen = order.of(columns.sorted(live[bestK]));
     const mid = bestPos + 1;
-    const leftSide = moments(Y, chosen, w, lo, mid);
-    const rightSide = moments(Y, chosen, w, mid, hi);
+    const leftSide = moments(y, chosen, w, 0, mid);
+    const rightSide = moments(y, chosen, w, mid, size);
     let statistic: number;
     let p: number;
     if (ranked) {
@@ -490,13 +505,13 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
     const splitRight = splittable(wr);
     if (!splitLeft && !splitRight) continue;
 
-    // Partition every other lane's range stably: left rows first.
-    for (let i = lo; i < mid; i++) goLeft[chosen[i]] = 1;
-    for (let i = mid; i < hi; i++) goLeft[chosen[i]] = 0;
-    for (let l = 0; l < lanes.length; l++) if (l !== bestK) partition(lanes[l], lo, hi, goLeft, scratch);
+    // The node's rows, left ones first, each side still in row order.
+    for (let i = 0; i < mid; i++) goLeft[chosen[i]] = 1;
+    for (let i = mid; i < size; i++) goLeft[chosen[i]] = 0;
+    partition(rows, lo, hi, goLeft, work.scratch);
     // Right pushed first so the left subtree is grown first.
-    if (splitRight) stack.push(right, mid, hi);
-    if (splitLeft) stack.push(left, lo, mid);
+    if (splitRight) stack.push(right, lo + mid, hi);
+    if (splitLeft) stack.push(left, lo, lo + mid);
   }
   return { nodes, candidates };
 }
@@ -524,25 +539,21 @@ function centred(a: Float64Array, rows: Uint32Array, w: Float64Array | undefined
 
 /**
  * c = (W − 1)·S_ab² / (S_aa·S_bb) over the rows `rows[lo, hi)` (SPEC §4 step
- * 3), the ranks centred at their weighted node means; 0 when either side has
- * no spread. As `centred`: row-order values, summed in the order of `rows`.
+ * 3), the ranks centred at their weighted node means (the predictor's, `mb`,
+ * from its rank sum taken with its check for variation); 0 when either side
+ * has no spread. As `centred`: row-order values, summed in the order of `rows`.
  */
 function rankStatistic(
   a: Float64Array,
   ta: Moments,
   b: Float64Array,
+  mb: number,
   rows: Uint32Array,
   w: Float64Array | undefined,
   lo: number,
   hi: number,
   W: number,
 ): number {
-  let s = 0;
-  for (let i = lo; i < hi; i++) {
-    const r = rows[i];
-    s += (w ? w[r] : 1) * b[r];
-  }
-  const mb = s / W;
   let sab = 0;
   let sbb = 0;
   for (let i = lo; i < hi; i++) {
@@ -599,25 +610,87 @@ function moments(y: Float64Array, rows: Uint32Array, w: Float64Array | undefined
   return { mean, sse };
 }
 
-/**
- * Reusable buffers for trees over `rows` rows: a lane (a predictor's rows in
- * its sorted order, each node's rows a contiguous range) per predictor,
- * grown on demand.
- */
+/** Reusable buffers for trees over `rows` rows (a dependency network's trees share one). */
 export class TreeWorkspace {
-  private readonly lanes: Uint32Array[] = [];
+  /** The nodes' rows: each node's a range, in ascending row order. */
+  readonly nodeRows: Uint32Array;
   readonly goLeft: Uint8Array;
   readonly scratch: Uint32Array;
+  /** A node's rows in one predictor's sorted order (NodeOrder). */
+  readonly inOrder: Uint32Array;
+  readonly positions: Uint32Array;
+  /** Rows of the node NodeOrder marked last carry `stamp`. */
+  readonly mark: Uint32Array;
+  stamp = 0;
 
   constructor(readonly rows: number) {
+    this.nodeRows = new Uint32Array(rows);
     this.goLeft = new Uint8Array(rows);
     this.scratch = new Uint32Array(rows);
-  }
-
-  lane(k: number): Uint32Array {
-    return (this.lanes[k] ??= new Uint32Array(this.rows));
+    this.inOrder = new Uint32Array(rows);
+    this.positions = new Uint32Array(rows);
+    this.mark = new Uint32Array(rows);
   }
 }
+
+/**
+ * A node's rows in a predictor's sorted order, as a stable partition of that
+ * order at every split would have left them: the order itself at the root;
+ * for a node of many rows, the order filtered to the node's rows (marked
+ * once per node); for a few, their positions in the order, sorted.
+ */
+class NodeOrder {
+  private rows: Uint32Array = new Uint32Array(0);
+  private lo = 0;
+  private hi = 0;
+  private marked = false;
+
+  constructor(private readonly work: TreeWorkspace) {}
+
+  enter(rows: Uint32Array, lo: number, hi: number): void {
+    this.rows = rows;
+    this.lo = lo;
+    this.hi = hi;
+    this.marked = false;
+  }
+
+  /** Valid until the next call. */
+  of(sorted: SortedColumn): Uint32Array {
+    const { rows, lo, hi, work } = this;
+    const { order, rank } = sorted;
+    const n = order.length;
+    const size = hi - lo;
+    if (size === n) return order;
+    const out = work.inOrder;
+    if (size * FILTER_SHARE >= n) {
+      const mark = work.mark;
+      if (!this.marked) {
+        if (work.stamp === 0xffffffff) {
+          mark.fill(0);
+          work.stamp = 0;
+        }
+        const stamp = ++work.stamp;
+        for (let i = lo; i < hi; i++) mark[rows[i]] = stamp;
+        this.marked = true;
+      }
+      const stamp = work.stamp;
+      let m = 0;
+      for (let i = 0; i < n; i++) {
+        const r = order[i];
+        if (mark[r] === stamp) out[m++] = r;
+      }
+      return out.subarray(0, m);
+    }
+    const positions = work.positions.subarray(0, size);
+    for (let i = 0; i < size; i++) positions[i] = rank[rows[lo + i]];
+    positions.sort();
+    for (let i = 0; i < size; i++) out[i] = order[positions[i]];
+    return out.subarray(0, size);
+  }
+}
+
+/** A node of at least 1/FILTER_SHARE of the rows filters a sorted order (O(rows)) instead of sorting its own (O(size log size)). */
+const FILTER_SHARE = 4;
 
 /** Stable partition of rows[lo, hi): rows with goLeft first, then the rest. */
 function partition(rows: Uint32Array, lo: number, hi: number, goLeft: Uint8Array, scratch: Uint32Array): void {
