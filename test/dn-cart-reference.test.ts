@@ -6,7 +6,7 @@
 // threshold exactly, and on samples, values and statistics to 1e-9. Splits
 // whose gains tie but for rounding go to the lowest column (SPEC §4 step 4).
 import { describe, expect, it } from 'vitest';
-import { GAIN_TIE, growTree, midRanks, rankCriticalValue, TreeColumns, TreeWorkspace, type TreeNode } from '../src/dependency-network/cart.js';
+import { chiSquare1Upper, GAIN_TIE, growTree, midRanks, rankCriticalValue, sidakAdjust, TreeColumns, TreeWorkspace, type TreeNode } from '../src/dependency-network/cart.js';
 import { sortColumn } from '../src/dependency-network/sort-order.js';
 import { normalStream } from './dn-fixtures.js';
 
@@ -20,6 +20,8 @@ interface RefNode {
   predictor?: number;
   threshold?: number;
   statistic?: number;
+  /** Šidák-adjusted over the node's k non-constant predictors. */
+  p?: number;
 }
 
 /** The tree predicting columns[target] from the others, node by node as SPEC §4 states it. */
@@ -86,7 +88,7 @@ function referenceTree(columns: readonly Float64Array[], target: number, w: Floa
     // The first (lowest column, then threshold) of the largest gain, rounding aside (GAIN_TIE).
     const best = candidates.find((c) => c.gain >= top * (1 - GAIN_TIE))!;
     if (candidates.some((c) => c !== best && c.gain >= top * (1 - GAIN_TIE))) ties++;
-    nodes[at] = { kind: 'split', samples: W, value: mean, predictor: best.j, threshold: best.threshold, statistic: stat[best.j] };
+    nodes[at] = { kind: 'split', samples: W, value: mean, predictor: best.j, threshold: best.threshold, statistic: stat[best.j], p: sidakAdjust(chiSquare1Upper(stat[best.j]), k) };
     const left = nodes.length;
     nodes.push({ kind: 'leaf', samples: 0, value: 0 }, { kind: 'leaf', samples: 0, value: 0 });
     grow(best.left, left);
@@ -105,7 +107,8 @@ function table(n: number, seed: number): Float64Array[] {
   const y = Float64Array.from({ length: n }, (_, i) => 8 * Number(x0[i] > 0) + 4 * Number(x1[i] > 0) + 2 * Number(x2[i] > 0.5) + 0.3 * noise());
   const z = Float64Array.from({ length: n }, (_, i) => y[i] * 0.5 + x1[i] + 0.2 * noise());
   const u = Float64Array.from({ length: n }, () => noise());
-  return [x0, x1, x2, y, z, u];
+  const g = Float64Array.from({ length: n }, (_, i) => (x0[i] > 0 ? noise() : 0)); // constant where x0 ≤ 0
+  return [x0, x1, x2, y, z, u, g];
 }
 
 /** The tree's nodes in the reference's DFS order (left subtree first), for comparison. */
@@ -125,8 +128,10 @@ function inReferenceOrder(nodes: readonly TreeNode[]): TreeNode[] {
 }
 
 describe('growTree against a plain reading of SPEC §4', () => {
-  for (const [n, seed, weighted] of [[120, 1, false], [90, 2, true], [200, 3, true]] as const) {
-    it(`n = ${n}${weighted ? ', replication weights 1–3' : ''}: every column's tree, node for node`, () => {
+  // Unweighted up to 4 096 rows the rank statistics come from exact sums; weighted, or past that, from two-pass ones.
+  for (const [n, seed, weighted, minSplit] of [[120, 1, false, 8], [90, 2, true, 8], [200, 3, true, 8], [4200, 4, false, 600]] as const) {
+    const sums = weighted || n > 4096 ? 'two-pass rank sums' : 'exact rank sums';
+    it(`n = ${n}${weighted ? ', replication weights 1–3' : ''} (${sums}): every column's tree, node for node`, () => {
       const columns = table(n, seed);
       const w = Float64Array.from({ length: n }, (_, i) => (weighted ? 1 + ((i * 7) % 3) : 1));
       const prepared = new TreeColumns(columns, weighted ? w : undefined);
@@ -135,8 +140,8 @@ describe('growTree against a plain reading of SPEC §4', () => {
       ties = 0;
       let deepest = 0;
       for (let target = 0; target < columns.length; target++) {
-        const tree = growTree(prepared, target, { minSamplesSplit: 8, splitAlpha: 0.05, workspace });
-        const want = referenceTree(columns, target, w, 8, 0.05);
+        const tree = growTree(prepared, target, { minSamplesSplit: minSplit, splitAlpha: 0.05, workspace });
+        const want = referenceTree(columns, target, w, minSplit, 0.05);
         const got = inReferenceOrder(tree.nodes);
         expect(got.map((g) => g.kind)).toEqual(want.map((r) => r.kind));
         got.forEach((g, i) => {
@@ -147,6 +152,7 @@ describe('growTree against a plain reading of SPEC §4', () => {
           splits++;
           expect([g.predictor, g.threshold]).toEqual([r.predictor, r.threshold]);
           expect(Math.abs(g.statistic - r.statistic!)).toBeLessThan(1e-9 * r.statistic!);
+          expect(Math.abs(g.p - r.p!)).toBeLessThanOrEqual(1e-9 * r.p!);
         });
         deepest = Math.max(deepest, depth(tree.nodes));
       }

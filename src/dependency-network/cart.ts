@@ -131,6 +131,15 @@ export class TreeColumns {
   private readonly sortedCache: (SortedColumn | undefined)[];
   private readonly rankCache: (Float64Array | undefined)[];
   private readonly momentsCache: (Moments | undefined)[] = [];
+  /**
+   * Unweighted over at most EXACT_RANK_ROWS rows: the rank statistics are
+   * computed from exact sums (`exactRankStatistic`), so the same in any order.
+   */
+  readonly exactRanks: boolean;
+  /** Per column, Σ rank and Σ rank² over all rows (exact ranks only). */
+  private readonly rankSums: (Float64Array | undefined)[] = [];
+  /** The root statistic of each pair of columns, NaN until taken (exact ranks, up to ROOT_CACHE_COLUMNS columns). */
+  private rootCache: Float64Array | undefined;
   private allRows: Uint32Array | undefined;
   private total = 0;
 
@@ -162,6 +171,7 @@ export class TreeColumns {
       else live++;
     }
     this.nonConstant = live;
+    this.exactRanks = weights === undefined && n <= EXACT_RANK_ROWS;
     this.sortedCache = new Array(columns.length);
     this.rankCache = new Array(columns.length);
     if (shared) {
@@ -198,6 +208,45 @@ export class TreeColumns {
       this.total = total;
     }
     return (this.momentsCache[j] = centred(this.ranks(j), this.allRows, this.weights, 0, this.rows, this.total));
+  }
+
+  /**
+   * c between columns t and j over all rows: the rank gate at a tree's root
+   * (SPEC §4 step 3). With exact ranks it is symmetric to the bit and taken
+   * once per pair.
+   */
+  rootStatistic(t: number, j: number): number {
+    if (!this.exactRanks) {
+      const ta = this.rankMoments(t);
+      const tb = this.rankMoments(j);
+      return rootRankStatistic(this.ranks(t), ta, this.ranks(j), tb, this.weights, this.total);
+    }
+    const p = this.columns.length;
+    if (this.rootCache === undefined && p <= ROOT_CACHE_COLUMNS) this.rootCache = new Float64Array(p * p).fill(NaN);
+    const known = this.rootCache?.[t * p + j];
+    if (known !== undefined && !Number.isNaN(known)) return known;
+    const a = this.ranks(t);
+    const b = this.ranks(j);
+    let sab = 0;
+    for (let r = 0; r < this.rows; r++) sab += a[r] * b[r];
+    const [sa, saa] = this.exactSums(t);
+    const [sb, sbb] = this.exactSums(j);
+    const c = exactRankStatistic(this.rows, sa, saa, sb, sbb, sab);
+    if (this.rootCache !== undefined) this.rootCache[t * p + j] = this.rootCache[j * p + t] = c;
+    return c;
+  }
+
+  private exactSums(j: number): Float64Array {
+    const known = this.rankSums[j];
+    if (known !== undefined) return known;
+    const a = this.ranks(j);
+    let s = 0;
+    let ss = 0;
+    for (let r = 0; r < this.rows; r++) {
+      s += a[r];
+      ss += a[r] * a[r];
+    }
+    return (this.rankSums[j] = Float64Array.of(s, ss));
   }
 
   /** What has been computed for column j so far (to share with another TreeColumns over equal values). */
@@ -309,14 +358,12 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
   let rootSig: Uint8Array | undefined;
   let rootStat: Float64Array | undefined;
   if (ranked) {
-    const a = columns.ranks(target);
-    const ta = columns.rankMoments(target);
     rootSig = new Uint8Array(live.length);
     rootStat = new Float64Array(live.length);
     const cStar = rankCriticalValue(alpha, candidates);
     let any = false;
     for (let k = 0; k < live.length; k++) {
-      const c = rootRankStatistic(a, ta, columns.ranks(live[k]), columns.rankMoments(live[k]), w, rootW);
+      const c = columns.rootStatistic(target, live[k]);
       rootStat[k] = c;
       if (c > cStar) {
         rootSig[k] = 1;
@@ -374,9 +421,34 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
 
     // Which predictors may split here (every live one at the root), with their rank sums.
     let k = 0;
+    const exact = ranked && id !== 0 && columns.exactRanks;
+    let sa = 0;
+    let saa = 0;
+    if (exact) {
+      for (let i = lo; i < hi; i++) {
+        const a = RY[rows[i]];
+        sa += a;
+        saa += a * a;
+      }
+    }
     for (let l = 0; l < live.length; l++) {
       let varies = id === 0;
-      if (!varies && ranked) {
+      if (exact) {
+        // Unweighted mid-ranks are multiples of ½ and W the row count: these sums are exact (EXACT_RANK_ROWS).
+        const b = rxs[l];
+        let sb = 0;
+        let sbb = 0;
+        let sab = 0;
+        for (let i = lo; i < hi; i++) {
+          const r = rows[i];
+          const v = b[r];
+          sb += v;
+          sbb += v * v;
+          sab += RY[r] * v;
+        }
+        varies = W * sbb - sb * sb > 0;
+        stat[l] = exactRankStatistic(W, sa, saa, sb, sbb, sab);
+      } else if (!varies && ranked) {
         const b = rxs[l];
         const first = b[rows[lo]];
         let sum = 0;
@@ -407,10 +479,10 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
           any ||= sig[l] === 1;
         }
       } else {
-        const ta = centred(RY, rows, w, lo, hi, W);
+        const ta = exact ? undefined : centred(RY, rows, w, lo, hi, W);
         for (let l = 0; l < live.length; l++) {
           if (sig[l] === 0) continue;
-          const c = rankStatistic(RY, ta, rxs[l], rankSums[l] / W, rows, w, lo, hi, W);
+          const c = ta === undefined ? stat[l] : rankStatistic(RY, ta, rxs[l], rankSums[l] / W, rows, w, lo, hi, W);
           stat[l] = c;
           sig[l] = c > cStar ? 1 : 0;
           any ||= sig[l] === 1;
@@ -566,6 +638,26 @@ function rankStatistic(
   if (!(ta.ss > 0 && sbb > 0)) return 0;
   return ((W - 1) * sab * sab) / (ta.ss * sbb);
 }
+
+/**
+ * c = (W − 1)·N_ab² / (N_aa·N_bb), N_xy = W·Σxy − Σx·Σy: SPEC §4's c_j with
+ * S_xy = N_xy / W², from plain sums. Unweighted mid-ranks are multiples of ½
+ * and W is the row count, so every sum and N is exact while W·Σab < 2^51
+ * (EXACT_RANK_ROWS); only the last division rounds. 0 when either side has
+ * no spread.
+ */
+function exactRankStatistic(W: number, sa: number, saa: number, sb: number, sbb: number, sab: number): number {
+  const naa = W * saa - sa * sa;
+  const nbb = W * sbb - sb * sb;
+  const nab = W * sab - sa * sb;
+  return naa > 0 && nbb > 0 ? ((W - 1) * nab * nab) / (naa * nbb) : 0;
+}
+
+/** Rows up to which unweighted rank sums are exact: W·Σab ≤ n⁴ (ranks ≤ n) stays below 2^51 up to 6 888. */
+const EXACT_RANK_ROWS = 4096;
+
+/** Columns up to which a network keeps every pair's root statistic (8 bytes a pair: 32 MB at 2 048). */
+const ROOT_CACHE_COLUMNS = 2048;
 
 /** Weighted mean and centred sum of squares. */
 interface Moments {
