@@ -257,7 +257,7 @@ export class TreeColumns {
   }
 }
 
-/** A column's sort order, its weighted mid-ranks in row order and in sorted order. */
+/** A column's sort order and its weighted mid-ranks in row order. */
 export interface PreparedColumn {
   readonly sorted: SortedColumn;
   readonly ranks: Float64Array;
@@ -377,7 +377,7 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
   // ascending row order: a split partitions that one range stably (not a
   // range per predictor), and a node's sums run over it in that order. A
   // predictor's node rows in its sorted order are made only where it may
-  // split (`inOrder`).
+  // split (NodeOrder).
   const work = options.workspace !== undefined && options.workspace.rows === n ? options.workspace : new TreeWorkspace(n);
   const rows = work.nodeRows;
   for (let i = 0; i < n; i++) rows[i] = i;
