@@ -8,7 +8,7 @@ import { variableLimit } from './features/limits.js';
 import { AbsoluteQuartilePass, QuartileSlots, quartileLayoutOf, referenceDurationOf } from './features/quartile-pass.js';
 import type { WorkerInit } from './parse/parallel.js';
 import { listInputFiles, type InputFile, type RecordEnds } from './parse/files.js';
-import { compressedEndsPay, largeRunEnds, recordEndsAhead, recordEndsDecompressing, referenceDurationOfEnds, translatedEnds } from './parse/sniff.js';
+import { compressedEndsPay, compressedLog, largeCompressedLog, largeRunEnds, recordEndsAhead, recordEndsDecompressing, referenceDurationOfEnds, translatedEnds } from './parse/sniff.js';
 import type { MetricSeries } from './parse/metrics.js';
 import { emptyReadStats, readClass, type ReadStats } from './parse/reader.js';
 import type { ClassName } from './parse/records.js';
@@ -40,8 +40,9 @@ export interface ReadOptions {
   readonly twoPass?: boolean;
   /**
    * Decompress the compressed files once before reading them, for their first and last times, so that a large
-   * compressed run is summarized as it is read, not held (default: when one decompresses to 256 MiB; see
-   * sniff.ts compressedEndsPay). The result is the same either way; only time and memory differ.
+   * compressed run is summarized as it is read, not held (default: dlog files when one decompresses to 256 MiB,
+   * sniff.ts compressedEndsPay; raw logs through a rules translator, each that decompresses to 256 MiB,
+   * largeCompressedLog). The result is the same either way; only time and memory differ.
    */
   readonly compressedEnds?: boolean;
   /** Resource metrics (directories or files of .csv/.csv.gz) joined to instances. */
@@ -149,7 +150,7 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
   if (decompressing) hooks.onEndsPass?.(all.reduce((n, f) => n + (f.gzip ? f.size : 0), 0), all.filter((f) => f.gzip).length);
   // Raw logs: the mining pass read every line's time (TemplateModel.ends); or a rules translator translates each
   // file's ends (a copy of it: what the reading's counts).
-  const sniffedEnds = rereadable && metricPaths.length === 0 ? await (mined !== undefined ? minedRunEnds(mined.model, all) : rulesRunEnds(all, files.good.length, translatorPath, options.year)) : null;
+  const sniffedEnds = rereadable && metricPaths.length === 0 ? await (mined !== undefined ? minedRunEnds(mined.model, all) : rulesRunEnds(all, files.good.length, translatorPath, options, hooks)) : null;
   const ends = sniffedEnds !== null ? (sniffedEnds.every((e) => e !== null) ? sniffedEnds as RecordEnds[] : null) : !endsReadable ? null : decompressing
     ? await recordEndsDecompressing(all, (n) => hooks.onBytes?.(n), () => hooks.onFileDone?.()) : recordEndsAhead(all);
   if (decompressing) hooks.onEndsPassDone?.();
@@ -298,13 +299,25 @@ async function minedTranslator(files: Record<ClassName, InputFile[]>, options: R
   return mined;
 }
 
-/** Each file's ends translated by the rules translator at `path` (sniff.ts translatedEnds); null without one. */
-async function rulesRunEnds(files: readonly InputFile[], goodFiles: number, path: string | undefined, year: number | undefined): Promise<(RecordEnds | null)[] | null> {
+/**
+ * Each file's ends translated by the rules translator at `path` (sniff.ts translatedEnds); null without one. Large
+ * compressed files are decompressed once more for theirs, shown as the ends pass (hooks.onEndsPass).
+ */
+async function rulesRunEnds(files: readonly InputFile[], goodFiles: number, path: string | undefined, options: ReadOptions, hooks: ReadHooks): Promise<(RecordEnds | null)[] | null> {
   if (path === undefined) return null;
   const { isRulesTranslator, loadTranslator } = await import('./parse/translators/load.js');
   if (!isRulesTranslator(path)) return null;
-  const translator = await loadTranslator(path, year !== undefined ? { year } : {});
-  return translator.type === 'lines' ? translatedEnds(files, goodFiles, translator) : null;
+  const translator = await loadTranslator(path, options.year !== undefined ? { year: options.year } : {});
+  if (translator.type !== 'lines') return null;
+  const decompress = options.compressedEnds === undefined ? largeCompressedLog : () => options.compressedEnds === true;
+  const decompressing = files.filter((f) => compressedLog(f) && decompress(f));
+  if (decompressing.length === 0) return translatedEnds(files, goodFiles, translator, decompress);
+  hooks.onEndsPass?.(decompressing.reduce((n, f) => n + f.size, 0), decompressing.length);
+  try {
+    return await translatedEnds(files, goodFiles, translator, decompress, (n) => hooks.onBytes?.(n), () => hooks.onFileDone?.());
+  } finally {
+    hooks.onEndsPassDone?.();
+  }
 }
 
 /** Each file's ends as the template mining pass read them (TemplateModel.ends; null: a file not mined, or none). */

@@ -95,7 +95,7 @@ export const COMPRESSED_ENDS_MIN_BYTES = 256 << 20;
  */
 export function compressedEndsPay(files: readonly InputFile[]): boolean {
   if (!files.every(dlogFile)) return false;
-  return files.some((f) => compressedDlog(f) && decompressedSizeHint(f) >= COMPRESSED_ENDS_MIN_BYTES);
+  return files.some((f) => compressedLog(f) && decompressedSizeHint(f) >= COMPRESSED_ENDS_MIN_BYTES);
 }
 
 /**
@@ -145,9 +145,15 @@ function headTime(head: string, all: boolean, records: LineRecords = dlogRecords
  * decompressed further once its head gives none (a log of requests names them by `I` records from its first line),
  * nor once `stopped` (another file gave none).
  */
-async function compressedEndsOf(file: InputFile, onRead: (n: number) => void, stopped: () => boolean): Promise<RecordEnds | null> {
-  const head = Buffer.allocUnsafe(2 * END_BYTES);
-  const tail = Buffer.allocUnsafe(END_BYTES);
+async function compressedEndsOf(
+  file: InputFile,
+  onRead: (n: number) => void,
+  stopped: () => boolean,
+  records: LineRecords = dlogRecords,
+  bytes = END_BYTES,
+): Promise<RecordEnds | null> {
+  const head = Buffer.allocUnsafe(2 * bytes);
+  const tail = Buffer.allocUnsafe(bytes);
   let headBytes = 0;
   let headSeen = false;
   let tailBytes = 0;
@@ -159,18 +165,18 @@ async function compressedEndsOf(file: InputFile, onRead: (n: number) => void, st
       const chunk = data as Buffer;
       total += chunk.length;
       if (headBytes < head.length) headBytes += chunk.copy(head, headBytes);
-      // Its head known (more than 8 KiB: not the whole file), and giving no time: no further.
+      // Its head known (more than twice `bytes`: not the whole file), and giving no time: no further.
       if (!headSeen && total > head.length) {
         headSeen = true;
-        if (headTime(head.toString('utf8', 0, END_BYTES), file.size >= STREAMED_MIN_BYTES) === null) return null;
+        if (headTime(head.toString('utf8', 0, bytes), file.size >= STREAMED_MIN_BYTES, records) === null) return null;
       }
-      // The last END_BYTES bytes so far: the chunk's, after what is kept of the ones before.
-      const keep = Math.min(tailBytes, END_BYTES - Math.min(END_BYTES, chunk.length));
+      // The last `bytes` bytes so far: the chunk's, after what is kept of the ones before.
+      const keep = Math.min(tailBytes, bytes - Math.min(bytes, chunk.length));
       tail.copyWithin(0, tailBytes - keep, tailBytes);
-      tailBytes = keep + chunk.copy(tail, keep, Math.max(0, chunk.length - (END_BYTES - keep)));
+      tailBytes = keep + chunk.copy(tail, keep, Math.max(0, chunk.length - (bytes - keep)));
     }
-    const whole = total <= 2 * END_BYTES;
-    return endsIn(head.toString('utf8', 0, whole ? total : END_BYTES), whole ? null : tail.toString('utf8', 0, tailBytes), file.size >= STREAMED_MIN_BYTES);
+    const whole = total <= 2 * bytes;
+    return endsIn(head.toString('utf8', 0, whole ? total : bytes), whole ? null : tail.toString('utf8', 0, tailBytes), file.size >= STREAMED_MIN_BYTES, records);
   } catch {
     return null; // not gzip, or a broken record: reported as the reading finds it
   }
@@ -198,12 +204,21 @@ function decompressedSizeHint(file: InputFile): number {
 
 /** A file whose ends recordEndsDecompressing can find: plain dlog, or compressed dlog. */
 function dlogFile(file: InputFile): boolean {
-  return plainDlog(file) || compressedDlog(file);
+  return plainDlog(file) || compressedLog(file);
 }
 
-/** A compressed dlog file: not a table or spans (as reader.ts tells them), not standard input. */
-function compressedDlog(file: InputFile): boolean {
+/** A compressed log (dlog, or raw for a translator): not a table or spans (as reader.ts tells them), not standard input. */
+export function compressedLog(file: InputFile): boolean {
   return file.gzip && file.path !== '-' && !SPAN_OR_TABLE_NAME.test(file.relativePath);
+}
+
+/**
+ * A compressed raw log whose ends a rules translator's copy finds by
+ * decompressing it once more (translatedEnds) by default: as compressedLog,
+ * and of COMPRESSED_ENDS_MIN_BYTES decompressed at least (its gzip trailer says).
+ */
+export function largeCompressedLog(file: InputFile): boolean {
+  return compressedLog(file) && decompressedSizeHint(file) >= COMPRESSED_ENDS_MIN_BYTES;
 }
 
 /**
@@ -223,20 +238,44 @@ const dlogRecords: LineRecords = (line, sink) => parseDlogLine(line, sink, '', 0
 const TRANSLATED_END_BYTES = 64 * 1024;
 
 /**
- * The ends of raw files a rules translator reads, as recordEndsAhead reads a dlog file's (null: a compressed, span or
- * table file, one the translator maps no line of at either end, or stops at; and every file smaller than
- * STREAMED_MIN_BYTES when they average less than AHEAD_MIN_AVERAGE_BYTES): 64 KiB of each end translated by
- * `translator`, a copy of the one that reads them (loaded for this: what it counts stays the reading's). A file is one
- * instance unless the translator names instances (`I` records: then none).
+ * The ends of raw files a rules translator reads, as recordEndsAhead reads a dlog file's (null: a span or table file,
+ * one the translator maps no line of at either end, or stops at; a compressed one that decompresses to less than
+ * COMPRESSED_ENDS_MIN_BYTES; and every file smaller than STREAMED_MIN_BYTES when they average less than
+ * AHEAD_MIN_AVERAGE_BYTES): 64 KiB of each end translated by `translator`, a copy of the one that reads them (loaded
+ * for this: what it counts stays the reading's). A compressed file `decompress` picks (by default a large one:
+ * largeCompressedLog) is decompressed once more for its ends (several at once, `onRead` told the compressed bytes
+ * and `onFile` each file done), as a compressed dlog run is. A file is one instance unless the translator names instances (`I` records: then none).
  */
-export function translatedEnds(files: readonly InputFile[], goodFiles: number, translator: LineTranslator): (RecordEnds | null)[] {
+export async function translatedEnds(
+  files: readonly InputFile[],
+  goodFiles: number,
+  translator: LineTranslator,
+  decompress: (file: InputFile) => boolean = largeCompressedLog,
+  onRead: (n: number) => void = () => undefined,
+  onFile: () => void = () => undefined,
+): Promise<(RecordEnds | null)[]> {
   const small = files.reduce((n, f) => n + f.size, 0) < AHEAD_MIN_AVERAGE_BYTES * files.length;
-  return files.map((file, i) => {
-    if (file.gzip || file.path === '-' || SPAN_OR_TABLE_NAME.test(file.relativePath) || (small && file.size < STREAMED_MIN_BYTES)) return null;
+  const recordsOf = (file: InputFile, i: number): LineRecords => {
     const ctx = { file: file.path, relativePath: file.relativePath, className: i < goodFiles ? 'good' as const : 'bad' as const, line: 0 };
     translator.beginFile?.(ctx, NO_RECORDS);
-    return endsOf(file, (line, sink) => { translator.translateLine(line, ctx, sink); }, TRANSLATED_END_BYTES);
+    return (line, sink) => { translator.translateLine(line, ctx, sink); };
+  };
+  const all = files.map((file, i) => {
+    if (file.gzip || file.path === '-' || SPAN_OR_TABLE_NAME.test(file.relativePath) || (small && file.size < STREAMED_MIN_BYTES)) return null;
+    return endsOf(file, recordsOf(file, i), TRANSLATED_END_BYTES);
   });
+  const compressed = files.flatMap((f, i) => (compressedLog(f) && decompress(f) ? [i] : []));
+  let next = 0;
+  const decompressOne = async (): Promise<void> => {
+    for (let k = next++; k < compressed.length; k = next++) {
+      const i = compressed[k] as number;
+      const file = files[i] as InputFile;
+      all[i] = await compressedEndsOf(file, onRead, () => false, recordsOf(file, i), TRANSLATED_END_BYTES);
+      onFile();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(compressed.length, availableParallelism()) }, decompressOne));
+  return all;
 }
 const NO_RECORDS: RecordSink = { instance: () => undefined, event: () => undefined, state: () => undefined };
 
