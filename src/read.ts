@@ -8,7 +8,7 @@ import { variableLimit } from './features/limits.js';
 import { AbsoluteQuartilePass, QuartileSlots, quartileLayoutOf, referenceDurationOf } from './features/quartile-pass.js';
 import type { WorkerInit } from './parse/parallel.js';
 import { listInputFiles, type InputFile, type RecordEnds } from './parse/files.js';
-import { compressedEndsPay, compressedLog, largeCompressedLog, largeRunEnds, recordEndsAhead, recordEndsDecompressing, referenceDurationOfEnds, translatedEnds } from './parse/sniff.js';
+import { compressedEndsPay, largeCompressedLog, largeRunEnds, recordEndsAhead, recordEndsDecompressing, referenceDurationOfEnds, translatedEnds } from './parse/sniff.js';
 import type { MetricSeries } from './parse/metrics.js';
 import { emptyReadStats, readClass, type ReadStats } from './parse/reader.js';
 import type { ClassName } from './parse/records.js';
@@ -310,13 +310,15 @@ async function rulesRunEnds(files: readonly InputFile[], goodFiles: number, path
   const translator = await loadTranslator(path, options.year !== undefined ? { year: options.year } : {});
   if (translator.type !== 'lines') return null;
   const decompress = options.compressedEnds === undefined ? largeCompressedLog : () => options.compressedEnds === true;
-  const decompressing = files.filter((f) => compressedLog(f) && decompress(f));
-  if (decompressing.length === 0) return translatedEnds(files, goodFiles, translator, decompress);
-  hooks.onEndsPass?.(decompressing.reduce((n, f) => n + f.size, 0), decompressing.length);
+  let pass = false;
   try {
-    return await translatedEnds(files, goodFiles, translator, decompress, (n) => hooks.onBytes?.(n), () => hooks.onFileDone?.());
+    return await translatedEnds(files, goodFiles, translator, decompress, {
+      onPass: (bytes, n) => { pass = true; hooks.onEndsPass?.(bytes, n); },
+      onRead: (n) => hooks.onBytes?.(n),
+      onFile: () => hooks.onFileDone?.(),
+    });
   } finally {
-    hooks.onEndsPassDone?.();
+    if (pass) hooks.onEndsPassDone?.();
   }
 }
 

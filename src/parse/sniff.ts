@@ -119,19 +119,26 @@ export async function recordEndsDecompressing(
     if (!file.gzip && ends === null) return null;
     all.push(ends);
   }
-  const compressed = files.flatMap((f, i) => (f.gzip ? [i] : []));
-  let next = 0;
   let failed = false;
-  const decompressOne = async (): Promise<void> => {
-    for (let k = next++; k < compressed.length && !failed; k = next++) {
-      const i = compressed[k] as number;
-      all[i] = await compressedEndsOf(files[i] as InputFile, onRead, () => failed);
-      if (all[i] === null) failed = true;
-      onFile();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(compressed.length, availableParallelism()) }, decompressOne));
+  const stopped = (): boolean => failed;
+  await severalAtOnce(files.flatMap((f, i) => (f.gzip ? [i] : [])), async (i) => {
+    all[i] = await compressedEndsOf(files[i] as InputFile, onRead, stopped);
+    if (all[i] === null) failed = true;
+    onFile();
+  }, stopped);
   return failed ? null : (all as RecordEnds[]);
+}
+
+/**
+ * `each` of the indices, as many at once as there are cores (zlib decompresses on libuv's threads), in order of
+ * start; none begun once `stopped()`.
+ */
+async function severalAtOnce(indices: readonly number[], each: (i: number) => Promise<void>, stopped: () => boolean = () => false): Promise<void> {
+  let next = 0;
+  const one = async (): Promise<void> => {
+    for (let k = next++; k < indices.length && !stopped(); k = next++) await each(indices[k] as number);
+  };
+  await Promise.all(Array.from({ length: Math.min(indices.length, availableParallelism()) }, one));
 }
 
 /** The first (`all`: the earliest) record's time in a file's first bytes but the line cut off at their end (see endsIn). */
@@ -208,7 +215,7 @@ function dlogFile(file: InputFile): boolean {
 }
 
 /** A compressed log (dlog, or raw for a translator): not a table or spans (as reader.ts tells them), not standard input. */
-export function compressedLog(file: InputFile): boolean {
+function compressedLog(file: InputFile): boolean {
   return file.gzip && file.path !== '-' && !SPAN_OR_TABLE_NAME.test(file.relativePath);
 }
 
@@ -243,16 +250,16 @@ const TRANSLATED_END_BYTES = 64 * 1024;
  * COMPRESSED_ENDS_MIN_BYTES; and every file smaller than STREAMED_MIN_BYTES when they average less than
  * AHEAD_MIN_AVERAGE_BYTES): 64 KiB of each end translated by `translator`, a copy of the one that reads them (loaded
  * for this: what it counts stays the reading's). A compressed file `decompress` picks (by default a large one:
- * largeCompressedLog) is decompressed once more for its ends (several at once, `onRead` told the compressed bytes
- * and `onFile` each file done), as a compressed dlog run is. A file is one instance unless the translator names instances (`I` records: then none).
+ * largeCompressedLog) is decompressed once more for its ends, as a compressed dlog run is: `progress.onPass` told
+ * their compressed bytes and count before, `onRead` the bytes read and `onFile` each file done. A file is one
+ * instance unless the translator names instances (`I` records: then none).
  */
 export async function translatedEnds(
   files: readonly InputFile[],
   goodFiles: number,
   translator: LineTranslator,
   decompress: (file: InputFile) => boolean = largeCompressedLog,
-  onRead: (n: number) => void = () => undefined,
-  onFile: () => void = () => undefined,
+  progress: { onPass?(bytes: number, files: number): void; onRead?(n: number): void; onFile?(): void } = {},
 ): Promise<(RecordEnds | null)[]> {
   const small = files.reduce((n, f) => n + f.size, 0) < AHEAD_MIN_AVERAGE_BYTES * files.length;
   const recordsOf = (file: InputFile, i: number): LineRecords => {
@@ -265,16 +272,12 @@ export async function translatedEnds(
     return endsOf(file, recordsOf(file, i), TRANSLATED_END_BYTES);
   });
   const compressed = files.flatMap((f, i) => (compressedLog(f) && decompress(f) ? [i] : []));
-  let next = 0;
-  const decompressOne = async (): Promise<void> => {
-    for (let k = next++; k < compressed.length; k = next++) {
-      const i = compressed[k] as number;
-      const file = files[i] as InputFile;
-      all[i] = await compressedEndsOf(file, onRead, () => false, recordsOf(file, i), TRANSLATED_END_BYTES);
-      onFile();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(compressed.length, availableParallelism()) }, decompressOne));
+  if (compressed.length > 0) progress.onPass?.(compressed.reduce((n, i) => n + (files[i] as InputFile).size, 0), compressed.length);
+  await severalAtOnce(compressed, async (i) => {
+    const file = files[i] as InputFile;
+    all[i] = await compressedEndsOf(file, progress.onRead ?? (() => undefined), () => false, recordsOf(file, i), TRANSLATED_END_BYTES);
+    progress.onFile?.();
+  });
   return all;
 }
 const NO_RECORDS: RecordSink = { instance: () => undefined, event: () => undefined, state: () => undefined };
