@@ -157,11 +157,11 @@ class NetworkCache {
 
   remember(key: string, column: PreparedColumn): void {
     if (this.columns.has(key)) return;
-    const size = column.sorted.order.length * 24;
+    const size = column.sorted.order.length * PREPARED_BYTES_PER_ROW;
     while (this.bytes + size > COLUMN_CACHE_BYTES && this.columns.size > 0) {
       const [oldest, dropped] = this.columns.entries().next().value as [string, PreparedColumn];
       this.columns.delete(oldest);
-      this.bytes -= dropped.sorted.order.length * 24;
+      this.bytes -= dropped.sorted.order.length * PREPARED_BYTES_PER_ROW;
     }
     if (size > COLUMN_CACHE_BYTES) return;
     this.columns.set(key, column);
@@ -172,8 +172,11 @@ class NetworkCache {
 /** Fewest rows at which a network's work is shared with equal tables' (see NetworkCache). */
 const SHARE_MIN_ROWS = 1024;
 
-/** Sort orders and ranks kept for reuse across one feature set's networks (24 bytes a row a column). */
+/** Sort orders and ranks kept for reuse across one feature set's networks. */
 const COLUMN_CACHE_BYTES = 256 * 1024 * 1024;
+
+/** A prepared column's bytes a row: its sort order and inverse (8), sorted values (8) and ranks (8). */
+const PREPARED_BYTES_PER_ROW = 24;
 
 /** What selectRows draws from: the class, the sample size, the seed. */
 function rowsKeyOf(className: ClassName | 'both', options: Pick<DependencyNetworkOptions, 'sample' | 'seed'>): string {
