@@ -155,8 +155,8 @@ describe('inflation on the TrainTicket excerpt (a minute against a minute, with 
     expect(off.tests.some((t) => t.inflation !== undefined)).toBe(false);
     const significant = (d: Doc): number => d.tests.filter((t) => t.significant).length;
     expect(significant(auto)).toBeLessThan(significant(off)); // 120 against 197 at this commit
-    // (Two runs of ~9 s each on a 2-core VM, most of it the dependency networks over ~9 000 tests' variables;
-    // ~20 s each before their lanes held rows only, issue 17's twenty-second pass.)
-  }, 150_000);
+    // (Two runs of ~4 s each on a 2-core VM, most of it the dependency networks over ~9 000 tests' variables;
+    // ~20 s each before issue 17's twenty-second pass, when this test needed 150 s.)
+  });
 });
 
