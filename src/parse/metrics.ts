@@ -84,17 +84,29 @@ export async function readMetrics(dirs: readonly string[], options: MetricOption
     };
     const entityCol = pick(options.entityColumn, ENTITY_COLUMNS, '--metrics-entity');
     const timeCol = pick(options.timeColumn, TIME_COLUMNS, '--metrics-time');
-    // A metric column holds decimal numbers (or nothing) in every row.
-    const metricCols = header.map((_, i) => i).filter((i) => i !== entityCol && i !== timeCol && !/^node/i.test(header[i]!) &&
-      rows.slice(1).every((r) => { const c = (r.record[i] ?? '').trim(); return c === '' || !Number.isNaN(parseDecimal(c)); }) &&
-      rows.slice(1).some((r) => (r.record[i] ?? '').trim() !== ''));
-    for (const i of metricCols) {
-      if (!metricIndex.has(header[i]!)) {
-        metricIndex.set(header[i]!, metricNames.length);
+    // A metric column holds decimal numbers (or nothing) in every row, and one at least: parsed once here (NaN: empty).
+    const metricCols: { index: number; values: Float64Array }[] = [];
+    for (let i = 0; i < header.length; i++) {
+      if (i === entityCol || i === timeCol || /^node/i.test(header[i]!)) continue;
+      const values = new Float64Array(rows.length - 1);
+      let numbers = true;
+      let any = false;
+      for (let k = 1; k < rows.length && numbers; k++) {
+        const c = (rows[k]!.record[i] ?? '').trim();
+        values[k - 1] = c === '' ? Number.NaN : parseDecimal(c);
+        if (c !== '') numbers = !Number.isNaN(values[k - 1]!);
+        any ||= c !== '';
+      }
+      if (!numbers || !any) continue;
+      let index = metricIndex.get(header[i]!);
+      if (index === undefined) {
+        metricIndex.set(header[i]!, (index = metricNames.length));
         metricNames.push(header[i]!);
       }
+      metricCols.push({ index, values });
     }
-    for (const { record, line } of rows.slice(1)) {
+    for (let k = 1; k < rows.length; k++) {
+      const { record, line } = rows[k]!;
       const entity = (record[entityCol] ?? '').trim();
       if (entity === '') throw new InputError('empty entity name', path, line);
       const tText = (record[timeCol] ?? '').trim();
@@ -103,9 +115,9 @@ export async function readMetrics(dirs: readonly string[], options: MetricOption
       let series = raw.get(entity);
       if (series === undefined) raw.set(entity, (series = { t: [], v: [] }));
       const values = new Map<number, number>();
-      for (const i of metricCols) {
-        const c = (record[i] ?? '').trim();
-        if (c !== '') values.set(metricIndex.get(header[i]!)!, parseDecimal(c));
+      for (const col of metricCols) {
+        const x = col.values[k - 1]!;
+        if (!Number.isNaN(x)) values.set(col.index, x);
       }
       series.t.push(t);
       series.v.push(values);
@@ -150,21 +162,57 @@ async function listCsv(dir: string): Promise<string[]> {
   return out.sort(compareCodeUnits);
 }
 
-async function readTable(path: string): Promise<{ record: string[]; line: number }[]> {
+async function readTable(path: string): Promise<TableRow[]> {
   const file: InputFile = { path, relativePath: path, gzip: path.endsWith('.gz'), size: 0 };
-  const source = openInputFile(file);
+  let text: string;
+  try {
+    const chunks: Buffer[] = [];
+    for await (const chunk of openInputFile(file)) chunks.push(chunk as Buffer);
+    text = Buffer.concat(chunks).toString('utf8');
+  } catch (err) {
+    throw readError(err, path);
+  }
+  const plain = plainTable(text);
+  if (plain !== null) return plain;
   const parser = parse({ bom: true, info: true, skip_empty_lines: true, relax_column_count: true, max_record_size: MAX_LINE_LENGTH });
-  source.on('error', (err) => parser.destroy(err));
-  source.pipe(parser);
-  const rows: { record: string[]; line: number }[] = [];
+  parser.end(text);
+  const rows: TableRow[] = [];
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) rows.push({ record, line: info.lines });
   } catch (err) {
-    const e = err as { message?: string; lines?: number; code?: string };
-    if (e.code?.startsWith('Z_') || /unexpected end of file/i.test(e.message ?? '')) throw new InputError(`corrupt or truncated gzip data (${e.message})`, path);
-    throw new InputError(`not valid CSV: ${e.message ?? String(err)}`, path, e.lines);
-  } finally {
-    source.destroy();
+    throw readError(err, path);
+  }
+  return rows;
+}
+
+/** A table's row: its cells, and the line it ends on. */
+interface TableRow {
+  readonly record: string[];
+  readonly line: number;
+}
+
+function readError(err: unknown, path: string): InputError {
+  const e = err as { message?: string; lines?: number; code?: string };
+  if (e.code?.startsWith('Z_') || /unexpected end of file/i.test(e.message ?? '')) return new InputError(`corrupt or truncated gzip data (${e.message})`, path);
+  return new InputError(`not valid CSV: ${e.message ?? String(err)}`, path, e.lines);
+}
+
+/**
+ * The rows of a CSV text with no quote and no carriage return, as csv-parse
+ * reads it with readTable's options (a leading BOM dropped, empty lines
+ * skipped, rows of any length): each line split at its commas, ~10× faster.
+ * Null for any other text (csv-parse reads it), or one with a line longer
+ * than MAX_LINE_LENGTH (csv-parse reports it). Metric exports (the
+ * TrainTicket dataset's, Prometheus's) are such texts.
+ */
+export function plainTable(text: string): TableRow[] | null {
+  if (text.includes('"') || text.includes('\r')) return null;
+  const lines = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split('\n');
+  const rows: TableRow[] = [];
+  for (let k = 0; k < lines.length; k++) {
+    const line = lines[k] as string;
+    if (line.length > MAX_LINE_LENGTH) return null;
+    if (line !== '') rows.push({ record: line.split(','), line: k + 1 });
   }
   return rows;
 }
