@@ -164,18 +164,21 @@ async function listCsv(dir: string): Promise<string[]> {
 
 async function readTable(path: string): Promise<TableRow[]> {
   const file: InputFile = { path, relativePath: path, gzip: path.endsWith('.gz'), size: 0 };
-  let text: string;
+  const chunks: Buffer[] = [];
+  let bytes = 0;
   try {
-    const chunks: Buffer[] = [];
-    for await (const chunk of openInputFile(file)) chunks.push(chunk as Buffer);
-    text = Buffer.concat(chunks).toString('utf8');
+    for await (const chunk of openInputFile(file)) {
+      chunks.push(chunk as Buffer);
+      bytes += (chunk as Buffer).length;
+    }
   } catch (err) {
     throw readError(err, path);
   }
-  const plain = plainTable(text);
+  const plain = bytes <= PLAIN_TABLE_MAX_BYTES ? plainTable(Buffer.concat(chunks).toString('utf8')) : null;
   if (plain !== null) return plain;
   const parser = parse({ bom: true, info: true, skip_empty_lines: true, relax_column_count: true, max_record_size: MAX_LINE_LENGTH });
-  parser.end(text);
+  for (const chunk of chunks) parser.write(chunk);
+  parser.end();
   const rows: TableRow[] = [];
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) rows.push({ record, line: info.lines });
@@ -184,6 +187,9 @@ async function readTable(path: string): Promise<TableRow[]> {
   }
   return rows;
 }
+
+/** Largest file read as one string by plainTable (V8's strings end near 512 MiB). */
+const PLAIN_TABLE_MAX_BYTES = 256 << 20;
 
 /** A table's row: its cells, and the line it ends on. */
 interface TableRow {
