@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bonferroniBand, excessOverBand, largestElsewhere, localMedians, MetricJoin, robustCenterScale, samplesOver } from '../src/features/metric-join.js';
+import { median } from '../src/features/stats.js';
+import { mulberry32 } from '../src/dependency-network/prng.js';
 import type { InputFile } from '../src/parse/files.js';
 import { readMetrics, type EntitySeries } from '../src/parse/metrics.js';
 import { run, ROOT } from './helpers/run.js';
@@ -44,6 +46,30 @@ describe('metric samples over an instance', () => {
     // k=4 sees 0..120 → 3; k=1 sees 180, 240 → 100; k=3 sees 0, 60 → 2.
     expect([...largestElsewhere(times, values, new Float64Array(5), 1, 100)]).toEqual([100, 100, 100, 2, 3]);
     expect([...largestElsewhere(times, values, new Float64Array(5), 0, 100)]).toEqual([0, 0, 0, 0, 0]);
+  });
+
+  it('usual level, sliding: the median of each window taken afresh, on 300 generated series (NaN, ±0, ties, uneven times)', () => {
+    const random = mulberry32(5);
+    // (Window 0: no usual level, the fallback throughout.)
+    const afresh = (times: Float64Array, values: Float64Array, window: number, fallback: number): number[] => [...times].map((t, k) => {
+      if (!(window > 0)) return fallback;
+      let from = 0;
+      while ((times[from] as number) < t - window) from++;
+      const m = median(values.subarray(from, k));
+      return Number.isNaN(m) ? fallback : m;
+    });
+    const pool = [Number.NaN, 0, -0, 1, 1, 2, -3.5, 1e308, -1e308, 7];
+    for (let n = 0; n < 300; n++) {
+      const length = Math.floor(random() * 60);
+      let t = 0;
+      const times = Float64Array.from({ length }, () => (t += random() < 0.2 ? 0 : Math.ceil(random() * 90)));
+      const values = Float64Array.from({ length }, () => (random() < 0.5 ? (pool[Math.floor(random() * pool.length)] as number) : Math.round(random() * 20) - 10));
+      const window = [0, 30, 300, 1800][n % 4] as number;
+      const got = [...localMedians(times, values, window, -42)];
+      const want = afresh(times, values, window, -42);
+      // Object.is: the same value, and the same sign of a zero.
+      expect(got.map((v, k) => Object.is(v, want[k]) || [k, v, want[k]])).toEqual(got.map(() => true));
+    }
   });
 
   it('the Bonferroni band: P(|Z| > k) = α/m (scipy: norm.isf(0.025) = 1.959964, norm.isf(0.05/1600) = 4.003168)', () => {

@@ -4,7 +4,7 @@ import type { ClassSink } from '../parse/reader.js';
 import type { ClassName } from '../parse/records.js';
 import { serviceOfPod } from '../parse/spans.js';
 import { logErfc } from '../ttest/erfc.js';
-import { median } from './stats.js';
+import { median, medianOfSorted } from './stats.js';
 
 /**
  * How a metric sample becomes a state value. A sample is one value of an
@@ -297,11 +297,37 @@ export function largestElsewhere(times: Float64Array, values: Float64Array, cent
 export function localMedians(times: Float64Array, values: Float64Array, window: number, fallback: number): Float64Array {
   const out = new Float64Array(times.length).fill(fallback);
   if (!(window > 0)) return out;
+  // The window's values (NaN left out) kept sorted as it slides: O(window) a sample, nothing copied or selected.
+  const sorted = new Float64Array(times.length);
+  let size = 0;
+  const at = (v: number): number => {
+    let lo = 0;
+    let hi = size;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((sorted[mid] as number) < v) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
   let from = 0;
   for (let k = 0; k < times.length; k++) {
-    while ((times[from] as number) < (times[k] as number) - window) from++;
-    const m = median(values.subarray(from, k));
-    if (!Number.isNaN(m)) out[k] = m;
+    const entering = k > 0 ? (values[k - 1] as number) : Number.NaN;
+    if (!Number.isNaN(entering)) {
+      const i = at(entering);
+      sorted.copyWithin(i + 1, i, size++);
+      sorted[i] = entering;
+    }
+    while ((times[from] as number) < (times[k] as number) - window) {
+      const leaving = values[from++] as number;
+      if (Number.isNaN(leaving)) continue;
+      const i = at(leaving);
+      sorted.copyWithin(i, i + 1, size--);
+    }
+    if (size === 0) continue;
+    // A zero median is taken by `median` itself, which tells −0 from +0 by the samples' order.
+    const m = medianOfSorted(sorted, 0, size);
+    out[k] = m !== 0 ? m : median(values.subarray(from, k));
   }
   return out;
 }
