@@ -141,7 +141,8 @@ export class TreeColumns {
   /** The root statistic of each pair of columns, NaN until taken (exact ranks, up to ROOT_CACHE_COLUMNS columns). */
   private rootCache: Float64Array | undefined;
   private allRows: Uint32Array | undefined;
-  private total = 0;
+  /** The rows' total weight (their count when unweighted), summed in row order as a tree's root weight is. */
+  private readonly total: number;
 
   /**
    * `shared`: a column's sort order and ranks already computed elsewhere for
@@ -172,6 +173,9 @@ export class TreeColumns {
     }
     this.nonConstant = live;
     this.exactRanks = weights === undefined && n <= EXACT_RANK_ROWS;
+    let total = 0;
+    for (let i = 0; i < n; i++) total += weights ? weights[i] : 1;
+    this.total = total;
     this.sortedCache = new Array(columns.length);
     this.rankCache = new Array(columns.length);
     if (shared) {
@@ -203,9 +207,6 @@ export class TreeColumns {
     if (this.allRows === undefined) {
       this.allRows = new Uint32Array(this.rows);
       for (let i = 0; i < this.rows; i++) this.allRows[i] = i;
-      let total = 0;
-      for (let i = 0; i < this.rows; i++) total += this.weights ? this.weights[i] : 1;
-      this.total = total;
     }
     return (this.momentsCache[j] = centred(this.ranks(j), this.allRows, this.weights, 0, this.rows, this.total));
   }
@@ -217,9 +218,7 @@ export class TreeColumns {
    */
   rootStatistic(t: number, j: number): number {
     if (!this.exactRanks) {
-      const ta = this.rankMoments(t);
-      const tb = this.rankMoments(j);
-      return rootRankStatistic(this.ranks(t), ta, this.ranks(j), tb, this.weights, this.total);
+      return rootRankStatistic(this.ranks(t), this.rankMoments(t), this.ranks(j), this.rankMoments(j), this.weights, this.total);
     }
     const p = this.columns.length;
     if (this.rootCache === undefined && p <= ROOT_CACHE_COLUMNS) this.rootCache = new Float64Array(p * p).fill(NaN);
