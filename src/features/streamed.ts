@@ -42,13 +42,14 @@ export class StreamedInstance {
   private windowed = 0;
   private taken = 0;
   unordered = false;
-  /** The times q × D (q*.rel), then q × Dref (q*.abs), for q = ¼, ½, ¾. */
-  private readonly at0: number;
-  private readonly at1: number;
-  private readonly at2: number;
-  private readonly at3: number;
-  private readonly at4: number;
-  private readonly at5: number;
+  /**
+   * The times q × D (q*.rel, st's places 6–8) and q × Dref (q*.abs, places 9–11), for q = ¼, ½, ¾, in time order
+   * (but for NaN ones: no value is taken there), and how many of them the records taken have passed: a state's value
+   * at one is the one it had when the first record after it came (`passed`), or at the end (`complete`).
+   */
+  private readonly ats: { at: number; place: number }[];
+  private passedAts = 0;
+  private nextAt: number;
   /** Variables in order of first appearance (an event's number, or −1 − a state's), as summarize's buckets. */
   readonly touched = new GrowableInt32();
   /** The first event's variable (−1: none); the previous event's time and its place in `ev`. */
@@ -70,35 +71,70 @@ export class StreamedInstance {
    */
   constructor(readonly ends: RecordEnds, referenceDuration: number, private readonly pool: Float64Array[] = []) {
     const duration = ends.last - ends.first;
-    this.at0 = QUARTERS[0] * duration;
-    this.at1 = QUARTERS[1] * duration;
-    this.at2 = QUARTERS[2] * duration;
-    this.at3 = QUARTERS[0] * referenceDuration;
-    this.at4 = QUARTERS[1] * referenceDuration;
-    this.at5 = QUARTERS[2] * referenceDuration;
+    const ats = [...QUARTERS.map((q, k) => ({ at: q * duration, place: 6 + k })), ...QUARTERS.map((q, k) => ({ at: q * referenceDuration, place: 9 + k }))];
+    // (Stable: equal times keep q*.rel before q*.abs; either order gives the same values.)
+    this.ats = ats.filter((a) => !Number.isNaN(a.at)).sort((a, b) => a.at - b.at);
+    this.nextAt = this.ats.length > 0 ? (this.ats[0] as { at: number }).at : Number.POSITIVE_INFINITY;
   }
 
   /** The first n records of the arrays, in the order read. */
   add(code: Int32Array, t: Float64Array, v: Float64Array, n: number): void {
-    if (this.broken) return;
+    for (let i = 0; i < n && !this.broken;) {
+      if (this.windowed === WINDOW) this.take(WINDOW / 2);
+      const e = Math.min(n, i + WINDOW - this.windowed);
+      if (this.inOrderAfterWindow(t, i, e)) this.append(code, t, v, i, e);
+      else this.insert(code, t, v, i, e);
+      i = e;
+    }
+    if (!this.broken) this.records += n;
+  }
+
+  /**
+   * Whether records [i, e) are in time order, none earlier than the window's last (or, the window empty, than the
+   * last taken): then they go to the window's end as they are (most batches of most runs).
+   */
+  private inOrderAfterWindow(t: Float64Array, i: number, e: number): boolean {
+    const w = this.windowed;
+    let previous = w > 0 ? (this.windowTime[(this.from + w - 1) & WINDOW_MASK] as number) : this.lastTime;
+    for (let j = i; j < e; j++) {
+      const time = t[j] as number;
+      if (!(time >= previous)) return false;
+      previous = time;
+    }
+    return true;
+  }
+
+  /**
+   * Records [i, e), in time order and none earlier than the window's, copied to its end (e − i fit). The free
+   * places are in one piece: the window is taken from in halves, so `from` is 0 (free: from `windowed` to the end)
+   * or half the window, and then at least half of it is held (free: from `windowed` − half to `from`). (Were it
+   * otherwise, `set` would throw, not write past.)
+   */
+  private append(code: Int32Array, t: Float64Array, v: Float64Array, i: number, e: number): void {
+    const p = (this.from + this.windowed) & WINDOW_MASK;
+    this.windowCode.set(code.subarray(i, e), p);
+    this.windowTime.set(t.subarray(i, e), p);
+    this.windowValue.set(v.subarray(i, e), p);
+    this.windowed += e - i;
+  }
+
+  /** Records [i, e) one by one into the window (e − i fit), each in its place in time order. */
+  private insert(code: Int32Array, t: Float64Array, v: Float64Array, i: number, e: number): void {
     const wc = this.windowCode;
     const wt = this.windowTime;
     const wv = this.windowValue;
+    const from = this.from;
+    const lastTime = this.lastTime;
     let w = this.windowed;
-    for (let i = 0; i < n; i++) {
-      const time = t[i] as number;
+    for (let j = i; j < e; j++) {
+      const time = t[j] as number;
       // (NaN too: summarize's order check stops there.) Earlier than a record taken already: its place is gone.
-      if (!(time >= this.lastTime)) {
+      if (!(time >= lastTime)) {
         this.broken = true;
-        return;
-      }
-      if (w === WINDOW) {
-        this.take(WINDOW / 2);
-        w = this.windowed;
+        break;
       }
       // Into the window (a ring from `from`) in time order, after the records of the same time (a stable sort's
       // order, as timeOrder's).
-      const from = this.from;
       let p = (from + w) & WINDOW_MASK;
       let q = (p - 1) & WINDOW_MASK;
       if (w > 0 && (wt[q] as number) > time) {
@@ -112,12 +148,12 @@ export class StreamedInstance {
           q = (q - 1) & WINDOW_MASK;
         } while (--left > 0 && (wt[q] as number) > time);
       }
-      wc[p] = code[i] as number;
+      wc[p] = code[j] as number;
       wt[p] = time;
-      wv[p] = v[i] as number;
-      this.windowed = ++w;
+      wv[p] = v[j] as number;
+      w++;
     }
-    this.records += n;
+    this.windowed = w;
   }
 
   /** The window's first m records (the earliest) summarized and let go. */
@@ -132,7 +168,7 @@ export class StreamedInstance {
     let previousAt = this.previousAt;
     let ev = this.ev;
     let st = this.st;
-    const { at0, at1, at2, at3, at4, at5 } = this;
+    let nextAt = this.nextAt;
     for (let j = 0; j < m; j++) {
       const i = (from + j) & WINDOW_MASK;
       const tn = (wt[i] as number) - t0;
@@ -159,6 +195,7 @@ export class StreamedInstance {
       }
       const x = wv[i] as number;
       const k = (-1 - c) * ST_STRIDE;
+      if (tn > nextAt) nextAt = this.passed(tn);
       if (k >= st.length) st = this.st = grown(st, k + ST_STRIDE, ST_STRIDE, ST_START);
       if ((st[k] as number) === 0) {
         this.touched.push(c);
@@ -174,13 +211,6 @@ export class StreamedInstance {
       if (x > (st[k + 2] as number)) st[k + 2] = x;
       st[k + 3] = (st[k + 3] as number) + x;
       st[k + 4] = x;
-      if (tn <= at0) st[k + 6] = x;
-      if (tn <= at1) st[k + 7] = x;
-      if (tn <= at2) st[k + 8] = x;
-      const first = st[k + 5] as number;
-      if (tn <= at3) st[k + 9] = first;
-      if (tn <= at4) st[k + 10] = first;
-      if (tn <= at5) st[k + 11] = first;
     }
     if (m > 0) this.lastTime = wt[(from + m - 1) & WINDOW_MASK] as number;
     this.previousEvent = previousEvent;
@@ -188,6 +218,32 @@ export class StreamedInstance {
     this.taken += m;
     this.from = (from + m) & WINDOW_MASK;
     this.windowed -= m;
+  }
+
+  /**
+   * A state record at tn comes after the next of the times `ats`: every state's value there is the one it has
+   * now (summarize's valueAtRecords: the last value at or before it, for q*.abs the first of the run of zeros
+   * that value ends; a state not yet seen keeps its first value, set when it comes). Returns the next time.
+   */
+  private passed(tn: number): number {
+    const ats = this.ats;
+    while (this.passedAts < ats.length && tn > (ats[this.passedAts] as { at: number }).at) {
+      this.valuesAt((ats[this.passedAts++] as { place: number }).place);
+    }
+    return (this.nextAt = this.passedAts < ats.length ? (ats[this.passedAts] as { at: number }).at : Number.POSITIVE_INFINITY);
+  }
+
+  /** Every state's value now into its `place` in st (6–8: its last value; 9–11: the first of its last run of zeros). */
+  private valuesAt(place: number): void {
+    const st = this.st;
+    const from = place < 9 ? 4 : 5;
+    const touched = this.touched;
+    for (let j = 0; j < touched.length; j++) {
+      const c = touched.data[j] as number;
+      if (c >= 0) continue;
+      const k = (-1 - c) * ST_STRIDE;
+      st[k + place] = st[k + from] as number;
+    }
   }
 
   /** An `I` record: the file is not one instance. */
@@ -211,6 +267,8 @@ export class StreamedInstance {
    */
   complete(): boolean {
     if (!this.broken) this.take(this.windowed);
+    // The times not passed are at or after the last record: every state's last values.
+    while (this.passedAts < this.ats.length) this.valuesAt((this.ats[this.passedAts++] as { place: number }).place);
     if (this.broken || this.records === 0 || !Object.is(this.t0, this.ends.first) || !Object.is(this.lastTime, this.ends.last)) return false;
     const touched = this.touched;
     for (let k = 0; k < touched.length; k++) {
@@ -259,8 +317,9 @@ export class StreamedInstance {
 
 /**
  * Records a StreamedInstance's window holds (20 bytes each): a record may come up to half of it after later ones
- * (8 192: 160 KB. Larger windows cost more time for ordered runs: 4 runs in 2 GB, parse +5 % at 2 048, +9 % at
- * 8 192 and 16 384, against taking each record as it comes.)
+ * (8 192: 160 KB. Records put in one by one, larger windows cost more time for ordered runs: 4 runs in 2 GB,
+ * parse +5 % at 2 048, +9 % at 8 192 and 16 384, against taking each record as it comes; a batch in order is
+ * copied whole now, `append`.)
  */
 const WINDOW = 1 << 13;
 const WINDOW_MASK = WINDOW - 1;
@@ -281,17 +340,30 @@ class MedianTail {
   /** Blocks given back from the front of `blocks` (their slots left undefined). */
   private head = 0;
   private count = 0;
+  /** The last block, and its places not yet written. */
+  private current: Float64Array = EMPTY;
+  private room = 0;
 
   push(x: number, pool: Float64Array[]): void {
-    const i = this.count++;
-    const k = i >> BLOCK_BITS;
-    if (k === this.blocks.length) this.blocks.push(pool.pop() ?? new Float64Array(BLOCK));
-    (this.blocks[k] as Float64Array)[i & (BLOCK - 1)] = x;
-    // The lowest place the median may read, past the first block held: that block goes back.
-    if ((this.count >> 1) - 1 >= (this.head + 1) << BLOCK_BITS) {
+    if (this.room === 0) this.nextBlock(pool);
+    this.current[BLOCK - this.room--] = x;
+    this.count++;
+  }
+
+  /**
+   * A block for the next times, before one is pushed; the blocks before the lowest place the median may read
+   * go back to the pool first. With n times medianOfSorted reads ⌊n/2⌋ − 1 (n even) or ⌊n/2⌋ (odd), so with
+   * n ≥ count + 1 (count even: a whole number of blocks), no place below count / 2. (Checked only here: a block
+   * goes back at most a block's times late.)
+   */
+  private nextBlock(pool: Float64Array[]): void {
+    while (this.count >> 1 >= (this.head + 1) << BLOCK_BITS) {
       pool.push(this.blocks[this.head] as Float64Array);
       this.blocks[this.head++] = EMPTY;
     }
+    this.current = pool.pop() ?? new Float64Array(BLOCK);
+    this.blocks.push(this.current);
+    this.room = BLOCK;
   }
 
   /** medianOfSorted of the times. */
@@ -304,6 +376,8 @@ class MedianTail {
   release(pool: Float64Array[]): void {
     for (let k = this.head; k < this.blocks.length; k++) pool.push(this.blocks[k] as Float64Array);
     this.blocks.length = 0;
+    this.current = EMPTY;
+    this.room = 0;
   }
 
   private at(i: number): number {
