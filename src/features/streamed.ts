@@ -56,7 +56,7 @@ export class StreamedInstance {
   entry = -1;
   private previousEvent = Number.NaN;
   private previousAt = -1;
-  /** Per event variable, EV_STRIDE numbers: count, first and last time, longest gap before and after (NaN: none), wait. */
+  /** Per event variable, EV_STRIDE numbers: count, first and last time, longest gap before and after (−∞: none), wait. */
   private ev: Float64Array = new Float64Array(0);
   private evTimes: MedianTail[] = [];
   /**
@@ -183,10 +183,9 @@ export class StreamedInstance {
         // scatterRecords' gap, gap.after and wait, in the same order.
         if (!Number.isNaN(previousEvent)) {
           const gap = tn - previousEvent;
-          const best = ev[k + 3] as number;
-          if (Number.isNaN(best) || gap > best) ev[k + 3] = gap;
-          const after = ev[previousAt + 4] as number;
-          if (Number.isNaN(after) || gap > after) ev[previousAt + 4] = gap;
+          // (−∞ for none yet, below every gap: summarize's NaN, told apart from a gap by `gap > ` alone.)
+          if (gap > (ev[k + 3] as number)) ev[k + 3] = gap;
+          if (gap > (ev[previousAt + 4] as number)) ev[previousAt + 4] = gap;
           ev[k + 5] = (ev[k + 5] as number) + gap;
         }
         previousEvent = tn;
@@ -291,8 +290,8 @@ export class StreamedInstance {
     out[1] = (this.evTimes[e] as MedianTail).median();
     out[2] = ev[k + 2] as number;
     out[3] = ev[k] as number;
-    out[4] = ev[k + 3] as number;
-    out[5] = ev[k + 4] as number;
+    out[4] = orNaN(ev[k + 3] as number);
+    out[5] = orNaN(ev[k + 4] as number);
     out[6] = ev[k + 5] as number;
   }
 
@@ -337,9 +336,8 @@ const BLOCK = 1 << BLOCK_BITS;
  */
 class MedianTail {
   private readonly blocks: Float64Array[] = [];
-  /** Blocks given back from the front of `blocks` (their slots left undefined). */
+  /** Blocks given back from the front of `blocks` (their slots left EMPTY). */
   private head = 0;
-  private count = 0;
   /** The last block, and its places not yet written. */
   private current: Float64Array = EMPTY;
   private room = 0;
@@ -347,7 +345,11 @@ class MedianTail {
   push(x: number, pool: Float64Array[]): void {
     if (this.room === 0) this.nextBlock(pool);
     this.current[BLOCK - this.room--] = x;
-    this.count++;
+  }
+
+  /** The times pushed. */
+  private get count(): number {
+    return (this.blocks.length << BLOCK_BITS) - this.room;
   }
 
   /**
@@ -388,7 +390,10 @@ const EMPTY = new Float64Array(0);
 
 /** Numbers per event and per state variable (see StreamedInstance.ev, st), and a variable's before its first record. */
 const EV_STRIDE = 6;
-const EV_START = [0, 0, 0, Number.NaN, Number.NaN, 0];
+const EV_START = [0, 0, 0, Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY, 0];
+
+/** A longest gap: −∞ (none: the start above) as summarize has it, NaN. */
+const orNaN = (gap: number): number => (gap === Number.NEGATIVE_INFINITY ? Number.NaN : gap);
 const ST_STRIDE = 12;
 const ST_START = [0, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
