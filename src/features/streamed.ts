@@ -349,7 +349,7 @@ class MedianTail {
 
   /** The times pushed. */
   private get count(): number {
-    return (this.blocks.length << BLOCK_BITS) - this.room;
+    return this.blocks.length * BLOCK - this.room;
   }
 
   /**
