@@ -5,6 +5,7 @@
  * not to be one instance in time order is read again (RereadFile), counted
  * once.
  */
+import fc from 'fast-check';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -145,6 +146,32 @@ describe('a large run summarized as it is read (features/streamed.ts)', () => {
     const f = await readThreeWays(far);
     expect(f.features).toEqual(f.held.features);
     expect(f.stats.bad.streamed).toBe(0);
+  });
+
+  it('random runs, in order or records moved up to 3 000 later, states on q × D and q × Dref exactly: the features the records held give', async () => {
+    // Times in steps of 0, ¼ or ½ (ties; D a multiple of ¼, so q × D often falls on a record), three events, three
+    // states whose values include 0 and −0, up to 12 000 records (past the window's 8 192, taken in halves).
+    const record = fc.tuple(fc.constantFrom(0, 0.25, 0.25, 0.5), fc.nat(5), fc.constantFrom('0', '-0', '1', '2.5', '7'));
+    const run = fc.tuple(fc.array(record, { minLength: 30, maxLength: 12_000, size: 'max' }), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 3000 })), { maxLength: 40 }));
+    const lines = ([records, moves]: [[number, number, string][], [number, number][]], start: number): string[] => {
+      let t = start;
+      const out = records.map(([step, k, value]) => {
+        t += step;
+        return k < 3 ? `E\t${t.toFixed(2)}\t${'ABC'[k]}` : `S\t${t.toFixed(2)}\ts${k - 3}\t${value}`;
+      });
+      for (const [at, by] of moves) {
+        const i = at % out.length;
+        const [moved] = out.splice(i, 1);
+        out.splice(Math.min(out.length, i + by), 0, moved!);
+      }
+      return out;
+    };
+    await fc.assert(fc.asyncProperty(fc.array(run, { minLength: 4, maxLength: 4 }), async (runs) => {
+      const classes = { good: runs.slice(0, 2).map((r, i) => runFile(lines(r, 1000 + 100_000 * i))), bad: runs.slice(2).map((r, i) => runFile(lines(r, 500_000 + 100_000 * i))) };
+      const r = await readThreeWays(classes);
+      expect(r.features).toEqual(r.held.features);
+      expect(r.stats.good.streamed + r.stats.bad.streamed).toBe(4);
+    }), { numRuns: 25 });
   });
 
   it('the median of an event\'s times held from its place on, in blocks of 4 096 (at the ends of blocks too)', async () => {
