@@ -47,7 +47,7 @@ export class StreamedInstance {
    * (but for NaN ones: no value is taken there), and how many of them the records taken have passed: a state's value
    * at one is the one it had when the first record after it came (`passed`), or at the end (`complete`).
    */
-  private readonly ats: { at: number; place: number }[];
+  private readonly ats: readonly ValueTime[];
   private passedAts = 0;
   private nextAt: number;
   /** Variables in order of first appearance (an event's number, or −1 − a state's), as summarize's buckets. */
@@ -74,7 +74,7 @@ export class StreamedInstance {
     const ats = [...QUARTERS.map((q, k) => ({ at: q * duration, place: 6 + k })), ...QUARTERS.map((q, k) => ({ at: q * referenceDuration, place: 9 + k }))];
     // (Stable: equal times keep q*.rel before q*.abs; either order gives the same values.)
     this.ats = ats.filter((a) => !Number.isNaN(a.at)).sort((a, b) => a.at - b.at);
-    this.nextAt = this.ats.length > 0 ? (this.ats[0] as { at: number }).at : Number.POSITIVE_INFINITY;
+    this.nextAt = this.ats[0]?.at ?? Number.POSITIVE_INFINITY;
   }
 
   /** The first n records of the arrays, in the order read. */
@@ -225,11 +225,9 @@ export class StreamedInstance {
    * that value ends; a state not yet seen keeps its first value, set when it comes). Returns the next time.
    */
   private passed(tn: number): number {
-    const ats = this.ats;
-    while (this.passedAts < ats.length && tn > (ats[this.passedAts] as { at: number }).at) {
-      this.valuesAt((ats[this.passedAts++] as { place: number }).place);
-    }
-    return (this.nextAt = this.passedAts < ats.length ? (ats[this.passedAts] as { at: number }).at : Number.POSITIVE_INFINITY);
+    let next = this.ats[this.passedAts];
+    for (; next !== undefined && tn > next.at; next = this.ats[++this.passedAts]) this.valuesAt(next.place);
+    return (this.nextAt = next?.at ?? Number.POSITIVE_INFINITY);
   }
 
   /** Every state's value now into its `place` in st (6–8: its last value; 9–11: the first of its last run of zeros). */
@@ -267,7 +265,7 @@ export class StreamedInstance {
   complete(): boolean {
     if (!this.broken) this.take(this.windowed);
     // The times not passed are at or after the last record: every state's last values.
-    while (this.passedAts < this.ats.length) this.valuesAt((this.ats[this.passedAts++] as { place: number }).place);
+    for (let next = this.ats[this.passedAts]; next !== undefined; next = this.ats[++this.passedAts]) this.valuesAt(next.place);
     if (this.broken || this.records === 0 || !Object.is(this.t0, this.ends.first) || !Object.is(this.lastTime, this.ends.last)) return false;
     const touched = this.touched;
     for (let k = 0; k < touched.length; k++) {
@@ -387,6 +385,12 @@ class MedianTail {
   }
 }
 const EMPTY = new Float64Array(0);
+
+/** A time at which every state's value is taken (q × D or q × Dref), and its place in StreamedInstance.st. */
+interface ValueTime {
+  readonly at: number;
+  readonly place: number;
+}
 
 /** Numbers per event and per state variable (see StreamedInstance.ev, st), and a variable's before its first record. */
 const EV_STRIDE = 6;
