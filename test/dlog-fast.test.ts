@@ -128,7 +128,7 @@ async function viaBytes(stream: Readable, strict = false, file = FILE, intake = 
   const given = { n: 0 };
   try {
     const sink = intake ? recordingWithIntake(out.calls, given) : recording(out.calls);
-    const { records, ...result } = await readDlogFast(file, sink, skipper(out.skips, strict), (n) => { out.bytes += n; }, stream);
+    const { records, helped, ...result } = await readDlogFast(file, sink, skipper(out.skips, strict), (n) => { out.bytes += n; }, stream);
     expect(records).toBe(given.n);
     out.result = result;
   } catch (err) {
@@ -270,7 +270,7 @@ describe('byte-level dlog reader ≡ readLines + parseDlogLine', () => {
       const sink = recordingWithIntake(out.calls, given);
       const numbered: string[] = [];
       const intake = { ...sink.intake!, statesOnly: true, eventVariable: (name: string) => numbered.push(name) - 1 };
-      const { records, ...result } = await readDlogFast(FILE, { ...sink, intake }, skipper(out.skips, false), (n) => { out.bytes += n; }, chunked(bytes, sizes));
+      const { records, helped, ...result } = await readDlogFast(FILE, { ...sink, intake }, skipper(out.skips, false), (n) => { out.bytes += n; }, chunked(bytes, sizes));
       out.result = result;
       // No event is numbered for the intake. (A line the byte reader hands to the string parser, such as a
       // non-ASCII one across chunks, may still reach the sink's event(): allowed, and ignored by such a sink.)

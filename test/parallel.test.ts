@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InputFile } from '../src/parse/files.js';
 import { batchesOf, MainPace, ReferenceCell, type ParallelInput } from '../src/parse/parallel.js';
 import { automaticJobs } from '../src/read.js';
+import { largeRunEnds } from '../src/parse/sniff.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const dist = async <T>(path: string): Promise<T> => (await import(pathToFileURL(join(ROOT, 'dist', path)).href)) as T;
@@ -564,5 +565,59 @@ describe('one large file read in byte ranges (ranges.ts) equals a sequential rea
     expect(await read(files, 4, cuts)).toEqual(sequential);
     await expect(read(files, 4, cuts, true)).rejects.toMatchObject({ message: `${files.bad.path}:201: not a record: 'not a record at all' (--strict)` });
     await expect(read(files, 1, undefined, true)).rejects.toMatchObject({ message: `${files.bad.path}:201: not a record: 'not a record at all' (--strict)` });
+  });
+});
+
+describe('the rest of a large file read by a thread with nothing left (tail-help.ts) equals a sequential read', () => {
+  let tailDir = '';
+  beforeAll(() => {
+    tailDir = mkdtempSync(join(tmpdir(), 'distalyze-tail-parallel-'));
+  });
+  afterAll(() => rmSync(tailDir, { recursive: true, force: true }));
+
+  /** Runs of ~10 MB (read in chunks from 8 MiB on), one instance each, 3 a class: states and events, some names new late. */
+  function writeRuns(): Record<'good' | 'bad', InputFile[]> {
+    const out: Record<'good' | 'bad', InputFile[]> = { good: [], bad: [] };
+    for (const c of ['good', 'bad'] as const) {
+      mkdirSync(join(tailDir, c), { recursive: true });
+      for (let k = 0; k < 3; k++) {
+        const lines: string[] = [];
+        for (let i = 0; i < 400_000; i++) {
+          const t = (1_700_000_000 + i * (c === 'good' ? 0.001 : 0.0013) + k).toFixed(4);
+          lines.push(i % 3 === 0 ? `S\t${t}\tqueue_${i % 5}\t${(i * (k + 1)) % 17}` : `E\t${t}\tstep${i % 7}${i % 90_000 === 89_999 ? `x${i}` : ''}`);
+        }
+        const path = join(tailDir, c, `run-${k}.dlog`);
+        writeFileSync(path, `${lines.join('\n')}\n`);
+        const run = { ...file(path, statSync(path).size), relativePath: `run-${k}.dlog` };
+        // Its ends, read ahead as the CLI reads them: a run summarized as it is read (the only kind a helper takes).
+        const [ends] = largeRunEnds([run]);
+        out[c].push(ends != null ? { ...run, ends } : run);
+      }
+    }
+    return out;
+  }
+
+  /** readBoth's result with the count of files helped taken out (a sequential read has none), and that count. */
+  async function readHelped(files: Record<'good' | 'bad', InputFile[]>, local: Parameters<Parallel['readParallel']>[6]): Promise<{ result: unknown; helped: number }> {
+    const result = await readBoth(files, 2, false, local, false) as { stats: Record<'good' | 'bad', { helped: string; streamed: string }> };
+    expect(result.stats.good.streamed).toBe('3');
+    const helped = Number(result.stats.good.helped) + Number(result.stats.bad.helped);
+    result.stats.good.helped = result.stats.bad.helped = '0';
+    return { result, helped };
+  }
+
+  it('this thread helped by the worker, and the worker by this thread: the same features and counts', async () => {
+    const files = writeRuns();
+    // (Without change points kept, a run with its ends known is summarized as it is read; q*.abs are a second pass's.)
+    const sequential = await readBoth(files, 1, false, {}, false);
+    expect(sequential).toMatchObject({ stats: { good: { streamed: '3', helped: '0' }, bad: { streamed: '3' } } });
+    // This thread reads every batch: the worker, with none, takes the rest of the one this thread reads.
+    const workerHelps = await readHelped(files, { batchBytes: 1, frontBatches: 6, tailMinBytes: 0 });
+    expect(workerHelps.result).toEqual(sequential);
+    expect(workerHelps.helped).toBeGreaterThan(0);
+    // The worker reads every batch: this thread, with none, waits for it and takes the rests.
+    const mainHelps = await readHelped(files, { batchBytes: 1, frontBatches: 0, tailMinBytes: 0, tailWaitMs: 10_000 });
+    expect(mainHelps.result).toEqual(sequential);
+    expect(mainHelps.helped).toBeGreaterThan(0);
   });
 });

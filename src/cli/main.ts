@@ -274,6 +274,8 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
     const relaunchedAfter = process.env[RELAUNCHED_ENV];
     io.stderr.write(`${JSON.stringify({
       stages, maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024), instances, bytes: stats.good.bytes + stats.bad.bytes, lines: stats.good.lines + stats.bad.lines, parallel,
+      // Large files whose rest a second thread read (tail-help.ts).
+      ...(stats.good.helped + stats.bad.helped > 0 ? { helped: stats.good.helped + stats.bad.helped } : {}),
       ...(relaunchedAfter !== undefined ? { relaunchedAfterMs: Number(relaunchedAfter) } : {}),
     })}\n`);
   }

@@ -825,6 +825,11 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     return this;
   }
 
+  /** Only a run summarized as it is read (one instance, no `I` record so far) is offered to a helper (tail-help.ts). */
+  get splittable(): boolean {
+    return this.streamed !== null && !this.streamed.broken;
+  }
+
   eventVariable(name: string): number {
     return this.events.id(name);
   }

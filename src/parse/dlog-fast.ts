@@ -9,6 +9,7 @@ import { invalidUtf8Message, lineAt, Utf8Check, UTF8_HINT } from './utf8-check.j
 import { MAX_LINE_LENGTH, readFailure } from './lines.js';
 import type { RecordIntake, RecordSink } from './records.js';
 import { parseDecimal, parseTimestamp } from './timestamp.js';
+import { CHUNK_BYTES, PIECE_RECORDS, type TailOwner, type TailPiece } from './tail-help.js';
 
 /** A line that yielded no record: its number, why (built only when shown), and a hint. */
 export type SkipHandler = (lineNo: number, reason: () => string, hint?: string) => void;
@@ -34,41 +35,94 @@ export async function readDlogFast(
   onSkip: SkipHandler,
   onBytes?: (n: number) => void,
   stream?: Readable,
-): Promise<{ bytes: number; lines: number; records: number }> {
+  tail?: TailOwner,
+): Promise<{ bytes: number; lines: number; records: number; helped: boolean }> {
   // A plain file is read into reused buffers (fresh 1 MB buffers cost page faults on every read).
   // A compressed file's progress is its compressed bytes (its size), told as they are read.
   const tellsBytes = stream !== undefined || !file.gzip;
-  const source: AsyncIterable<Uint8Array> = stream ?? (file.gzip || file.path === '-' ? openInputFile(file, STREAM_CHUNK, onBytes) : file.size >= AHEAD_MIN_BYTES ? chunksAhead(file.path) : fileChunks(file.path));
+  const ahead = stream === undefined && !file.gzip && file.path !== '-' && file.size >= AHEAD_MIN_BYTES;
+  const source: AsyncIterable<Uint8Array> = stream ?? (file.gzip || file.path === '-' ? openInputFile(file, STREAM_CHUNK, onBytes) : ahead ? chunksAhead(file.path, 0) : fileChunks(file.path));
   const parser = new DlogBufferParser(sink, onSkip, file.path);
   let bytes = 0;
   let first = true;
-  const utf8 = new Utf8Check();
+  let utf8 = new Utf8Check();
   const lineEnds = new LineEnds(file.gzip || file.path === '-' ? undefined : file.size);
+  // The rest of a large file may be read by a thread with nothing left to read (tail-help.ts): shown on the board
+  // once its lines are known to end in LF, until it ends.
+  const intake = sink.intake;
+  const helped = ahead && tail !== undefined && intake !== undefined && intake.statesOnly !== true && file.size >= tail.minBytes ? tail : null;
+  let shown = false;
+  /** Progress: bytes told so far, from the start (a chunk cut at the helper's part, or read on after it, is told once). */
+  let toldTo = 0;
+  const tell = (to: number): void => {
+    if (to > toldTo) {
+      onBytes?.(to - toldTo);
+      toldTo = to;
+    }
+  };
+  /** Where the helper's part begins (a line start), once the owner stopped there; −1: read whole here. */
+  let split = -1;
+  /** Records taken from the helper; whether it read to the end (its last line and the UTF-8's end were its to check). */
+  let helperRecords = 0;
+  let helperEnded = false;
+  /** Whether the helper's records were taken (it read some of the rest). */
+  let helperTook = false;
+  /** A chunk's checks (as readLines: NUL bytes, UTF-8) and its first byte to parse (past a BOM). */
+  const checked = (chunk: Buffer): number => {
+    bytes += chunk.length;
+    if (tellsBytes) tell(bytes);
+    lineEnds.apply(chunk);
+    const nul = chunk.indexOf(0);
+    if (nul !== -1) {
+      // As readLines: lines finished before this chunk, plus the newlines in it before the NUL.
+      let line = parser.lineNo + 1;
+      for (let i = chunk.indexOf(10); i !== -1 && i < nul; i = chunk.indexOf(10, i + 1)) line++;
+      throw new InputError(`binary data (a NUL byte near byte ${bytes - chunk.length + nul}); not a text log`, file.path, line,
+        file.gzip ? undefined : 'if it is compressed, name it *.gz');
+    }
+    const bad = utf8.check(chunk);
+    if (bad !== null) {
+      throw new InputError(invalidUtf8Message(bad.byte, bytes - chunk.length + bad.at), file.path, lineAt(chunk, bad.at, parser.lineNo), UTF8_HINT);
+    }
+    if (!first) return 0;
+    first = false;
+    // readLines strips U+FEFF from the first chunk's text: only when that chunk holds the whole BOM.
+    return chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf ? 3 : 0;
+  };
   try {
     for await (const data of source) {
       const chunk = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-      bytes += chunk.length;
-      if (tellsBytes) onBytes?.(chunk.length);
-      lineEnds.apply(chunk);
-      const nul = chunk.indexOf(0);
-      if (nul !== -1) {
-        // As readLines: lines finished before this chunk, plus the newlines in it before the NUL.
-        let line = parser.lineNo + 1;
-        for (let i = chunk.indexOf(10); i !== -1 && i < nul; i = chunk.indexOf(10, i + 1)) line++;
-        throw new InputError(`binary data (a NUL byte near byte ${bytes - chunk.length + nul}); not a text log`, file.path, line,
-          file.gzip ? undefined : 'if it is compressed, name it *.gz');
-      }
-      const bad = utf8.check(chunk);
-      if (bad !== null) {
-        throw new InputError(invalidUtf8Message(bad.byte, bytes - chunk.length + bad.at), file.path, lineAt(chunk, bad.at, parser.lineNo), UTF8_HINT);
-      }
-      let start = 0;
-      if (first) {
-        // readLines strips U+FEFF from the first chunk's text: only when that chunk holds the whole BOM.
-        if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) start = 3;
-        first = false;
+      const start = checked(chunk);
+      if (helped !== null) {
+        if (!shown && lineEnds.lf && intake?.splittable === true) shown = helped.open(file);
+        // Claimed from this chunk on: this thread reads to the end of the line it begins in (the helper finds the
+        // same line start), unless the chunk has no line end (then the helper has declined, and it is read here).
+        const cut = shown ? helped.reach(bytes - chunk.length, bytes) : -1;
+        const nl = cut < 0 ? -1 : chunk.indexOf(NL, start);
+        if (nl !== -1 && bytes - chunk.length + nl + 1 < file.size) {
+          parser.chunk(chunk.subarray(0, nl + 1), start);
+          split = bytes - chunk.length + nl + 1;
+          break;
+        }
       }
       parser.chunk(chunk, start);
+    }
+    if (split >= 0) {
+      let helperTo = split;
+      const resumeAt = await takeTail(helped as TailOwner, intake as RecordIntake, split, (lines, n, pieceBytes) => {
+        parser.lineNo += lines;
+        helperRecords += n;
+        helperTo += pieceBytes;
+        tell(helperTo);
+      });
+      bytes = resumeAt;
+      helperTook = resumeAt > split;
+      helperEnded = resumeAt >= file.size;
+      if (!helperEnded) {
+        // Read on from where the helper stopped, in the sequential read's chunks (chunksAhead aligns them).
+        utf8 = new Utf8Check();
+        for await (const chunk of chunksAhead(file.path, resumeAt)) parser.chunk(chunk, checked(chunk));
+      }
     }
   } catch (err) {
     parser.release();
@@ -76,19 +130,242 @@ export async function readDlogFast(
     throw new InputError(readFailure(err, file), file.path);
   } finally {
     if (file.path !== '-') (source as Partial<Readable>).destroy?.();
+    if (shown) (helped as TailOwner).close();
   }
   try {
-    if (utf8.end()) throw new InputError(invalidUtf8Message(undefined, bytes), file.path, parser.lineNo + 1, UTF8_HINT);
-    parser.end();
+    if (!helperEnded) {
+      if (utf8.end()) throw new InputError(invalidUtf8Message(undefined, bytes), file.path, parser.lineNo + 1, UTF8_HINT);
+      parser.end();
+    }
   } finally {
     parser.release();
   }
-  return { bytes, lines: parser.lineNo, records: parser.intakeRecords };
+  return { bytes, lines: parser.lineNo, records: parser.intakeRecords + helperRecords, helped: helperTook };
+}
+
+/**
+ * The helper's part taken in (tail-help.ts): its pieces' records given to
+ * `intake` with its names numbered here, in the order it met them; `took`
+ * told each piece's lines, records and bytes. Returns where this thread reads
+ * on from (the file's size: nowhere).
+ */
+async function takeTail(tail: TailOwner, intake: RecordIntake, split: number, took: (lines: number, records: number, bytes: number) => void): Promise<number> {
+  // The helper's names, and the numbers here of those met so far (a name is numbered when its first record comes, as
+  // the owner's own reader would number it: after the records before it are given).
+  const eventNames: string[] = [];
+  const stateNames: string[] = [];
+  const events: number[] = [];
+  const states: number[] = [];
+  for (;;) {
+    const m = await tail.next();
+    if (m.type === 'tail-end') return m.resumeAt < 0 ? split : m.resumeAt;
+    pushAll(eventNames, m.eventNames);
+    pushAll(stateNames, m.stateNames);
+    const { code, t, v, n } = m;
+    let given = 0;
+    for (let i = 0; i < n; i++) {
+      const c = code[i] as number;
+      let mapped = c >= 0 ? events[c] : states[-1 - c];
+      if (mapped === undefined) {
+        if (i > given) intake.records(code.subarray(given, i), t.subarray(given, i), v.subarray(given, i), i - given);
+        given = i;
+        if (c >= 0) mapped = events[c] = intake.eventVariable(eventNames[c] as string);
+        else mapped = states[-1 - c] = -1 - intake.stateVariable(stateNames[-1 - c] as string);
+      }
+      code[i] = mapped;
+    }
+    if (n > given) intake.records(code.subarray(given, n), t.subarray(given, n), v.subarray(given, n), n - given);
+    took(m.lines, n, m.bytes);
+  }
+}
+
+function pushAll(to: string[], from: readonly string[]): void {
+  for (const x of from) to.push(x);
+}
+
+/**
+ * The helper's side (tail-help.ts): the rest of `file` from the first line
+ * start after `cut` (a chunk boundary), parsed into records numbered by names
+ * of its own and handed to `send` in pieces of whole chunks' lines. Stops at
+ * anything the fast lane does not take, or any error, at the end of its last
+ * such chunk. Returns where the owner reads on from (the file's size: nowhere),
+ * or −1 when it read nothing (no line starts in the chunk after the cut).
+ */
+export async function readDlogTail(file: InputFile, cut: number, send: (piece: TailRecords) => void): Promise<number> {
+  const store = new TailStore();
+  const parser = new DlogBufferParser(store, GIVE_UP_SKIP, file.path);
+  const utf8 = new Utf8Check();
+  let at = cut;
+  /** The end of the last whole line read (−1 before the first chunk). */
+  let committed = -1;
+  let lines = 0;
+  let sentAt = -1;
+  let whole = false;
+  const flush = (): void => {
+    if (store.committed === 0 && committed === sentAt) return;
+    send(store.piece(store.committedLines - lines, committed - sentAt));
+    lines = store.committedLines;
+    sentAt = committed;
+  };
+  try {
+    for await (const chunk of chunksAhead(file.path, cut)) {
+      const begin = at;
+      at += chunk.length;
+      let start = 0;
+      if (committed < 0) {
+        const nl = chunk.indexOf(NL);
+        if (nl === -1 || begin + nl + 1 >= file.size) return -1;
+        start = nl + 1;
+        committed = sentAt = begin + start;
+      }
+      // The checks the owner would make (its chunk at the cut it made itself, whole).
+      const body = start === 0 ? chunk : chunk.subarray(start);
+      if (body.indexOf(0) !== -1 || utf8.check(body) !== null) {
+        at = -1;
+        break;
+      }
+      parser.chunk(chunk, start);
+      const last = chunk.lastIndexOf(NL);
+      if (last >= start) {
+        committed = begin + last + 1;
+        store.commit(parser.lineNo);
+        if (store.committed >= PIECE_RECORDS) flush();
+      }
+    }
+    if (at === file.size && !utf8.end()) {
+      parser.end();
+      committed = file.size;
+      store.commit(parser.lineNo);
+      whole = true;
+    }
+  } catch {
+    // (Anything irregular, or an error: the owner reads on from the last whole chunk, and meets it itself.)
+  } finally {
+    parser.release();
+  }
+  store.rollback();
+  if (committed < 0) return -1;
+  flush();
+  return committed;
+}
+
+/** The helper's records of one piece (TailPiece without its address). */
+export type TailRecords = Omit<TailPiece, 'type' | 'owner' | 'gen'>;
+
+/** A skipped line: the helper stops (the owner reads it, and reports it). */
+const GIVE_UP_SKIP: SkipHandler = () => {
+  throw new TailStop();
+};
+
+class TailStop extends Error {}
+
+/**
+ * The helper's records (readTail): numbered by names of its own, each in
+ * order of first appearance; those of whole lines up to the last commit are
+ * kept, the rest dropped if it stops (rollback). Anything but a record in the
+ * fast lane (a record by name, an `I` record) stops it.
+ */
+class TailStore implements RecordSink, RecordIntake {
+  readonly intake: RecordIntake = this;
+  private code = new Int32Array(PIECE_RECORDS * 2);
+  private t = new Float64Array(PIECE_RECORDS * 2);
+  private v = new Float64Array(PIECE_RECORDS * 2);
+  private n = 0;
+  private readonly eventIds = new Map<string, number>();
+  private readonly stateIds = new Map<string, number>();
+  private readonly eventNames: string[] = [];
+  private readonly stateNames: string[] = [];
+  /** Records, names and lines at the last commit; the names already sent. */
+  committed = 0;
+  private events = 0;
+  private states = 0;
+  committedLines = 0;
+  private eventsSent = 0;
+  private statesSent = 0;
+
+  eventVariable(name: string): number {
+    let e = this.eventIds.get(name);
+    if (e === undefined) {
+      e = this.eventNames.length;
+      this.eventNames.push(name);
+      this.eventIds.set(name, e);
+    }
+    return e;
+  }
+
+  stateVariable(name: string): number {
+    let s = this.stateIds.get(name);
+    if (s === undefined) {
+      s = this.stateNames.length;
+      this.stateNames.push(name);
+      this.stateIds.set(name, s);
+    }
+    return s;
+  }
+
+  records(code: Int32Array, t: Float64Array, v: Float64Array, n: number): void {
+    if (this.n + n > this.code.length) {
+      const size = Math.max(2 * this.code.length, this.n + n);
+      const grown = { code: new Int32Array(size), t: new Float64Array(size), v: new Float64Array(size) };
+      grown.code.set(this.code.subarray(0, this.n));
+      grown.t.set(this.t.subarray(0, this.n));
+      grown.v.set(this.v.subarray(0, this.n));
+      ({ code: this.code, t: this.t, v: this.v } = grown);
+    }
+    this.code.set(code.subarray(0, n), this.n);
+    this.t.set(t.subarray(0, n), this.n);
+    this.v.set(v.subarray(0, n), this.n);
+    this.n += n;
+  }
+
+  instance(): void {
+    throw new TailStop();
+  }
+
+  event(): void {
+    throw new TailStop();
+  }
+
+  state(): void {
+    throw new TailStop();
+  }
+
+  /** Everything so far is whole lines, `lines` of them. */
+  commit(lines: number): void {
+    this.committed = this.n;
+    this.events = this.eventNames.length;
+    this.states = this.stateNames.length;
+    this.committedLines = lines;
+  }
+
+  /** Back to the last commit. */
+  rollback(): void {
+    this.n = this.committed;
+    this.eventNames.length = this.events;
+    this.stateNames.length = this.states;
+  }
+
+  /** The committed records and the names they brought since the last piece, as a piece (its arrays given away); emptied. */
+  piece(lines: number, bytes: number): TailRecords {
+    const n = this.committed;
+    const piece = {
+      code: this.code, t: this.t, v: this.v, n,
+      eventNames: this.eventNames.slice(this.eventsSent, this.events), stateNames: this.stateNames.slice(this.statesSent, this.states), lines, bytes,
+    };
+    this.eventsSent = this.events;
+    this.statesSent = this.states;
+    // (Called at a commit, or after a rollback: nothing is past the last commit.)
+    this.n = this.committed = 0;
+    this.code = new Int32Array(PIECE_RECORDS * 2);
+    this.t = new Float64Array(PIECE_RECORDS * 2);
+    this.v = new Float64Array(PIECE_RECORDS * 2);
+    return piece;
+  }
 }
 
 /** Free 1 MB read buffers, reused (a fresh buffer costs a page fault per 4 KB on its first read). */
 const freeBuffers: Buffer[] = [];
-const READ_SIZE = 1 << 20;
+const READ_SIZE = CHUNK_BYTES;
 
 function takeBuffer(): Buffer {
   return freeBuffers.pop() ?? Buffer.allocUnsafe(READ_SIZE);
@@ -148,13 +425,14 @@ async function* fileChunks(path: string): AsyncGenerator<Buffer> {
 const AHEAD_MIN_BYTES = 8 << 20;
 
 /** fileChunks, each chunk read on libuv's pool while the one before is parsed. */
-async function* chunksAhead(path: string): AsyncGenerator<Buffer> {
+async function* chunksAhead(path: string, from: number): AsyncGenerator<Buffer> {
   const fd = openSync(path, 'r');
   let current = takeBuffer();
   let spare = takeBuffer();
-  let at = 0;
+  let at = from;
+  // From `from`, the first read to the next multiple of READ_SIZE: the chunks of a read from the start (tail-help.ts).
   const next = (into: Buffer): Promise<number> => new Promise((resolve, reject) => {
-    read(fd, into, 0, READ_SIZE, at, (err, n) => (err !== null ? reject(err) : resolve(n)));
+    read(fd, into, 0, READ_SIZE - (at % READ_SIZE), at, (err, n) => (err !== null ? reject(err) : resolve(n)));
   });
   let pending: Promise<number> | null = next(current);
   try {

@@ -17,6 +17,11 @@ export class LineEnds {
   /** `size`: the file's size when known (not compressed, not a stream), to tell a chunk that is the whole file. */
   constructor(private readonly size?: number) {}
 
+  /** Whether lines are known to end in LF (or CRLF): chunks are then left as they are. */
+  get lf(): boolean {
+    return this.mode === 'lf';
+  }
+
   apply(chunk: Uint8Array): void {
     if (this.mode === 'lf') return;
     if (this.mode === 'unknown') {

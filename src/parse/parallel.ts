@@ -11,6 +11,8 @@ import type { InputFile } from './files.js';
 import { readClass, type ReadOptions, type ReadStats } from './reader.js';
 import { cutPoints, splitPool, splittable, startSplit, type SplitRead } from './ranges.js';
 import { BatchClaims } from './claims.js';
+import { HelpBoard, TailOwner, tailTransfer, type TailMessage } from './tail-help.js';
+import { helpOthers, WAIT_MAIN_MS } from './tail-helper.js';
 import { parsingWorker } from './threads.js';
 import type { Translator } from './translator.js';
 import type { ClassName } from './records.js';
@@ -60,6 +62,11 @@ export interface WorkerInit {
    * class's only file, instead of sending them as records.
    */
   readonly ownClasses?: boolean;
+  /** The board of large files being read (tail-help.ts), shared by every parsing thread, and this worker's place on it. */
+  readonly tailBoard?: SharedArrayBuffer;
+  readonly tailSelf?: number;
+  /** Tests: the least file size shown on the board, and rest taken (tail-help.ts TAIL_MIN_BYTES). */
+  readonly tailMinBytes?: number;
 }
 
 /**
@@ -224,6 +231,8 @@ export type WorkerReply =
   | { readonly type: 'error'; readonly batch: number; readonly index: number; readonly message: string; readonly hint?: string }
   | { readonly type: 'crash'; readonly batch: number; readonly index: number; readonly message: string }
   | { readonly type: 'bytes'; readonly n: number }
+  /** A helper's piece or end of the rest of a large file (tail-help.ts), for thread `owner` (0: the main thread). */
+  | TailMessage
   /** The answer to a QuartileRequest: every contribution's q*.abs that this worker kept change points for. */
   | { readonly type: 'quartiles'; readonly chunks: readonly QuartileChunk[] }
   /** An error outside any file's reading (a translator's timer): ends the run at once. */
@@ -388,7 +397,7 @@ type Progress = { addBytes(n: number): void; fileDone(): void };
  * What this thread reads with: the loaded translator. For tests: batchBytes
  * (see batchesOf), splitBytes (the size from which a class's only file is
  * split, SPLIT_MIN_BYTES), cutsOf (where to cut it, cutPoints),
- * shareColumns, frontBatches and holdOwnDone.
+ * shareColumns, frontBatches, holdOwnDone, tailMinBytes and tailWaitMs.
  */
 type LocalOptions = {
   readonly translator?: Translator;
@@ -403,6 +412,13 @@ type LocalOptions = {
   readonly frontBatches?: number;
   /** This thread's reading ends only once this has settled (a worker may ask for its layout first). */
   readonly holdOwnDone?: Promise<void>;
+  /** The least file size shown on the board, and rest taken (tail-help.ts TAIL_MIN_BYTES; tests set it lower). */
+  readonly tailMinBytes?: number;
+  /**
+   * How long this thread looks for a rest to read once it has no batch left (WAIT_MAIN_MS; tests wait for a late
+   * worker, which then counts as reading from the start).
+   */
+  readonly tailWaitMs?: number;
 };
 
 /**
@@ -524,11 +540,18 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
   const counters = new Map<Worker, Int32Array>();
   /** Per worker: the index of the file it is reading (for a worker that exits on its own). */
   const reading = new Map<Worker, Int32Array>();
-  const workers = Array.from({ length: Math.max(0, Math.min(jobs - 1, batches.length - 1)) }, () => {
+  const threads = Math.max(0, Math.min(jobs - 1, batches.length - 1)) + 1;
+  // Where a thread with nothing left finds the rest of a large file another reads (tail-help.ts): this one is 0.
+  const board = new HelpBoard(threads);
+  // (Tests that wait for a late worker: it counts as reading from the start, as this thread does.)
+  if (local.tailWaitMs !== undefined) for (let i = 1; i < threads; i++) board.busy(i);
+  const tail = new TailOwner(board, 0, local.tailMinBytes);
+  const workers = Array.from({ length: threads - 1 }, (_, i) => {
     const partsAbsorbed = new SharedArrayBuffer(4);
     const currentFile = new SharedArrayBuffer(4);
     new Int32Array(currentFile)[0] = -1; // none yet
-    const w = parsingWorker({ ...init, processGroups: processGroupTable(), partsAbsorbed, currentFile });
+    const w = parsingWorker({ ...init, processGroups: processGroupTable(), partsAbsorbed, currentFile, tailBoard: board.buffer, tailSelf: i + 1,
+      ...(local.tailMinBytes !== undefined ? { tailMinBytes: local.tailMinBytes } : {}) });
     counters.set(w, new Int32Array(partsAbsorbed));
     reading.set(w, new Int32Array(currentFile));
     return w;
@@ -685,6 +708,12 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
             return;
           }
           if (reply.type === 'quartiles') return; // answered in fillQuartiles
+          if (reply.type === 'tail-piece' || reply.type === 'tail-end') {
+            // A helper's message: for this thread, or passed on to the worker it helps.
+            if (reply.owner === 0) tail.deliver(reply);
+            else workers[reply.owner - 1]?.postMessage(reply, tailTransfer(reply));
+            return;
+          }
           if (reply.type === 'named') {
             namedAhead.set(reply.batch, { ids: reply.ids, sorted: reply.sorted ?? null, scanned: false, taken: 0 });
             return;
@@ -724,11 +753,15 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
           }
           drain();
         });
-        w.on('error', reject);
+        w.on('error', (err) => {
+          tail.stop(err);
+          reject(err);
+        });
         // A worker that ends by itself (a translator calling a saved process.exit) must not end the run quietly.
         // The message is the one a translator exiting on this thread gets (bin/distalyze.js): which thread reads a file varies.
         w.on('exit', (code) => {
           if (stopping) return;
+          tail.stop(new Error(`a parsing worker exited (exit code ${code})`));
           const file = (inputs[Atomics.load(reading.get(w)!, 0)] as ParallelInput | undefined)?.file.path;
           const who = init.translator !== undefined ? `translator ${init.translator}` : 'a parsing worker';
           reject(new InputError(`${who} exited (exit code ${code})${file === undefined ? '' : ' while reading this file'}`, file));
@@ -777,7 +810,8 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
           const bytes = batchBytes(task);
           const started = performance.now();
           pace?.begin(bytes, rate);
-          const options = readOptions(init, local, progress);
+          tail.reading(b, task.files);
+          const options = { ...readOptions(init, local, progress), tail };
           // A class's first batch here: room for the held records of all its batches (the workers may read some).
           if (b === 0 || (tasks[b - 1] as WorkerTask).className !== task.className) {
             let classBytes = 0;
@@ -790,6 +824,12 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
         }
         // (Tests: the batches beyond frontBatches are left for the workers to claim.)
         while (local.frontBatches !== undefined && !claims.exhausted()) await new Promise((resolve) => setTimeout(resolve, 1));
+        // Nothing left to claim: the rest of a large file a worker still reads, read here too.
+        if (failure === null) {
+          await helpOthers(board, 0, (batch) => (tasks[batch] as WorkerTask | undefined)?.files, (owner, m) => {
+            workers[owner - 1]?.postMessage(m, tailTransfer(m));
+          }, local.tailWaitMs ?? WAIT_MAIN_MS, local.tailMinBytes);
+        }
         await local.holdOwnDone;
         ownDone = true;
         workersFrom = left ? claims.frontEnd() : claims.close();
@@ -946,6 +986,7 @@ function mergeStats(into: ReadStats, from: ReadStats, examples: number): void {
   into.records += from.records;
   into.skippedLines += from.skippedLines;
   into.streamed += from.streamed;
+  into.helped += from.helped;
   for (const e of from.skippedExamples) if (into.skippedExamples.length < examples) into.skippedExamples.push(e);
   into.notes.push(...from.notes);
 }

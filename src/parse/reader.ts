@@ -7,6 +7,7 @@ import { readDlogFast } from './dlog-fast.js';
 import { SPAN_OR_TABLE_NAME, type InputFile } from './files.js';
 import { readLines } from './lines.js';
 import { RereadFile, type ClassName, type LineContext, type RecordSink } from './records.js';
+import type { TailOwner } from './tail-help.js';
 import type { ExecutableTranslator, LineTranslator, Translator } from './translator.js';
 
 // csv.js and spans.js (with csv-parse, ~11 ms to load) are loaded on the first file that can be a
@@ -29,6 +30,8 @@ export interface ReadOptions {
   readonly onBytes?: (n: number) => void;
   /** How many skipped lines to keep as examples. */
   readonly examples?: number;
+  /** A parsing thread's entry on the board where idle threads find the rest of a large file to read (tail-help.ts). */
+  readonly tail?: TailOwner;
 }
 
 export interface ReadStats {
@@ -42,10 +45,12 @@ export interface ReadStats {
   notes: string[];
   /** Files summarized as they were read (large runs: features/streamed.ts), their records not held. */
   streamed: number;
+  /** Large files whose rest a second thread read (tail-help.ts). */
+  helped: number;
 }
 
 export function emptyReadStats(): ReadStats {
-  return { files: 0, bytes: 0, lines: 0, records: 0, skippedLines: 0, skippedExamples: [], notes: [], streamed: 0 };
+  return { files: 0, bytes: 0, lines: 0, records: 0, skippedLines: 0, skippedExamples: [], notes: [], streamed: 0, helped: 0 };
 }
 
 /**
@@ -114,10 +119,11 @@ async function readFile(file: InputFile, className: ClassName, sink: RecordSink,
     return;
   }
   // dlog straight from the bytes: the same records, errors and skipped lines as readLines + parseDlogLine.
-  const r = await readDlogFast(file, sink, (lineNo, reason, hint) => skip(stats, options, file.path, lineNo, reason, hint), options.onBytes);
+  const r = await readDlogFast(file, sink, (lineNo, reason, hint) => skip(stats, options, file.path, lineNo, reason, hint), options.onBytes, undefined, options.tail);
   stats.bytes += r.bytes;
   stats.lines += r.lines;
   stats.records += r.records;
+  if (r.helped) stats.helped++;
 }
 
 async function readThroughLines(file: InputFile, className: ClassName, translator: LineTranslator, sink: RecordSink, options: ReadOptions, stats: ReadStats): Promise<void> {

@@ -35,6 +35,13 @@ export interface RecordIntake {
    * event lines without parsing them. Any it gives are ignored.
    */
   readonly statesOnly?: boolean;
+  /**
+   * The file being read may have its rest read by another thread
+   * (parse/tail-help.ts): asked once its first chunk is given. A sink that
+   * holds the records of instances named by `I` records says no: their files
+   * (requests) would stop the helper at their first line.
+   */
+  readonly splittable?: boolean;
   eventVariable(name: string): number;
   stateVariable(name: string): number;
   /** The first n records of the arrays (which the reader reuses after the call). */

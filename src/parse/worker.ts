@@ -12,6 +12,8 @@ import type { Translator } from './translator.js';
 import { readRange, splitRange, type RangeSplit, type RangeTask } from './ranges.js';
 import { batchBytes, MainPace, PARTS_AHEAD, QUARTILE_STRIDE, ReferenceCell, type ColumnsOffer, type WorkerStart, type QuartileChunk, type QuartileRequest, type WorkerBatches, type WorkerInit, type WorkerReply, type WorkerTask } from './parallel.js';
 import { BatchClaims } from './claims.js';
+import { HelpBoard, TailOwner, tailTransfer, type TailMessage } from './tail-help.js';
+import { helpOthers } from './tail-helper.js';
 import { AbsoluteQuartilePass, QuartileSlots } from '../features/quartile-pass.js';
 import type { StatesBatches, StatesReply } from './second-pass.js';
 
@@ -23,8 +25,11 @@ let partsSent = 0;
 let init!: WorkerInit;
 let partsAbsorbed: Int32Array | undefined;
 let currentFile: Int32Array | undefined;
+/** This worker's entry on the board of large files being read (tail-help.ts), and the board. */
+let tail: TailOwner | undefined;
 function applyInit(settings: WorkerInit): void {
   init = settings;
+  tail = settings.tailBoard !== undefined ? new TailOwner(new HelpBoard(settings.tailBoard), settings.tailSelf ?? 0, settings.tailMinBytes) : undefined;
   partsAbsorbed = settings.partsAbsorbed !== undefined ? new Int32Array(settings.partsAbsorbed) : undefined;
   currentFile = settings.currentFile !== undefined ? new Int32Array(settings.currentFile) : undefined;
   // Translator programs started here are registered where the main thread's signal handler sees them.
@@ -127,10 +132,12 @@ async function handle(task: WorkerTask): Promise<WorkerReply> {
     lastCollector = collector;
     collector.expectClassBytes(batchBytes(task));
     const stats = emptyReadStats();
+    tail?.reading(batch, files);
     const options = {
       ...(translator !== undefined ? { translator } : {}),
       strict: init.strict,
       onBytes: countBytes,
+      ...(tail !== undefined ? { tail } : {}),
     };
     for (const file of files) {
       if (currentFile !== undefined) Atomics.store(currentFile, 0, index);
@@ -318,13 +325,17 @@ function columnsOffered(batch: number, collector: FeatureCollector): Promise<Col
 // Batches are read one after another, in the order they were handed out; a
 // QuartileRequest comes once all are answered.
 let queue: Promise<void> = initialized;
-port.on('message', (msg: WorkerBatches | QuartileRequest | RangeTask | RangeSplit | ColumnsOffer | WorkerStart | StatesBatches) => {
+port.on('message', (msg: WorkerBatches | QuartileRequest | RangeTask | RangeSplit | ColumnsOffer | WorkerStart | StatesBatches | TailMessage) => {
   if ('type' in msg && msg.type === 'init') {
     initFrom?.(msg);
     return;
   }
   if ('type' in msg && msg.type === 'states') {
     queue = queue.then(() => readStates(msg));
+    return;
+  }
+  if ('type' in msg && (msg.type === 'tail-piece' || msg.type === 'tail-end')) {
+    tail?.deliver(msg);
     return;
   }
   if ('type' in msg && msg.type === 'columns') {
@@ -417,6 +428,10 @@ port.on('message', (msg: WorkerBatches | QuartileRequest | RangeTask | RangeSpli
     // The main thread read some of the class: its batches go as records.
     for (const reply of kept) post(reply);
     kept = [];
+    // Nothing left to claim: the rest of a large file another thread still reads, read here too.
+    if (tail !== undefined) {
+      await helpOthers(tail.board, tail.self, (batch) => tasks[batch]?.files, (_owner, m) => port.postMessage(m, tailTransfer(m)), Infinity, init.tailMinBytes);
+    }
   });
 });
 

@@ -1,0 +1,51 @@
+/**
+ * A parsing thread with nothing left to read helps the others (tail-help.ts):
+ * while some thread shows a large file with enough left, it claims the rest
+ * and reads it, sending the owner its pieces.
+ */
+import { readDlogTail } from './dlog-fast.js';
+import type { InputFile } from './files.js';
+import { tailFile, type HelpBoard, type TailMessage } from './tail-help.js';
+
+/**
+ * Help the other threads on `board` (this one is `self`, with no batch left
+ * to read) while any may still read one: a rest worth taking is claimed and
+ * read, else they are looked at again every POLL_MS (a thread shows its file
+ * once its first chunk is read), for at most `waitMs` in a row. `files`: a
+ * batch's files by its index; `send`: a message to an owner thread.
+ *
+ * The main thread looks once (WAIT_MAIN_MS): a worker may be waiting for it (a
+ * class summarized into its columns, parallel.ts), and work of its own may
+ * follow. A worker looks until the main thread has no batch left: the main
+ * thread reads its own without waiting for anyone. (A worker that has just
+ * claimed a file shows it after its first chunk, a few ms: the main thread
+ * may miss it then.)
+ */
+export async function helpOthers(board: HelpBoard, self: number, files: (batch: number) => readonly InputFile[] | undefined,
+  send: (owner: number, m: TailMessage) => void, waitMs: number, minRest?: number): Promise<void> {
+  board.idle(self);
+  let waited = 0;
+  for (let first = true; first || (waited < waitMs && board.othersBusy(self)); first = false) {
+    let helped = false;
+    for (let owner = 0; owner < board.threads; owner++) {
+      if (owner === self) continue;
+      const claim = board.claim(owner, minRest);
+      if (claim === null) continue;
+      helped = true;
+      const { gen } = claim;
+      const file = tailFile(files, claim.key);
+      const resumeAt = file === undefined ? -1 : await readDlogTail(file, claim.cut, (piece) => send(owner, { type: 'tail-piece', owner, gen, ...piece }));
+      send(owner, { type: 'tail-end', owner, gen, resumeAt });
+    }
+    if (helped) {
+      waited = 0;
+      continue;
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    waited += POLL_MS;
+  }
+}
+
+const POLL_MS = 2;
+/** How long the main thread looks for a rest to read again (0: once). */
+export const WAIT_MAIN_MS = 0;
