@@ -439,6 +439,8 @@ async function measureDistalyze(set, spec, jobs, repeat = P.repeat) {
       bytes: t.bytes,
       lines: t.lines,
       parallel: t.parallel,
+      // Large files whose rest a second thread read (README design notes, "The rest of a large run read by a thread with nothing left").
+      helped: t.helped ?? 0,
       // The first process's time before it relaunched the run with huge pages (README design notes), if it did.
       relaunchedAfterMs: t.relaunchedAfterMs,
     });
@@ -722,7 +724,7 @@ function targets17(F) {
     const label = `, ${P.fewFiles} runs of ${fmtBytes(few.data.bytes / few.data.files)}`;
     add(`parse + collect per core vs node loop${label}`, j1?.ok ? pct(j1.parse.vsNodeLoop) : 'failed', `≥ ${pct(TARGETS17.parseVsLoopPerCore)}`,
       j1?.ok ? j1.parse.vsNodeLoop >= TARGETS17.parseVsLoopPerCore : false, j2?.ok ? `-j2 per core: ${pct(j2.parse.vsNodeLoop / 2)}` : '');
-    scalingRow(label, few, ` (whole files a thread: at most ${fewBound(few).toFixed(2)}×)` +
+    scalingRow(label, few, ` (whole files alone would allow at most ${fewBound(few).toFixed(2)}×; rests read by a second thread: ${few.runs.j2?.helped ?? 0})` +
       (few.independentPair ? `; two -j1 runs at once: ${few.independentPair.parse.toFixed(2)}×` : ''));
     const rs = okRuns(few);
     const peak = rs.length ? Math.max(...rs.map((r) => r.rssMB)) : NaN;
