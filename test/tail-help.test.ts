@@ -213,7 +213,7 @@ describe('the rest of a large file read by a helper (tail-help.ts)', () => {
     const head = text.slice(0, 2 * CHUNK_BYTES);
     const file = fileOf('long.dlog', `${head.slice(0, head.lastIndexOf('\n') + 1)}#${'c'.repeat(3 * CHUNK_BYTES)}\n${text}`);
     const board = new HelpBoard(1);
-    board.open(0, 0, file.size);
+    board.open(0, 0, file.size, 0);
     // The owner is at chunk 3 (its next chunk ends there): a cut there finds no line end in the chunk.
     expect(board.reach(0, 2 * CHUNK_BYTES, 3 * CHUNK_BYTES)).toBe(-1);
     const claim = board.claim(0, 0, 1);
@@ -244,7 +244,7 @@ describe('HelpBoard', () => {
     const owner = new TailOwner(board, 1, 0);
     expect(board.claim(1, 0)).toBeNull(); // nothing shown
     owner.reading(3, [{ path: 'x', relativePath: 'x', gzip: false, size: 100 * CHUNK_BYTES }]);
-    board.open(1, 7, 100 * CHUNK_BYTES);
+    board.open(1, 7, 100 * CHUNK_BYTES, 0);
     expect(owner.reach(0, CHUNK_BYTES)).toBe(-1);
     expect(owner.reach(CHUNK_BYTES, 2 * CHUNK_BYTES)).toBe(-1);
     // 98 MiB left from 2 MiB: the helper takes 0.6 of it from the chunk boundary at 2 + floor(98 × 0.4) = 41 MiB.
@@ -257,10 +257,14 @@ describe('HelpBoard', () => {
     owner.close();
     expect(board.claimed(1)).toBe(-1);
     // Too little left, or a cut not at a chunk boundary: none.
-    board.open(1, 8, 10 * CHUNK_BYTES);
+    board.open(1, 8, 10 * CHUNK_BYTES, 0);
     expect(board.claim(1, 32 * CHUNK_BYTES)).toBeNull();
     expect(owner.reach(0, 1000)).toBe(-1);
     expect(board.claim(1, 0)).toBeNull();
+    // Shown late (its lines' ends known from a later chunk): a cut only past where it is.
+    owner.close();
+    board.open(1, 9, 100 * CHUNK_BYTES, 50 * CHUNK_BYTES);
+    expect(board.claim(1, 0)).toMatchObject({ cut: 70 * CHUNK_BYTES });
     // Busy from its first batch until idle (the main thread, 0, from the start).
     expect(board.othersBusy(0)).toBe(true);
     board.idle(1);

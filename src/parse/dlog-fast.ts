@@ -94,7 +94,7 @@ export async function readDlogFast(
       const chunk = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
       const start = checked(chunk);
       if (helped !== null) {
-        if (!shown && lineEnds.lf && intake?.splittable === true) shown = helped.open(file);
+        if (!shown && lineEnds.lf && intake?.splittable === true) shown = helped.open(file, bytes - chunk.length);
         // Claimed from this chunk on: this thread reads to the end of the line it begins in (the helper finds the
         // same line start), unless the chunk has no line end (then the helper has declined, and it is read here).
         const cut = shown ? helped.reach(bytes - chunk.length, bytes) : -1;

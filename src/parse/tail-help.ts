@@ -147,12 +147,12 @@ export class HelpBoard {
     return this.words.length / WORDS;
   }
 
-  /** Owner `self` reads file `key` of `size` bytes, from its start. */
-  open(self: number, key: number, size: number): void {
+  /** Owner `self` reads file `key` of `size` bytes, in chunks from its start; the next it parses begins at `next`. */
+  open(self: number, key: number, size: number, next: number): void {
     this.locked(self, () => {
       this.words[self * WORDS + STATE] = OPEN;
       this.words[self * WORDS + KEY] = key;
-      this.numbers[self * NUMBERS + NEXT] = 0;
+      this.numbers[self * NUMBERS + NEXT] = next;
       this.numbers[self * NUMBERS + SIZE] = size;
     });
   }
@@ -257,12 +257,16 @@ export class TailOwner {
   /** Tests: called when a file is shown on the board (a helper may claim its rest then, on this thread). */
   onShow: (() => void) | null = null;
 
-  /** Show `file` on the board (it is read from its start, in chunks of CHUNK_BYTES); false when it is not the batch's. */
-  open(file: InputFile): boolean {
+  /**
+   * Show `file` on the board (it is read from its start, in chunks of
+   * CHUNK_BYTES; the next to parse begins at `next`); false when it is not the
+   * batch's.
+   */
+  open(file: InputFile, next: number): boolean {
     const at = this.files.indexOf(file);
     if (this.batch < 0 || at < 0 || at >= MAX_BATCH_FILES) return false;
     this.queue = [];
-    this.board.open(this.self, tailKey(this.batch, at), file.size);
+    this.board.open(this.self, tailKey(this.batch, at), file.size, next);
     this.onShow?.();
     return true;
   }
