@@ -198,7 +198,12 @@ describe('the rest of a large file read by a helper (tail-help.ts)', () => {
     const cases: Record<string, Buffer> = {
       nul: withByte([0x45, 0x09, 0x00, 0x0a]),
       latin1: withByte([0x45, 0x09, 0x31, 0x09, 0xe9, 0x0a]),
+      // (A comment is skipped without a word to the sink: only the helper's own check stops it.)
+      'latin1 comment': withByte([0x23, 0x20, 0xe9, 0x0a]),
       'cut at the end': Buffer.concat([buffer, Buffer.from([0x45, 0x09, 0x31, 0x09, 0xc3])]),
+      // (In comments, which no sink hears of: only the helper's own checks stop it.)
+      'nul comment': withByte([0x23, 0x20, 0x00, 0x0a]),
+      'comment cut at the end': Buffer.concat([buffer, Buffer.from([0x23, 0x20, 0xc3])]),
     };
     for (const [what, content] of Object.entries(cases)) {
       const file = fileOf(`${what.replace(/ /g, '-')}.dlog`, content);
@@ -239,7 +244,7 @@ it('a file the sink does not offer (records held for `I` instances) is not shown
 });
 
 describe('HelpBoard', () => {
-  it('a rest is claimed once, at a chunk boundary the owner has not reached; the owner stops there; stale pieces are dropped', () => {
+  it('a rest is claimed once, at a chunk boundary the owner has not reached; the owner stops there; stale pieces are dropped', async () => {
     const board = new HelpBoard(2);
     const owner = new TailOwner(board, 1, 0);
     expect(board.claim(1, 0)).toBeNull(); // nothing shown
@@ -254,6 +259,8 @@ describe('HelpBoard', () => {
     expect(owner.reach(41 * CHUNK_BYTES, 42 * CHUNK_BYTES)).toBe(41 * CHUNK_BYTES);
     expect(board.claimed(1)).toBe(1);
     owner.deliver({ type: 'tail-end', owner: 1, gen: 0, resumeAt: 5 }); // another claim's: dropped
+    owner.deliver({ type: 'tail-end', owner: 1, gen: 1, resumeAt: 6 });
+    expect(await owner.next()).toMatchObject({ resumeAt: 6 });
     owner.close();
     expect(board.claimed(1)).toBe(-1);
     // Too little left, or a cut not at a chunk boundary: none.

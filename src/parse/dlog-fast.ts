@@ -243,7 +243,6 @@ export async function readDlogTail(file: InputFile, cut: number, send: (piece: T
   } finally {
     parser.release();
   }
-  store.rollback();
   if (committed < 0) return -1;
   flush();
   return committed;
@@ -260,9 +259,9 @@ const GIVE_UP_SKIP: SkipHandler = () => {
 class TailStop extends Error {}
 
 /**
- * The helper's records (readTail): numbered by names of its own, each in
- * order of first appearance; those of whole lines up to the last commit are
- * kept, the rest dropped if it stops (rollback). Anything but a record in the
+ * The helper's records (readDlogTail): numbered by names of its own, each in
+ * order of first appearance; only those of whole lines up to the last commit,
+ * and the names they brought, go in a piece (if it stops, the rest is left). Anything but a record in the
  * fast lane (a record by name, an `I` record) stops it.
  */
 class TailStore implements RecordSink, RecordIntake {
@@ -338,13 +337,6 @@ class TailStore implements RecordSink, RecordIntake {
     this.committedLines = lines;
   }
 
-  /** Back to the last commit. */
-  rollback(): void {
-    this.n = this.committed;
-    this.eventNames.length = this.events;
-    this.stateNames.length = this.states;
-  }
-
   /** The committed records and the names they brought since the last piece, as a piece (its arrays given away); emptied. */
   piece(lines: number, bytes: number): TailRecords {
     const n = this.committed;
@@ -354,7 +346,7 @@ class TailStore implements RecordSink, RecordIntake {
     };
     this.eventsSent = this.events;
     this.statesSent = this.states;
-    // (Called at a commit, or after a rollback: nothing is past the last commit.)
+    // (At a commit, nothing is past it; once the helper stops, nothing more is sent.)
     this.n = this.committed = 0;
     this.code = new Int32Array(PIECE_RECORDS * 2);
     this.t = new Float64Array(PIECE_RECORDS * 2);
