@@ -191,6 +191,16 @@ describe('the rest of a large file read by a helper (tail-help.ts)', () => {
     expect((await same(file, false, 0.5)).resumeAt).toBe(file.size);
   });
 
+  it('a character across the end of the owner\'s last chunk, and the helper stopped after it: read on with no sequence pending', async () => {
+    // The cut at 4 MiB (half of what is left from the start, in whole MiB): 'é' (C3 A9) across 5 MiB, a skipped line after.
+    const start = text.lastIndexOf('\n', 5 * CHUNK_BYTES - 100) + 1;
+    const comment = `# ${'-'.repeat(5 * CHUNK_BYTES - 1 - start - 2)}é\n`;
+    const file = fileOf('across.dlog', `${text.slice(0, start)}${comment}${text.slice(start, start + 300)}not a record\n${text.slice(start + 300)}`);
+    expect(Buffer.from(`${text.slice(0, start)}${comment}`)[5 * CHUNK_BYTES - 1]).toBe(0xc3);
+    const { resumeAt } = await same(file, false, 0.5);
+    expect(resumeAt).toBe(start);
+  });
+
   it('a NUL byte, invalid UTF-8 and a sequence cut by the end in the helper\'s part: the sequential read\'s error', async () => {
     const at = text.indexOf('\n', Math.floor(text.length * 0.7)) + 1;
     const buffer = Buffer.from(text);
