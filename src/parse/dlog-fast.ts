@@ -156,14 +156,17 @@ async function takeTail(tail: TailOwner, intake: RecordIntake, split: number, to
   const stateNames: string[] = [];
   const events: number[] = [];
   const states: number[] = [];
+  let v = new Float64Array(0);
   for (;;) {
     const m = await tail.next();
     if (m.type === 'tail-end') return m.resumeAt < 0 ? split : m.resumeAt;
     pushAll(eventNames, m.eventNames);
     pushAll(stateNames, m.stateNames);
-    const { code, t, v, n } = m;
+    const { code, t, values, n } = m;
+    // The values back in place: a state's in order, an event's 0.
+    if (v.length < n) v = new Float64Array(Math.max(n, 2 * v.length));
     let given = 0;
-    for (let i = 0; i < n; i++) {
+    for (let i = 0, k = 0; i < n; i++) {
       const c = code[i] as number;
       let mapped = c >= 0 ? events[c] : states[-1 - c];
       if (mapped === undefined) {
@@ -173,6 +176,7 @@ async function takeTail(tail: TailOwner, intake: RecordIntake, split: number, to
         else mapped = states[-1 - c] = -1 - intake.stateVariable(stateNames[-1 - c] as string);
       }
       code[i] = mapped;
+      v[i] = c >= 0 ? 0 : (values[k++] as number);
     }
     if (n > given) intake.records(code.subarray(given, n), t.subarray(given, n), v.subarray(given, n), n - given);
     took(m.lines, n, m.bytes);
@@ -337,20 +341,26 @@ class TailStore implements RecordSink, RecordIntake {
     this.committedLines = lines;
   }
 
-  /** The committed records and the names they brought since the last piece, as a piece (its arrays given away); emptied. */
+  /**
+   * The committed records and the names they brought since the last piece, as a piece: copies of exactly their
+   * length (the store's own arrays, twice a piece's room, stay for the next), the states' values only (an event's
+   * is 0). Emptied.
+   */
   piece(lines: number, bytes: number): TailRecords {
     const n = this.committed;
+    const { code, v } = this;
+    let states = 0;
+    for (let i = 0; i < n; i++) if ((code[i] as number) < 0) states++;
+    const values = new Float64Array(states);
+    for (let i = 0, k = 0; i < n; i++) if ((code[i] as number) < 0) values[k++] = v[i] as number;
     const piece = {
-      code: this.code, t: this.t, v: this.v, n,
+      code: code.slice(0, n), t: this.t.slice(0, n), values, n,
       eventNames: this.eventNames.slice(this.eventsSent, this.events), stateNames: this.stateNames.slice(this.statesSent, this.states), lines, bytes,
     };
     this.eventsSent = this.events;
     this.statesSent = this.states;
     // (At a commit, nothing is past it; once the helper stops, nothing more is sent.)
     this.n = this.committed = 0;
-    this.code = new Int32Array(PIECE_RECORDS * 2);
-    this.t = new Float64Array(PIECE_RECORDS * 2);
-    this.v = new Float64Array(PIECE_RECORDS * 2);
     return piece;
   }
 }

@@ -17,9 +17,10 @@
  *    owner's chunk there is the one the helper reads first). The owner reads
  *    up to it; the helper parses on from it into records numbered by its own
  *    names, and sends them in pieces, each ending at the end of a chunk's
- *    last whole line.
+ *    last whole line (with the states' values only: an event's is 0).
  * 3. The owner gives the pieces to its sink's intake as its own reader would
- *    have (names numbered in the order the helper met them, which is the order
+ *    have (a name numbered when its first record comes, as its reader numbers
+ *    it; the helper's names are in the order it met them, which is the order
  *    of first appearance), so the records, their order and the variable
  *    numbers are the sequential read's, and whatever the sink makes of them
  *    is too.
@@ -57,10 +58,11 @@ export interface TailPiece {
   /** The owner's thread (0: the main thread; w + 1: worker w) and the claim's generation (HelpBoard.claim). */
   readonly owner: number;
   readonly gen: number;
-  /** The first n records of the arrays, as a RecordIntake takes them, numbered by the helper's names (events ≥ 0, state s as −1 − s). */
+  /** n records as a RecordIntake takes them, numbered by the helper's names (events ≥ 0, state s as −1 − s)... */
   readonly code: Int32Array;
   readonly t: Float64Array;
-  readonly v: Float64Array;
+  /** ...and the values of the states among them, in order (an event's value is 0). */
+  readonly values: Float64Array;
   readonly n: number;
   /** The names first met in this piece, in that order (the helper's numbers continue from the last piece's). */
   readonly eventNames: readonly string[];
@@ -82,7 +84,7 @@ export type TailMessage = TailPiece | TailEnd;
 
 /** The buffers a piece is sent with (moved, not copied). */
 export function tailTransfer(m: TailMessage): ArrayBuffer[] {
-  return m.type === 'tail-piece' ? [m.code.buffer as ArrayBuffer, m.t.buffer as ArrayBuffer, m.v.buffer as ArrayBuffer] : [];
+  return m.type === 'tail-piece' ? [m.code.buffer as ArrayBuffer, m.t.buffer as ArrayBuffer, m.values.buffer as ArrayBuffer] : [];
 }
 
 const IDLE = 0;
