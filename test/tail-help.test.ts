@@ -129,8 +129,11 @@ async function same(file: InputFile, strict: boolean, share: number): Promise<{ 
   expect(helped.stats).toEqual({ ...(alone.stats as object), helped: helped.error === null && helped.resumeAt > 0 && helped.pieces > 0 ? 1 : 0 });
   // (Told once each: the same total, the file's size, when read to its end.)
   expect(helped.told).toBe(alone.told);
+  // (The first difference and a few lines around it: a diff of two 400 000-line logs would take minutes.)
+  let at = 0;
+  while (at < alone.log.length && helped.log[at] === alone.log[at]) at++;
+  expect(helped.log.slice(Math.max(0, at - 2), at + 3)).toEqual(alone.log.slice(Math.max(0, at - 2), at + 3));
   expect(helped.log.length).toBe(alone.log.length);
-  expect(helped.log).toEqual(alone.log);
   return { resumeAt: helped.resumeAt, pieces: helped.pieces };
 }
 
