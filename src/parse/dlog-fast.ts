@@ -9,6 +9,7 @@ import { invalidUtf8Message, lineAt, Utf8Check, UTF8_HINT } from './utf8-check.j
 import { MAX_LINE_LENGTH, readFailure } from './lines.js';
 import type { RecordIntake, RecordSink } from './records.js';
 import { parseDecimal, parseTimestamp } from './timestamp.js';
+import { VariableIndex } from '../features/collector.js';
 import { CHUNK_BYTES, PIECE_RECORDS, type TailOwner, type TailPiece } from './tail-help.js';
 
 /** A line that yielded no record: its number, why (built only when shown), and a hint. */
@@ -62,11 +63,12 @@ export async function readDlogFast(
   };
   /** Where the helper's part begins (a line start), once the owner stopped there; −1: read whole here. */
   let split = -1;
-  /** Records taken from the helper; whether it read to the end (its last line and the UTF-8's end were its to check). */
+  /**
+   * Records taken from the helper, and where it stopped (−1: none): past the split, it read some of the rest; at
+   * the file's size, it read to the end (its last line and the UTF-8's end were its to check).
+   */
   let helperRecords = 0;
-  let helperEnded = false;
-  /** Whether the helper's records were taken (it read some of the rest). */
-  let helperTook = false;
+  let resumeAt = -1;
   /** A chunk's checks (as readLines: NUL bytes, UTF-8) and its first byte to parse (past a BOM). */
   const checked = (chunk: Buffer): number => {
     bytes += chunk.length;
@@ -109,16 +111,14 @@ export async function readDlogFast(
     }
     if (split >= 0) {
       let helperTo = split;
-      const resumeAt = await takeTail(helped as TailOwner, intake as RecordIntake, split, (lines, n, pieceBytes) => {
+      resumeAt = await takeTail(helped as TailOwner, intake as RecordIntake, split, (lines, n, pieceBytes) => {
         parser.lineNo += lines;
         helperRecords += n;
         helperTo += pieceBytes;
         tell(helperTo);
       });
       bytes = resumeAt;
-      helperTook = resumeAt > split;
-      helperEnded = resumeAt >= file.size;
-      if (!helperEnded) {
+      if (resumeAt < file.size) {
         // Read on from where the helper stopped, in the sequential read's chunks (chunksAhead aligns them).
         utf8 = new Utf8Check();
         for await (const chunk of chunksAhead(file.path, resumeAt)) parser.chunk(chunk, checked(chunk));
@@ -133,14 +133,14 @@ export async function readDlogFast(
     if (shown) (helped as TailOwner).close();
   }
   try {
-    if (!helperEnded) {
+    if (resumeAt < file.size) {
       if (utf8.end()) throw new InputError(invalidUtf8Message(undefined, bytes), file.path, parser.lineNo + 1, UTF8_HINT);
       parser.end();
     }
   } finally {
     parser.release();
   }
-  return { bytes, lines: parser.lineNo, records: parser.intakeRecords + helperRecords, helped: helperTook };
+  return { bytes, lines: parser.lineNo, records: parser.intakeRecords + helperRecords, helped: split >= 0 && resumeAt > split };
 }
 
 /**
@@ -274,10 +274,8 @@ class TailStore implements RecordSink, RecordIntake {
   private t = new Float64Array(PIECE_RECORDS * 2);
   private v = new Float64Array(PIECE_RECORDS * 2);
   private n = 0;
-  private readonly eventIds = new Map<string, number>();
-  private readonly stateIds = new Map<string, number>();
-  private readonly eventNames: string[] = [];
-  private readonly stateNames: string[] = [];
+  private readonly eventIndex = new VariableIndex();
+  private readonly stateIndex = new VariableIndex();
   /** Records, names and lines at the last commit; the names already sent. */
   committed = 0;
   private events = 0;
@@ -287,23 +285,11 @@ class TailStore implements RecordSink, RecordIntake {
   private statesSent = 0;
 
   eventVariable(name: string): number {
-    let e = this.eventIds.get(name);
-    if (e === undefined) {
-      e = this.eventNames.length;
-      this.eventNames.push(name);
-      this.eventIds.set(name, e);
-    }
-    return e;
+    return this.eventIndex.id(name);
   }
 
   stateVariable(name: string): number {
-    let s = this.stateIds.get(name);
-    if (s === undefined) {
-      s = this.stateNames.length;
-      this.stateNames.push(name);
-      this.stateIds.set(name, s);
-    }
-    return s;
+    return this.stateIndex.id(name);
   }
 
   records(code: Int32Array, t: Float64Array, v: Float64Array, n: number): void {
@@ -336,8 +322,8 @@ class TailStore implements RecordSink, RecordIntake {
   /** Everything so far is whole lines, `lines` of them. */
   commit(lines: number): void {
     this.committed = this.n;
-    this.events = this.eventNames.length;
-    this.states = this.stateNames.length;
+    this.events = this.eventIndex.names.length;
+    this.states = this.stateIndex.names.length;
     this.committedLines = lines;
   }
 
@@ -355,7 +341,7 @@ class TailStore implements RecordSink, RecordIntake {
     for (let i = 0, k = 0; i < n; i++) if ((code[i] as number) < 0) values[k++] = v[i] as number;
     const piece = {
       code: code.slice(0, n), t: this.t.slice(0, n), values, n,
-      eventNames: this.eventNames.slice(this.eventsSent, this.events), stateNames: this.stateNames.slice(this.statesSent, this.states), lines, bytes,
+      eventNames: this.eventIndex.names.slice(this.eventsSent, this.events), stateNames: this.stateIndex.names.slice(this.statesSent, this.states), lines, bytes,
     };
     this.eventsSent = this.events;
     this.statesSent = this.states;
