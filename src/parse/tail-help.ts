@@ -225,11 +225,12 @@ export class HelpBoard {
 /** The owner's chunks: the dlog reader's 1 MiB reads, aligned from the file's start (dlog-fast.ts READ_SIZE). */
 export const CHUNK_BYTES = 1 << 20;
 
-/** A batch's files by key: its index and a file's place in it. */
+/** A batch's files by key: its index and a file's place in it (an Int32 on the board). */
 export function tailKey(batch: number, file: number): number {
   return batch * MAX_BATCH_FILES + file;
 }
-const MAX_BATCH_FILES = 1 << 16;
+/** As many files as a batch holds at most (parallel.ts BATCH_MAX_FILES): keys fit an Int32 up to 2 M batches. */
+const MAX_BATCH_FILES = 1 << 10;
 
 export function tailFile(files: (batch: number) => readonly InputFile[] | undefined, key: number): InputFile | undefined {
   return files(Math.floor(key / MAX_BATCH_FILES))?.[key % MAX_BATCH_FILES];
