@@ -37,9 +37,9 @@ export interface RecordIntake {
   readonly statesOnly?: boolean;
   /**
    * The file being read may have its rest read by another thread
-   * (parse/tail-help.ts): asked once its first chunk is given. A sink that
-   * holds the records of instances named by `I` records says no: their files
-   * (requests) would stop the helper at their first line.
+   * (parse/tail-help.ts): asked before each of its chunks until it is offered.
+   * A sink that holds the records of instances named by `I` records says no:
+   * their files (requests) would stop the helper at their first line.
    */
   readonly splittable?: boolean;
   eventVariable(name: string): number;
