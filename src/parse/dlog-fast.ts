@@ -10,6 +10,7 @@ import { MAX_LINE_LENGTH, readFailure } from './lines.js';
 import type { RecordIntake, RecordSink } from './records.js';
 import { parseDecimal, parseTimestamp } from './timestamp.js';
 import { VariableIndex } from '../features/collector.js';
+import { GrowableFloat64, GrowableInt32 } from '../features/growable.js';
 import { CHUNK_BYTES, PIECE_RECORDS, type TailOwner, type TailPiece } from './tail-help.js';
 
 /** A line that yielded no record: its number, why (built only when shown), and a hint. */
@@ -270,10 +271,9 @@ class TailStop extends Error {}
  */
 class TailStore implements RecordSink, RecordIntake {
   readonly intake: RecordIntake = this;
-  private code = new Int32Array(PIECE_RECORDS * 2);
-  private t = new Float64Array(PIECE_RECORDS * 2);
-  private v = new Float64Array(PIECE_RECORDS * 2);
-  private n = 0;
+  private readonly code = new GrowableInt32(PIECE_RECORDS * 2);
+  private readonly t = new GrowableFloat64(PIECE_RECORDS * 2, 0);
+  private readonly v = new GrowableFloat64(PIECE_RECORDS * 2, 0);
   private readonly eventIndex = new VariableIndex();
   private readonly stateIndex = new VariableIndex();
   /** Records, names and lines at the last commit; the names already sent. */
@@ -293,18 +293,9 @@ class TailStore implements RecordSink, RecordIntake {
   }
 
   records(code: Int32Array, t: Float64Array, v: Float64Array, n: number): void {
-    if (this.n + n > this.code.length) {
-      const size = Math.max(2 * this.code.length, this.n + n);
-      const grown = { code: new Int32Array(size), t: new Float64Array(size), v: new Float64Array(size) };
-      grown.code.set(this.code.subarray(0, this.n));
-      grown.t.set(this.t.subarray(0, this.n));
-      grown.v.set(this.v.subarray(0, this.n));
-      ({ code: this.code, t: this.t, v: this.v } = grown);
-    }
-    this.code.set(code.subarray(0, n), this.n);
-    this.t.set(t.subarray(0, n), this.n);
-    this.v.set(v.subarray(0, n), this.n);
-    this.n += n;
+    this.code.append(code, n);
+    this.t.append(t, n);
+    this.v.append(v, n);
   }
 
   instance(): void {
@@ -321,7 +312,7 @@ class TailStore implements RecordSink, RecordIntake {
 
   /** Everything so far is whole lines, `lines` of them. */
   commit(lines: number): void {
-    this.committed = this.n;
+    this.committed = this.code.length;
     this.events = this.eventIndex.names.length;
     this.states = this.stateIndex.names.length;
     this.committedLines = lines;
@@ -334,19 +325,23 @@ class TailStore implements RecordSink, RecordIntake {
    */
   piece(lines: number, bytes: number): TailRecords {
     const n = this.committed;
-    const { code, v } = this;
+    const code = this.code.data;
+    const v = this.v.data;
     let states = 0;
     for (let i = 0; i < n; i++) if ((code[i] as number) < 0) states++;
     const values = new Float64Array(states);
     for (let i = 0, k = 0; i < n; i++) if ((code[i] as number) < 0) values[k++] = v[i] as number;
     const piece = {
-      code: code.slice(0, n), t: this.t.slice(0, n), values, n,
+      code: code.slice(0, n), t: this.t.data.slice(0, n), values, n,
       eventNames: this.eventIndex.names.slice(this.eventsSent, this.events), stateNames: this.stateIndex.names.slice(this.statesSent, this.states), lines, bytes,
     };
     this.eventsSent = this.events;
     this.statesSent = this.states;
     // (At a commit, nothing is past it; once the helper stops, nothing more is sent.)
-    this.n = this.committed = 0;
+    this.code.clear();
+    this.t.clear();
+    this.v.clear();
+    this.committed = 0;
     return piece;
   }
 }
