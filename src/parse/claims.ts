@@ -68,16 +68,22 @@ export class BatchClaims {
 
   /** `body` run with the range's ends while no other thread can change them. */
   private locked<T>(body: (lo: number, hi: number) => T): T {
-    while (Atomics.compareExchange(this.words, LOCK, 0, 1) !== 0) {
-      // Held by another thread for a few instructions: wait for its release.
-      Atomics.wait(this.words, LOCK, 1, 1);
-    }
-    try {
-      return body(this.words[LO] as number, this.words[HI] as number);
-    } finally {
-      Atomics.store(this.words, LOCK, 0);
-      Atomics.notify(this.words, LOCK, 1);
-    }
+    return withLock(this.words, LOCK, () => body(this.words[LO] as number, this.words[HI] as number));
+  }
+}
+
+/**
+ * `body` run while this thread holds the lock word `words[lock]` (0: free,
+ * 1: held), shared with other threads: each holds it for a few instructions,
+ * so a thread that finds it held waits for its release.
+ */
+export function withLock<T>(words: Int32Array, lock: number, body: () => T): T {
+  while (Atomics.compareExchange(words, lock, 0, 1) !== 0) Atomics.wait(words, lock, 1, 1);
+  try {
+    return body();
+  } finally {
+    Atomics.store(words, lock, 0);
+    Atomics.notify(words, lock, 1);
   }
 }
 

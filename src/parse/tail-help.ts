@@ -1,6 +1,7 @@
 /**
  * The rest of a large file read by a second thread, with the result of one
- * thread's read (README, "The rest of a large run read by an idle thread").
+ * thread's read (README design notes, "The rest of a large run read by a
+ * thread with nothing left").
  *
  * Parsing threads claim whole files (parallel.ts). With a few large runs the
  * last file read keeps one thread busy while the others have nothing left:
@@ -10,8 +11,8 @@
  *
  * 1. Every parsing thread shows the large plain dlog file it reads on a
  *    shared board (HelpBoard): which file, its size, and where its next chunk
- *    ends. The helper claims a cut there, at a chunk boundary a quarter of
- *    the way into what is left, under the board's lock (the owner takes the
+ *    ends. The helper claims a cut there, at a chunk boundary 0.4 of the
+ *    way into what is left (HELPER_SHARE), under the board's lock (the owner takes the
  *    lock before each chunk, so it has not passed the cut).
  * 2. Both find the same place: the first line start after the cut (the
  *    owner's chunk there is the one the helper reads first). The owner reads
@@ -34,6 +35,7 @@
  * the owner waits for the helper's pieces only once it is done with its own
  * part.
  */
+import { withLock } from './claims.js';
 import type { InputFile } from './files.js';
 
 /** Files from this size on are shown on the board (a smaller one's rest is not worth a thread's start on it). */
@@ -209,16 +211,9 @@ export class HelpBoard {
     });
   }
 
-  /** `body` run while no other thread can change owner `self`'s entry (held for a few instructions). */
+  /** `body` run while no other thread can change owner `self`'s entry. */
   private locked<T>(self: number, body: () => T): T {
-    const lock = self * WORDS + LOCK;
-    while (Atomics.compareExchange(this.words, lock, 0, 1) !== 0) Atomics.wait(this.words, lock, 1, 1);
-    try {
-      return body();
-    } finally {
-      Atomics.store(this.words, lock, 0);
-      Atomics.notify(this.words, lock, 1);
-    }
+    return withLock(this.words, self * WORDS + LOCK, body);
   }
 }
 
