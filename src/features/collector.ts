@@ -2238,7 +2238,7 @@ class SummaryScratch {
 }
 
 /** Append every element of `from` to `to`: the engine's push of many at once, in chunks below the argument limit. */
-function pushAll<T>(to: T[], from: readonly T[]): void {
+export function pushAll<T>(to: T[], from: readonly T[]): void {
   const CHUNK = 8192;
   for (let i = 0; i < from.length; i += CHUNK) to.push(...from.slice(i, i + CHUNK));
 }

@@ -9,7 +9,7 @@ import { invalidUtf8Message, lineAt, Utf8Check, UTF8_HINT } from './utf8-check.j
 import { MAX_LINE_LENGTH, readFailure } from './lines.js';
 import type { RecordIntake, RecordSink } from './records.js';
 import { parseDecimal, parseTimestamp } from './timestamp.js';
-import { VariableIndex } from '../features/collector.js';
+import { pushAll, VariableIndex } from '../features/collector.js';
 import { GrowableFloat64, GrowableInt32 } from '../features/growable.js';
 import { CHUNK_BYTES, PIECE_RECORDS, type TailOwner, type TailPiece } from './tail-help.js';
 
@@ -182,10 +182,6 @@ async function takeTail(tail: TailOwner, intake: RecordIntake, split: number, to
     if (n > given) intake.records(code.subarray(given, n), t.subarray(given, n), v.subarray(given, n), n - given);
     took(m.lines, n, m.bytes);
   }
-}
-
-function pushAll(to: string[], from: readonly string[]): void {
-  for (const x of from) to.push(x);
 }
 
 /**
