@@ -1,6 +1,6 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -166,6 +166,35 @@ describe('reading files', () => {
     await expect(listInputFiles('/nonexistent/logs', 'bad')).rejects.toThrow("bad class: cannot read '/nonexistent/logs': no such file or directory");
     const empty = tempDir({ '.only-hidden': 'x' });
     await expect(listInputFiles(empty, 'good')).rejects.toThrow(`good class: directory '${empty}' holds no log files (hidden files are skipped)`);
+  });
+
+  it('lists a tree with each path as path.join gives it and each relative path as path.relative does, however the root is spelled', async () => {
+    const dir = tempDir({ 'z.dlog': 'E\t1\tA\n', 'sp ace.dlog': 'E\t1\tA\n', '.hidden': 'x' });
+    mkdirSync(join(dir, 'a', 'b', 'c'), { recursive: true });
+    mkdirSync(join(dir, '.hd'));
+    mkdirSync(join(dir, 'elsewhere'));
+    writeFileSync(join(dir, 'a', 'b', 'c', 'deep.dlog'), 'E\t1\tA\n');
+    writeFileSync(join(dir, 'a', 'ü.dlog.gz'), gzipSync('E\t1\tA\n'));
+    writeFileSync(join(dir, '.hd', 'q.dlog'), 'E\t1\tA\n');
+    writeFileSync(join(dir, 'elsewhere', 'in-link.dlog'), 'E\t1\tA\n');
+    symlinkSync(join(dir, 'elsewhere'), join(dir, 'a', 'link'));
+    // The listing as before it appended names to a prefix: path.join and path.relative for every file.
+    const rels = ['a/b/c/deep.dlog', 'a/link/in-link.dlog', 'a/ü.dlog.gz', 'elsewhere/in-link.dlog', 'sp ace.dlog', 'z.dlog'];
+    const cwd = process.cwd();
+    try {
+      process.chdir(dir);
+      for (const root of [dir, `${dir}/`, `${dir}//a/..`, '.', './', `.//a/../`, `../${basename(dir)}`]) {
+        const listed = await listInputFiles(root, 'good');
+        expect(listed.map((f) => f.relativePath), root).toEqual(rels);
+        expect(listed.map((f) => f.path), root).toEqual(rels.map((r) => join(root, ...r.split('/'))));
+        expect(listed.map((f) => relative(root, f.path).split(sep).join('/')), root).toEqual(rels);
+        expect(listed.map((f) => f.gzip), root).toEqual([false, false, true, false, false, false]);
+      }
+      expect((await listInputFiles('a', 'good')).map((f) => [f.path, f.relativePath])).toEqual([
+        [join('a', 'b', 'c', 'deep.dlog'), 'b/c/deep.dlog'], [join('a', 'link', 'in-link.dlog'), 'link/in-link.dlog'], [join('a', 'ü.dlog.gz'), 'ü.dlog.gz']]);
+    } finally {
+      process.chdir(cwd);
+    }
   });
 
   it('reads CSV with a header, in any column order, and an instance column', async () => {

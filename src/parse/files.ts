@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { statSync, type Stats } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
-import { basename, join, relative, sep } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { InputError } from '../errors.js';
@@ -76,10 +76,11 @@ async function walk(root: string, rootId: string, out: InputFile[], label: strin
   // Iterative: deep trees must not overflow the stack. Each directory carries
   // its ancestors (device:inode → path), so a symbolic link back up the tree
   // is reported instead of being followed until the path is too long.
-  const pending: { dir: string; ancestors: Map<string, string> }[] = [{ dir: root, ancestors: new Map([[rootId, root]]) }];
+  // Each directory also carries its path relative to the root, with `/` separators ('' for the root).
+  const pending: { dir: string; rel: string; ancestors: Map<string, string> }[] = [{ dir: root, rel: '', ancestors: new Map([[rootId, root]]) }];
   let statted = 0;
   while (pending.length > 0) {
-    const { dir: current, ancestors } = pending.pop()!;
+    const { dir: current, rel, ancestors } = pending.pop()!;
     let names: string[];
     try {
       names = await readdir(current);
@@ -88,10 +89,12 @@ async function walk(root: string, rootId: string, out: InputFile[], label: strin
     }
     if (names.some((n) => n.includes('\uFFFD'))) await refuseUndecodableNames(current, label);
     names.sort(compareCodeUnits);
-    const subdirs: { dir: string; ancestors: Map<string, string> }[] = [];
+    const subdirs: { dir: string; rel: string; ancestors: Map<string, string> }[] = [];
+    const prefix = childPrefix(current);
     for (const name of names) {
       if (name.startsWith('.')) continue;
-      const path = join(current, name);
+      const path = prefix + name;
+      const relativePath = rel === '' ? name : `${rel}/${name}`;
       // Synchronously, in name order: a few µs each, against a round trip through libuv's thread pool
       // each (10 000 files: 145 ms with 64 in flight, ~30 ms so); the event loop runs now and then.
       if (++statted % STATS_PER_TURN === 0) await new Promise(setImmediate);
@@ -109,9 +112,9 @@ async function walk(root: string, rootId: string, out: InputFile[], label: strin
           throw new InputError(`${label} class: '${path}' leads back to '${loop}' (a symbolic link cycle)`, undefined, undefined,
             'remove the link, or point distalyze at a directory without it');
         }
-        subdirs.push({ dir: path, ancestors: new Map(ancestors).set(id, path) });
+        subdirs.push({ dir: path, rel: relativePath, ancestors: new Map(ancestors).set(id, path) });
       } else if (info.isFile()) {
-        out.push({ path, relativePath: relative(root, path).split(sep).join('/'), gzip: name.endsWith('.gz'), size: info.size });
+        out.push({ path, relativePath, gzip: name.endsWith('.gz'), size: info.size });
       } else {
         // Reading a FIFO or a device could block forever or never end; skipping it would lose data silently.
         throw new InputError(`${label} class: '${path}' is ${specialKind(info)}, not a regular file`, undefined, undefined,
@@ -121,6 +124,18 @@ async function walk(root: string, rootId: string, out: InputFile[], label: strin
     for (let i = subdirs.length - 1; i >= 0; i--) pending.push(subdirs[i]!);
   }
   out.sort((a, b) => compareCodeUnits(a.relativePath, b.relativePath));
+}
+
+/**
+ * What `join(dir, name)` starts with for every name readdir gives (no
+ * separator, never `.` or `..`; hidden names are skipped before): `dir`
+ * normalized once (`./a//b/` → `a/b/`, `.` → ''), the name then appended.
+ * join normalizes the whole path each time, and `relative` resolved both
+ * paths again to give the relative one: together ~60 % of the CPU time that
+ * statting the files took (10 000 files: ~30 ms in a listing of ~180 ms).
+ */
+function childPrefix(dir: string): string {
+  return join(dir, '_').slice(0, -1);
 }
 
 /**
