@@ -201,7 +201,6 @@ export async function readDlogTail(file: InputFile, cut: number, send: (piece: T
   let committed = -1;
   let lines = 0;
   let sentAt = -1;
-  let whole = false;
   const flush = (): void => {
     if (store.committed === 0 && committed === sentAt) return;
     send(store.piece(store.committedLines - lines, committed - sentAt));
@@ -237,7 +236,6 @@ export async function readDlogTail(file: InputFile, cut: number, send: (piece: T
       parser.end();
       committed = file.size;
       store.commit(parser.lineNo);
-      whole = true;
     }
   } catch {
     // (Anything irregular, or an error: the owner reads on from the last whole chunk, and meets it itself.)

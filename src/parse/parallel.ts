@@ -11,7 +11,7 @@ import type { InputFile } from './files.js';
 import { readClass, type ReadOptions, type ReadStats } from './reader.js';
 import { cutPoints, splitPool, splittable, startSplit, type SplitRead } from './ranges.js';
 import { BatchClaims } from './claims.js';
-import { HelpBoard, TailOwner, tailTransfer, type TailMessage } from './tail-help.js';
+import { HelpBoard, MAX_BATCH_FILES, TailOwner, tailTransfer, type TailMessage } from './tail-help.js';
 import { helpOthers, WAIT_MAIN_MS } from './tail-helper.js';
 import { parsingWorker } from './threads.js';
 import type { Translator } from './translator.js';
@@ -334,7 +334,6 @@ export interface Batch {
 const BATCHES_PER_WORKER = 16;
 const BATCH_MIN_BYTES = 1 << 20;
 const BATCH_MAX_BYTES = 16 << 20;
-const BATCH_MAX_FILES = 1024;
 
 /**
  * Cut the inputs into batches of consecutive files of one class: about
@@ -364,7 +363,7 @@ export function batchesOf(inputs: readonly ParallelInput[], jobs: number, batchB
     const sameClass = count > 0 && (inputs[first] as ParallelInput).className === input.className;
     // This batch's limit: the target, tapered by its start's distance from the middle.
     const limit = batchBytes ?? Math.max(BATCH_MIN_BYTES, Math.min(target, Math.abs(offset - bytes - total / 2) / 2));
-    if (count > 0 && (!sameClass || wholeClass || bytes + input.file.size > limit || count >= BATCH_MAX_FILES)) {
+    if (count > 0 && (!sameClass || wholeClass || bytes + input.file.size > limit || count >= MAX_BATCH_FILES)) {
       batches.push({ first, count, wholeClass: false });
       first = i;
       bytes = 0;
@@ -556,6 +555,10 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
     reading.set(w, new Int32Array(currentFile));
     return w;
   });
+  /** A helper's message for owner thread `owner` (w + 1: worker w), its buffers moved. */
+  const tailToWorker = (owner: number, m: TailMessage): void => {
+    workers[owner - 1]?.postMessage(m, tailTransfer(m));
+  };
   /** A part absorbed: its worker may send the next. */
   const acknowledge = (w: Worker): void => {
     const counter = counters.get(w)!;
@@ -711,7 +714,7 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
           if (reply.type === 'tail-piece' || reply.type === 'tail-end') {
             // A helper's message: for this thread, or passed on to the worker it helps.
             if (reply.owner === 0) tail.deliver(reply);
-            else workers[reply.owner - 1]?.postMessage(reply, tailTransfer(reply));
+            else tailToWorker(reply.owner, reply);
             return;
           }
           if (reply.type === 'named') {
@@ -826,9 +829,8 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
         while (local.frontBatches !== undefined && !claims.exhausted()) await new Promise((resolve) => setTimeout(resolve, 1));
         // Nothing left to claim: the rest of a large file a worker still reads, read here too.
         if (failure === null) {
-          await helpOthers(board, 0, (batch) => (tasks[batch] as WorkerTask | undefined)?.files, (owner, m) => {
-            workers[owner - 1]?.postMessage(m, tailTransfer(m));
-          }, local.tailWaitMs ?? WAIT_MAIN_MS, local.tailMinBytes);
+          await helpOthers(board, 0, (batch) => (tasks[batch] as WorkerTask | undefined)?.files, tailToWorker, local.tailWaitMs ?? WAIT_MAIN_MS,
+            local.tailMinBytes);
         }
         await local.holdOwnDone;
         ownDone = true;

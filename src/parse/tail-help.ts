@@ -224,8 +224,8 @@ export const CHUNK_BYTES = 1 << 20;
 export function tailKey(batch: number, file: number): number {
   return batch * MAX_BATCH_FILES + file;
 }
-/** As many files as a batch holds at most (parallel.ts BATCH_MAX_FILES): keys fit an Int32 up to 2 M batches. */
-const MAX_BATCH_FILES = 1 << 10;
+/** As many files as a batch holds at most (parallel.ts's batches are made within it): keys fit an Int32 up to 2 M batches. */
+export const MAX_BATCH_FILES = 1 << 10;
 
 export function tailFile(files: (batch: number) => readonly InputFile[] | undefined, key: number): InputFile | undefined {
   return files(Math.floor(key / MAX_BATCH_FILES))?.[key % MAX_BATCH_FILES];
