@@ -613,6 +613,50 @@ describe('held records sized for the whole class (expectClassBytes)', () => {
   });
 });
 
+describe("a worker's exports in shared memory (exportMemory)", () => {
+  /** Every typed array of a contribution. */
+  const arraysOf = (c: object): ArrayBufferView[] => Object.values(c).filter((x): x is ArrayBufferView => ArrayBuffer.isView(x));
+
+  it('exportFile makes every array it returns in SharedArrayBuffers, handed over or not, with the same values as in ArrayBuffers', () => {
+    for (const handOver of [false, true]) {
+      const made = (memory?: typeof SharedArrayBuffer) => {
+        const c = memory === undefined ? new FeatureCollector(true) : new FeatureCollector(true, memory);
+        // A file's own instance (summarized, with change points) and named instances (held records).
+        c.beginFile(file('run.dlog'), 'good');
+        for (let i = 0; i < 20; i++) {
+          c.event(i, 'Tick');
+          c.state(i + 0.5, 'queue', i % 4);
+        }
+        c.endFile(file('run.dlog'));
+        readNamed(c, 'good', 12, 1);
+        const heldBuffer = (c as unknown as { held: { t: GrowableFloat64 } }).held.t.data.buffer;
+        return { exported: c.exportFile(true, 0, handOver), heldBuffer };
+      };
+      const { exported: shared, heldBuffer } = made(SharedArrayBuffer);
+      const own = made().exported;
+      // Handed over, the held records are views of the collector's own (shared) buffer, not a copy.
+      if (handOver) expect(shared.heldT.buffer).toBe(heldBuffer);
+      const sharedArrays = arraysOf(shared);
+      expect(sharedArrays.length).toBeGreaterThanOrEqual(15);
+      for (const a of sharedArrays) expect(a.buffer).toBeInstanceOf(SharedArrayBuffer);
+      for (const a of arraysOf(own)) expect(a.buffer).toBeInstanceOf(ArrayBuffer);
+      // Some of each kind hold values (not only empty arrays).
+      expect(shared.heldT.length).toBeGreaterThan(0);
+      expect(shared.seriesT.length).toBeGreaterThan(0);
+      expect(shared.stateValues.length).toBeGreaterThan(0);
+      expect(plain(shared)).toEqual(plain(own));
+    }
+  });
+
+  it('a class exported in parts (exportWholeClass) sends every part in shared memory', () => {
+    const c = new FeatureCollector(true, SharedArrayBuffer);
+    readNamed(c, 'bad', 30, 2);
+    const parts: object[] = [];
+    parts.push(c.exportWholeClass((part) => parts.push(part)));
+    for (const part of parts) for (const a of arraysOf(part)) expect(a.buffer).toBeInstanceOf(SharedArrayBuffer);
+  });
+});
+
 describe('GROW_FAST growth', () => {
   it('grows by the factor and keeps every value', () => {
     const f = new GrowableFloat64(16, 0, GROW_FAST);

@@ -104,6 +104,8 @@ async function read(file: InputFile, strict: boolean, share?: number): Promise<O
       helper = (async () => {
         resumeAt = await readDlogTail(file, claim.cut, (piece) => {
           pieces++;
+          // Shared, so that it crosses to the owner's thread without moving (detaching) anything in the helper's.
+          for (const a of [piece.code, piece.t, piece.values]) expect(a.buffer).toBeInstanceOf(SharedArrayBuffer);
           owner.deliver({ type: 'tail-piece', owner: 0, gen: claim.gen, ...piece });
         });
         owner.deliver({ type: 'tail-end', owner: 0, gen: claim.gen, resumeAt });

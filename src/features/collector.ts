@@ -47,6 +47,9 @@ const HELD_RECORD_BYTES = 24;
 
 /** Records not yet summarized: event variable v is coded v, state variable v is coded −1−v. */
 class RecordBuffer {
+  /** memory: where the records are (SharedArrayBuffer for a worker's, which may cross to the main thread: exportFile's handOver). */
+  constructor(private readonly memory: ExportMemory = ArrayBuffer) {}
+
   // Read only below their length: no NaN fill on growing; by GROW_FAST (a class's held records reach millions).
   readonly code = new GrowableInt32(16, GROW_FAST);
   readonly t = new GrowableFloat64(16, 0, GROW_FAST);
@@ -72,7 +75,7 @@ class RecordBuffer {
     if (need <= this.code.data.length) return;
     const size = Math.max(need, this.code.data.length * GROW_FAST);
     // Float64 columns first (8-byte aligned), then the Int32 ones.
-    const buffer = new ArrayBuffer(size * HELD_RECORD_BYTES);
+    const buffer = new this.memory(size * HELD_RECORD_BYTES);
     this.t.moveTo(new Float64Array(buffer, 0, size));
     this.v.moveTo(new Float64Array(buffer, size * 8, size));
     this.code.moveTo(new Int32Array(buffer, size * 16, size));
@@ -336,7 +339,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   /** The bytes of the class being read in files not begun yet, as expectClassBytes foretold them. */
   private classBytesLeft = 0;
   /** Instances named by `I` records in the current class: held until the class ends. */
-  private held = new RecordBuffer();
+  private held: RecordBuffer;
   private heldIds: string[] = [];
   /**
    * heldIds' kinds up to the last one given (null before it), none beyond: a
@@ -393,7 +396,18 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    * (memory grows with the input's state records). Without it, `q*.abs` are
    * left missing here and filled by a second pass over the input.
    */
-  constructor(readonly keepSeries = true) {}
+  /**
+   * exportMemory: where exportFile makes what it returns, and the held
+   * records it may hand over. A worker's collector makes them in
+   * SharedArrayBuffers, so that they cross to the main thread shared,
+   * neither copied nor moved: a move (a transfer list) detaches the
+   * sender's buffer, and V8 then recompiles every typed-array access of that
+   * thread with a check for it (a parsing thread 6–14 % slower from then on;
+   * bench/README.md, twenty-sixth pass).
+   */
+  constructor(readonly keepSeries = true, private readonly exportMemory: ExportMemory = ArrayBuffer) {
+    this.held = new RecordBuffer(exportMemory);
+  }
 
   /**
    * Take over the summaries' scratch buffers and the file buffer of `other`,
@@ -519,7 +533,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     }
     this.namedByClass.set(this.className, own);
     this.namedElsewhere = null;
-    this.held = new RecordBuffer();
+    this.held = new RecordBuffer(this.exportMemory);
     this.heldIds = [];
     this.heldKinds = [];
     this.heldAscending = true;
@@ -668,7 +682,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     if (contiguous) {
       // Already grouped, in input order: the held columns as they are (no copy).
       const grouped = { code: held.code.data, t: held.t.data, v: held.v.data };
-      this.held = new RecordBuffer();
+      this.held = new RecordBuffer(this.exportMemory);
       return grouped;
     }
     const fill = start.slice(0, k);
@@ -690,7 +704,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
         v[at] = hv[i] as number;
       }
     }
-    this.held = new RecordBuffer();
+    this.held = new RecordBuffer(this.exportMemory);
     // (With -j2 both threads group their class at about the same time: the old records' memory kept until a full
     // collection was most of the difference in peak RSS from -j1.)
     freeNow([hc.buffer, ht.buffer, hv.buffer, inst.buffer]);
@@ -862,6 +876,8 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       return;
     }
     const b = this.target < 0 ? this.fileBuffer : this.held;
+    // Room for the four columns in one allocation of the buffer's memory, not each column's own growth.
+    if (b.length === b.code.data.length) b.reserveMore(1);
     b.code.push(code);
     b.t.push(t);
     b.v.push(v);
@@ -1153,12 +1169,14 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   exportFile(withHeld = true, slotsAhead = 0, handOver = false): FileContribution {
     // handOver: this collector is not used after, so its held records go as views of its own buffers (moved
     // to another thread whole, room never written included: no memory), not copied.
-    const held = (a: Int32Array | Float64Array, n: number) => (handOver ? a.subarray(0, n) : a.slice(0, n));
+    const memory = this.exportMemory;
+    // (Held records not yet given room of their own are in the buffers a RecordBuffer starts with: copied.)
+    const held = <A extends Int32Array | Float64Array>(a: A, n: number): A => (handOver && a.buffer instanceof memory ? a.subarray(0, n) as A : prefixIn(memory, a, n));
     this.settleReference();
     const slots = this.ids.length;
     const heldLength = withHeld ? this.held.length : 0;
     const pack = (cols: GrowableFloat64[][], width: number): Float64Array => {
-      const out = new Float64Array(cols.length * width * slots);
+      const out = new Float64Array(new memory(cols.length * width * slots * 8));
       const leaders = this.leadersOf(cols);
       cols.forEach((byFeature, v) => byFeature.forEach((own, f) => {
         // (A follower that follows: its leader's values. absorb finds them the same and lets it follow there too.)
@@ -1177,25 +1195,25 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       eventNames: [...this.events.names],
       stateNames: [...this.states.names],
       ids: this.idsAhead ? [] : [...this.ids],
-      durations: this.durations.toArray(slots),
-      starts: this.starts.toArray(slots),
-      recordCounts: this.recordCounts.data.slice(0, slots),
+      durations: this.durations.toArray(slots, memory),
+      starts: this.starts.toArray(slots, memory),
+      recordCounts: prefixIn(memory, this.recordCounts.data, slots),
       kinds: this.kinds.any() ? this.kinds.toArray() : null,
-      entryEvents: this.entryEvents.data.slice(0, slots),
-      named: this.named.data.slice(0, slots),
+      entryEvents: prefixIn(memory, this.entryEvents.data, slots),
+      named: prefixIn(memory, this.named.data, slots),
       eventValues: shared ? new Float64Array(0) : pack(this.eventColumns, EVENT_FEATURE_TYPES.length),
       eventVariables: shared ? 0 : this.eventColumns.length,
       stateValues: shared ? new Float64Array(0) : pack(this.stateColumns, STATE_FEATURE_TYPES.length),
       stateVariables: shared ? 0 : this.stateColumns.length,
-      ...this.series.pack(slots),
+      ...this.series.pack(slots, memory),
       unorderedInstances: this.unorderedInstances,
       emptyFile: this.emptyFiles[0] ?? null,
       heldIds: withHeld ? [...this.heldIds] : [],
       heldKinds: withHeld ? [...this.heldKinds] : [],
-      heldCode: held(this.held.code.data, heldLength) as Int32Array,
-      heldT: held(this.held.t.data, heldLength) as Float64Array,
-      heldV: held(this.held.v.data, heldLength) as Float64Array,
-      heldInst: held(this.held.inst.data, heldLength) as Int32Array,
+      heldCode: held(this.held.code.data, heldLength),
+      heldT: held(this.held.t.data, heldLength),
+      heldV: held(this.held.v.data, heldLength),
+      heldInst: held(this.held.inst.data, heldLength),
       ...(withHeld && this.heldAscending && this.heldIds.length > 0 ? { heldAscending: true } : {}),
       namedIds: [],
       slotsAhead,
@@ -2110,13 +2128,13 @@ class SeriesStore {
   }
 
   /** The first `slots` slots' points, contiguous, as a FileContribution holds them (seriesStart: each slot's first). */
-  pack(slots: number): Pick<FileContribution, 'seriesVar' | 'seriesT' | 'seriesV' | 'seriesStart'> {
+  pack(slots: number, memory: ExportMemory = ArrayBuffer): Pick<FileContribution, 'seriesVar' | 'seriesT' | 'seriesV' | 'seriesStart'> {
     let total = 0;
     for (let s = 0; s < slots; s++) total += this.endOf(s) - this.startOf(s);
-    const seriesVar = new Int32Array(total);
-    const seriesT = new Float64Array(total);
-    const seriesV = new Float64Array(total);
-    const seriesStart = new Int32Array(slots);
+    const seriesVar = new Int32Array(new memory(total * 4));
+    const seriesT = new Float64Array(new memory(total * 8));
+    const seriesV = new Float64Array(new memory(total * 8));
+    const seriesStart = new Int32Array(new memory(slots * 4));
     // No points (all dropped once their q*.abs were written): every slot's first is 0.
     if (total === 0) return { seriesVar, seriesT, seriesV, seriesStart };
     let w = 0;
@@ -2235,6 +2253,16 @@ class SummaryScratch {
     this.orderTmp = new Int32Array(cap);
     this.runs = new Int32Array(cap + 1);
   }
+}
+
+/** Where exported arrays are made: see FeatureCollector's exportMemory. */
+export type ExportMemory = typeof ArrayBuffer | typeof SharedArrayBuffer;
+
+/** A copy of the first n values of `a`, in new memory of that kind. */
+function prefixIn<A extends Int32Array | Float64Array>(memory: ExportMemory, a: A, n: number): A {
+  const out = (a instanceof Int32Array ? new Int32Array(new memory(n * 4)) : new Float64Array(new memory(n * 8))) as A;
+  out.set(a.subarray(0, n));
+  return out;
 }
 
 /**

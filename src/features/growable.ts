@@ -128,9 +128,9 @@ export class GrowableFloat64 {
     return this.data.subarray(0, n);
   }
 
-  /** A copy of the first n values (unset ones = fill). */
-  toArray(n = this.length): Float64Array {
-    const out = new Float64Array(n);
+  /** A copy of the first n values (unset ones = fill), in new memory of that kind. */
+  toArray(n = this.length, memory: typeof ArrayBuffer | typeof SharedArrayBuffer = ArrayBuffer): Float64Array {
+    const out = new Float64Array(new memory(n * 8));
     const stored = Math.min(n, this.length);
     out.set(this.data.subarray(0, stored));
     if (stored < n && !Object.is(this.fill, 0)) out.fill(this.fill, stored);

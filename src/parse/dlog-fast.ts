@@ -323,10 +323,16 @@ class TailStore implements RecordSink, RecordIntake {
     const v = this.v.data;
     let states = 0;
     for (let i = 0; i < n; i++) if ((code[i] as number) < 0) states++;
-    const values = new Float64Array(states);
+    // In shared memory: the piece crosses to the owner's thread shared, neither copied nor moved (a move would
+    // detach the buffer here: see worker.ts).
+    const values = new Float64Array(new SharedArrayBuffer(states * 8));
     for (let i = 0, k = 0; i < n; i++) if ((code[i] as number) < 0) values[k++] = v[i] as number;
+    const sharedCode = new Int32Array(new SharedArrayBuffer(n * 4));
+    sharedCode.set(code.subarray(0, n));
+    const sharedT = new Float64Array(new SharedArrayBuffer(n * 8));
+    sharedT.set(this.t.data.subarray(0, n));
     const piece = {
-      code: code.slice(0, n), t: this.t.data.slice(0, n), values, n,
+      code: sharedCode, t: sharedT, values, n,
       eventNames: this.eventIndex.names.slice(this.eventsSent, this.events), stateNames: this.stateIndex.names.slice(this.statesSent, this.states), lines, bytes,
     };
     this.eventsSent = this.events;

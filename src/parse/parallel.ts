@@ -11,7 +11,7 @@ import type { InputFile } from './files.js';
 import { readClass, type ReadOptions, type ReadStats } from './reader.js';
 import { cutPoints, splitPool, splittable, startSplit, type SplitRead } from './ranges.js';
 import { BatchClaims } from './claims.js';
-import { HelpBoard, MAX_BATCH_FILES, TailOwner, tailTransfer, type TailMessage } from './tail-help.js';
+import { HelpBoard, MAX_BATCH_FILES, TailOwner, type TailMessage } from './tail-help.js';
 import { helpOthers, WAIT_MAIN_MS } from './tail-helper.js';
 import { parsingWorker } from './threads.js';
 import type { Translator } from './translator.js';
@@ -555,9 +555,9 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
     reading.set(w, new Int32Array(currentFile));
     return w;
   });
-  /** A helper's message for owner thread `owner` (w + 1: worker w), its buffers moved. */
+  /** A helper's message for owner thread `owner` (w + 1: worker w); a piece's arrays are shared (TailStore.piece). */
   const tailToWorker = (owner: number, m: TailMessage): void => {
-    workers[owner - 1]?.postMessage(m, tailTransfer(m));
+    workers[owner - 1]?.postMessage(m);
   };
   /** A part absorbed: its worker may send the next. */
   const acknowledge = (w: Worker): void => {

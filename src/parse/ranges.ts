@@ -220,8 +220,9 @@ export function splitRange(split: RangeSplit, keepSeries: boolean, send: (part: 
   if (kept === undefined) throw new Error('range split before the range was read');
   stored.delete(split.split);
   const { store: s, task: t } = kept;
-  const local = new FeatureCollector(keepSeries);
-  const shared = new FeatureCollector(keepSeries);
+  // (Exported shared: see worker.ts.)
+  const local = new FeatureCollector(keepSeries, SharedArrayBuffer);
+  const shared = new FeatureCollector(keepSeries, SharedArrayBuffer);
   local.beginFile(t.file, t.className);
   shared.beginFile(t.file, t.className);
   const isShared = new Uint8Array(s.ids.length);

@@ -84,11 +84,6 @@ export interface TailEnd {
 
 export type TailMessage = TailPiece | TailEnd;
 
-/** The buffers a piece is sent with (moved, not copied). */
-export function tailTransfer(m: TailMessage): ArrayBuffer[] {
-  return m.type === 'tail-piece' ? [m.code.buffer as ArrayBuffer, m.t.buffer as ArrayBuffer, m.values.buffer as ArrayBuffer] : [];
-}
-
 const IDLE = 0;
 const OPEN = 1;
 const CUT = 2;

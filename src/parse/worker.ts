@@ -12,12 +12,15 @@ import type { Translator } from './translator.js';
 import { readRange, splitRange, type RangeSplit, type RangeTask } from './ranges.js';
 import { batchBytes, MainPace, PARTS_AHEAD, QUARTILE_STRIDE, ReferenceCell, type ColumnsOffer, type WorkerStart, type QuartileChunk, type QuartileRequest, type WorkerBatches, type WorkerInit, type WorkerReply, type WorkerTask } from './parallel.js';
 import { BatchClaims } from './claims.js';
-import { HelpBoard, TailOwner, tailTransfer, type TailMessage } from './tail-help.js';
+import { HelpBoard, TailOwner, type TailMessage } from './tail-help.js';
 import { helpOthers } from './tail-helper.js';
 import { AbsoluteQuartilePass, QuartileSlots } from '../features/quartile-pass.js';
 import type { StatesBatches, StatesReply } from './second-pass.js';
 
 const port = parentPort!;
+// Nothing this worker sends is moved (no transfer list): its contributions' arrays are shared (FeatureCollector's
+// exportMemory), the rest copied. A moved buffer is detached here, and V8 then compiles every typed-array access of
+// this thread with a check for it (parsing 6–14 % slower; bench/README.md, twenty-sixth pass).
 let translator: Translator | undefined;
 let pendingBytes = 0;
 let partsSent = 0;
@@ -97,7 +100,7 @@ async function readStates(msg: StatesBatches): Promise<void> {
       }
       flushBytes();
       const findings = pass.results();
-      port.postMessage({ type: 'states-done', batch: b, findings } satisfies StatesReply, [findings.keys.buffer as ArrayBuffer, findings.values.buffer as ArrayBuffer]);
+      port.postMessage({ type: 'states-done', batch: b, findings } satisfies StatesReply);
     } catch (err) {
       // (Read on: every batch is answered, and the main thread reports the first failure in input order.)
       port.postMessage(failureOf(err, b, index));
@@ -111,7 +114,7 @@ let lastCollector: FeatureCollector | null = null;
 
 /** A collector as this worker's settings ask: change points or not, Dref guessed ahead or not. */
 function newCollector(): FeatureCollector {
-  const collector = new FeatureCollector(init.keepSeries);
+  const collector = new FeatureCollector(init.keepSeries, SharedArrayBuffer);
   if (init.referenceDuration !== undefined) collector.useReferenceDuration(init.referenceDuration);
   return collector;
 }
@@ -169,7 +172,7 @@ function failureOf(err: unknown, batch: number, index: number): WorkerReply {
 async function exportClass(batch: number, collector: FeatureCollector): Promise<FileContribution> {
   const send = (whole: FileContribution): void => {
     const part = keepSeries(batch, whole);
-    port.postMessage({ type: 'part', batch, contribution: part } satisfies WorkerReply, buffersOf(part));
+    port.postMessage({ type: 'part', batch, contribution: part } satisfies WorkerReply);
     partsSent++;
     // A part summarized into shared columns holds no values (ids, durations, a few counts per slot): not held back.
     if (part.sharedLengths === undefined) awaitRoom();
@@ -189,17 +192,17 @@ async function exportClass(batch: number, collector: FeatureCollector): Promise<
   const named = collector.namedIdsAhead();
   const sorted = collector.namedOrderAhead();
   if (named !== null) {
-    port.postMessage({ type: 'named', batch, ids: named, ...(sorted !== null ? { sorted } : {}) } satisfies WorkerReply, sorted !== null ? [sorted.buffer as ArrayBuffer] : []);
+    port.postMessage({ type: 'named', batch, ids: named, ...(sorted !== null ? { sorted } : {}) } satisfies WorkerReply);
   }
   return shared !== null ? collector.exportSharedClass(shared, send) : collector.exportWholeClass(send);
 }
 
 type Done = Extract<WorkerReply, { type: 'done' }>;
 
-/** A batch's reply sent: its contribution's change points kept here (keepSeries), its arrays moved. */
+/** A batch's reply sent: its contribution's change points kept here (keepSeries), its arrays shared. */
 function post(reply: Done): void {
   const contribution = keepSeries(reply.batch, reply.contribution);
-  port.postMessage({ ...reply, contribution } satisfies WorkerReply, buffersOf(contribution));
+  port.postMessage({ ...reply, contribution } satisfies WorkerReply);
 }
 
 /**
@@ -291,7 +294,8 @@ function quartiles(referenceDuration: number): QuartileChunk[] {
   const targets = [0.25, 0.5, 0.75].map((q) => q * referenceDuration);
   const chunks = kept.map((k) => {
     const { runs } = k;
-    const values = new Float64Array((runs.length / RUN_STRIDE) * QUARTILE_STRIDE);
+    // Shared, not moved (see the note at the top).
+    const values = new Float64Array(new SharedArrayBuffer((runs.length / RUN_STRIDE) * QUARTILE_STRIDE * 8));
     let w = 0;
     for (let r = 0; r < runs.length; r += RUN_STRIDE) {
       values[w++] = runs[r] as number;
@@ -317,7 +321,7 @@ function columnsOffered(batch: number, collector: FeatureCollector): Promise<Col
     if (init.seriesInWorkers !== true) port.postMessage(layout satisfies WorkerReply);
     else {
       const durations = collector.pendingDurations();
-      port.postMessage({ ...layout, durations } satisfies WorkerReply, [durations.buffer as ArrayBuffer]);
+      port.postMessage({ ...layout, durations } satisfies WorkerReply);
     }
   });
 }
@@ -356,11 +360,11 @@ port.on('message', (msg: WorkerBatches | QuartileRequest | RangeTask | RangeSpli
           return;
         }
         const done = splitRange(range, init.keepSeries, (part) => {
-          port.postMessage({ type: 'part', batch: -1, split: range.split, contribution: part }, buffersOf(part));
+          port.postMessage({ type: 'part', batch: -1, split: range.split, contribution: part });
           partsSent++;
           awaitRoom();
         });
-        port.postMessage(done, [...new Set([...buffersOf(done.local), ...buffersOf(done.shared)])]);
+        port.postMessage(done);
       } catch (err) {
         port.postMessage({ type: 'crash', batch: -1, index: -1, split: range.split, message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
       }
@@ -369,7 +373,7 @@ port.on('message', (msg: WorkerBatches | QuartileRequest | RangeTask | RangeSpli
   }
   if ('referenceDuration' in msg) {
     const chunks = quartiles(msg.referenceDuration);
-    port.postMessage({ type: 'quartiles', chunks } satisfies WorkerReply, chunks.map((c) => c.values.buffer as ArrayBuffer));
+    port.postMessage({ type: 'quartiles', chunks } satisfies WorkerReply);
     return;
   }
   // Batches claimed from the back, one at a time, until none is left or one fails.
@@ -430,14 +434,7 @@ port.on('message', (msg: WorkerBatches | QuartileRequest | RangeTask | RangeSpli
     kept = [];
     // Nothing left to claim: the rest of a large file another thread still reads, read here too.
     if (tail !== undefined) {
-      await helpOthers(tail.board, tail.self, (batch) => tasks[batch]?.files, (_owner, m) => port.postMessage(m, tailTransfer(m)), Infinity, init.tailMinBytes);
+      await helpOthers(tail.board, tail.self, (batch) => tasks[batch]?.files, (_owner, m) => port.postMessage(m), Infinity, init.tailMinBytes);
     }
   });
 });
-
-/** The distinct ArrayBuffers of a contribution's typed arrays, for the transfer list. */
-function buffersOf(c: FileContribution): ArrayBuffer[] {
-  const all = [c.durations, c.starts, c.recordCounts, c.entryEvents, c.named, c.eventValues, c.stateValues, c.seriesVar, c.seriesT, c.seriesV, c.seriesStart, c.heldCode, c.heldT, c.heldV, c.heldInst]
-    .map((a) => a.buffer as ArrayBuffer);
-  return [...new Set(all)];
-}
