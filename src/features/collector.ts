@@ -1,7 +1,7 @@
 import { STREAMED_MIN_BYTES, type InputFile } from '../parse/files.js';
 import type { ClassSink } from '../parse/reader.js';
 import { RereadFile, type ClassName, type RecordIntake } from '../parse/records.js';
-import { GROW_FAST, GrowableFloat64, GrowableInt32, freeNow } from './growable.js';
+import { GROW_FAST, GrowableFloat64, GrowableInt32, freeNow, prefixIn, type ExportMemory } from './growable.js';
 import { SlotClasses, SlotKinds } from './slot-labels.js';
 import { InputError } from '../errors.js';
 import { tooManyVariables } from './limits.js';
@@ -395,8 +395,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    * keepSeries: hold every state variable's change points until Dref is known
    * (memory grows with the input's state records). Without it, `q*.abs` are
    * left missing here and filled by a second pass over the input.
-   */
-  /**
+   *
    * exportMemory: where exportFile makes what it returns, and the held
    * records it may hand over. A worker's collector makes them in
    * SharedArrayBuffers, so that they cross to the main thread shared,
@@ -1167,8 +1166,8 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    * finishClass), for `absorb` in another collector.
    */
   exportFile(withHeld = true, slotsAhead = 0, handOver = false): FileContribution {
-    // handOver: this collector is not used after, so its held records go as views of its own buffers (moved
-    // to another thread whole, room never written included: no memory), not copied.
+    // handOver: this collector is not used after, so its held records go as views of its own buffers (shared
+    // with another thread whole, room never written included: no memory), not copied.
     const memory = this.exportMemory;
     // (Held records not yet given room of their own are in the buffers a RecordBuffer starts with: copied.)
     const held = <A extends Int32Array | Float64Array>(a: A, n: number): A => (handOver && a.buffer instanceof memory ? a.subarray(0, n) as A : prefixIn(memory, a, n));
@@ -2253,16 +2252,6 @@ class SummaryScratch {
     this.orderTmp = new Int32Array(cap);
     this.runs = new Int32Array(cap + 1);
   }
-}
-
-/** Where exported arrays are made: see FeatureCollector's exportMemory. */
-export type ExportMemory = typeof ArrayBuffer | typeof SharedArrayBuffer;
-
-/** A copy of the first n values of `a`, in new memory of that kind. */
-function prefixIn<A extends Int32Array | Float64Array>(memory: ExportMemory, a: A, n: number): A {
-  const out = (a instanceof Int32Array ? new Int32Array(new memory(n * 4)) : new Float64Array(new memory(n * 8))) as A;
-  out.set(a.subarray(0, n));
-  return out;
 }
 
 /**

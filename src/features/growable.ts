@@ -129,7 +129,7 @@ export class GrowableFloat64 {
   }
 
   /** A copy of the first n values (unset ones = fill), in new memory of that kind. */
-  toArray(n = this.length, memory: typeof ArrayBuffer | typeof SharedArrayBuffer = ArrayBuffer): Float64Array {
+  toArray(n = this.length, memory: ExportMemory = ArrayBuffer): Float64Array {
     const out = new Float64Array(new memory(n * 8));
     const stored = Math.min(n, this.length);
     out.set(this.data.subarray(0, stored));
@@ -232,6 +232,19 @@ export class GrowableInt32 {
     next.set(this.data);
     this.data = next;
   }
+}
+
+/**
+ * Where arrays that may cross to another thread are made: SharedArrayBuffer
+ * in a worker (see FeatureCollector's exportMemory), ArrayBuffer elsewhere.
+ */
+export type ExportMemory = typeof ArrayBuffer | typeof SharedArrayBuffer;
+
+/** A copy of the first n values of `a`, in new memory of that kind. */
+export function prefixIn<A extends Int32Array | Float64Array>(memory: ExportMemory, a: A, n: number): A {
+  const out = (a instanceof Int32Array ? new Int32Array(new memory(n * 4)) : new Float64Array(new memory(n * 8))) as A;
+  out.set(a.subarray(0, n));
+  return out;
 }
 
 /**

@@ -10,7 +10,7 @@ import { MAX_LINE_LENGTH, readFailure } from './lines.js';
 import type { RecordIntake, RecordSink } from './records.js';
 import { parseDecimal, parseTimestamp } from './timestamp.js';
 import { pushAll, VariableIndex } from '../features/collector.js';
-import { GrowableFloat64, GrowableInt32 } from '../features/growable.js';
+import { GrowableFloat64, GrowableInt32, prefixIn } from '../features/growable.js';
 import { CHUNK_BYTES, PIECE_RECORDS, type TailOwner, type TailPiece } from './tail-help.js';
 
 /** A line that yielded no record: its number, why (built only when shown), and a hint. */
@@ -327,12 +327,8 @@ class TailStore implements RecordSink, RecordIntake {
     // detach the buffer here: see worker.ts).
     const values = new Float64Array(new SharedArrayBuffer(states * 8));
     for (let i = 0, k = 0; i < n; i++) if ((code[i] as number) < 0) values[k++] = v[i] as number;
-    const sharedCode = new Int32Array(new SharedArrayBuffer(n * 4));
-    sharedCode.set(code.subarray(0, n));
-    const sharedT = new Float64Array(new SharedArrayBuffer(n * 8));
-    sharedT.set(this.t.data.subarray(0, n));
     const piece = {
-      code: sharedCode, t: sharedT, values, n,
+      code: prefixIn(SharedArrayBuffer, code, n), t: prefixIn(SharedArrayBuffer, this.t.data, n), values, n,
       eventNames: this.eventIndex.names.slice(this.eventsSent, this.events), stateNames: this.stateIndex.names.slice(this.statesSent, this.states), lines, bytes,
     };
     this.eventsSent = this.events;
