@@ -324,7 +324,7 @@ class TailStore implements RecordSink, RecordIntake {
     let states = 0;
     for (let i = 0; i < n; i++) if ((code[i] as number) < 0) states++;
     // In shared memory: the piece crosses to the owner's thread shared, neither copied nor moved (a move would
-    // detach the buffer here: see worker.ts).
+    // detach the buffer here: see FeatureCollector's exportMemory).
     const values = new Float64Array(new SharedArrayBuffer(states * 8));
     for (let i = 0, k = 0; i < n; i++) if ((code[i] as number) < 0) values[k++] = v[i] as number;
     const piece = {

@@ -220,7 +220,7 @@ export function splitRange(split: RangeSplit, keepSeries: boolean, send: (part: 
   if (kept === undefined) throw new Error('range split before the range was read');
   stored.delete(split.split);
   const { store: s, task: t } = kept;
-  // (Exported shared: see worker.ts.)
+  // (Exported shared: see FeatureCollector's exportMemory.)
   const local = new FeatureCollector(keepSeries, SharedArrayBuffer);
   const shared = new FeatureCollector(keepSeries, SharedArrayBuffer);
   local.beginFile(t.file, t.className);

@@ -19,8 +19,7 @@ import type { StatesBatches, StatesReply } from './second-pass.js';
 
 const port = parentPort!;
 // Nothing this worker sends is moved (no transfer list): its contributions' arrays are shared (FeatureCollector's
-// exportMemory), the rest copied. A moved buffer is detached here, and V8 then compiles every typed-array access of
-// this thread with a check for it (parsing 6–14 % slower; bench/README.md, twenty-sixth pass).
+// exportMemory says why), the rest copied.
 let translator: Translator | undefined;
 let pendingBytes = 0;
 let partsSent = 0;
