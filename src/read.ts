@@ -14,6 +14,7 @@ import { emptyReadStats, readClass, type ReadStats } from './parse/reader.js';
 import type { ClassName } from './parse/records.js';
 import { automaticJobs, prestartWorkers, stopPrestarted } from './parse/threads.js';
 import type { MinedTranslator, TemplateModel } from './parse/templates/index.js';
+import { rawLogs } from './parse/templates/raw.js';
 import type { Translator } from './parse/translator.js';
 
 /** Below this much input, starting workers costs more than it saves (template mining). */
@@ -278,10 +279,18 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
 }
 
 async function minedTranslator(files: Record<ClassName, InputFile[]>, options: ReadOptions, hooks: ReadHooks): Promise<MinedTranslator | undefined> {
-  const { rawLogTranslator } = await import('./parse/templates/index.js');
+  // The sniff first: the miner is loaded only for raw logs.
+  const logs = await rawLogs(files);
+  if (logs === undefined) {
+    if (options.timestamp !== undefined || options.instancePattern !== undefined) {
+      throw new InputError(`${options.timestamp !== undefined ? '--timestamp' : '--instance-pattern'} is for raw logs, but the input holds records`);
+    }
+    return undefined;
+  }
+  const { mineRawLogs } = await import('./parse/templates/index.js');
   const bytes = [...files.good, ...files.bad].reduce((n, f) => n + f.size, 0);
   let mining = false;
-  const mined = await rawLogTranslator(files, {
+  const mined = await mineRawLogs(logs, {
     // Mining workers as for parsing: above PARALLEL_MIN_BYTES, or when jobs says so.
     jobs: options.jobs ?? (bytes >= PARALLEL_MIN_BYTES ? availableParallelism() : 1),
     ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
@@ -292,10 +301,7 @@ async function minedTranslator(files: Record<ClassName, InputFile[]>, options: R
     onBytes: (n) => hooks.onBytes?.(n),
     onFileDone: () => hooks.onFileDone?.(),
   }).finally(() => { if (mining) hooks.onMiningPassDone?.(); });
-  if (mined === undefined && (options.timestamp !== undefined || options.instancePattern !== undefined)) {
-    throw new InputError(`${options.timestamp !== undefined ? '--timestamp' : '--instance-pattern'} is for raw logs, but the input holds records`);
-  }
-  if (mined !== undefined) hooks.onNote?.(mined.summary());
+  hooks.onNote?.(mined.summary());
   return mined;
 }
 

@@ -6,11 +6,13 @@
 import { mkdtempSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/errors.js';
 import { listInputFiles } from '../src/parse/files.js';
 import { Drain, DEFAULT_DRAIN_PARAMETERS, skeleton } from '../src/parse/templates/drain.js';
-import { looksRaw, mineTemplates, templateName, templateTranslator } from '../src/parse/templates/index.js';
+import { mineTemplates, templateName, templateTranslator } from '../src/parse/templates/index.js';
+import { firstLines, looksRaw } from '../src/parse/templates/raw.js';
 import { IdFieldCounter } from '../src/parse/templates/instances.js';
 import { hasKey, keyPlan, maskToken, numericValue, readByPlan, tokenize, walkMessage } from '../src/parse/templates/mask.js';
 import { detectTimestamp } from '../src/parse/templates/timestamps.js';
@@ -609,6 +611,29 @@ describe('mining and translating', () => {
     expect(await sniff('rec.dlog')).toBe(false);
     expect(await sniff('rec.csv')).toBe(false);
     expect(await sniff('raw.csv')).toBe(true);
+  });
+
+  it('first lines: a plain file read synchronously gives what the stream gives its gzipped copy, across chunks and at the 256 KB bound', async () => {
+    // 3 000 lines of ~40 bytes (past the first 64 KiB chunk; a non-ASCII letter on some, none at a chunk's edge),
+    // CRLF on every fifth, a BOM first; and one of 400 KB with no newline (the read stops past 256 KB).
+    const lines = Array.from({ length: 3000 }, (_, i) => `2026-11-20 10:00:${String(i % 60).padStart(2, '0')},000 línea ${i}${i % 5 === 0 ? '\r' : ''}`);
+    const text = `\uFEFF${lines.join('\n')}\n`;
+    const long = 'x'.repeat(400 * 1024);
+    const dir = mkdtempSync(join(tmpdir(), 'distalyze-first-'));
+    writeFileSync(join(dir, 'a.log'), text);
+    writeFileSync(join(dir, 'a.log.gz'), gzipSync(text));
+    writeFileSync(join(dir, 'long.log'), long);
+    writeFileSync(join(dir, 'long.log.gz'), gzipSync(long));
+    const file = async (name: string) => (await listInputFiles(join(dir, name), 'good'))[0]!;
+    for (const n of [1, 80, 2000, 5000]) {
+      const plain = await firstLines(await file('a.log'), n);
+      expect(plain).toEqual(await firstLines(await file('a.log.gz'), n));
+      expect(plain).toEqual([...lines, ''].slice(0, n).map((l) => l.replace(/\r$/, '')));
+    }
+    const cut = await firstLines(await file('long.log'), 3);
+    expect(cut).toEqual(await firstLines(await file('long.log.gz'), 3));
+    // Chunks of 64 KiB until the text is longer than 256 KiB: five.
+    expect(cut).toEqual(['x'.repeat(5 * 64 * 1024)]);
   });
 
   it('names: qualified Java names cut to their class, long templates elided in the middle', () => {

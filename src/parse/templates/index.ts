@@ -20,9 +20,9 @@
  *
  * The model is plain data, so parsing workers rebuild the same translator.
  */
-import { detectSpanFormat } from '../spans.js';
 import { InputError } from '../../errors.js';
 import { openInputFile, type InputFile, type RecordEnds } from '../files.js';
+import { firstLines, rawLogs } from './raw.js';
 import { readLines } from '../lines.js';
 import type { ClassName, LineContext, RecordSink } from '../records.js';
 import type { LineTranslator } from '../translator.js';
@@ -128,46 +128,9 @@ export const REPLAY_MAX_BYTES = 128 << 20;
 /** Most characters of distinct message keys handed over (2 bytes each, per parsing thread). */
 export const REPLAY_MAX_KEY_CHARS = 32_000_000;
 
-const SNIFF_LINES = 20;
-const RECORD = /^[IES]\t/;
-
-/** The first `n` lines of a file (reads at most 256 KB). */
-export async function firstLines(file: InputFile, n: number): Promise<string[]> {
-  const stream = openInputFile(file);
-  let text = '';
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      text += chunk.toString('utf8');
-      if (text.split('\n').length > n || text.length > 256 * 1024) break;
-    }
-  } finally {
-    stream.destroy();
-  }
-  return text.replace(/^\uFEFF/, '').split('\n').slice(0, n).map((l) => l.replace(/\r$/, ''));
-}
-
 function isCsv(file: InputFile): boolean {
   const name = file.relativePath.replace(/\.gz$/, '');
   return name.endsWith('.csv');
-}
-
-/**
- * Whether a class's files are raw text rather than records: none of the first
- * lines of its first file is a dlog record, and a CSV/TSV header does not name
- * `kind`, `timestamp` and `name`. Standard input is never sniffed (it cannot
- * be read twice): it is read as records.
- */
-export async function looksRaw(files: readonly InputFile[]): Promise<boolean> {
-  const first = files[0];
-  if (first === undefined || first.path === '-') return false;
-  const lines = (await firstLines(first, SNIFF_LINES * 4)).filter((l) => l.trim() !== '' && !l.startsWith('#')).slice(0, SNIFF_LINES);
-  if (lines.length === 0) return false;
-  const name = first.relativePath.replace(/\.gz$/, '');
-  if (name.endsWith('.csv') || name.endsWith('.tsv')) {
-    const header = (lines[0] as string).toLowerCase().split(name.endsWith('.csv') ? ',' : '\t').map((s) => s.trim().replace(/^"(.*)"$/, '$1'));
-    return !(header.includes('kind') && header.includes('timestamp') && header.includes('name'));
-  }
-  return !lines.some((l) => RECORD.test(l));
 }
 
 /** A translator built from mined templates, with the model it was built from (for workers and `distalyze templates`). */
@@ -182,18 +145,14 @@ export interface MinedTranslator extends LineTranslator {
  * or CSV records): the one call the CLI makes when no translator is given.
  */
 export async function rawLogTranslator(classes: Readonly<Record<ClassName, readonly InputFile[]>>, options: TemplateOptions & { readonly jobs?: number } = {}, progress: MiningProgress = {}): Promise<MinedTranslator | undefined> {
-  // Span files are read natively beside the logs (src/parse/spans.ts): they are neither mined nor sniffed.
-  const logs = { good: await withoutSpanFiles(classes.good), bad: await withoutSpanFiles(classes.bad) };
-  if (logs.good.length + logs.bad.length === 0) return undefined;
-  for (const c of ['good', 'bad'] as const) if (logs[c].length > 0 && !(await looksRaw(logs[c]))) return undefined;
-  progress.onMining?.([...logs.good, ...logs.bad].reduce((n, f) => n + f.size, 0), logs.good.length + logs.bad.length);
-  return templateTranslator(await mineTemplates(logs, options, progress));
+  const logs = await rawLogs(classes);
+  return logs === undefined ? undefined : mineRawLogs(logs, options, progress);
 }
 
-async function withoutSpanFiles(files: readonly InputFile[]): Promise<InputFile[]> {
-  const out: InputFile[] = [];
-  for (const f of files) if (f.path === '-' || (await detectSpanFormat(f)) === null) out.push(f);
-  return out;
+/** The translator mined from `logs`, raw log files found by rawLogs (templates/raw.ts). */
+export async function mineRawLogs(logs: Readonly<Record<ClassName, readonly InputFile[]>>, options: TemplateOptions & { readonly jobs?: number } = {}, progress: MiningProgress = {}): Promise<MinedTranslator> {
+  progress.onMining?.([...logs.good, ...logs.bad].reduce((n, f) => n + f.size, 0), logs.good.length + logs.bad.length);
+  return templateTranslator(await mineTemplates(logs, options, progress));
 }
 
 function describeModel(model: TemplateModel): string {
