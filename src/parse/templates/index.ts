@@ -21,7 +21,7 @@
  * The model is plain data, so parsing workers rebuild the same translator.
  */
 import { InputError } from '../../errors.js';
-import { openInputFile, type InputFile, type RecordEnds } from '../files.js';
+import type { InputFile, RecordEnds } from '../files.js';
 import { firstLines, rawLogs } from './raw.js';
 import { readLines } from '../lines.js';
 import type { ClassName, LineContext, RecordSink } from '../records.js';
