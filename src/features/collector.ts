@@ -1,7 +1,7 @@
 import { STREAMED_MIN_BYTES, type InputFile } from '../parse/files.js';
 import type { ClassSink } from '../parse/reader.js';
 import { RereadFile, type ClassName, type RecordIntake } from '../parse/records.js';
-import { GROW_FAST, GrowableFloat64, GrowableInt32, freeNow, prefixIn, type ExportMemory } from './growable.js';
+import { GROW_FAST, GrowableFloat64, GrowableInt32, float64sIn, freeNow, int32sIn, prefixIn, type ExportMemory } from './growable.js';
 import { SlotClasses, SlotKinds } from './slot-labels.js';
 import { InputError } from '../errors.js';
 import { tooManyVariables } from './limits.js';
@@ -1175,7 +1175,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     const slots = this.ids.length;
     const heldLength = withHeld ? this.held.length : 0;
     const pack = (cols: GrowableFloat64[][], width: number): Float64Array => {
-      const out = new Float64Array(new memory(cols.length * width * slots * 8));
+      const out = float64sIn(memory, cols.length * width * slots);
       const leaders = this.leadersOf(cols);
       cols.forEach((byFeature, v) => byFeature.forEach((own, f) => {
         // (A follower that follows: its leader's values. absorb finds them the same and lets it follow there too.)
@@ -2130,10 +2130,10 @@ class SeriesStore {
   pack(slots: number, memory: ExportMemory = ArrayBuffer): Pick<FileContribution, 'seriesVar' | 'seriesT' | 'seriesV' | 'seriesStart'> {
     let total = 0;
     for (let s = 0; s < slots; s++) total += this.endOf(s) - this.startOf(s);
-    const seriesVar = new Int32Array(new memory(total * 4));
-    const seriesT = new Float64Array(new memory(total * 8));
-    const seriesV = new Float64Array(new memory(total * 8));
-    const seriesStart = new Int32Array(new memory(slots * 4));
+    const seriesVar = int32sIn(memory, total);
+    const seriesT = float64sIn(memory, total);
+    const seriesV = float64sIn(memory, total);
+    const seriesStart = int32sIn(memory, slots);
     // No points (all dropped once their q*.abs were written): every slot's first is 0.
     if (total === 0) return { seriesVar, seriesT, seriesV, seriesStart };
     let w = 0;

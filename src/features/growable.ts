@@ -130,7 +130,7 @@ export class GrowableFloat64 {
 
   /** A copy of the first n values (unset ones = fill), in new memory of that kind. */
   toArray(n = this.length, memory: ExportMemory = ArrayBuffer): Float64Array {
-    const out = new Float64Array(new memory(n * 8));
+    const out = float64sIn(memory, n);
     const stored = Math.min(n, this.length);
     out.set(this.data.subarray(0, stored));
     if (stored < n && !Object.is(this.fill, 0)) out.fill(this.fill, stored);
@@ -240,9 +240,19 @@ export class GrowableInt32 {
  */
 export type ExportMemory = typeof ArrayBuffer | typeof SharedArrayBuffer;
 
+/** n zeros in new memory of that kind. */
+export function float64sIn(memory: ExportMemory, n: number): Float64Array {
+  return new Float64Array(new memory(n * Float64Array.BYTES_PER_ELEMENT));
+}
+
+/** n zeros in new memory of that kind. */
+export function int32sIn(memory: ExportMemory, n: number): Int32Array {
+  return new Int32Array(new memory(n * Int32Array.BYTES_PER_ELEMENT));
+}
+
 /** A copy of the first n values of `a`, in new memory of that kind. */
 export function prefixIn<A extends Int32Array | Float64Array>(memory: ExportMemory, a: A, n: number): A {
-  const out = (a instanceof Int32Array ? new Int32Array(new memory(n * 4)) : new Float64Array(new memory(n * 8))) as A;
+  const out = (a instanceof Int32Array ? int32sIn(memory, n) : float64sIn(memory, n)) as A;
   out.set(a.subarray(0, n));
   return out;
 }

@@ -10,7 +10,7 @@ import { MAX_LINE_LENGTH, readFailure } from './lines.js';
 import type { RecordIntake, RecordSink } from './records.js';
 import { parseDecimal, parseTimestamp } from './timestamp.js';
 import { pushAll, VariableIndex } from '../features/collector.js';
-import { GrowableFloat64, GrowableInt32, prefixIn } from '../features/growable.js';
+import { float64sIn, GrowableFloat64, GrowableInt32, prefixIn } from '../features/growable.js';
 import { CHUNK_BYTES, PIECE_RECORDS, type TailOwner, type TailPiece } from './tail-help.js';
 
 /** A line that yielded no record: its number, why (built only when shown), and a hint. */
@@ -325,7 +325,7 @@ class TailStore implements RecordSink, RecordIntake {
     for (let i = 0; i < n; i++) if ((code[i] as number) < 0) states++;
     // In shared memory: the piece crosses to the owner's thread shared, neither copied nor moved (a move would
     // detach the buffer here: see FeatureCollector's exportMemory).
-    const values = new Float64Array(new SharedArrayBuffer(states * 8));
+    const values = float64sIn(SharedArrayBuffer, states);
     for (let i = 0, k = 0; i < n; i++) if ((code[i] as number) < 0) values[k++] = v[i] as number;
     const piece = {
       code: prefixIn(SharedArrayBuffer, code, n), t: prefixIn(SharedArrayBuffer, this.t.data, n), values, n,

@@ -15,6 +15,7 @@ import { BatchClaims } from './claims.js';
 import { HelpBoard, TailOwner, type TailMessage } from './tail-help.js';
 import { helpOthers } from './tail-helper.js';
 import { AbsoluteQuartilePass, QuartileSlots } from '../features/quartile-pass.js';
+import { float64sIn } from '../features/growable.js';
 import type { StatesBatches, StatesReply } from './second-pass.js';
 
 const port = parentPort!;
@@ -294,7 +295,7 @@ function quartiles(referenceDuration: number): QuartileChunk[] {
   const chunks = kept.map((k) => {
     const { runs } = k;
     // Shared, not moved (see the note at the top).
-    const values = new Float64Array(new SharedArrayBuffer((runs.length / RUN_STRIDE) * QUARTILE_STRIDE * 8));
+    const values = float64sIn(SharedArrayBuffer, (runs.length / RUN_STRIDE) * QUARTILE_STRIDE);
     let w = 0;
     for (let r = 0; r < runs.length; r += RUN_STRIDE) {
       values[w++] = runs[r] as number;
