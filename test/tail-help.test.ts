@@ -86,7 +86,7 @@ interface Outcome {
  * claims that share of the rest (from a chunk boundary) once the file is
  * shown. Returns what the sink got, and the helper's resume point (-2: no claim).
  */
-async function read(file: InputFile, strict: boolean, share?: number): Promise<Outcome & { resumeAt: number; pieces: number }> {
+async function read(file: InputFile, strict: boolean, share?: number, readAhead = true): Promise<Outcome & { resumeAt: number; pieces: number }> {
   const { sink, log } = recorder();
   const stats = emptyReadStats();
   let told = 0;
@@ -107,14 +107,14 @@ async function read(file: InputFile, strict: boolean, share?: number): Promise<O
           // Shared, so that it crosses to the owner's thread without moving (detaching) anything in the helper's.
           for (const a of [piece.code, piece.t, piece.values]) expect(a.buffer).toBeInstanceOf(SharedArrayBuffer);
           owner.deliver({ type: 'tail-piece', owner: 0, gen: claim.gen, ...piece });
-        });
+        }, readAhead);
         owner.deliver({ type: 'tail-end', owner: 0, gen: claim.gen, resumeAt });
       })();
     };
   }
   let error: string | null = null;
   try {
-    await readClass([file], 'good', sink, { strict, onBytes: (n) => { told += n; }, ...(share !== undefined ? { tail: owner } : {}) }, stats);
+    await readClass([file], 'good', sink, { strict, onBytes: (n) => { told += n; }, readAhead, ...(share !== undefined ? { tail: owner } : {}) }, stats);
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
     error = `${err.message} @${err.file}:${err.line} (${err.hint})`;
@@ -123,9 +123,10 @@ async function read(file: InputFile, strict: boolean, share?: number): Promise<O
   return { log, stats, told, error, resumeAt, pieces };
 }
 
-async function same(file: InputFile, strict: boolean, share: number): Promise<{ resumeAt: number; pieces: number }> {
+/** `readAhead` for the helped read (both threads' reads); the sequential one reads ahead. */
+async function same(file: InputFile, strict: boolean, share: number, readAhead = true): Promise<{ resumeAt: number; pieces: number }> {
   const alone = await read(file, strict);
-  const helped = await read(file, strict, share);
+  const helped = await read(file, strict, share, readAhead);
   expect(helped.error).toEqual(alone.error);
   // (Counted: a file whose rest the helper read; else the same counts.)
   expect(helped.stats).toEqual({ ...(alone.stats as object), helped: helped.error === null && helped.resumeAt > 0 && helped.pieces > 0 ? 1 : 0 });
@@ -150,6 +151,21 @@ describe('the rest of a large file read by a helper (tail-help.ts)', () => {
       expect(resumeAt).toBe(plain.size);
       expect(pieces).toBeGreaterThan(0);
     }
+  });
+
+  it('each thread reading on itself (no core free to read ahead): the same, from any cut', async () => {
+    for (const share of [0.95, 0.6, 0.2]) {
+      const { resumeAt, pieces } = await same(plain, false, share, false);
+      expect(resumeAt).toBe(plain.size);
+      expect(pieces).toBeGreaterThan(0);
+    }
+    // The owner reads on after the helper stopped at a line it does not take: from a line start, not a chunk's.
+    const cut = text.indexOf('\n', Math.floor(text.length * 0.8)) + 1;
+    const file = fileOf('skipped-here.dlog', `${text.slice(0, cut)}not a record\n${text.slice(cut)}`);
+    const { resumeAt } = await same(file, false, 0.5, false);
+    expect(resumeAt).toBeLessThanOrEqual(cut);
+    expect(resumeAt).toBeGreaterThan(cut - CHUNK_BYTES - 2);
+    expect(resumeAt % CHUNK_BYTES).not.toBe(0);
   });
 
   it('a line ending at a chunk boundary, a file ending without a line end, CRLF lines', async () => {

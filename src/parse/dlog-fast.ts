@@ -29,7 +29,8 @@ export const NOT_A_RECORD_HINT = 'records are I/E/S lines with TAB-separated fie
  * exactly as the string path decodes it and handed to `parseDlogLine`, so
  * messages and results are identical by construction. A sink with an `intake`
  * gets the usual records by variable number (`records` counts them: they pass
- * no counting wrapper), the rest by name.
+ * no counting wrapper), the rest by name. `readAhead`: a large plain file's
+ * next chunk is read on libuv's pool while one is parsed (ReadOptions.readAhead).
  */
 export async function readDlogFast(
   file: InputFile,
@@ -38,12 +39,13 @@ export async function readDlogFast(
   onBytes?: (n: number) => void,
   stream?: Readable,
   tail?: TailOwner,
+  readAhead = true,
 ): Promise<{ bytes: number; lines: number; records: number; helped: boolean }> {
   // A plain file is read into reused buffers (fresh 1 MB buffers cost page faults on every read).
   // A compressed file's progress is its compressed bytes (its size), told as they are read.
   const tellsBytes = stream !== undefined || !file.gzip;
-  const ahead = stream === undefined && !file.gzip && file.path !== '-' && file.size >= AHEAD_MIN_BYTES;
-  const source: AsyncIterable<Uint8Array> = stream ?? (file.gzip || file.path === '-' ? openInputFile(file, STREAM_CHUNK, onBytes) : ahead ? chunksAhead(file.path, 0) : fileChunks(file.path));
+  const large = stream === undefined && !file.gzip && file.path !== '-' && file.size >= AHEAD_MIN_BYTES;
+  const source: AsyncIterable<Uint8Array> = stream ?? (file.gzip || file.path === '-' ? openInputFile(file, STREAM_CHUNK, onBytes) : plainChunks(file.path, 0, large && readAhead));
   const parser = new DlogBufferParser(sink, onSkip, file.path);
   let bytes = 0;
   let first = true;
@@ -52,7 +54,7 @@ export async function readDlogFast(
   // The rest of a large file may be read by a thread with nothing left to read (tail-help.ts): shown on the board
   // once its lines are known to end in LF, until it ends.
   const intake = sink.intake;
-  const helped = ahead && tail !== undefined && intake !== undefined && intake.statesOnly !== true && file.size >= tail.minBytes ? tail : null;
+  const helped = large && tail !== undefined && intake !== undefined && intake.statesOnly !== true && file.size >= tail.minBytes ? tail : null;
   let shown = false;
   /** Progress: bytes told so far, from the start (a chunk cut at the helper's part, or read on after it, is told once). */
   let toldTo = 0;
@@ -120,9 +122,9 @@ export async function readDlogFast(
       });
       bytes = resumeAt;
       if (resumeAt < file.size) {
-        // Read on from where the helper stopped, in the sequential read's chunks (chunksAhead aligns them).
+        // Read on from where the helper stopped, in the sequential read's chunks (plainChunks aligns them).
         utf8 = new Utf8Check();
-        for await (const chunk of chunksAhead(file.path, resumeAt)) parser.chunk(chunk, checked(chunk));
+        for await (const chunk of plainChunks(file.path, resumeAt, readAhead)) parser.chunk(chunk, checked(chunk));
       }
     }
   } catch (err) {
@@ -191,8 +193,9 @@ async function takeTail(tail: TailOwner, intake: RecordIntake, split: number, to
  * anything the fast lane does not take, or any error, at the end of its last
  * such chunk. Returns where the owner reads on from (the file's size: nowhere),
  * or −1 when it read nothing (no line starts in the chunk after the cut).
+ * `readAhead` as readDlogFast's.
  */
-export async function readDlogTail(file: InputFile, cut: number, send: (piece: TailRecords) => void): Promise<number> {
+export async function readDlogTail(file: InputFile, cut: number, send: (piece: TailRecords) => void, readAhead = true): Promise<number> {
   const store = new TailStore();
   const parser = new DlogBufferParser(store, GIVE_UP_SKIP, file.path);
   const utf8 = new Utf8Check();
@@ -208,7 +211,7 @@ export async function readDlogTail(file: InputFile, cut: number, send: (piece: T
     sentAt = committed;
   };
   try {
-    for await (const chunk of chunksAhead(file.path, cut)) {
+    for await (const chunk of plainChunks(file.path, cut, readAhead)) {
       const begin = at;
       at += chunk.length;
       let start = 0;
@@ -359,26 +362,36 @@ let unyielded = 0;
 const YIELD_BYTES = 8 << 20;
 
 /**
- * A plain file's bytes in chunks of up to 1 MB, read synchronously into one
- * reused buffer: a chunk is valid until the one after it is asked for (the
- * parser copies what it keeps: carried line pieces, names, UTF-8 tails).
- * Read on the parsing thread itself, not through libuv's pool: with every
- * core parsing, an asynchronous read's answer waits for a core to run the
- * pool's thread and then for an event-loop turn (measured on the dlog set:
- * the parse stage of `-j1` 557 → 536 ms, `-j2` 414 → 390 ms, and no slower
- * from a cold page cache; bench/README.md). The kernel still reads ahead of
- * a sequential reader. Every YIELD_BYTES the event loop runs once (worker
- * messages, signals, the progress line), as the asynchronous reads let it.
- * A file of AHEAD_MIN_BYTES and more is read ahead instead (chunksAhead): a
- * chunk's read costs as long as a small file's wait for an answer.
+ * A plain file's bytes from `from` in chunks of up to 1 MB (the first to the
+ * next multiple of READ_SIZE: the chunks of a read from the start, whatever
+ * `from`: tail-help.ts). `ahead`: each chunk is read on libuv's pool while the
+ * one before is parsed (chunksAhead); otherwise on this thread (fileChunks).
+ * A chunk is valid until the one after it is asked for (the parser copies
+ * what it keeps: carried line pieces, names, UTF-8 tails).
  */
-async function* fileChunks(path: string): AsyncGenerator<Buffer> {
+function plainChunks(path: string, from: number, ahead: boolean): AsyncGenerator<Buffer> {
+  return ahead ? chunksAhead(path, from) : fileChunks(path, from);
+}
+
+/**
+ * plainChunks read synchronously into one reused buffer, on the parsing
+ * thread itself, not through libuv's pool: with every core parsing, an
+ * asynchronous read's answer waits for a core to run the pool's thread and
+ * then for an event-loop turn (measured on the dlog set: the parse stage of
+ * `-j1` 557 → 536 ms, `-j2` 414 → 390 ms, and no slower from a cold page
+ * cache; bench/README.md). The kernel still reads ahead of a sequential
+ * reader. Every YIELD_BYTES the event loop runs once (worker messages,
+ * signals, the progress line), as the asynchronous reads let it.
+ */
+async function* fileChunks(path: string, from: number): AsyncGenerator<Buffer> {
   const fd = openSync(path, 'r');
   const buffer = takeBuffer();
+  let at = from;
   try {
     for (;;) {
-      const n = readSync(fd, buffer, 0, READ_SIZE, null);
+      const n = readSync(fd, buffer, 0, READ_SIZE - (at % READ_SIZE), at);
       if (n === 0) return;
+      at += n;
       unyielded += n;
       if (unyielded >= YIELD_BYTES) {
         unyielded = 0;
@@ -400,6 +413,10 @@ async function* fileChunks(path: string): AsyncGenerator<Buffer> {
  * parse 6.64 → 5.93 s, `-j2` 4.46 → 4.24 s; a million requests in a file a
  * class 3.01 → 2.86 s, `-j2` 1.98 → 1.93 s. Below, files are read on this
  * thread (fileChunks: with many small files the asynchronous reads were slower).
+ * Only with a core free beside the parsing threads (readAhead): with every
+ * core parsing, the pool's thread takes its turns from them, and its hand-off
+ * costs more than it saves (4 runs in 0.45 GB, `-j2` on 2 cores, 14
+ * alternating rounds: CPU 0.90×, parse 0.90×; in 2 GB, 6 rounds: 0.88×, 0.87×).
  */
 const AHEAD_MIN_BYTES = 8 << 20;
 
@@ -409,7 +426,6 @@ async function* chunksAhead(path: string, from: number): AsyncGenerator<Buffer> 
   let current = takeBuffer();
   let spare = takeBuffer();
   let at = from;
-  // From `from`, the first read to the next multiple of READ_SIZE: the chunks of a read from the start (tail-help.ts).
   const next = (into: Buffer): Promise<number> => new Promise((resolve, reject) => {
     read(fd, into, 0, READ_SIZE - (at % READ_SIZE), at, (err, n) => (err !== null ? reject(err) : resolve(n)));
   });

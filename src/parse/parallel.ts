@@ -1,4 +1,5 @@
 import type { Worker } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
 import { killProcessGroups, processGroupTable } from '../cleanup.js';
 import { InputError } from '../errors.js';
 import type { FeatureCollector, FileContribution, SharedColumns } from '../features/collector.js';
@@ -67,6 +68,8 @@ export interface WorkerInit {
   readonly tailSelf?: number;
   /** Tests: the least file size shown on the board, and rest taken (tail-help.ts TAIL_MIN_BYTES). */
   readonly tailMinBytes?: number;
+  /** ReadOptions.readAhead for this worker (absent: true). */
+  readonly readAhead?: boolean;
 }
 
 /**
@@ -545,11 +548,13 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
   // (Tests that wait for a late worker: it counts as reading from the start, as this thread does.)
   if (local.tailWaitMs !== undefined) for (let i = 1; i < threads; i++) board.busy(i);
   const tail = new TailOwner(board, 0, local.tailMinBytes);
+  // Large files read ahead on libuv's pool only with a core free beside the parsing threads (ReadOptions.readAhead).
+  const readAhead = threads < availableParallelism();
   const workers = Array.from({ length: threads - 1 }, (_, i) => {
     const partsAbsorbed = new SharedArrayBuffer(4);
     const currentFile = new SharedArrayBuffer(4);
     new Int32Array(currentFile)[0] = -1; // none yet
-    const w = parsingWorker({ ...init, processGroups: processGroupTable(), partsAbsorbed, currentFile, tailBoard: board.buffer, tailSelf: i + 1,
+    const w = parsingWorker({ ...init, processGroups: processGroupTable(), partsAbsorbed, currentFile, tailBoard: board.buffer, tailSelf: i + 1, readAhead,
       ...(local.tailMinBytes !== undefined ? { tailMinBytes: local.tailMinBytes } : {}) });
     counters.set(w, new Int32Array(partsAbsorbed));
     reading.set(w, new Int32Array(currentFile));
@@ -814,7 +819,7 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
           const started = performance.now();
           pace?.begin(bytes, rate);
           tail.reading(b, task.files);
-          const options = { ...readOptions(init, local, progress), tail };
+          const options = { ...readOptions(init, local, progress), tail, readAhead };
           // A class's first batch here: room for the held records of all its batches (the workers may read some).
           if (b === 0 || (tasks[b - 1] as WorkerTask).className !== task.className) {
             let classBytes = 0;
@@ -830,7 +835,7 @@ async function readBatches(inputs: readonly ParallelInput[], read: BatchRead): P
         // Nothing left to claim: the rest of a large file a worker still reads, read here too.
         if (failure === null) {
           await helpOthers(board, 0, (batch) => (tasks[batch] as WorkerTask | undefined)?.files, tailToWorker, local.tailWaitMs ?? WAIT_MAIN_MS,
-            local.tailMinBytes);
+            local.tailMinBytes, readAhead);
         }
         await local.holdOwnDone;
         ownDone = true;

@@ -32,6 +32,12 @@ export interface ReadOptions {
   readonly examples?: number;
   /** A parsing thread's entry on the board where idle threads find the rest of a large file to read (tail-help.ts). */
   readonly tail?: TailOwner;
+  /**
+   * Read a large plain file's next chunk on libuv's pool while this one is
+   * parsed (dlog-fast.ts chunksAhead): worth it with a core free beside the
+   * parsing threads, not with every core parsing. Default true.
+   */
+  readonly readAhead?: boolean;
 }
 
 export interface ReadStats {
@@ -119,7 +125,7 @@ async function readFile(file: InputFile, className: ClassName, sink: RecordSink,
     return;
   }
   // dlog straight from the bytes: the same records, errors and skipped lines as readLines + parseDlogLine.
-  const r = await readDlogFast(file, sink, (lineNo, reason, hint) => skip(stats, options, file.path, lineNo, reason, hint), options.onBytes, undefined, options.tail);
+  const r = await readDlogFast(file, sink, (lineNo, reason, hint) => skip(stats, options, file.path, lineNo, reason, hint), options.onBytes, undefined, options.tail, options.readAhead);
   stats.bytes += r.bytes;
   stats.lines += r.lines;
   stats.records += r.records;

@@ -23,7 +23,7 @@ import { tailFile, type HelpBoard, type TailMessage } from './tail-help.js';
  * may miss it then.)
  */
 export async function helpOthers(board: HelpBoard, self: number, files: (batch: number) => readonly InputFile[] | undefined,
-  send: (owner: number, m: TailMessage) => void, waitMs: number, minRest?: number): Promise<void> {
+  send: (owner: number, m: TailMessage) => void, waitMs: number, minRest?: number, readAhead = true): Promise<void> {
   board.idle(self);
   let waited = 0;
   for (;;) {
@@ -35,7 +35,7 @@ export async function helpOthers(board: HelpBoard, self: number, files: (batch: 
       helped = true;
       const { gen } = claim;
       const file = tailFile(files, claim.key);
-      const resumeAt = file === undefined ? -1 : await readDlogTail(file, claim.cut, (piece) => send(owner, { type: 'tail-piece', owner, gen, ...piece }));
+      const resumeAt = file === undefined ? -1 : await readDlogTail(file, claim.cut, (piece) => send(owner, { type: 'tail-piece', owner, gen, ...piece }), readAhead);
       send(owner, { type: 'tail-end', owner, gen, resumeAt });
     }
     // After a rest, look at every thread again; after none, again while one may show a file, for waitMs in a row.

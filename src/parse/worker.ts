@@ -141,6 +141,7 @@ async function handle(task: WorkerTask): Promise<WorkerReply> {
       strict: init.strict,
       onBytes: countBytes,
       ...(tail !== undefined ? { tail } : {}),
+      ...(init.readAhead !== undefined ? { readAhead: init.readAhead } : {}),
     };
     for (const file of files) {
       if (currentFile !== undefined) Atomics.store(currentFile, 0, index);
@@ -434,7 +435,7 @@ port.on('message', (msg: WorkerBatches | QuartileRequest | RangeTask | RangeSpli
     kept = [];
     // Nothing left to claim: the rest of a large file another thread still reads, read here too.
     if (tail !== undefined) {
-      await helpOthers(tail.board, tail.self, (batch) => tasks[batch]?.files, (_owner, m) => port.postMessage(m), Infinity, init.tailMinBytes);
+      await helpOthers(tail.board, tail.self, (batch) => tasks[batch]?.files, (_owner, m) => port.postMessage(m), Infinity, init.tailMinBytes, init.readAhead);
     }
   });
 });
