@@ -6,7 +6,7 @@ import { clip, parseDlogLine } from './dlog.js';
 import { readDlogFast } from './dlog-fast.js';
 import { SPAN_OR_TABLE_NAME, type InputFile } from './files.js';
 import { readLines } from './lines.js';
-import { RereadFile, type ClassName, type LineContext, type RecordSink } from './records.js';
+import { RereadFile, type ClassName, type LineContext, type RecordIntake, type RecordSink } from './records.js';
 import type { TailOwner } from './tail-help.js';
 import type { ExecutableTranslator, LineTranslator, Translator } from './translator.js';
 
@@ -65,7 +65,7 @@ export function emptyReadStats(): ReadStats {
  * a few examples) and never silently dropped; `strict` makes the first fatal.
  */
 export async function readClass(files: readonly InputFile[], className: ClassName, sink: ClassSink, options: ReadOptions, stats: ReadStats = emptyReadStats()): Promise<ReadStats> {
-  const counting = countingSink(sink, stats);
+  const counting = new CountingSink(sink, stats);
   const onBytes = options.onBytes;
   for (const file of files) {
     stats.files++;
@@ -225,12 +225,33 @@ function skip(stats: ReadStats, options: ReadOptions, file: string, lineNo: numb
  * interleaved instances, so counting them would make the same data count
  * differently on the fly and after `translate -o` (one `I` per instance).
  */
-function countingSink(sink: RecordSink, stats: ReadStats): RecordSink {
-  return {
-    instance: (id, kind) => { sink.instance(id, kind); },
-    event: (t, name) => { stats.records++; sink.event(t, name); },
-    state: (t, name, value) => { stats.records++; sink.state(t, name, value); },
-    // The dlog reader counts what it gives the fast lane itself (readFile adds it).
-    intake: sink.intake,
-  };
+/**
+ * `sink`, counting the records that pass through it in `stats` (the dlog
+ * reader counts what it gives the fast lane itself: readFile adds it). A
+ * class, not an object of closures: V8 inlines a function made only once as
+ * a constant, so closures made again for the second class threw away the
+ * compiled readers that called them (`readDlogFast` and the parser's
+ * constructor, "code dependencies" in `--trace-deopt`; bench/README.md,
+ * twenty-seventh pass).
+ */
+class CountingSink implements RecordSink {
+  readonly intake: RecordIntake | undefined;
+
+  constructor(private readonly sink: RecordSink, private readonly stats: ReadStats) {
+    this.intake = sink.intake;
+  }
+
+  instance(id: string, kind?: string): void {
+    this.sink.instance(id, kind);
+  }
+
+  event(t: number, name: string): void {
+    this.stats.records++;
+    this.sink.event(t, name);
+  }
+
+  state(t: number, name: string, value: number): void {
+    this.stats.records++;
+    this.sink.state(t, name, value);
+  }
 }
