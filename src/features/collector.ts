@@ -406,6 +406,11 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    */
   constructor(readonly keepSeries = true, private readonly exportMemory: ExportMemory = ArrayBuffer) {
     this.held = new RecordBuffer(exportMemory);
+    // Written twice, so that V8 makes it a plain field now: a field that has kept its first value is compiled as a
+    // constant, and changing it (at the second class) threw away every function compiled on that promise
+    // (`summarize`, "code dependencies" in `--trace-deopt`; bench/README.md, twenty-seventh pass).
+    this.className = 'bad';
+    this.className = 'good';
   }
 
   /**
