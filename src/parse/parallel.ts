@@ -978,8 +978,10 @@ async function fillQuartiles(collector: FeatureCollector, workers: readonly Work
 /** A QuartileChunk's values into the columns (a loop of its own: it runs once, over a million runs with requests). */
 function writeQuartiles(values: Float64Array, base: number, columns: readonly (readonly GrowableFloat64[])[]): void {
   for (let i = 0; i < values.length; i += QUARTILE_STRIDE) {
-    const cols = columns[values[i + 1] as number] as readonly GrowableFloat64[];
-    const slot = base + (values[i] as number);
+    // (Slot and column as small integers: a slot read from a Float64Array as a double made the columns' `length`
+    // a double field, and V8 threw away every function compiled with it as an integer: `summarize`, `flush`.)
+    const cols = columns[(values[i + 1] as number) | 0] as readonly GrowableFloat64[];
+    const slot = base + ((values[i] as number) | 0);
     (cols[0] as GrowableFloat64).set(slot, values[i + 2] as number);
     (cols[1] as GrowableFloat64).set(slot, values[i + 3] as number);
     (cols[2] as GrowableFloat64).set(slot, values[i + 4] as number);
