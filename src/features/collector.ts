@@ -1991,15 +1991,28 @@ export function valueAt(t: ArrayLike<number>, v: ArrayLike<number>, n: number, x
 }
 
 /**
+ * The first index in (from, to) whose time is before the one before it; `to`
+ * when there is none. A function of its own: V8 compiles a long-running loop
+ * while it runs (on-stack replacement), and when that loop was timeOrder's
+ * first, the code went on into the sort, which had never run, and stopped
+ * there — for every instance not in order, each time entering the same
+ * compiled loop again and sorting in the interpreter (a worker on the dlog
+ * set: 61 stops a run; bench/README.md, twenty-seventh pass).
+ */
+function inTimeOrderFrom(ts: Float64Array, from: number, to: number): number {
+  let i = from + 1;
+  while (i < to && (ts[i] as number) >= (ts[i - 1] as number)) i++;
+  return i;
+}
+
+/**
  * null when [from, to) is already in time order (an O(n) check); otherwise a
  * stable time order of its indices, in scratch memory valid until the next call:
  * a natural merge sort (runs already in order are merged pairwise, left first on
  * ties, so equal times keep input order as the comparator sort by (t, index) did).
  */
 function timeOrder(ts: Float64Array, from: number, to: number, sc: SummaryScratch): Int32Array | null {
-  let i = from + 1;
-  while (i < to && (ts[i] as number) >= (ts[i - 1] as number)) i++;
-  if (i >= to) return null;
+  if (inTimeOrderFrom(ts, from, to) >= to) return null;
   const n = to - from;
   sc.orders(n);
   let a = sc.order;
