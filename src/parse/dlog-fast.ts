@@ -323,13 +323,10 @@ class TailStore implements RecordSink, RecordIntake {
   piece(lines: number, bytes: number): TailRecords {
     const n = this.committed;
     const code = this.code.data;
-    const v = this.v.data;
-    let states = 0;
-    for (let i = 0; i < n; i++) if ((code[i] as number) < 0) states++;
     // In shared memory: the piece crosses to the owner's thread shared, neither copied nor moved (a move would
     // detach the buffer here: see FeatureCollector's exportMemory).
-    const values = float64sIn(SharedArrayBuffer, states);
-    for (let i = 0, k = 0; i < n; i++) if ((code[i] as number) < 0) values[k++] = v[i] as number;
+    const values = float64sIn(SharedArrayBuffer, stateRecords(code, n));
+    stateValuesInto(values, code, this.v.data, n);
     const piece = {
       code: prefixIn(SharedArrayBuffer, code, n), t: prefixIn(SharedArrayBuffer, this.t.data, n), values, n,
       eventNames: this.eventIndex.names.slice(this.eventsSent, this.events), stateNames: this.stateIndex.names.slice(this.statesSent, this.states), lines, bytes,
@@ -343,6 +340,25 @@ class TailStore implements RecordSink, RecordIntake {
     this.committed = 0;
     return piece;
   }
+}
+
+/**
+ * How many of the first `n` records are states (code < 0). This loop and the
+ * next are functions of their own: V8 compiles a long loop while it runs
+ * (on-stack replacement), and when they were in TailStore.piece, that code
+ * ran on to calls that had never run and stopped there, on every piece,
+ * entering the same compiled loop again each time (the few set, `-j2`: 34
+ * stops a run; bench/README.md, twenty-seventh pass).
+ */
+function stateRecords(code: Int32Array, n: number): number {
+  let states = 0;
+  for (let i = 0; i < n; i++) if ((code[i] as number) < 0) states++;
+  return states;
+}
+
+/** The values of the states among the first `n` records, in order, into `values`. */
+function stateValuesInto(values: Float64Array, code: Int32Array, v: Float64Array, n: number): void {
+  for (let i = 0, k = 0; i < n; i++) if ((code[i] as number) < 0) values[k++] = v[i] as number;
 }
 
 /** Free 1 MB read buffers, reused (a fresh buffer costs a page fault per 4 KB on its first read). */
