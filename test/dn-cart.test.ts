@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { predictRow, trainRegressionTree, type RegressionTree, type TreeSplit } from '../src/dependency-network/cart.js';
+import { predictRow, trainRegressionTree, TreeColumns, type RegressionTree, type TreeSplit } from '../src/dependency-network/cart.js';
 import { weightedMedian } from '../src/dependency-network/median.js';
 import { mulberry32, sampleWithoutReplacement } from '../src/dependency-network/prng.js';
 import { sortColumn } from '../src/dependency-network/sort-order.js';
@@ -176,6 +176,16 @@ describe('trainRegressionTree', () => {
   it('rejects NaN and mismatched lengths', () => {
     expect(() => trainRegressionTree(f64([1, NaN]), [f64([1, 2])], { minSamplesSplit: 1, splitAlpha: 0.05 })).toThrow(RangeError);
     expect(() => trainRegressionTree(f64([1, 2]), [f64([1])], { minSamplesSplit: 1, splitAlpha: 0.05 })).toThrow(RangeError);
+  });
+});
+
+describe('TreeColumns', () => {
+  it('finds the constant columns: one value in every row (−0 and +0 are one), a last row differing makes one live', () => {
+    const columns = [f64([2, 2, 2, 2]), f64([-0, 0, -0, 0]), f64([5, 5, 5, 6]), f64([7, 5, 5, 5]), f64([1, 2, 3, 4])];
+    const prepared = new TreeColumns(columns, undefined);
+    expect([...prepared.constant]).toEqual([1, 1, 0, 0, 0]);
+    expect(prepared.nonConstant).toBe(3);
+    expect([...new TreeColumns([f64([]), f64([])], undefined).constant]).toEqual([1, 1]);
   });
 });
 

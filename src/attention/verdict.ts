@@ -265,6 +265,26 @@ function metricOf(fs: FeatureSet, summary: TestSummary): VerdictMetric | null {
   return null;
 }
 
+// The two loops below return as they end: with the division after the loop, the loop compiled while it ran (on-stack
+// replacement) met code that had never run, and stopped there on each of the next calls (13 in a run of 10 000 instances).
+
+/** Σ weights[start, end), in order. */
+function totalWeight(weights: Float64Array, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) n += weights[i] as number;
+  return n;
+}
+
+/** Σ weights[i]·column[i] over [start, end), in order, a missing value (NaN) counting 0. */
+function weightedSum(column: Float64Array, weights: Float64Array, start: number, end: number): number {
+  let sum = 0;
+  for (let i = start; i < end; i++) {
+    const x = column[i] as number;
+    sum += Number.isNaN(x) ? 0 : (weights[i] as number) * x;
+  }
+  return sum;
+}
+
 /**
  * Where the time went (SPEC §2 `wait`, §6): per event, the class means of its
  * total wait per instance (0 where it does not occur, so that the waits of an
@@ -276,25 +296,18 @@ function eventSpans(fs: FeatureSet): { meanGood: number; meanBad: number; shares
   if (table === undefined) return null;
   const [g0, g1] = classRange(fs, 'good');
   const [b0, b1] = classRange(fs, 'bad');
-  const mean = (column: Float64Array, start: number, end: number): number => {
-    let sum = 0;
-    let n = 0;
-    for (let i = start; i < end; i++) {
-      const w = fs.weights[i] as number;
-      const x = column[i] as number;
-      sum += Number.isNaN(x) ? 0 : w * x;
-      n += w;
-    }
-    return n > 0 ? sum / n : NaN;
-  };
+  const weightGood = totalWeight(fs.weights, g0, g1);
+  const weightBad = totalWeight(fs.weights, b0, b1);
+  const mean = (column: Float64Array, start: number, end: number, weight: number): number =>
+    weight > 0 ? weightedSum(column, fs.weights, start, end) / weight : NaN;
   const rows: Omit<TimeShare, 'share'>[] = [];
   let spanGood = 0;
   let spanBad = 0;
   table.variables.forEach((event, v) => {
     if (event === fs.metric.event && fs.metric.eventIsDuration) return; // the built-in duration is no event
     const column = table.columns[v] as Float64Array;
-    const meanGood = mean(column, g0, g1);
-    const meanBad = mean(column, b0, b1);
+    const meanGood = mean(column, g0, g1, weightGood);
+    const meanBad = mean(column, b0, b1, weightBad);
     spanGood += meanGood;
     spanBad += meanBad;
     rows.push({ event, meanGood, meanBad, difference: meanBad - meanGood });

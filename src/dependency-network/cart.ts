@@ -159,23 +159,16 @@ export class TreeColumns {
     checkColumns(columns, n, weights);
     this.constant = new Uint8Array(columns.length);
     let live = 0;
+    // (The loops over rows are functions of their own, each returning as it ends: compiled while they ran here, on
+    // a first table's columns, the constructor's code went on into this table's later steps, which had never run,
+    // and stopped there for every table after: 9 times a run of 10 000 instances.)
     for (let j = 0; j < columns.length; j++) {
-      const col = columns[j];
-      let min = Infinity;
-      let max = -Infinity;
-      for (let i = 0; i < n; i++) {
-        const v = col[i];
-        if (v < min) min = v;
-        if (v > max) max = v;
-      }
-      if (n === 0 || min === max) this.constant[j] = 1;
+      if (n === 0 || constantOver(columns[j] as Float64Array, n)) this.constant[j] = 1;
       else live++;
     }
     this.nonConstant = live;
     this.exactRanks = weights === undefined && n <= EXACT_RANK_ROWS;
-    let total = 0;
-    for (let i = 0; i < n; i++) total += weights ? weights[i] : 1;
-    this.total = total;
+    this.total = weights === undefined ? n : totalOf(weights, n);
     this.sortedCache = new Array(columns.length);
     this.rankCache = new Array(columns.length);
     if (shared) {
@@ -256,6 +249,20 @@ export class TreeColumns {
   }
 }
 
+/** Whether the first n values of `col` (finite: checkColumns) are all one value (−0 and +0 are one). */
+function constantOver(col: Float64Array, n: number): boolean {
+  const first = col[0] as number;
+  for (let i = 1; i < n; i++) if (col[i] !== first) return false;
+  return true;
+}
+
+/** Σ weights[0, n), in row order. */
+function totalOf(weights: Float64Array, n: number): number {
+  let total = 0;
+  for (let i = 0; i < n; i++) total += weights[i] as number;
+  return total;
+}
+
 /** A column's sort order and its weighted mid-ranks in row order. */
 export interface PreparedColumn {
   readonly sorted: SortedColumn;
@@ -321,6 +328,30 @@ export function trainRegressionTree(
   return growTree(columns, predictors.length, options);
 }
 
+/** Whether a node of this weight may be split (minSamplesSplit, and more than two samples). */
+function splittable(samples: number, minSplit: number): boolean {
+  return samples >= minSplit && samples > 2;
+}
+
+/**
+ * The rank gate at a tree's root: each live predictor's statistic against the target into `stat`, 1 in `sig`
+ * where it passes `cStar`; whether any does. (A loop of its own, returning as it ends: in growTree, the tree's
+ * leaf made after it when none passed had never run when the loop was compiled, and threw that code away. Nor
+ * is `splittable` a closure: growTree's compiled code called the first call's, and threw itself away on the next.)
+ */
+function rootGate(columns: TreeColumns, target: number, live: readonly number[], cStar: number, sig: Uint8Array, stat: Float64Array): boolean {
+  let any = false;
+  for (let k = 0; k < live.length; k++) {
+    const c = columns.rootStatistic(target, live[k] as number);
+    stat[k] = c;
+    if (c > cStar) {
+      sig[k] = 1;
+      any = true;
+    }
+  }
+  return any;
+}
+
 /**
  * The tree predicting columns.columns[target] from every other column; a
  * split's `predictor` is a column index. Options' `weights` are ignored (the
@@ -345,10 +376,13 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
     rootS += wi * y[i];
   }
   const nodes: TreeNode[] = [{ kind: 'leaf', samples: rootW, value: rootW > 0 ? rootS / rootW : NaN }];
-  const splittable = (samples: number): boolean => samples >= minSplit && samples > 2;
+  // The tree returned, made here (its nodes grow below): a literal after the nodes' loop had not run yet when the
+  // loop was compiled while it ran (on-stack replacement), and that code stopped there at the end of every tree
+  // after (67 times in a run of 10 000 instances, once the root's gate was a function of its own).
+  const tree: RegressionTree = { nodes, candidates };
   // Leaf checks that cost nothing per predictor.
-  if (!splittable(rootW) || columns.constant[target] === 1 || candidates === 0) return { nodes, candidates };
-  if (ranked && !(rootW - 1 > rankCriticalValue(alpha, candidates))) return { nodes, candidates };
+  if (!splittable(rootW, minSplit) || columns.constant[target] === 1 || candidates === 0) return tree;
+  if (ranked && !(rootW - 1 > rankCriticalValue(alpha, candidates))) return tree;
 
   const live: number[] = [];
   for (let j = 0; j < columns.columns.length; j++) if (j !== target && columns.constant[j] === 0) live.push(j);
@@ -359,17 +393,7 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
   if (ranked) {
     rootSig = new Uint8Array(live.length);
     rootStat = new Float64Array(live.length);
-    const cStar = rankCriticalValue(alpha, candidates);
-    let any = false;
-    for (let k = 0; k < live.length; k++) {
-      const c = columns.rootStatistic(target, live[k]);
-      rootStat[k] = c;
-      if (c > cStar) {
-        rootSig[k] = 1;
-        any = true;
-      }
-    }
-    if (!any) return { nodes, candidates };
+    if (!rootGate(columns, target, live, rankCriticalValue(alpha, candidates), rootSig, rootStat)) return tree;
   }
 
   // Below the root, a node's rows are the range [lo, hi) of `rows`, in
@@ -578,8 +602,8 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
     nodes.push({ kind: 'leaf', samples: wl, value: leftSide.mean });
     nodes.push({ kind: 'leaf', samples: wr, value: rightSide.mean });
 
-    const splitLeft = splittable(wl);
-    const splitRight = splittable(wr);
+    const splitLeft = splittable(wl, minSplit);
+    const splitRight = splittable(wr, minSplit);
     if (!splitLeft && !splitRight) continue;
 
     // The node's rows, left ones first, each side still in row order.
@@ -590,7 +614,7 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
     if (splitRight) stack.push(right, lo + mid, hi);
     if (splitLeft) stack.push(left, lo, lo + mid);
   }
-  return { nodes, candidates };
+  return tree;
 }
 
 /**

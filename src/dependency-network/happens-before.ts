@@ -52,27 +52,36 @@ type Times = Float64Array | number;
 
 /** a[i] < b[i] wherever both are present (not NaN), and somewhere both are. */
 function strictlyBefore(a: Times, b: Times, n: number): boolean {
-  if (typeof a === 'number') return typeof b !== 'number' && allOneSide(b, a, false, n);
-  if (typeof b === 'number') return allOneSide(a, b, true, n);
-  let both = 0;
-  for (let i = 0; i < n; i++) {
-    const x = a[i];
-    const y = b[i];
-    if (Number.isNaN(x) || Number.isNaN(y)) continue;
-    if (!(x < y)) return false;
-    both++;
-  }
-  return both > 0;
+  if (typeof a === 'number') return typeof b !== 'number' && presentOneSide(b, a, false, n) > 0;
+  if (typeof b === 'number') return presentOneSide(a, b, true, n) > 0;
+  return presentBefore(a, b, n) > 0;
 }
 
-/** Whether every present (not NaN) value of `column` is below `bound` (else: above it), and one is present. */
-function allOneSide(column: Float64Array, bound: number, below: boolean, n: number): boolean {
+// The loops below return their count as soon as they end, and the comparison with 0 is their caller's: code after
+// a loop that no call had reached yet (a pair's first "true") threw away the loop compiled while it ran (on-stack
+// replacement), once for each of 7 pairs in a run of 10 000 instances.
+
+/** How many rows have both a and b present (not NaN), −1 as soon as one has not a < b. */
+function presentBefore(a: Float64Array, b: Float64Array, n: number): number {
+  let both = 0;
+  for (let i = 0; i < n; i++) {
+    const x = a[i] as number;
+    const y = b[i] as number;
+    if (Number.isNaN(x) || Number.isNaN(y)) continue;
+    if (!(x < y)) return -1;
+    both++;
+  }
+  return both;
+}
+
+/** How many values of `column` are present (not NaN), −1 as soon as one is not below `bound` (else: above it). */
+function presentOneSide(column: Float64Array, bound: number, below: boolean, n: number): number {
   let present = 0;
   for (let i = 0; i < n; i++) {
     const x = column[i] as number;
     if (Number.isNaN(x)) continue;
-    if (below ? !(x < bound) : !(bound < x)) return false;
+    if (below ? !(x < bound) : !(bound < x)) return -1;
     present++;
   }
-  return present > 0;
+  return present;
 }

@@ -60,6 +60,27 @@ export function classMoments(x: Float64Array, w: Float64Array | undefined, scale
 
 /** classMoments with every weight 1, of `x · inverse`: the same sums to the bit (1·x = x, n counts by 1). */
 function unweightedMoments(x: Float64Array, inverse: number): ClassMoments {
+  // Each pass a function of its own, ending with its loop: compiled while the first loop ran (on-stack
+  // replacement), one function went on into the second pass and the result, which had not run yet, and stopped
+  // there on each of the next calls until it was compiled again.
+  const count = finiteSums(x, inverse);
+  const maxAbs = momentMaxAbs;
+  const mean0 = count === 0 ? NaN : momentSum / count;
+  deviationSums(x, inverse, mean0);
+  const dev = momentDev;
+  const dev2 = momentDev2;
+  return { count, n: count, mean: mean0 + dev / count, m2: Math.max(0, dev2 - (dev * dev) / count), maxAbs };
+}
+
+// unweightedMoments' sums, as its passes leave them (one call at a time). Module variables: writing an array's
+// elements after the loop would be code not yet run when the loop is compiled, where it stops (correlationOver).
+let momentSum = 0;
+let momentMaxAbs = 0;
+let momentDev = 0;
+let momentDev2 = 0;
+
+/** How many x·inverse are finite; their sum into momentSum and their largest |value| into momentMaxAbs. */
+function finiteSums(x: Float64Array, inverse: number): number {
   let count = 0;
   let sum = 0;
   let maxAbs = 0;
@@ -70,7 +91,13 @@ function unweightedMoments(x: Float64Array, inverse: number): ClassMoments {
     sum += xi;
     maxAbs = Math.max(maxAbs, Math.abs(xi));
   }
-  const mean0 = count === 0 ? NaN : sum / count;
+  momentSum = sum;
+  momentMaxAbs = maxAbs;
+  return count;
+}
+
+/** Σd and Σd² over the finite d = x·inverse − mean0, into momentDev and momentDev2. */
+function deviationSums(x: Float64Array, inverse: number, mean0: number): void {
   let dev = 0;
   let dev2 = 0;
   for (let i = 0; i < x.length; i++) {
@@ -79,7 +106,8 @@ function unweightedMoments(x: Float64Array, inverse: number): ClassMoments {
     dev += d;
     dev2 += d * d;
   }
-  return { count, n: count, mean: mean0 + dev / count, m2: Math.max(0, dev2 - (dev * dev) / count), maxAbs };
+  momentDev = dev;
+  momentDev2 = dev2;
 }
 
 /** The largest finite |value| of both classes, rounded down to a power of two (so dividing by it is exact); 1 if none. */
