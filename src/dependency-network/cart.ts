@@ -328,6 +328,144 @@ export function trainRegressionTree(
   return growTree(columns, predictors.length, options);
 }
 
+// growTree's loops over a node's rows, each a function that ends with its loop: in one large function each was
+// compiled while it ran (on-stack replacement) and went on into code that had not run yet, and the whole function
+// took 50–100 ms to compile, several times a run, running unoptimized meanwhile. What a loop finds beyond its
+// return value it leaves in a module variable (one call at a time), whose write needs nothing learned, as an
+// array element's or a field's would.
+let nodeDeviation = 0;
+let nodeMin = 0;
+let nodeMax = 0;
+
+/** Σw(y − mean)² over the node's rows of nonzero weight; Σw(y − mean) into nodeDeviation, min and max y into nodeMin, nodeMax. */
+function nodeSse(y: Float64Array, rows: Uint32Array, w: Float64Array | undefined, lo: number, hi: number, mean: number): number {
+  let sse = 0;
+  let S = 0;
+  let yMin = Infinity;
+  let yMax = -Infinity;
+  for (let i = lo; i < hi; i++) {
+    const r = rows[i] as number;
+    const wi = w ? (w[r] as number) : 1;
+    if (wi === 0) continue;
+    const yi = y[r] as number;
+    const d = yi - mean;
+    S += wi * d;
+    sse += wi * d * d;
+    if (yi < yMin) yMin = yi;
+    if (yi > yMax) yMax = yi;
+  }
+  nodeDeviation = S;
+  nodeMin = yMin;
+  nodeMax = yMax;
+  return sse;
+}
+
+let squaresSum = 0;
+
+/** Σa over the node's rows of `a` (in row order); Σa² into squaresSum. */
+function squareSums(a: Float64Array, rows: Uint32Array, lo: number, hi: number): number {
+  let sa = 0;
+  let saa = 0;
+  for (let i = lo; i < hi; i++) {
+    const v = a[rows[i] as number] as number;
+    sa += v;
+    saa += v * v;
+  }
+  squaresSum = saa;
+  return sa;
+}
+
+let crossSumB = 0;
+let crossSumBB = 0;
+
+/** Σ a·b over the node's rows; Σb and Σb² into crossSumB, crossSumBB. */
+function crossSums(b: Float64Array, a: Float64Array, rows: Uint32Array, lo: number, hi: number): number {
+  let sb = 0;
+  let sbb = 0;
+  let sab = 0;
+  for (let i = lo; i < hi; i++) {
+    const r = rows[i] as number;
+    const v = b[r] as number;
+    sb += v;
+    sbb += v * v;
+    sab += (a[r] as number) * v;
+  }
+  crossSumB = sb;
+  crossSumBB = sbb;
+  return sab;
+}
+
+let sumVaried = false;
+
+/** Σw·b over the node's rows; whether b takes more than one value there into sumVaried. */
+function weightedSumOver(b: Float64Array, rows: Uint32Array, w: Float64Array | undefined, lo: number, hi: number): number {
+  const first = b[rows[lo] as number];
+  let varies = false;
+  let sum = 0;
+  for (let i = lo; i < hi; i++) {
+    const r = rows[i] as number;
+    const v = b[r] as number;
+    sum += (w ? (w[r] as number) : 1) * v;
+    if (v !== first) varies = true;
+  }
+  sumVaried = varies;
+  return sum;
+}
+
+/** Whether x takes more than one value over the node's rows. */
+function variesOver(x: Float64Array, rows: Uint32Array, lo: number, hi: number): boolean {
+  const first = x[rows[lo] as number];
+  for (let i = lo; i < hi; i++) if (x[rows[i] as number] !== first) return true;
+  return false;
+}
+
+let scanPos = -1;
+let scanLeftWeight = 0;
+let scanExamined = 0;
+
+/**
+ * The split points of one predictor over the node (its rows in the predictor's order: `lane`), against the best
+ * gain so far: returns the best gain after them; where it was improved last (-1: nowhere) and the left weight there
+ * into scanPos and scanLeftWeight, and how many points were examined into scanExamined. Ties (GAIN_TIE) keep the
+ * earlier point.
+ */
+function scanSplits(lane: Uint32Array, x: Float64Array, y: Float64Array, w: Float64Array | undefined, mean: number, W: number, S: number,
+  size: number, wEps: number, bestGain: number): number {
+  let best = bestGain;
+  let pos = -1;
+  let bestWl = 0;
+  let examined = 0;
+  let wl = 0;
+  let sl = 0;
+  let r = lane[0] as number;
+  let xi = x[r] as number;
+  for (let i = 0; i < size - 1; i++) {
+    const wi = w ? (w[r] as number) : 1;
+    wl += wi;
+    sl += wi * ((y[r] as number) - mean);
+    r = lane[i + 1] as number;
+    const xNext = x[r] as number;
+    if (xi !== xNext) {
+      const wr = W - wl;
+      if (wl > wEps && wr > wEps) {
+        examined++;
+        const sr = S - sl;
+        const gain = (sl * sl) / wl + (sr * sr) / wr;
+        if (gain > best * (1 + GAIN_TIE)) {
+          best = gain;
+          pos = i;
+          bestWl = wl;
+        }
+      }
+    }
+    xi = xNext;
+  }
+  scanPos = pos;
+  scanLeftWeight = bestWl;
+  scanExamined = examined;
+  return best;
+}
+
 /** Whether a node of this weight may be split (minSamplesSplit, and more than two samples). */
 function splittable(samples: number, minSplit: number): boolean {
   return samples >= minSplit && samples > 2;
@@ -431,67 +569,29 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
     order.enter(rows, lo, hi);
 
     // Two-pass SSE about the node mean; S = Σw(y − mean) is ~0 but kept for exactness.
-    let sse = 0;
-    let S = 0;
-    let yMin = Infinity;
-    let yMax = -Infinity;
-    for (let i = lo; i < hi; i++) {
-      const r = rows[i];
-      const wi = w ? w[r] : 1;
-      if (wi === 0) continue;
-      const yi = y[r];
-      const d = yi - mean;
-      S += wi * d;
-      sse += wi * d * d;
-      if (yi < yMin) yMin = yi;
-      if (yi > yMax) yMax = yi;
-    }
-    if (yMin === yMax || !(sse > 0)) continue; // constant target: nothing to explain
+    const sse = nodeSse(y, rows, w, lo, hi, mean);
+    const S = nodeDeviation;
+    if (nodeMin === nodeMax || !(sse > 0)) continue; // constant target: nothing to explain
 
     // Which predictors may split here (every live one at the root), with their rank sums.
     let k = 0;
     const exact = ranked && id !== 0 && columns.exactRanks;
-    let sa = 0;
-    let saa = 0;
-    if (exact) {
-      for (let i = lo; i < hi; i++) {
-        const a = RY[rows[i]];
-        sa += a;
-        saa += a * a;
-      }
-    }
+    const sa = exact ? squareSums(RY, rows, lo, hi) : 0;
+    const saa = exact ? squaresSum : 0;
     for (let l = 0; l < live.length; l++) {
       let varies = id === 0;
       if (exact) {
         // Unweighted mid-ranks are multiples of ½ and W the row count: these sums are exact (EXACT_RANK_ROWS).
-        const b = rxs[l];
-        let sb = 0;
-        let sbb = 0;
-        let sab = 0;
-        for (let i = lo; i < hi; i++) {
-          const r = rows[i];
-          const v = b[r];
-          sb += v;
-          sbb += v * v;
-          sab += RY[r] * v;
-        }
+        const sab = crossSums(rxs[l] as Float64Array, RY, rows, lo, hi);
+        const sb = crossSumB;
+        const sbb = crossSumBB;
         varies = W * sbb - sb * sb > 0;
         stat[l] = exactRankStatistic(W, sa, saa, sb, sbb, sab);
       } else if (!varies && ranked) {
-        const b = rxs[l];
-        const first = b[rows[lo]];
-        let sum = 0;
-        for (let i = lo; i < hi; i++) {
-          const r = rows[i];
-          const v = b[r];
-          sum += (w ? w[r] : 1) * v;
-          if (v !== first) varies = true;
-        }
-        rankSums[l] = sum;
+        rankSums[l] = weightedSumOver(rxs[l] as Float64Array, rows, w, lo, hi);
+        varies = sumVaried;
       } else if (!varies) {
-        const x = xs[l];
-        const first = x[rows[lo]];
-        for (let i = lo; i < hi && !varies; i++) varies = x[rows[i]] !== first;
+        varies = variesOver(xs[l] as Float64Array, rows, lo, hi);
       }
       sig[l] = varies ? 1 : 0;
       if (varies) k++;
@@ -531,33 +631,13 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
     const size = hi - lo;
     for (let l = 0; l < live.length; l++) {
       if (sig[l] === 0) continue;
-      const lane = order.of(columns.sorted(live[l]));
-      const x = xs[l];
-      let wl = 0;
-      let sl = 0;
-      let r = lane[0];
-      let xi = x[r];
-      for (let i = 0; i < size - 1; i++) {
-        const wi = w ? w[r] : 1;
-        wl += wi;
-        sl += wi * (y[r] - mean);
-        r = lane[i + 1];
-        const xNext = x[r];
-        if (xi !== xNext) {
-          const wr = W - wl;
-          if (wl > wEps && wr > wEps) {
-            examined++;
-            const sr = S - sl;
-            const gain = (sl * sl) / wl + (sr * sr) / wr;
-            if (gain > bestGain * (1 + GAIN_TIE)) {
-              bestGain = gain;
-              bestK = l;
-              bestPos = i;
-              bestWl = wl;
-            }
-          }
-        }
-        xi = xNext;
+      const gain = scanSplits(order.of(columns.sorted(live[l] as number)), xs[l] as Float64Array, y, w, mean, W, S, size, wEps, bestGain);
+      examined += scanExamined;
+      if (scanPos >= 0) {
+        bestGain = gain;
+        bestK = l;
+        bestPos = scanPos;
+        bestWl = scanLeftWeight;
       }
     }
     if (bestK < 0) continue;
