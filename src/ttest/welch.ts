@@ -112,14 +112,22 @@ function deviationSums(x: Float64Array, inverse: number, mean0: number): void {
 
 /** The largest finite |value| of both classes, rounded down to a power of two (so dividing by it is exact); 1 if none. */
 export function commonScale(a: Float64Array, b: Float64Array): number {
-  let max = 0;
-  for (const x of [a, b]) {
-    for (let i = 0; i < x.length; i++) {
-      const v = Math.abs(x[i]!);
-      if (v > max && v !== Infinity) max = v;
-    }
-  }
+  const max = Math.max(finiteMaxAbs(a), finiteMaxAbs(b));
   return max === 0 ? 1 : 2 ** Math.floor(Math.log2(max));
+}
+
+/**
+ * The largest finite |value| of x, 0 if none. A function that ends with its loop: in commonScale, the loop was
+ * compiled while it ran (on-stack replacement) and went on into code that had not run yet, and that code, kept,
+ * stopped there on every call after (a million requests: 26 times a run).
+ */
+function finiteMaxAbs(x: Float64Array): number {
+  let max = 0;
+  for (let i = 0; i < x.length; i++) {
+    const v = Math.abs(x[i]!);
+    if (v > max && v !== Infinity) max = v;
+  }
+  return max;
 }
 
 /**
