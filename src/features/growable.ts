@@ -51,8 +51,9 @@ export class GrowableFloat64 {
     if (i >= this.data.length) this.grow(i + 1);
     const data = this.data;
     if (i >= this.length) {
-      // The skipped slots read as the fill.
-      for (let j = this.length; j < i; j++) data[j] = this.fill;
+      // The skipped slots read as the fill. (Filled by the builtin, not a loop here: over a long gap, the loop was
+      // compiled while it ran and went on into code that had not run yet, where it stopped on every later call.)
+      data.fill(this.fill, this.length, i);
       this.length = i + 1;
     }
     data[i] = v;
