@@ -325,10 +325,11 @@ function timed(cmd, args, { timeoutS = P.timeoutS } = {}) {
 
 const best = (runs) => runs.reduce((a, b) => (b.ms < a.ms ? b : a));
 
-async function measureWc(paths) {
+/** wc -l over the files named (NUL-separated) in `namesFile`. */
+async function measureWc(namesFile) {
   const runs = [];
   for (let i = 0; i < P.refRepeat; i++) {
-    const r = await timed('wc', ['-l', ...paths]);
+    const r = await timed('wc', ['-l', `--files0-from=${namesFile}`]);
     if (r.code !== 0) throw new Error(`wc -l failed: ${r.stderr}`);
     const last = r.stdout.trim().split('\n').at(-1).trim();
     runs.push({ ms: r.ms, cpuMs: r.cpuMs, load: r.load, lines: Number(last.split(/\s+/)[0]) });
@@ -456,11 +457,18 @@ async function measureSet(spec) {
   const paths = floor.files.map((f) => join(floor.dir, f));
   const listFile = join(floor.dir, 'files.txt');
   writeFileSync(listFile, `${paths.join('\n')}\n`);
+  // wc reads the names from a file (NUL-separated, GNU wc's --files0-from): 40 000 names overflow a command line.
+  const namesFile = join(floor.dir, 'files0.txt');
+  writeFileSync(namesFile, paths.map((p) => `${p}\0`).join(''));
   log(`${spec.name}: warming the page cache …`);
-  await timed('wc', ['-l', ...paths]);
-  if (set.plain !== undefined) await timed('wc', ['-c', ...set.files.map((f) => join(set.dir, f))]);
+  await timed('wc', ['-l', `--files0-from=${namesFile}`]);
+  if (set.plain !== undefined) {
+    const compressed = join(set.dir, 'files0.txt');
+    writeFileSync(compressed, set.files.map((f) => `${join(set.dir, f)}\0`).join(''));
+    await timed('wc', ['-c', `--files0-from=${compressed}`]);
+  }
   log(`${spec.name}: wc -l, node line loop …`);
-  const wc = await measureWc(paths);
+  const wc = await measureWc(namesFile);
   const loop = await measureLoop(listFile);
   // Rounds: the references and every distalyze setting in turn, so that load changes hit them alike.
   const withRefs = P.refs.includes(spec.name) && spec.args.length === 0 && (REFERENCES.python !== null || REFERENCES.duckdb !== null);
