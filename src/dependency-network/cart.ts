@@ -727,7 +727,7 @@ function centred(a: Float64Array, rows: Uint32Array, w: Float64Array | undefined
 
 // The trees' loops over rows are functions that end with their loops: compiled while it ran (on-stack
 // replacement), a loop went on into code that had not run yet, and that code, kept, stopped there on every call
-// after (a million requests, 100 000 rows a network: NodeOrder.of 71 times a run, rankStatistic 9). A second
+// after (a million requests, 100 000 rows a network: NodeOrder.of ~40 times a run, rankStatistic ~5). A second
 // result goes to a module variable, whose write needs nothing learned.
 
 /** Σw·a over rows[lo, hi), in that order. */
@@ -814,7 +814,7 @@ function rootRankStatistic(a: Float64Array, ta: Moments, b: Float64Array, tb: Mo
 /**
  * Σw·(a − ma)(b − mb) over every row, in row order. A function that ends with its loop: compiled while it ran
  * (on-stack replacement), rootRankStatistic's loop went on into its result, which had not run yet, and that code,
- * kept, stopped there on every call after (269 times in a run of 10 000 instances with -j2).
+ * kept, stopped there on every call after (269 times in three runs of 10 000 instances with -j2, none in others).
  */
 function crossAboutAll(a: Float64Array, ma: number, b: Float64Array, mb: number, w: Float64Array | undefined): number {
   let sab = 0;
