@@ -6,6 +6,7 @@
  */
 import { classRange, isTimeFeature, LOG_KINDS, type FeatureSet, type FeatureTable, type LogKind } from '../features/types.js';
 import { sourceOf } from '../features/sources.js';
+import { sumOver } from '../features/stats.js';
 import type { Presence, TestedFeature, TestMethod, TestResult, TestSummary } from '../ttest/types.js';
 import { aliasesByTable } from './aliases.js';
 import { locatesCause, normalizedZ } from './index.js';
@@ -268,13 +269,6 @@ function metricOf(fs: FeatureSet, summary: TestSummary): VerdictMetric | null {
 // The two loops below return as they end: with the division after the loop, the loop compiled while it ran (on-stack
 // replacement) met code that had never run, and stopped there on each of the next calls (13 in a run of 10 000 instances).
 
-/** Σ weights[start, end), in order. */
-function totalWeight(weights: Float64Array, start: number, end: number): number {
-  let n = 0;
-  for (let i = start; i < end; i++) n += weights[i] as number;
-  return n;
-}
-
 /** Σ weights[i]·column[i] over [start, end), in order, a missing value (NaN) counting 0. */
 function weightedSum(column: Float64Array, weights: Float64Array, start: number, end: number): number {
   let sum = 0;
@@ -296,8 +290,8 @@ function eventSpans(fs: FeatureSet): { meanGood: number; meanBad: number; shares
   if (table === undefined) return null;
   const [g0, g1] = classRange(fs, 'good');
   const [b0, b1] = classRange(fs, 'bad');
-  const weightGood = totalWeight(fs.weights, g0, g1);
-  const weightBad = totalWeight(fs.weights, b0, b1);
+  const weightGood = sumOver(fs.weights, g0, g1);
+  const weightBad = sumOver(fs.weights, b0, b1);
   const mean = (column: Float64Array, start: number, end: number, weight: number): number =>
     weight > 0 ? weightedSum(column, fs.weights, start, end) / weight : NaN;
   const rows: Omit<TimeShare, 'share'>[] = [];

@@ -1,7 +1,8 @@
 import { erfcx } from '../ttest/erfc.js';
 import { studentTTwoSided } from '../ttest/tdist.js';
 import { normalQuantile } from '../ttest/normal-quantile.js';
-import { sortColumn, type SortedColumn } from './sort-order.js';
+import { sumOver } from '../features/stats.js';
+import { identity, sortColumn, type SortedColumn } from './sort-order.js';
 
 /**
  * CART regression tree (Breiman et al. 1984) with the selectivity gate of
@@ -168,7 +169,7 @@ export class TreeColumns {
     }
     this.nonConstant = live;
     this.exactRanks = weights === undefined && n <= EXACT_RANK_ROWS;
-    this.total = weights === undefined ? n : totalOf(weights, n);
+    this.total = weights === undefined ? n : sumOver(weights, 0, n);
     this.sortedCache = new Array(columns.length);
     this.rankCache = new Array(columns.length);
     if (shared) {
@@ -197,7 +198,7 @@ export class TreeColumns {
   rankMoments(j: number): Moments {
     const known = this.momentsCache[j];
     if (known !== undefined) return known;
-    this.allRows ??= identityRows(this.rows);
+    this.allRows ??= identity(this.rows);
     return (this.momentsCache[j] = centred(this.ranks(j), this.allRows, this.weights, 0, this.rows, this.total));
   }
 
@@ -225,8 +226,8 @@ export class TreeColumns {
   private exactSums(j: number): Float64Array {
     const known = this.rankSums[j];
     if (known !== undefined) return known;
-    const s = sumAndSquares(this.ranks(j), this.rows);
-    return (this.rankSums[j] = Float64Array.of(s, squaresOf));
+    const s = squareSums(this.ranks(j), (this.allRows ??= identity(this.rows)), 0, this.rows);
+    return (this.rankSums[j] = Float64Array.of(s, squaresSum));
   }
 
   /** What has been computed for column j so far (to share with another TreeColumns over equal values). */
@@ -244,41 +245,11 @@ function constantOver(col: Float64Array, n: number): boolean {
   return true;
 }
 
-/** Σ weights[0, n), in row order. */
-function totalOf(weights: Float64Array, n: number): number {
-  let total = 0;
-  for (let i = 0; i < n; i++) total += weights[i] as number;
-  return total;
-}
-
-// TreeColumns' loops are functions that end with them (see centred).
-
-/** 0, 1, …, n − 1. */
-function identityRows(n: number): Uint32Array {
-  const rows = new Uint32Array(n);
-  for (let i = 0; i < n; i++) rows[i] = i;
-  return rows;
-}
-
-/** Σ a·b over rows [0, n), in row order. */
+/** Σ a·b over rows [0, n), in row order (a function that ends with its loop: see centred). */
 function dot(a: Float64Array, b: Float64Array, n: number): number {
   let sab = 0;
   for (let r = 0; r < n; r++) sab += (a[r] as number) * (b[r] as number);
   return sab;
-}
-
-let squaresOf = 0;
-
-/** Σa over rows [0, n), in row order; Σa² into squaresOf. */
-function sumAndSquares(a: Float64Array, n: number): number {
-  let s = 0;
-  let ss = 0;
-  for (let r = 0; r < n; r++) {
-    s += a[r] as number;
-    ss += (a[r] as number) * (a[r] as number);
-  }
-  squaresOf = ss;
-  return s;
 }
 
 /** A column's sort order and its weighted mid-ranks in row order. */
@@ -380,7 +351,7 @@ function nodeSse(y: Float64Array, rows: Uint32Array, w: Float64Array | undefined
 
 let squaresSum = 0;
 
-/** Σa over the node's rows of `a` (in row order); Σa² into squaresSum. */
+/** Σa over rows[lo, hi) (in that order); Σa² into squaresSum. */
 function squareSums(a: Float64Array, rows: Uint32Array, lo: number, hi: number): number {
   let sa = 0;
   let saa = 0;

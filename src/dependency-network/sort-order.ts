@@ -139,7 +139,7 @@ function radixPassCarrying(keys: Uint32Array, order: Uint32Array, low: Uint32Arr
 }
 
 /** 0, 1, …, n − 1. */
-function identity(n: number): Uint32Array {
+export function identity(n: number): Uint32Array {
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   return order;
@@ -210,8 +210,7 @@ function inverse(order: Uint32Array): Uint32Array {
 }
 
 function comparatorOrder(values: Float64Array): Uint32Array {
-  const order = new Uint32Array(values.length);
-  for (let i = 0; i < order.length; i++) order[i] = i;
+  const order = identity(values.length);
   // %TypedArray%.prototype.sort is stable (ES2019), so ties stay in row order.
   return order.sort((a, b) => values[a] - values[b]);
 }

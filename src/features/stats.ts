@@ -143,6 +143,16 @@ export function correlationOver(x: ArrayLike<number>, y: ArrayLike<number>, star
   return pearson(n, mx, my, pairSxx, pairSyy, pairSxy);
 }
 
+/**
+ * Σ x[start, end), in order. A function that ends with its loop (see correlationOver): its callers' code after
+ * their own loops stopped where the loop ran on into code not yet run.
+ */
+export function sumOver(x: Float64Array, start: number, end: number): number {
+  let sum = 0;
+  for (let i = start; i < end; i++) sum += x[i] as number;
+  return sum;
+}
+
 // correlationOver's sums, as its passes leave them (one call at a time: nothing here awaits). Module variables, not
 // an array's elements or an object's fields: writing those after the loop is code that has not run when the loop
 // is compiled, and stopped there on every call (~10 times a run of 10 000 instances); a module variable's write
