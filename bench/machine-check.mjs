@@ -1,6 +1,9 @@
 // How well does this machine itself run two threads at once?
 //
-//   node bench/machine-check.mjs          prints one JSON line
+//   node bench/machine-check.mjs                    prints one JSON line
+//   node bench/machine-check.mjs strings --rounds=3 only string parsing, best of 3
+//                                                   (what the bench runs beside
+//                                                   each round of distalyze runs)
 //
 // The same fixed amount of work per thread, on 1 and then 2 worker threads,
 // alternating (best of ROUNDS each: 3 for the steady arithmetic, 9 for string
@@ -77,11 +80,17 @@ async function timeThreads(kind, threads) {
 }
 
 if (isMainThread) {
+  const args = process.argv.slice(2);
+  const roundsArg = args.find((a) => a.startsWith('--rounds='));
+  const rounds = roundsArg === undefined ? null : Number(roundsArg.slice('--rounds='.length));
+  if (rounds !== null && !(Number.isInteger(rounds) && rounds >= 1)) throw new Error(`${roundsArg}: not a whole number ≥ 1`);
+  const named = args.filter((a) => !a.startsWith('--'));
+  for (const k of named) if (!(k in ROUNDS)) throw new Error(`unknown kind '${k}' (${Object.keys(ROUNDS).join(', ')})`);
   const out = {};
-  for (const kind of ['compute', 'memory', 'strings', 'fresh']) {
+  for (const kind of named.length > 0 ? named : Object.keys(ROUNDS)) {
     const one = [];
     const two = [];
-    for (let r = 0; r < ROUNDS[kind]; r++) {
+    for (let r = 0; r < (rounds ?? ROUNDS[kind]); r++) {
       one.push(await timeThreads(kind, 1));
       two.push(await timeThreads(kind, 2));
     }
