@@ -591,7 +591,10 @@ function figures(m) {
   if (j1?.ok && pair?.ok) out.independentPair = { parse: (2 * j1.stages.parse) / pair.stages.parse };
   // Per round: our -j2 parse speed-up over the machine's string-parsing scaling measured right after it (a check
   // above 2 is no figure: its one-thread runs were slowed); the median of the rounds is the 2-core verdict.
-  const rounds = (m.sameMoment ?? []).filter((r) => r.machine <= 2).map((r) => ({ ...r, ours: r.j1Parse / r.j2Parse, ratio: r.j1Parse / r.j2Parse / r.machine }));
+  const rounds = (m.sameMoment ?? []).filter((r) => r.machine <= 2).map((r) => {
+    const ours = r.j1Parse / r.j2Parse;
+    return { ...r, ours, ratio: ours / r.machine };
+  });
   if (rounds.length > 0) out.sameMoment = { rounds, median: median(rounds.map((r) => r.ratio)), discarded: (m.sameMoment ?? []).length - rounds.length };
   delete out.runs.pairJ1;
   return out;
