@@ -484,6 +484,8 @@ async function measureSet(spec) {
   // Rounds: the references and every distalyze setting in turn, so that load changes hit them alike.
   const withRefs = P.refs.includes(spec.name) && spec.args.length === 0 && (REFERENCES.python !== null || REFERENCES.duckdb !== null);
   const tries = {};
+  /** Per round with both -j1 and -j2: their parse times and the machine's string scaling just after (figures' sameMoment). */
+  const sameMoment = [];
   const refRuns = { python: [], duckdb: [] };
   for (let i = 0; i < P.repeat; i++) {
     if (withRefs) {
@@ -501,7 +503,7 @@ async function measureSet(spec) {
       const j1 = tries.j1?.at(-1);
       const j2 = tries.j2?.at(-1);
       if (r.code === 0 && j1?.ok && j2?.ok) {
-        (tries.sameMoment ??= []).push({ j1Parse: j1.stages.parse, j2Parse: j2.stages.parse, machine: JSON.parse(r.stdout.trim()).strings.scaling });
+        sameMoment.push({ j1Parse: j1.stages.parse, j2Parse: j2.stages.parse, machine: JSON.parse(r.stdout.trim()).strings.scaling });
       }
     }
     // This machine's scaling for distalyze's own parsing, nothing shared: two --jobs 1 runs at once (on the few
@@ -512,8 +514,6 @@ async function measureSet(spec) {
       if (pair.every((r) => r.ok)) (tries.pairJ1 ??= []).push({ ...pair[0], stages: { parse: (pair[0].stages.parse + pair[1].stages.parse) / 2 }, ms: (pair[0].ms + pair[1].ms) / 2 });
     }
   }
-  const sameMoment = tries.sameMoment ?? [];
-  delete tries.sameMoment;
   const runs = {};
   for (const [k, rs] of Object.entries(tries)) {
     const ok = rs.filter((r) => r.ok);
