@@ -4,6 +4,10 @@
 //   node bench/machine-check.mjs strings --rounds=3 only string parsing, best of 3
 //                                                   (what the bench runs beside
 //                                                   each round of distalyze runs)
+//   node bench/machine-check.mjs files --list=LISTFILE --rounds=3
+//                                                   string parsing of those files
+//                                                   (one path per line; the bench
+//                                                   runs it beside the strings)
 //
 // The same fixed amount of work per thread, on 1 and then 2 worker threads,
 // alternating (best of ROUNDS each: 3 for the steady arithmetic, 9 for string
@@ -20,15 +24,72 @@
 //            page: the kernel maps and zeroes each page on its first write
 //            (a page fault). Feature columns and held records of a million
 //            requests are ~1.4 GB written this way once.
+//   files    the node line loop's work (bench/line-loop.mjs: 64 KB chunks,
+//            UTF-8 decoded, every line a string) on the files of --list, read
+//            with synchronous reads (no stream machinery, which scaled worse
+//            still): one thread reads them all, then two threads half each
+//            (balanced by bytes), so scaling = time(1 thread) / time(2 threads).
+//            String parsing with the reading of real files in it: the kernel's
+//            copy of each file into memory scaled 1.02–1.22× here by itself.
 // On a shared or virtualised machine the second and third often scale far
 // worse than the first; distalyze's parse stage cannot scale better than them.
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 
-const ROUNDS = { compute: 3, memory: 5, strings: 9, fresh: 5 };
+const ROUNDS = { compute: 3, memory: 5, strings: 9, fresh: 5, files: 3 };
+/** Kinds run only when asked for by name (they need an argument). */
+const NAMED_ONLY = new Set(['files']);
+const FILE_CHUNK = 64 * 1024;
 const FRESH_VALUES = 32 << 20;
 const PAGE_VALUES = 4096 / Float64Array.BYTES_PER_ELEMENT;
 
-function work(kind) {
+/** The line loop over `paths`: lines plus characters (so that nothing is optimised away). */
+function lineLoop(paths) {
+  const chunk = Buffer.allocUnsafe(FILE_CHUNK);
+  let n = 0;
+  for (const path of paths) {
+    const fd = openSync(path, 'r');
+    try {
+      const decoder = new StringDecoder('utf8');
+      let carry = '';
+      for (;;) {
+        const got = readSync(fd, chunk, 0, FILE_CHUNK, null);
+        if (got === 0) break;
+        const text = decoder.write(chunk.subarray(0, got));
+        let start = 0;
+        for (;;) {
+          const nl = text.indexOf('\n', start);
+          if (nl === -1) break;
+          const line = carry.length > 0 ? carry + text.slice(start, nl) : text.slice(start, nl);
+          carry = '';
+          n += 1 + line.length;
+          start = nl + 1;
+        }
+        if (start < text.length) carry += text.slice(start);
+      }
+      n += (carry + decoder.end()).length;
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return n;
+}
+
+/** `paths` in two halves of about equal bytes, each in input order. */
+function halves(paths) {
+  const out = [[], []];
+  const bytes = [0, 0];
+  for (const path of paths) {
+    const k = bytes[0] <= bytes[1] ? 0 : 1;
+    out[k].push(path);
+    bytes[k] += statSync(path).size;
+  }
+  return out;
+}
+
+function work(kind, paths) {
+  if (kind === 'files') return lineLoop(paths);
   if (kind === 'compute') {
     let x = 0;
     for (let i = 0; i < 2e8; i++) x = (x * 1103515245 + 12345) | 0;
@@ -68,11 +129,15 @@ function work(kind) {
   return n;
 }
 
-/** The wall time of `threads` threads doing `kind` at once, and what the first one returned. */
-async function timeThreads(kind, threads) {
+/**
+ * The wall time of `threads` threads doing `kind` at once, and what the first one returned. For files: one
+ * thread reads `paths`, two read half each (parts).
+ */
+async function timeThreads(kind, threads, paths = []) {
+  const parts = threads === 1 ? [paths] : halves(paths);
   const t0 = performance.now();
-  const results = await Promise.all(Array.from({ length: threads }, () => new Promise((resolve, reject) => {
-    const w = new Worker(new URL(import.meta.url), { workerData: kind });
+  const results = await Promise.all(Array.from({ length: threads }, (_, i) => new Promise((resolve, reject) => {
+    const w = new Worker(new URL(import.meta.url), { workerData: { kind, paths: parts[i] } });
     w.on('message', resolve);
     w.on('error', reject);
   })));
@@ -84,23 +149,28 @@ if (isMainThread) {
   const roundsArg = args.find((a) => a.startsWith('--rounds='));
   const rounds = roundsArg === undefined ? null : Number(roundsArg.slice('--rounds='.length));
   if (rounds !== null && !(Number.isInteger(rounds) && rounds >= 1)) throw new Error(`${roundsArg}: not a whole number ≥ 1`);
+  const listArg = args.find((a) => a.startsWith('--list='));
   const named = args.filter((a) => !a.startsWith('--'));
   for (const k of named) if (!(k in ROUNDS)) throw new Error(`unknown kind '${k}' (${Object.keys(ROUNDS).join(', ')})`);
+  if (named.includes('files') && listArg === undefined) throw new Error('files: which files? --list=LISTFILE (one path per line)');
+  const paths = listArg === undefined ? [] : readFileSync(listArg.slice('--list='.length), 'utf8').split('\n').filter((p) => p.length > 0);
   const out = {};
-  for (const kind of named.length > 0 ? named : Object.keys(ROUNDS)) {
+  for (const kind of named.length > 0 ? named : Object.keys(ROUNDS).filter((k) => !NAMED_ONLY.has(k))) {
     const one = [];
     const two = [];
     for (let r = 0; r < (rounds ?? ROUNDS[kind]); r++) {
-      one.push(await timeThreads(kind, 1));
-      two.push(await timeThreads(kind, 2));
+      one.push(await timeThreads(kind, 1, paths));
+      two.push(await timeThreads(kind, 2, paths));
     }
     const fastest = one.reduce((a, b) => (b.ms < a.ms ? b : a));
     const t1 = fastest.ms;
     const t2 = Math.min(...two.map((r) => r.ms));
-    out[kind] = { oneThreadMs: Math.round(t1), twoThreadsMs: Math.round(t2), scaling: Math.round((200 * t1) / t2) / 100 };
+    // Files: two threads share one thread's work; the others: each thread does one thread's work.
+    const perThread = kind === 'files' ? 1 : 2;
+    out[kind] = { oneThreadMs: Math.round(t1), twoThreadsMs: Math.round(t2), scaling: Math.round((100 * perThread * t1) / t2) / 100 };
     if (kind === 'fresh') out[kind].usPerPage = Math.round(fastest.result * 1000) / 1000;
   }
   process.stdout.write(`${JSON.stringify(out)}\n`);
 } else {
-  parentPort.postMessage(work(workerData));
+  parentPort.postMessage(work(workerData.kind, workerData.paths));
 }
