@@ -8,6 +8,7 @@
 // JSON line: {"ms", "bytes", "lines", "chars"}.
 import { createReadStream, readFileSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
+import { LineSplitter } from './line-split.mjs';
 
 const files = readFileSync(process.argv[2], 'utf8').split('\n').filter((p) => p.length > 0);
 const t0 = performance.now();
@@ -16,27 +17,14 @@ let lines = 0;
 let chars = 0;
 for (const path of files) {
   const decoder = new StringDecoder('utf8');
-  let carry = '';
+  const split = new LineSplitter();
   for await (const chunk of createReadStream(path, { highWaterMark: 64 * 1024 })) {
     bytes += chunk.length;
-    const text = decoder.write(chunk);
-    let start = 0;
-    for (;;) {
-      const nl = text.indexOf('\n', start);
-      if (nl === -1) break;
-      const line = carry.length > 0 ? carry + text.slice(start, nl) : text.slice(start, nl);
-      carry = '';
-      lines++;
-      chars += line.length;
-      start = nl + 1;
-    }
-    if (start < text.length) carry += text.slice(start);
+    split.write(decoder.write(chunk));
   }
-  const rest = carry + decoder.end();
-  if (rest.length > 0) {
-    lines++;
-    chars += rest.length;
-  }
+  split.end(decoder.end());
+  lines += split.lines;
+  chars += split.chars;
 }
 const ms = performance.now() - t0;
 process.stdout.write(`${JSON.stringify({ ms: Math.round(ms), bytes, lines, chars })}\n`);

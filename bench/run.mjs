@@ -593,10 +593,11 @@ function figures(m) {
   if (j1?.ok && pair?.ok) out.independentPair = { parse: (2 * j1.stages.parse) / pair.stages.parse };
   // Per round: our -j2 parse speed-up over the machine's string-parsing scaling measured right after it (a check
   // above 2 is no figure: its one-thread runs were slowed); the median of the rounds is the 2-core verdict.
-  // Beside it (not the verdict), the same against the line loop over the set's own files on 1 and 2 threads.
+  // Beside it (not the verdict), the same against the line loop over the set's own files on 1 and 2 threads (that
+  // check above 2 is no figure either).
   const rounds = (m.sameMoment ?? []).filter((r) => r.machine <= 2).map((r) => {
     const ours = r.j1Parse / r.j2Parse;
-    return { ...r, ours, ratio: ours / r.machine, ...(r.machineFiles !== undefined ? { ratioFiles: ours / r.machineFiles } : {}) };
+    return { ...r, ours, ratio: ours / r.machine, ...(r.machineFiles !== undefined && r.machineFiles <= 2 ? { ratioFiles: ours / r.machineFiles } : {}) };
   });
   const onFiles = rounds.filter((r) => r.ratioFiles !== undefined);
   if (rounds.length > 0) {
