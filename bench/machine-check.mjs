@@ -122,14 +122,13 @@ function work(kind, paths) {
 }
 
 /**
- * The wall time of `threads` threads doing `kind` at once, and what the first one returned. For files: one
- * thread reads `paths`, two read half each (parts).
+ * The wall time of one thread per element of `parts` doing `kind` at once, and what the first one returned. For
+ * files, each element is the paths that thread reads (the others ignore them).
  */
-async function timeThreads(kind, threads, paths = []) {
-  const parts = threads === 1 ? [paths] : halves(paths);
+async function timeThreads(kind, parts) {
   const t0 = performance.now();
-  const results = await Promise.all(Array.from({ length: threads }, (_, i) => new Promise((resolve, reject) => {
-    const w = new Worker(new URL(import.meta.url), { workerData: { kind, paths: parts[i] } });
+  const results = await Promise.all(parts.map((paths) => new Promise((resolve, reject) => {
+    const w = new Worker(new URL(import.meta.url), { workerData: { kind, paths } });
     w.on('message', resolve);
     w.on('error', reject);
   })));
@@ -146,13 +145,15 @@ if (isMainThread) {
   for (const k of named) if (!(k in ROUNDS)) throw new Error(`unknown kind '${k}' (${Object.keys(ROUNDS).join(', ')})`);
   if (named.includes('files') && listArg === undefined) throw new Error('files: which files? --list=LISTFILE (one path per line)');
   const paths = listArg === undefined ? [] : readFileSync(listArg.slice('--list='.length), 'utf8').split('\n').filter((p) => p.length > 0);
+  // One thread reads all the files; two read half each (split once, outside the timing).
+  const split = halves(paths);
   const out = {};
   for (const kind of named.length > 0 ? named : Object.keys(ROUNDS).filter((k) => !NAMED_ONLY.has(k))) {
     const one = [];
     const two = [];
     for (let r = 0; r < (rounds ?? ROUNDS[kind]); r++) {
-      one.push(await timeThreads(kind, 1, paths));
-      two.push(await timeThreads(kind, 2, paths));
+      one.push(await timeThreads(kind, [paths]));
+      two.push(await timeThreads(kind, split));
     }
     const fastest = one.reduce((a, b) => (b.ms < a.ms ? b : a));
     const t1 = fastest.ms;
