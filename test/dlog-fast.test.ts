@@ -514,3 +514,51 @@ describe('byte-level dlog reader ≡ readLines + parseDlogLine', () => {
     }
   });
 });
+
+describe('the WebAssembly scanner (dlog-scan.wat) inside the byte-level reader', () => {
+  it('numbers across its eight-digit words: 1–25 digits, the point anywhere, signs, 0–23 fraction digits', async () => {
+    // The scanner reads up to eight digits at a time and takes at most 19; the parser takes any other number.
+    // Every split of a run of digits by a point, at every length around the words' edges and the limits.
+    const lines: string[] = [];
+    for (let n = 1; n <= 25; n++) {
+      const run = '9876543210123456789012345'.slice(0, n);
+      for (let at = 0; at <= n; at++) {
+        const text = at === n ? run : `${run.slice(0, at)}.${run.slice(at)}`;
+        lines.push(`E\t${text}\te\n`, `S\t-${text}\ts\t+${text}\n`, `S\t${n}\ts\t${text.replace(/^9/, '0')}\r\n`);
+      }
+    }
+    // 2^53 − 1 and 2^53, as integers and with points; fractions of 22 and 23 digits; −0, a point first and last.
+    lines.push('S\t9007199254740991\ts\t9007199254740992\n', 'S\t900719925474099.1\ts\t900719925474099.2\n', 'E\t0.0000000000000000000001\te\n',
+      'E\t0.00000000000000000000001\te\n', 'S\t1\ts\t-0\n', 'S\t1\ts\t-.5\n', 'S\t1\ts\t5.\n');
+    const text = lines.join('');
+    const out = await same(b(text), []);
+    expect(out.calls.length).toBe(lines.length);
+    expect(out.calls).toContain('S 9007199254740991 "s" 9007199254740992');
+    expect(out.calls).toContain('S 1 "s" -0');
+    expect(out.calls).toContain('E 1e-23 "e"');
+    // A point alone, two points: the parser's errors, on their lines.
+    expect((await same(b('E\t1\te\nE\t.\te\n'), [])).error).toEqual({ type: 'InputError', message: "x.dlog:2: timestamp '.' is neither decimal seconds nor ISO-8601", line: 2, hint: 'e.g. 1763632801.25 or 2026-11-20T10:00:01.250Z' });
+    expect((await same(b('S\t1\ts\t1.2.3\n'), [])).error?.message).toBe("x.dlog:1: state 's' has value '1.2.3', not a finite decimal number");
+    await same(b(text), [4096]);
+    await fc.assert(fc.asyncProperty(chunkSizes, async (sizes) => {
+      await same(b(text), sizes);
+    }), { numRuns: 30 });
+  });
+
+  it('names up to its 255 bytes and past them, its printable ASCII and the bytes around it, and more names than its table holds', async () => {
+    const names = ['x'.repeat(255), 'x'.repeat(256), 'y'.repeat(1000), 'a\x7fb', 'a\x1fb', ' lead', 'trail ', '~', '!'];
+    const edges = names.map((n, i) => `S\t${i}\t${n}\t${i}\nE\t${i}\t${n}\n`).join('');
+    expect((await same(b(edges.repeat(3)), [])).calls.length).toBe(names.length * 6);
+    // 3 500 names, twice: the table takes 3 072; the lines of the others stay the parser's, in order.
+    const many = Array.from({ length: 7000 }, (_, i) => `${i % 2 === 0 ? 'E' : 'S'}\t${i}\tname_${i % 3500}${i % 2 === 0 ? '' : `\t${i}`}\n`).join('');
+    const out = await same(b(many), [65536]);
+    expect(out.calls.length).toBe(7000);
+    expect(out.calls[6999]).toBe('S 6999 "name_3499" 6999');
+  });
+
+  it('the module in dlog-scan-wasm.ts is what dlog-scan.wat assembles to', async () => {
+    const { assembled } = await import('../scripts/wasm.mjs');
+    const { readFileSync } = await import('node:fs');
+    expect(await assembled()).toBe(readFileSync(new URL('../src/parse/dlog-scan-wasm.ts', import.meta.url), 'utf8'));
+  });
+});

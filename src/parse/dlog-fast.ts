@@ -12,6 +12,7 @@ import { parseDecimal, parseTimestamp } from './timestamp.js';
 import { pushAll, VariableIndex } from '../features/collector.js';
 import { float64sIn, GrowableFloat64, GrowableInt32, prefixIn } from '../features/growable.js';
 import { CHUNK_BYTES, PIECE_RECORDS, type TailOwner, type TailPiece } from './tail-help.js';
+import { type DlogScanner, SCAN_BYTES, SCAN_END, SCAN_FULL, SCAN_NAME, threadScanner } from './dlog-scan.js';
 
 /** A line that yielded no record: its number, why (built only when shown), and a hint. */
 export type SkipHandler = (lineNo: number, reason: () => string, hint?: string) => void;
@@ -821,7 +822,7 @@ class DlogBufferParser {
     this.viewOf = b;
     this.viewEnd = last;
     this.tsAt = -1;
-    const pos = this.lines(b, start, last);
+    const pos = this.intake !== null && last >= start && last + 1 - start <= SCAN_BYTES ? this.scanned(b, start, last) : this.lines(b, start, last);
     this.tsAt = -1;
     this.viewOf = null;
     this.view = null;
@@ -837,6 +838,71 @@ class DlogBufferParser {
   private lines(b: Buffer, pos: number, last: number): number {
     while (pos <= last) pos = this.line(b, pos) + 1;
     return pos;
+  }
+
+  /**
+   * The whole lines from pos on (the last ends at `last`), through the thread's scanner (dlog-scan.ts): it
+   * writes the usual records, numbered by its table of names; a name it does not have is numbered here (as
+   * `timed` numbers it) and added, and any line it hands back is read by `line`. Returns where the rest begins.
+   */
+  private scanned(b: Buffer, pos: number, last: number): number {
+    const scanner = threadScanner();
+    scanner.own(this.intake as RecordIntake);
+    scanner.bytes.set(b.subarray(pos, last + 1));
+    this.scanLines(scanner, b, pos, last + 1 - pos);
+    // The name predictor's last entry is not the last record's after scanned ones: no prediction from it.
+    this.previousEntry = -1;
+    return last + 1;
+  }
+
+  /**
+   * scanned's loop, over the chunk's lines copied to the scanner from `base` on (`to` bytes). Its own method
+   * ending with its loop, as `lines`: code after a loop V8 optimized while it ran would stop it on leaving.
+   */
+  private scanLines(scanner: DlogScanner, b: Buffer, base: number, to: number): void {
+    const intake = this.intake as RecordIntake;
+    let at = 0;
+    for (;;) {
+      const stop = scanner.scan(at, to, this.batchLimit - this.batched, this.statesOnly);
+      const n = scanner.n();
+      if (n > 0) this.scannedRecords(scanner.code, scanner.t, scanner.v, n);
+      this.lineNo += scanner.lines();
+      at = scanner.pos();
+      if (stop === SCAN_END) return;
+      if (stop === SCAN_FULL) continue;
+      if (stop === SCAN_NAME) {
+        const s = base + scanner.nameStart();
+        const e = base + scanner.nameEnd();
+        const kind = scanner.kind();
+        const h = hashBytes(b, s, e);
+        const code = kind === 1 ? this.eventVariable(intake, b, s, e, h) : -1 - this.stateVariable(intake, b, s, e, h);
+        if (scanner.add(kind, s - base, e - base, code)) continue;
+      }
+      // The parser's line (or one of a name the full table cannot take), with no prediction from before it.
+      this.previousEntry = -1;
+      at = this.line(b, base + at) + 1 - base;
+    }
+  }
+
+  /** The scanner's n records, batched as `batch` would batch them one by one. */
+  private scannedRecords(code: Int32Array, t: Float64Array, v: Float64Array, n: number): void {
+    const k = this.batched;
+    if (n <= 16) {
+      // A few records (a scan that stopped at an `I` line, say): copied one by one, without three views made.
+      for (let i = 0; i < n; i++) {
+        this.batchCode[k + i] = code[i] as number;
+        this.batchT[k + i] = t[i] as number;
+        this.batchV[k + i] = v[i] as number;
+      }
+    } else {
+      this.batchCode.set(code.subarray(0, n), k);
+      this.batchT.set(t.subarray(0, n), k);
+      this.batchV.set(v.subarray(0, n), k);
+    }
+    if ((this.batched = k + n) === this.batchLimit) {
+      this.batchLimit = BATCH;
+      this.flush();
+    }
   }
 
   end(): void {

@@ -1,0 +1,122 @@
+import { DLOG_SCAN_WASM } from './dlog-scan-wasm.js';
+import type { RecordIntake } from './records.js';
+
+/**
+ * The dlog scanner (dlog-scan.wat): a chunk's usual E and S lines parsed in
+ * WebAssembly into record columns, for DlogBufferParser. The module is
+ * compiled once per thread (1.5 KB, well under a millisecond) and runs at
+ * its full speed from the first line: unlike the parser's JavaScript, it
+ * has no warm-up in the interpreter and nothing for V8's optimizing compiler
+ * to compile again on every parsing thread (bench/README.md, issue 17,
+ * thirty-first pass). It takes a line only in the shape `timed`'s fast path
+ * takes it, and hands every other line back to the parser.
+ */
+
+/** Bytes of lines one scan can hold (the module's input region). */
+export const SCAN_BYTES = 4 * 1024 * 1024;
+/** Records the columns hold: at least the parser's batch. */
+export const SCAN_RECORDS = 4096;
+
+/** What `scan` stopped at: every line taken; `max` records written; */
+export const SCAN_END = 0;
+export const SCAN_FULL = 1;
+/** the line at `pos` is the parser's to read; */
+export const SCAN_LINE = 2;
+/** the line at `pos` names a variable the table does not have (`kind`, bytes [nameStart, nameEnd)). */
+export const SCAN_NAME = 3;
+
+/** The few WebAssembly types used here (the compiler's ES2022 library has none; Node 20 has the API). */
+declare const WebAssembly: {
+  readonly Module: new (bytes: Uint8Array) => object;
+  readonly Instance: new (module: object, imports: object) => { readonly exports: object };
+};
+
+interface ScanExports {
+  readonly memory: { readonly buffer: ArrayBuffer };
+  readonly reset: () => void;
+  readonly add: (kind: number, s: number, e: number, code: number) => number;
+  readonly scan: (from: number, to: number, max: number, statesOnly: number) => number;
+}
+
+const CODE_AT = 4194304;
+const T_AT = 4210688;
+const V_AT = 4243456;
+/** The results of a scan (dlog-scan.wat RESULTS): pos, lines, n, kind, nameStart, nameEnd. */
+const RESULTS_AT = 4669712;
+
+export class DlogScanner {
+  /** The input region: a chunk's lines are copied here, from offset 0. */
+  readonly bytes: Uint8Array;
+  /** The records of the last scan: the first `n()` of each. */
+  readonly code: Int32Array;
+  readonly t: Float64Array;
+  readonly v: Float64Array;
+  private readonly results: Int32Array;
+  /** Whose variable numbers the name table holds. */
+  private owner: RecordIntake | null = null;
+
+  constructor(private readonly x: ScanExports) {
+    const buffer = x.memory.buffer;
+    this.bytes = new Uint8Array(buffer, 0, SCAN_BYTES);
+    this.code = new Int32Array(buffer, CODE_AT, SCAN_RECORDS);
+    this.t = new Float64Array(buffer, T_AT, SCAN_RECORDS);
+    this.v = new Float64Array(buffer, V_AT, SCAN_RECORDS);
+    this.results = new Int32Array(buffer, RESULTS_AT, 6);
+  }
+
+  /** Name numbers are `intake`'s from now on (the table is emptied for another intake). */
+  own(intake: RecordIntake): void {
+    if (this.owner !== intake) {
+      this.x.reset();
+      this.owner = intake;
+    }
+  }
+
+  /** Scan the lines in bytes [from, to) (the last ends with '\n'), writing at most `max` records (≤ SCAN_RECORDS). */
+  scan(from: number, to: number, max: number, statesOnly: boolean): number {
+    return this.x.scan(from, to, max, statesOnly ? 1 : 0);
+  }
+
+  /** After a scan: where it stopped, the lines it took, the records it wrote. */
+  pos(): number {
+    return this.results[0] as number;
+  }
+
+  lines(): number {
+    return this.results[1] as number;
+  }
+
+  n(): number {
+    return this.results[2] as number;
+  }
+
+  /** After SCAN_NAME: the name's kind (1 event, 2 state) and bytes. */
+  kind(): number {
+    return this.results[3] as number;
+  }
+
+  nameStart(): number {
+    return this.results[4] as number;
+  }
+
+  nameEnd(): number {
+    return this.results[5] as number;
+  }
+
+  /** Give the name at bytes [s, e) of `kind` the number `code`; false: the table is full (its lines stay the parser's). */
+  add(kind: number, s: number, e: number, code: number): boolean {
+    return this.x.add(kind, s, e, code) === 1;
+  }
+}
+
+let module: object | null = null;
+let thisThread: DlogScanner | null = null;
+
+/** This thread's scanner (each parsing thread has its own memory). */
+export function threadScanner(): DlogScanner {
+  if (thisThread === null) {
+    module ??= new WebAssembly.Module(Buffer.from(DLOG_SCAN_WASM, 'base64'));
+    thisThread = new DlogScanner(new WebAssembly.Instance(module, {}).exports as unknown as ScanExports);
+  }
+  return thisThread;
+}
