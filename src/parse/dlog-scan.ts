@@ -4,12 +4,11 @@ import type { RecordIntake } from './records.js';
 /**
  * The dlog scanner (dlog-scan.wat): a chunk's usual E and S lines parsed in
  * WebAssembly into record columns, for DlogBufferParser. The module is
- * compiled once per thread (1.5 KB, well under a millisecond) and runs at
- * its full speed from the first line: unlike the parser's JavaScript, it
- * has no warm-up in the interpreter and nothing for V8's optimizing compiler
- * to compile again on every parsing thread (bench/README.md, issue 17,
- * thirty-first pass). It takes a line only in the shape `timed`'s fast path
- * takes it, and hands every other line back to the parser.
+ * compiled once per thread (1.5 KB: about a millisecond with its memory) and
+ * runs compiled from the first line, where the parser's JavaScript ran its
+ * first megabytes in the interpreter on every parsing thread (bench/README.md,
+ * issue 17, thirty-first pass). It takes a line only in the shape `timed`'s
+ * fast path takes it, and hands every other line back to the parser.
  */
 
 /** Bytes of lines one scan can hold (the module's input region). */
