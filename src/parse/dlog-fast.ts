@@ -878,7 +878,7 @@ class DlogBufferParser {
         const code = kind === 1 ? this.eventVariable(intake, b, s, e, h) : -1 - this.stateVariable(intake, b, s, e, h);
         if (scanner.add(kind, s - base, e - base, code)) continue;
       }
-      // The parser's line (or one of a name the full table cannot take), with no prediction from before it.
+      // SCAN_LINE (or a name the full table cannot take): the parser reads the line, with no prediction from before it.
       this.previousEntry = -1;
       at = this.line(b, base + at) + 1 - base;
     }

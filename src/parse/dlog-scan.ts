@@ -16,12 +16,13 @@ export const SCAN_BYTES = 4 * 1024 * 1024;
 /** Records the columns hold: at least the parser's batch. */
 export const SCAN_RECORDS = 4096;
 
-/** What `scan` stopped at: every line taken; `max` records written; */
+/** What `scan` stopped at. Every line taken: */
 export const SCAN_END = 0;
+/** `max` records written: */
 export const SCAN_FULL = 1;
-/** the line at `pos` is the parser's to read; */
+/** the line at `pos()` is the parser's to read: */
 export const SCAN_LINE = 2;
-/** the line at `pos` names a variable the table does not have (`kind`, bytes [nameStart, nameEnd)). */
+/** the line at `pos()` names a variable the table does not have (`kind()`, bytes [nameStart(), nameEnd())). */
 export const SCAN_NAME = 3;
 
 /** The few WebAssembly types used here (the compiler's ES2022 library has none; Node 20 has the API). */
