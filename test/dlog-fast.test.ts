@@ -556,6 +556,21 @@ describe('the WebAssembly scanner (dlog-scan.wat) inside the byte-level reader',
     expect(out.calls[6999]).toBe('S 6999 "name_3499" 6999');
   });
 
+  it('where Node has no WebAssembly (--jitless), the parser reads every line itself: the same analysis, -j1 and -j2', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { ROOT } = await import('./helpers/run.js');
+    const cli = (nodeFlags: string[], jobs: string) => spawnSync(process.execPath, [...nodeFlags, join(ROOT, 'bin/distalyze.js'),
+      'fixtures/pipeline/good', 'fixtures/pipeline/bad', '--jobs', jobs, '--json', '-', '--quiet'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+    const usual = cli([], '1');
+    expect(usual.status).toBe(0);
+    expect(JSON.parse(usual.stdout).verdict.causes[0].variable).toBe('lock_wait_ms');
+    for (const jobs of ['1', '2']) {
+      const jitless = cli(['--jitless'], jobs);
+      expect(jitless.status).toBe(0);
+      expect(jitless.stdout).toBe(usual.stdout);
+    }
+  });
+
   it('the module in dlog-scan-wasm.ts is what dlog-scan.wat assembles to', async () => {
     const { assembled } = await import('../scripts/wasm.mjs');
     const { readFileSync } = await import('node:fs');

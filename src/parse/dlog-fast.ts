@@ -822,7 +822,8 @@ class DlogBufferParser {
     this.viewOf = b;
     this.viewEnd = last;
     this.tsAt = -1;
-    const pos = this.intake !== null && last >= start && last + 1 - start <= SCAN_BYTES ? this.scanned(b, start, last) : this.lines(b, start, last);
+    const scanner = this.intake !== null && last >= start && last + 1 - start <= SCAN_BYTES ? threadScanner() : null;
+    const pos = scanner !== null ? this.scanned(scanner, b, start, last) : this.lines(b, start, last);
     this.tsAt = -1;
     this.viewOf = null;
     this.view = null;
@@ -841,12 +842,11 @@ class DlogBufferParser {
   }
 
   /**
-   * The whole lines from pos on (the last ends at `last`), through the thread's scanner (dlog-scan.ts): it
+   * The whole lines from pos on (the last ends at `last`), through this thread's scanner (dlog-scan.ts): it
    * writes the usual records, numbered by its table of names; a name it does not have is numbered here (as
    * `timed` numbers it) and added, and any line it hands back is read by `line`. Returns where the rest begins.
    */
-  private scanned(b: Buffer, pos: number, last: number): number {
-    const scanner = threadScanner();
+  private scanned(scanner: DlogScanner, b: Buffer, pos: number, last: number): number {
     scanner.own(this.intake as RecordIntake);
     scanner.bytes.set(b.subarray(pos, last + 1));
     this.scanLines(scanner, b, pos, last + 1 - pos);

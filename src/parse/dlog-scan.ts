@@ -25,11 +25,14 @@ export const SCAN_LINE = 2;
 /** the line at `pos()` names a variable the table does not have (`kind()`, bytes [nameStart(), nameEnd())). */
 export const SCAN_NAME = 3;
 
-/** The few WebAssembly types used here (the compiler's ES2022 library has none; Node 20 has the API). */
+/**
+ * The few WebAssembly types used here (the compiler's ES2022 library has none). Node has the API, unless
+ * it runs without generating code (`--jitless`, which some locked-down hosts set in NODE_OPTIONS).
+ */
 declare const WebAssembly: {
   readonly Module: new (bytes: Uint8Array) => object;
   readonly Instance: new (module: object, imports: object) => { readonly exports: object };
-};
+} | undefined;
 
 interface ScanExports {
   readonly memory: { readonly buffer: ArrayBuffer };
@@ -109,14 +112,17 @@ export class DlogScanner {
   }
 }
 
-let module: object | null = null;
-let thisThread: DlogScanner | null = null;
+let thisThread: DlogScanner | null | undefined;
 
-/** This thread's scanner (each parsing thread has its own memory). */
-export function threadScanner(): DlogScanner {
-  if (thisThread === null) {
-    module ??= new WebAssembly.Module(Buffer.from(DLOG_SCAN_WASM, 'base64'));
-    thisThread = new DlogScanner(new WebAssembly.Instance(module, {}).exports as unknown as ScanExports);
+/**
+ * This thread's scanner (each parsing thread has its own memory), or null where Node has no WebAssembly
+ * (`--jitless`): the parser then reads every line itself, to the same records.
+ */
+export function threadScanner(): DlogScanner | null {
+  if (thisThread === undefined) {
+    thisThread = typeof WebAssembly === 'undefined'
+      ? null
+      : new DlogScanner(new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(DLOG_SCAN_WASM, 'base64')), {}).exports as ScanExports);
   }
   return thisThread;
 }
