@@ -876,7 +876,7 @@ class DlogBufferParser {
         const kind = scanner.kind();
         const h = hashBytes(b, s, e);
         const code = kind === 1 ? this.eventVariable(intake, b, s, e, h) : -1 - this.stateVariable(intake, b, s, e, h);
-        if (scanner.add(kind, s - base, e - base, code)) continue;
+        if (scanner.add(code)) continue;
       }
       // SCAN_LINE (or a name the full table cannot take): the parser reads the line, with no prediction from before it.
       this.previousEntry = -1;

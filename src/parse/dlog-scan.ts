@@ -37,14 +37,14 @@ declare const WebAssembly: {
 interface ScanExports {
   readonly memory: { readonly buffer: ArrayBuffer };
   readonly reset: () => void;
-  readonly add: (kind: number, s: number, e: number, code: number) => number;
+  readonly add: (code: number) => number;
   readonly scan: (from: number, to: number, max: number, statesOnly: number) => number;
 }
 
 const CODE_AT = 4194304;
 const T_AT = 4210688;
 const V_AT = 4243456;
-/** The results of a scan (dlog-scan.wat RESULTS): pos, lines, n, kind, nameStart, nameEnd. */
+/** The results of a scan (dlog-scan.wat RESULTS): pos, lines, n, kind, nameStart, nameEnd (and the name's hash, for `add`). */
 const RESULTS_AT = 4669712;
 
 export class DlogScanner {
@@ -106,9 +106,9 @@ export class DlogScanner {
     return this.results[5] as number;
   }
 
-  /** Give the name at bytes [s, e) of `kind` the number `code`; false: the table is full (its lines stay the parser's). */
-  add(kind: number, s: number, e: number, code: number): boolean {
-    return this.x.add(kind, s, e, code) === 1;
+  /** After SCAN_NAME: give that name the number `code`; false: the table is full (its lines stay the parser's). */
+  add(code: number): boolean {
+    return this.x.add(code) === 1;
   }
 }
 

@@ -23,7 +23,6 @@
   (global $P10 i32 (i32.const 4669440))
   (global $P10I i32 (i32.const 4669632))
   (global $MAX_NAMES i32 (i32.const 3072))
-  (global $NOT_FOUND i32 (i32.const 0x80000000))
 
   (global $arena (mut i32) (i32.const 4407296))
   ;; The entry of the last record scanned (0: none): its successor is tried first, as NamePredictor does.
@@ -34,8 +33,8 @@
   (global $tsLen (mut i32) (i32.const 0))
   (global $tsValue (mut f64) (f64.const 0))
   (global $names (mut i32) (i32.const 0))
-  ;; The results of scan, six i32 at RESULTS: where it stopped, the lines it took, the records it wrote, and the
-  ;; name it did not know (kind, start, end). (Read through a typed array: an exported global's value costs a
+  ;; The results of scan, seven i32 at RESULTS: where it stopped, the lines it took, the records it wrote, and the
+  ;; name it did not know (kind, start, end, hash). (Read through a typed array: an exported global's value costs a
   ;; call into the runtime, and a scan may end after a few lines: at each `I` record.)
   (global $RESULTS i32 (i32.const 4669712))
   ;; $num's: whether it took the field, and where it stopped.
@@ -151,26 +150,17 @@
       (br $probe))
     (unreachable))
 
-  ;; The hash scan gives a name: FNV-1a over its bytes, from the kind.
-  (func $hash (param $kind i32) (param $s i32) (param $e i32) (result i32)
-    (local $h i32)
-    (local.set $h (i32.xor (i32.const 0x811c9dc5) (local.get $kind)))
-    (block $done
-      (loop $byte
-        (br_if $done (i32.ge_u (local.get $s) (local.get $e)))
-        (local.set $h (i32.mul (i32.xor (local.get $h) (i32.load8_u (local.get $s))) (i32.const 16777619)))
-        (local.set $s (i32.add (local.get $s) (i32.const 1)))
-        (br $byte)))
-    (local.get $h))
-
-  ;; Number name [s, e) of kind (1 event, 2 state) as code, the name scan last stopped at. 0: the table is full.
-  (func (export "add") (param $kind i32) (param $s i32) (param $e i32) (param $code i32) (result i32)
-    (local $len i32) (local $h i32) (local $p i32)
-    (local.set $len (i32.sub (local.get $e) (local.get $s)))
+  ;; Number the name the last scan stopped at (SCAN_NAME: its kind, bytes and hash in RESULTS) as code. 0: the
+  ;; table is full.
+  (func (export "add") (param $code i32) (result i32)
+    (local $kind i32) (local $s i32) (local $len i32) (local $h i32) (local $p i32)
+    (local.set $kind (i32.load offset=12 (global.get $RESULTS)))
+    (local.set $s (i32.load offset=16 (global.get $RESULTS)))
+    (local.set $len (i32.sub (i32.load offset=20 (global.get $RESULTS)) (local.get $s)))
+    (local.set $h (i32.load offset=24 (global.get $RESULTS)))
     (if (i32.or (i32.ge_u (global.get $names) (global.get $MAX_NAMES))
                 (i32.gt_u (i32.add (global.get $arena) (local.get $len)) (global.get $ARENA_END)))
       (then (return (i32.const 0))))
-    (local.set $h (call $hash (local.get $kind) (local.get $s) (local.get $e)))
     (local.set $p (call $slot (local.get $kind) (local.get $h) (local.get $s) (local.get $len)))
     (memory.copy (global.get $arena) (local.get $s) (local.get $len))
     (i32.store (local.get $p) (local.get $h))
@@ -262,7 +252,7 @@
                       (then (local.set $p (local.get $q))))))))))
         (if (i32.eqz (local.get $p))
           (then
-            ;; The name: printable ASCII, 1 to 255 bytes, hashed as it is scanned (the same hash as $hash).
+            ;; The name: printable ASCII, 1 to 255 bytes, hashed as it is scanned (FNV-1a, from the kind).
             (local.set $i (local.get $ns))
             (local.set $h (i32.xor (i32.const 0x811c9dc5) (local.get $kind)))
             (block $nameEnd
@@ -297,6 +287,7 @@
                 (i32.store offset=12 (global.get $RESULTS) (local.get $kind))
                 (i32.store offset=16 (global.get $RESULTS) (local.get $ns))
                 (i32.store offset=20 (global.get $RESULTS) (local.get $i))
+                (i32.store offset=24 (global.get $RESULTS) (local.get $h))
                 (local.set $status (i32.const 3))
                 (br $stop)))
             (if (global.get $prev) (then (i32.store offset=16 (global.get $prev) (local.get $p))))))
