@@ -83,6 +83,33 @@ describe('reading plain files in chunks', () => {
     expect(list.filter((c) => c.startsWith('begin '))).toHaveLength(6);
   });
 
+  // A read that comes back short at the listed size ends the file without another read (fileChunks, chunksAhead):
+  // only there. Each file below is listed, then changed, and read with its stale listing: its records must be
+  // those of a file listed as it now is.
+  it('reads a file to its end when it grew or shrank since it was listed (small, exactly 1 MiB, read ahead from 8 MiB)', async () => {
+    // Records, then a comment line up to `bytes`: a listed size at a read's end, where the read is not short.
+    const filled = (text: string, bytes: number): string => `${text}#${'-'.repeat(bytes - text.length - 2)}\n`;
+    const cases: [string, string, string][] = [
+      ['grown.dlog', lines(12, 50), lines(13, 40)],
+      ['grown-1mib.dlog', filled(lines(14, 1000), 1 << 20), lines(15, 30)],
+      // Read ahead on libuv's pool (8 MiB and more).
+      ['grown-large.dlog', filled(lines(16, 500_000), 9 << 20), lines(17, 20)],
+      ['shrunk.dlog', lines(18, 100), ''],
+    ];
+    for (const [name, listedText, added] of cases) {
+      const listed = write(name, listedText);
+      const now = name === 'shrunk.dlog' ? lines(18, 60) : listedText + added;
+      writeFileSync(listed.path, now);
+      const fresh = write(`fresh-${name}`, now);
+      if (name === 'grown-1mib.dlog') expect(listed.size).toBe(1 << 20);
+      if (name === 'grown-large.dlog') expect(listed.size).toBe(9 << 20);
+      const records = (calls: string[]): string[] => calls.filter((c) => !c.startsWith('begin ') && !c.startsWith('end '));
+      const got = records(await readEach([listed]));
+      expect(got).toEqual(records(await readEach([fresh])));
+      expect(got.length).toBeGreaterThan(0);
+    }
+  });
+
   it('reports a file that cannot be opened (gone since it was listed) as reading it alone does', async () => {
     const first = write('g.dlog', lines(7, 30_000));
     const gone = write('h.dlog', lines(8, 10));
