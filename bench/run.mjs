@@ -9,8 +9,9 @@
 //   node line loop   the language's floor (bench/line-loop.mjs: 64 KB chunks
 //                    split into line strings, nothing else),
 //   distalyze -jN    the full analysis, --jobs 1 and --jobs 2 (BENCH_JOBS),
-//                    and on the dlog set two --jobs 1 runs at once (how this
-//                    machine scales distalyze's own parsing, nothing shared),
+//                    and on the dlog, few and small sets two --jobs 1 runs at
+//                    once (how this machine scales distalyze's own parsing,
+//                    nothing shared),
 // and prints every figure as a ratio against those references, beside the
 // targets of issue 6. Results go to bench/results/latest.json.
 // See bench/README.md for the environment variables and what each figure means.
@@ -509,8 +510,9 @@ async function measureSet(spec) {
       }
     }
     // This machine's scaling for distalyze's own parsing, nothing shared: two --jobs 1 runs at once (on the few
-    // runs too, where whole files a thread bound -j2 below it).
-    if ((spec.name === 'dlog' || spec.name === 'few') && P.jobs.includes(1) && P.jobs.includes(2)) {
+    // runs too, where whole files a thread bound -j2 below it; and on the small files, where the reading of
+    // 10 000 files each is most of the work).
+    if (SAME_MOMENT_SETS.includes(spec.name) && P.jobs.includes(1) && P.jobs.includes(2)) {
       log(`${spec.name}: two distalyze --jobs 1 at once (round ${i + 1}/${P.repeat}) …`);
       const pair = await Promise.all([measureDistalyze(set, spec, 1, 1), measureDistalyze(set, spec, 1, 1)]);
       if (pair.every((r) => r.ok)) (tries.pairJ1 ??= []).push({ ...pair[0], stages: { parse: (pair[0].stages.parse + pair[1].stages.parse) / 2 }, ms: (pair[0].ms + pair[1].ms) / 2 });
@@ -824,7 +826,7 @@ function targets17(F) {
     }
   }
   // Many small files: the 2-core target holds on every shape (issue 17, "How it is checked").
-  if (F.small) scalingRow(`, ${P.smallFiles} small files`, F.small, '');
+  if (F.small) scalingRow(`, ${P.smallFiles} small files`, F.small, F.small.independentPair ? `; two -j1 runs at once: ${F.small.independentPair.parse.toFixed(2)}×` : '');
   // The references on the other sets they were run on (BENCH_REFS): the small files, and the request shapes (both
   // references take their instances from `I` records as distalyze does).
   for (const [name, label] of [['small', ', small files'], ['requests', `, ${fmtCount(P.requests)} requests`],
