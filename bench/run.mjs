@@ -506,7 +506,7 @@ async function measureSet(spec) {
       const j2 = tries.j2?.at(-1);
       if (r.code === 0 && j1?.ok && j2?.ok) {
         const check = JSON.parse(r.stdout.trim());
-        sameMoment.push({ j1Parse: j1.stages.parse, j2Parse: j2.stages.parse, machine: check.strings.scaling, machineFiles: check.files.scaling });
+        sameMoment.push({ round: i, j1Parse: j1.stages.parse, j2Parse: j2.stages.parse, machine: check.strings.scaling, machineFiles: check.files.scaling });
       }
     }
     // This machine's scaling for distalyze's own parsing, nothing shared: two --jobs 1 runs at once (on the few
@@ -515,7 +515,13 @@ async function measureSet(spec) {
     if (SAME_MOMENT_SETS.includes(spec.name) && P.jobs.includes(1) && P.jobs.includes(2)) {
       log(`${spec.name}: two distalyze --jobs 1 at once (round ${i + 1}/${P.repeat}) …`);
       const pair = await Promise.all([measureDistalyze(set, spec, 1, 1), measureDistalyze(set, spec, 1, 1)]);
-      if (pair.every((r) => r.ok)) (tries.pairJ1 ??= []).push({ ...pair[0], stages: { parse: (pair[0].stages.parse + pair[1].stages.parse) / 2 }, ms: (pair[0].ms + pair[1].ms) / 2 });
+      if (pair.every((r) => r.ok)) {
+        const pairParse = (pair[0].stages.parse + pair[1].stages.parse) / 2;
+        (tries.pairJ1 ??= []).push({ ...pair[0], stages: { parse: pairParse }, ms: (pair[0].ms + pair[1].ms) / 2 });
+        // Beside this round's -j2 (sameMoment): one process's threads against two processes at once.
+        const moment = sameMoment.at(-1);
+        if (moment !== undefined && moment.round === i) moment.pairParse = pairParse;
+      }
     }
   }
   const runs = {};
@@ -602,10 +608,15 @@ function figures(m) {
     return { ...r, ours, ratio: ours / r.machine, ...(r.machineFiles !== undefined && r.machineFiles <= 2 ? { ratioFiles: ours / r.machineFiles } : {}) };
   });
   const onFiles = rounds.filter((r) => r.ratioFiles !== undefined);
+  // Not the verdict either: each round's -j2 throughput over that of two -j1 processes at once right after it (the
+  // pair's mean parse over twice -j2's: the set read once by one process's two threads, twice by two processes).
+  // 1.00: one process's threads got all that this machine gave distalyze's own work on two cores.
+  const vsPair = (m.sameMoment ?? []).filter((r) => r.pairParse !== undefined).map((r) => r.pairParse / (2 * r.j2Parse));
   if (rounds.length > 0) {
     out.sameMoment = { rounds, median: median(rounds.map((r) => r.ratio)), discarded: (m.sameMoment ?? []).length - rounds.length,
       ...(onFiles.length > 0 ? { medianFiles: median(onFiles.map((r) => r.ratioFiles)) } : {}) };
   }
+  if (vsPair.length > 0) out.vsPair = { rounds: vsPair, median: median(vsPair) };
   delete out.runs.pairJ1;
   return out;
 }
@@ -761,6 +772,10 @@ function targets17(F) {
         const files = moment.rounds.filter((r) => r.ratioFiles !== undefined).map((r) => `${r.ours.toFixed(2)}×/${r.machineFiles.toFixed(2)}×`).join(', ');
         add(`  the same vs the line loop on these files${label}`, moment.medianFiles.toFixed(2), 'indicative', null,
           `median of the rounds, ours/the line loop's 1 → 2 thread scaling on the same files: ${files}`);
+      }
+      if (set.vsPair !== undefined) {
+        add(`  -j2 vs two -j1 runs at once${label}`, set.vsPair.median.toFixed(2), 'indicative', null,
+          `median of the rounds, -j2's throughput over two -j1 processes' together, each round right after its -j2: ${set.vsPair.rounds.map((x) => x.toFixed(2)).join(', ')}`);
       }
       return;
     }
