@@ -423,7 +423,7 @@ async function* fileChunks(path: string, from: number, size: number): AsyncGener
         await new Promise(setImmediate);
       }
       yield buffer.subarray(0, n);
-      if (n < asked && at === size) return;
+      if (endsAtListedSize(n, asked, at, size)) return;
     }
   } finally {
     closeSync(fd);
@@ -446,6 +446,11 @@ async function* fileChunks(path: string, from: number, size: number): AsyncGener
  */
 const AHEAD_MIN_BYTES = 8 << 20;
 
+/** Whether a read of `n` bytes, `asked` for, that ended at `at` ended the file at its listed `size` (plainChunks). */
+function endsAtListedSize(n: number, asked: number, at: number, size: number): boolean {
+  return n < asked && at === size;
+}
+
 /** fileChunks, each chunk read on libuv's pool while the one before is parsed. */
 async function* chunksAhead(path: string, from: number, size: number): AsyncGenerator<Buffer> {
   const fd = openSync(path, 'r');
@@ -464,9 +469,8 @@ async function* chunksAhead(path: string, from: number, size: number): AsyncGene
       const n: number = await pending;
       pending = null;
       if (n === 0) return;
-      const end = n < asked && at + n === size;
       at += n;
-      if (!end) pending = next(spare);
+      if (!endsAtListedSize(n, asked, at, size)) pending = next(spare);
       yield current.subarray(0, n);
       [current, spare] = [spare, current];
     }
