@@ -162,14 +162,16 @@ describe('a compressed run\'s ends, found by decompressing it once more (sniff.t
     read = 0;
     expect(await recordEndsDecompressing([large], (n) => { read += n; })).toBeNull();
     expect(read).toBeLessThanOrEqual(2 << 20);
-    // … nor a run decompressed beside it (9.4 MB, stored), once it gave none.
+    // … nor a run decompressed beside it (~24 MB, stored), once it gave none. How far that one gets before it sees
+    // the other's failure depends on the two threads' timing (7 MiB read in all once, with another test run beside
+    // this one), so the bound is half of it: read through, it fails.
     const longer = join(dir, 'decompressing', 'longer.dlog');
-    writeFileSync(longer, run(1_763_600_000, 10_000, 5));
+    writeFileSync(longer, run(1_763_600_000, 25_000, 5));
     const beside = gzipped({ path: longer, relativePath: 'longer.dlog', gzip: false, size: statSync(longer).size }, 0);
-    expect(beside.size).toBeGreaterThan(8 << 20);
+    expect(beside.size).toBeGreaterThan(20 << 20);
     read = 0;
     expect(await recordEndsDecompressing([large, beside], (n) => { read += n; })).toBeNull();
-    expect(read).toBeLessThanOrEqual(5 << 20);
+    expect(read).toBeLessThan(beside.size / 2);
     read = 0;
     expect(await recordEndsDecompressing([...mixed, { path: named, relativePath: 'named.dlog', gzip: false, size: statSync(named).size }], (n) => { read += n; })).toBeNull();
     expect(read).toBe(0);
