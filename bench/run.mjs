@@ -756,7 +756,9 @@ function targets17(F) {
    * A set's 2-core parse speed-up against the machine check's string parsing. A reading above 2 is no figure:
    * two threads cannot do more than twice one's work, so the check's one-thread runs were slowed (a shared VM).
    */
-  const scalingRow = (label, set, note) => {
+  const scalingRow = (label, set, ownNote) => {
+    // Every 2-core row ends with what two -j1 processes at once got, where the set ran them.
+    const note = ownNote + (set.independentPair ? `; two -j1 runs at once: ${set.independentPair.parse.toFixed(2)}×` : '');
     const machineS = SCALING?.strings?.scaling;
     const name = `2-core parse speed-up vs machine scaling${label}`;
     const moment = set.sameMoment;
@@ -795,7 +797,7 @@ function targets17(F) {
     const j2 = d.runs.j2;
     add('dlog parse + collect per core vs node loop', j1?.ok ? pct(j1.parse.vsNodeLoop) : 'failed', `≥ ${pct(TARGETS17.parseVsLoopPerCore)}`,
       j1?.ok ? j1.parse.vsNodeLoop >= TARGETS17.parseVsLoopPerCore : false, j2?.ok ? `-j2 per core: ${pct(j2.parse.vsNodeLoop / 2)}` : '');
-    scalingRow('', d, d.independentPair ? `; two -j1 runs at once: ${d.independentPair.parse.toFixed(2)}×` : '');
+    scalingRow('', d, '');
   }
   // A few large runs (issue 17's "few huge files"): the dlog set's targets on them, and the memory bound.
   const few = F.few;
@@ -804,8 +806,7 @@ function targets17(F) {
     const label = `, ${P.fewFiles} runs of ${fmtBytes(few.data.bytes / few.data.files)}`;
     add(`parse + collect per core vs node loop${label}`, j1?.ok ? pct(j1.parse.vsNodeLoop) : 'failed', `≥ ${pct(TARGETS17.parseVsLoopPerCore)}`,
       j1?.ok ? j1.parse.vsNodeLoop >= TARGETS17.parseVsLoopPerCore : false, j2?.ok ? `-j2 per core: ${pct(j2.parse.vsNodeLoop / 2)}` : '');
-    scalingRow(label, few, ` (whole files alone would allow at most ${fewBound(few).toFixed(2)}×; rests read by a second thread: ${few.runs.j2?.helped ?? 0})` +
-      (few.independentPair ? `; two -j1 runs at once: ${few.independentPair.parse.toFixed(2)}×` : ''));
+    scalingRow(label, few, ` (whole files alone would allow at most ${fewBound(few).toFixed(2)}×; rests read by a second thread: ${few.runs.j2?.helped ?? 0})`);
     const rs = okRuns(few);
     const peak = rs.length ? Math.max(...rs.map((r) => r.rssMB)) : NaN;
     add(`peak RSS${label}`, rs.length ? `${peak.toFixed(0)} MB` : 'failed', `< ${TARGETS17.rssMB} MB (at 5 GB)`, rs.length ? peak < TARGETS17.rssMB : false,
@@ -841,7 +842,7 @@ function targets17(F) {
     }
   }
   // Many small files: the 2-core target holds on every shape (issue 17, "How it is checked").
-  if (F.small) scalingRow(`, ${P.smallFiles} small files`, F.small, F.small.independentPair ? `; two -j1 runs at once: ${F.small.independentPair.parse.toFixed(2)}×` : '');
+  if (F.small) scalingRow(`, ${P.smallFiles} small files`, F.small, '');
   // The references on the other sets they were run on (BENCH_REFS): the small files, and the request shapes (both
   // references take their instances from `I` records as distalyze does).
   for (const [name, label] of [['small', ', small files'], ['requests', `, ${fmtCount(P.requests)} requests`],
