@@ -89,16 +89,18 @@ describe('reading plain files in chunks', () => {
   it('reads a file to its end when it grew or shrank since it was listed (small, exactly 1 MiB, read ahead from 8 MiB)', async () => {
     // Records, then a comment line up to `bytes`: a listed size at a read's end, where the read is not short.
     const filled = (text: string, bytes: number): string => `${text}#${'-'.repeat(bytes - text.length - 2)}\n`;
+    const oneRead = filled(lines(14, 1000), 1 << 20);
+    // Read ahead on libuv's pool (8 MiB and more).
+    const readAhead = filled(lines(16, 500_000), 9 << 20);
+    // Each file's text when listed, then when read.
     const cases: [string, string, string][] = [
-      ['grown.dlog', lines(12, 50), lines(13, 40)],
-      ['grown-1mib.dlog', filled(lines(14, 1000), 1 << 20), lines(15, 30)],
-      // Read ahead on libuv's pool (8 MiB and more).
-      ['grown-large.dlog', filled(lines(16, 500_000), 9 << 20), lines(17, 20)],
-      ['shrunk.dlog', lines(18, 100), ''],
+      ['grown.dlog', lines(12, 50), lines(12, 50) + lines(13, 40)],
+      ['grown-1mib.dlog', oneRead, oneRead + lines(15, 30)],
+      ['grown-large.dlog', readAhead, readAhead + lines(17, 20)],
+      ['shrunk.dlog', lines(18, 100), lines(18, 60)],
     ];
-    for (const [name, listedText, added] of cases) {
+    for (const [name, listedText, now] of cases) {
       const listed = write(name, listedText);
-      const now = name === 'shrunk.dlog' ? lines(18, 60) : listedText + added;
       writeFileSync(listed.path, now);
       const fresh = write(`fresh-${name}`, now);
       if (name === 'grown-1mib.dlog') expect(listed.size).toBe(1 << 20);
