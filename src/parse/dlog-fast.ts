@@ -48,23 +48,12 @@ export async function readDlogFast(
   const large = stream === undefined && !file.gzip && file.path !== '-' && file.size >= AHEAD_MIN_BYTES;
   const source: AsyncIterable<Uint8Array> = stream ?? (file.gzip || file.path === '-' ? openInputFile(file, STREAM_CHUNK, onBytes) : plainChunks(file.path, 0, file.size, large && readAhead));
   const parser = new DlogBufferParser(sink, onSkip, file.path);
-  let bytes = 0;
-  let first = true;
-  let utf8 = new Utf8Check();
-  const lineEnds = new LineEnds(file.gzip || file.path === '-' ? undefined : file.size);
+  const checks = new ChunkChecks(file, parser, onBytes, tellsBytes);
   // The rest of a large file may be read by a thread with nothing left to read (tail-help.ts): shown on the board
   // once its lines are known to end in LF, until it ends.
   const intake = sink.intake;
   const helped = large && tail !== undefined && intake !== undefined && intake.statesOnly !== true && file.size >= tail.minBytes ? tail : null;
   let shown = false;
-  /** Progress: bytes told so far, from the start (a chunk cut at the helper's part, or read on after it, is told once). */
-  let toldTo = 0;
-  const tell = (to: number): void => {
-    if (to > toldTo) {
-      onBytes?.(to - toldTo);
-      toldTo = to;
-    }
-  };
   /** Where the helper's part begins (a line start), once the owner stopped there; −1: read whole here. */
   let split = -1;
   /**
@@ -73,34 +62,13 @@ export async function readDlogFast(
    */
   let helperRecords = 0;
   let resumeAt = -1;
-  /** A chunk's checks (as readLines: NUL bytes, UTF-8) and its first byte to parse (past a BOM). */
-  const checked = (chunk: Buffer): number => {
-    bytes += chunk.length;
-    if (tellsBytes) tell(bytes);
-    lineEnds.apply(chunk);
-    const nul = chunk.indexOf(0);
-    if (nul !== -1) {
-      // As readLines: lines finished before this chunk, plus the newlines in it before the NUL.
-      let line = parser.lineNo + 1;
-      for (let i = chunk.indexOf(10); i !== -1 && i < nul; i = chunk.indexOf(10, i + 1)) line++;
-      throw new InputError(`binary data (a NUL byte near byte ${bytes - chunk.length + nul}); not a text log`, file.path, line,
-        file.gzip ? undefined : 'if it is compressed, name it *.gz');
-    }
-    const bad = utf8.check(chunk);
-    if (bad !== null) {
-      throw new InputError(invalidUtf8Message(bad.byte, bytes - chunk.length + bad.at), file.path, lineAt(chunk, bad.at, parser.lineNo), UTF8_HINT);
-    }
-    if (!first) return 0;
-    first = false;
-    // readLines strips U+FEFF from the first chunk's text: only when that chunk holds the whole BOM.
-    return chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf ? 3 : 0;
-  };
   try {
     for await (const data of source) {
       const chunk = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-      const start = checked(chunk);
+      const start = checks.check(chunk);
+      const bytes = checks.bytes;
       if (helped !== null) {
-        if (!shown && lineEnds.lf && intake?.splittable === true) shown = helped.open(file, bytes - chunk.length);
+        if (!shown && checks.lf && intake?.splittable === true) shown = helped.open(file, bytes - chunk.length);
         // Claimed from this chunk on: this thread reads to the end of the line it begins in (the helper finds the
         // same line start), unless the chunk has no line end (then the helper has declined, and it is read here).
         const cut = shown ? helped.reach(bytes - chunk.length, bytes) : -1;
@@ -119,13 +87,12 @@ export async function readDlogFast(
         parser.lineNo += lines;
         helperRecords += n;
         helperTo += pieceBytes;
-        tell(helperTo);
+        checks.tell(helperTo);
       });
-      bytes = resumeAt;
+      checks.resumeAt(resumeAt);
       if (resumeAt < file.size) {
         // Read on from where the helper stopped, in the sequential read's chunks (plainChunks aligns them).
-        utf8 = new Utf8Check();
-        for await (const chunk of plainChunks(file.path, resumeAt, file.size, readAhead)) parser.chunk(chunk, checked(chunk));
+        for await (const chunk of plainChunks(file.path, resumeAt, file.size, readAhead)) parser.chunk(chunk, checks.check(chunk));
       }
     }
   } catch (err) {
@@ -138,13 +105,164 @@ export async function readDlogFast(
   }
   try {
     if (resumeAt < file.size) {
-      if (utf8.end()) throw new InputError(invalidUtf8Message(undefined, bytes), file.path, parser.lineNo + 1, UTF8_HINT);
+      checks.end();
       parser.end();
     }
   } finally {
     parser.release();
   }
-  return { bytes, lines: parser.lineNo, records: parser.intakeRecords + helperRecords, helped: split >= 0 && resumeAt > split };
+  return { bytes: checks.bytes, lines: parser.lineNo, records: parser.intakeRecords + helperRecords, helped: split >= 0 && resumeAt > split };
+}
+
+/**
+ * A file's chunks checked as readLines checks them: NUL bytes, UTF-8 (and
+ * its end), a BOM at its head; its line ends applied (LineEnds), and its
+ * bytes counted and told to `onBytes` once each (when `tellsBytes`: a
+ * compressed file's progress is its compressed bytes, told as they are read).
+ */
+class ChunkChecks {
+  /** Bytes checked so far, from the file's start. */
+  bytes = 0;
+  private first = true;
+  private utf8 = new Utf8Check();
+  private readonly lineEnds: LineEnds;
+  /** Progress: bytes told so far, from the start (a chunk cut at the helper's part, or read on after it, is told once). */
+  private toldTo = 0;
+
+  constructor(private readonly file: InputFile, private readonly parser: DlogBufferParser, private readonly onBytes: ((n: number) => void) | undefined,
+    private readonly tellsBytes: boolean) {
+    this.lineEnds = new LineEnds(file.gzip || file.path === '-' ? undefined : file.size);
+  }
+
+  /** Whether the file's lines are known to end in LF (or CRLF). */
+  get lf(): boolean {
+    return this.lineEnds.lf;
+  }
+
+  /** The progress told up to byte `to`. */
+  tell(to: number): void {
+    if (to > this.toldTo) {
+      this.onBytes?.(to - this.toldTo);
+      this.toldTo = to;
+    }
+  }
+
+  /** A chunk's checks; returns its first byte to parse (past a BOM). */
+  check(chunk: Buffer): number {
+    const { file, parser } = this;
+    const bytes = (this.bytes += chunk.length);
+    if (this.tellsBytes) this.tell(bytes);
+    this.lineEnds.apply(chunk);
+    const nul = chunk.indexOf(0);
+    if (nul !== -1) {
+      // As readLines: lines finished before this chunk, plus the newlines in it before the NUL.
+      let line = parser.lineNo + 1;
+      for (let i = chunk.indexOf(10); i !== -1 && i < nul; i = chunk.indexOf(10, i + 1)) line++;
+      throw new InputError(`binary data (a NUL byte near byte ${bytes - chunk.length + nul}); not a text log`, file.path, line,
+        file.gzip ? undefined : 'if it is compressed, name it *.gz');
+    }
+    const bad = this.utf8.check(chunk);
+    if (bad !== null) {
+      throw new InputError(invalidUtf8Message(bad.byte, bytes - chunk.length + bad.at), file.path, lineAt(chunk, bad.at, parser.lineNo), UTF8_HINT);
+    }
+    if (!this.first) return 0;
+    this.first = false;
+    // readLines strips U+FEFF from the first chunk's text: only when that chunk holds the whole BOM.
+    return chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf ? 3 : 0;
+  }
+
+  /** Checked on from byte `at` (where a helper stopped: its UTF-8 ended at a line end). */
+  resumeAt(at: number): void {
+    this.bytes = at;
+    this.utf8 = new Utf8Check();
+  }
+
+  /** The file's end: its last UTF-8 sequence complete. */
+  end(): void {
+    if (this.utf8.end()) throw new InputError(invalidUtf8Message(undefined, this.bytes), this.file.path, this.parser.lineNo + 1, UTF8_HINT);
+  }
+}
+
+/**
+ * Whether readDlogSmall reads `file` (else readDlogFast): a plain file, not
+ * standard input, below AHEAD_MIN_BYTES (read on this thread, never helped).
+ */
+export function smallPlainFile(file: InputFile): boolean {
+  return !file.gzip && file.path !== '-' && file.size < AHEAD_MIN_BYTES;
+}
+
+/**
+ * readDlogFast for a smallPlainFile: the same reads (fileChunks's), checks,
+ * records and errors, by a synchronous loop. With many small files the
+ * asynchronous one cost each file an async generator, its promises and
+ * their turns, and V8 compiled readDlogFast and fileChunks for it, in each
+ * thread (bench/README.md, thirty-third pass). Every YIELD_BYTES the event
+ * loop runs once, as fileChunks lets it.
+ */
+export async function readDlogSmall(file: InputFile, sink: RecordSink, onSkip: SkipHandler, onBytes?: (n: number) => void): Promise<{ bytes: number; lines: number; records: number; helped: boolean }> {
+  const read = new SmallRead(file, sink, onSkip, onBytes);
+  while (!read.step()) await new Promise(setImmediate);
+  return { bytes: read.checks.bytes, lines: read.parser.lineNo, records: read.parser.intakeRecords, helped: false };
+}
+
+/** readDlogSmall's file, read in steps: each up to the file's end or until the event loop is to run (YIELD_BYTES). */
+class SmallRead {
+  readonly parser: DlogBufferParser;
+  readonly checks: ChunkChecks;
+  private readonly fd: number;
+  private readonly buffer = takeBuffer();
+  private at = 0;
+
+  constructor(private readonly file: InputFile, sink: RecordSink, onSkip: SkipHandler, onBytes: ((n: number) => void) | undefined) {
+    this.parser = new DlogBufferParser(sink, onSkip, file.path);
+    this.checks = new ChunkChecks(file, this.parser, onBytes, true);
+    try {
+      this.fd = openSync(file.path, 'r');
+    } catch (err) {
+      this.stop();
+      throw new InputError(readFailure(err, file), file.path);
+    }
+  }
+
+  /** Reads on: true once the file is read to its end and checked, false when this thread's event loop is to run first. */
+  step(): boolean {
+    const { file, parser, buffer } = this;
+    try {
+      for (;;) {
+        const asked = READ_SIZE - (this.at % READ_SIZE);
+        const n = readSync(this.fd, buffer, 0, asked, this.at);
+        if (n === 0) break;
+        this.at += n;
+        unyielded += n;
+        const chunk = buffer.subarray(0, n);
+        parser.chunk(chunk, this.checks.check(chunk));
+        if (endsAtListedSize(n, asked, this.at, file.size)) break;
+        if (unyielded >= YIELD_BYTES) {
+          unyielded = 0;
+          return false;
+        }
+      }
+    } catch (err) {
+      closeSync(this.fd);
+      this.stop();
+      if (err instanceof InputError) throw err;
+      throw new InputError(readFailure(err, file), file.path);
+    }
+    closeSync(this.fd);
+    try {
+      this.checks.end();
+      parser.end();
+    } finally {
+      this.stop();
+    }
+    return true;
+  }
+
+  /** The parser's and the read buffer's scratch given back. */
+  private stop(): void {
+    this.parser.release();
+    giveBuffer(this.buffer);
+  }
 }
 
 /**

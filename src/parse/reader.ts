@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { killProcessGroup, registerProcessGroup, releaseProcessGroup } from '../cleanup.js';
 import { InputError } from '../errors.js';
 import { clip, parseDlogLine } from './dlog.js';
-import { readDlogFast } from './dlog-fast.js';
+import { readDlogFast, readDlogSmall, smallPlainFile, type SkipHandler } from './dlog-fast.js';
 import { SPAN_OR_TABLE_NAME, type InputFile } from './files.js';
 import { readLines } from './lines.js';
 import { RereadFile, type ClassName, type LineContext, type RecordIntake, type RecordSink } from './records.js';
@@ -125,7 +125,9 @@ async function readFile(file: InputFile, className: ClassName, sink: RecordSink,
     return;
   }
   // dlog straight from the bytes: the same records, errors and skipped lines as readLines + parseDlogLine.
-  const r = await readDlogFast(file, sink, (lineNo, reason, hint) => skip(stats, options, file.path, lineNo, reason, hint), options.onBytes, undefined, options.tail, options.readAhead);
+  const onSkip: SkipHandler = (lineNo, reason, hint) => skip(stats, options, file.path, lineNo, reason, hint);
+  const r = smallPlainFile(file) ? await readDlogSmall(file, sink, onSkip, options.onBytes)
+    : await readDlogFast(file, sink, onSkip, options.onBytes, undefined, options.tail, options.readAhead);
   stats.bytes += r.bytes;
   stats.lines += r.lines;
   stats.records += r.records;
