@@ -281,6 +281,12 @@ async function ensureSet(spec) {
 // Measurements
 
 const HAS_TIME = existsSync('/usr/bin/time') && spawnSync('/usr/bin/time', ['-v', 'true']).status === 0;
+/**
+ * `taskset`, to run `--jobs 1` on one core (the 2-core rows' "from one core"): unpinned on two cores, `--jobs 1`
+ * uses more than one (a large file read ahead on libuv's pool, V8's compiling and marking on its own threads),
+ * where the machine check's one thread uses one.
+ */
+const HAS_TASKSET = os.cpus().length >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 
 /**
  * Runs a command (under /usr/bin/time -v when present); resolves with wall
@@ -422,12 +428,13 @@ function findReferences() {
   return { python, duckdb: null };
 }
 
-async function measureDistalyze(set, spec, jobs, repeat = P.repeat) {
-  const args = [CLI, join(set.dir, 'good'), join(set.dir, 'bad'), '--quiet', '--timings', '--json', '/dev/null', '--jobs', String(jobs), ...spec.args, ...P.extraArgs];
+async function measureDistalyze(set, spec, jobs, repeat = P.repeat, { oneCore = false } = {}) {
+  const node = oneCore ? ['taskset', ['-c', '0', process.execPath]] : [process.execPath, []];
+  const args = [...node[1], CLI, join(set.dir, 'good'), join(set.dir, 'bad'), '--quiet', '--timings', '--json', '/dev/null', '--jobs', String(jobs), ...spec.args, ...P.extraArgs];
   const runs = [];
   for (let i = 0; i < repeat; i++) {
-    log(`${spec.name}: distalyze --jobs ${jobs} …`);
-    const r = await timed(process.execPath, args);
+    log(`${spec.name}: distalyze --jobs ${jobs}${oneCore ? ' on one core' : ''} …`);
+    const r = await timed(node[0], args);
     const timingsLine = r.stderr.split('\n').find((l) => l.startsWith('{"stages"'));
     if (r.code !== 0 || timingsLine === undefined) {
       const why = r.timedOut ? `timed out after ${P.timeoutS} s` : `exit ${r.code ?? r.signal}`;
@@ -504,9 +511,12 @@ async function measureSet(spec) {
       const r = await timed(process.execPath, [join(BENCH, 'machine-check.mjs'), 'strings', 'files', `--list=${listFile}`, `--rounds=${SAME_MOMENT_CHECK_ROUNDS}`]);
       const j1 = tries.j1?.at(-1);
       const j2 = tries.j2?.at(-1);
+      // And --jobs 1 on one core (HAS_TASKSET), as the check's one thread runs.
+      const pinned = HAS_TASKSET ? await measureDistalyze(set, spec, 1, 1, { oneCore: true }) : null;
       if (r.code === 0 && j1?.ok && j2?.ok) {
         const check = JSON.parse(r.stdout.trim());
-        sameMoment.push({ round: i, j1Parse: j1.stages.parse, j2Parse: j2.stages.parse, machine: check.strings.scaling, machineFiles: check.files.scaling });
+        sameMoment.push({ round: i, j1Parse: j1.stages.parse, j2Parse: j2.stages.parse, machine: check.strings.scaling, machineFiles: check.files.scaling,
+          ...(pinned?.ok ? { j1OneCoreParse: pinned.stages.parse } : {}) });
       }
     }
     // This machine's scaling for distalyze's own parsing, nothing shared: two --jobs 1 runs at once (on the few
@@ -605,16 +615,20 @@ function figures(m) {
   // check above 2 is no figure either).
   const rounds = (m.sameMoment ?? []).filter((r) => r.machine <= 2).map((r) => {
     const ours = r.j1Parse / r.j2Parse;
-    return { ...r, ours, ratio: ours / r.machine, ...(r.machineFiles !== undefined && r.machineFiles <= 2 ? { ratioFiles: ours / r.machineFiles } : {}) };
+    return { ...r, ours, ratio: ours / r.machine, ...(r.machineFiles !== undefined && r.machineFiles <= 2 ? { ratioFiles: ours / r.machineFiles } : {}),
+      ...(r.j1OneCoreParse !== undefined ? { oursOneCore: r.j1OneCoreParse / r.j2Parse, ratioOneCore: r.j1OneCoreParse / r.j2Parse / r.machine } : {}) };
   });
   const onFiles = rounds.filter((r) => r.ratioFiles !== undefined);
+  // Nor this: the same speed-up from --jobs 1 on one core (taskset), as the check's one thread runs, to -j2 on two.
+  const oneCore = rounds.filter((r) => r.ratioOneCore !== undefined);
   // Not the verdict either: each round's -j2 throughput over that of two -j1 processes at once right after it (the
   // pair's mean parse over twice -j2's: the set read once by one process's two threads, twice by two processes).
   // 1.00: one process's threads got all that this machine gave distalyze's own work on two cores.
   const vsPair = (m.sameMoment ?? []).filter((r) => r.pairParse !== undefined).map((r) => r.pairParse / (2 * r.j2Parse));
   if (rounds.length > 0) {
     out.sameMoment = { rounds, median: median(rounds.map((r) => r.ratio)), discarded: (m.sameMoment ?? []).length - rounds.length,
-      ...(onFiles.length > 0 ? { medianFiles: median(onFiles.map((r) => r.ratioFiles)) } : {}) };
+      ...(onFiles.length > 0 ? { medianFiles: median(onFiles.map((r) => r.ratioFiles)) } : {}),
+      ...(oneCore.length > 0 ? { medianOneCore: median(oneCore.map((r) => r.ratioOneCore)) } : {}) };
   }
   if (vsPair.length > 0) out.vsPair = { rounds: vsPair, median: median(vsPair) };
   delete out.runs.pairJ1;
@@ -774,6 +788,11 @@ function targets17(F) {
         const files = moment.rounds.filter((r) => r.ratioFiles !== undefined).map((r) => `${r.ours.toFixed(2)}×/${r.machineFiles.toFixed(2)}×`).join(', ');
         add(`  the same vs the line loop on these files${label}`, moment.medianFiles.toFixed(2), 'indicative', null,
           `median of the rounds, ours/the line loop's 1 → 2 thread scaling on the same files: ${files}`);
+      }
+      if (moment.medianOneCore !== undefined) {
+        const each = moment.rounds.filter((r) => r.ratioOneCore !== undefined).map((r) => `${r.oursOneCore.toFixed(2)}×/${r.machine.toFixed(2)}×`).join(', ');
+        add(`  the same from -j1 on one core${label}`, moment.medianOneCore.toFixed(2), 'indicative', null,
+          `median of the rounds, -j1 pinned to one core (taskset) over -j2, against the machine's string scaling: ${each}`);
       }
       if (set.vsPair !== undefined) {
         add(`  -j2 vs two -j1 runs at once${label}`, set.vsPair.median.toFixed(2), 'indicative', null,
