@@ -21,6 +21,7 @@ import { readLines } from '../src/parse/lines.js';
 import { emptyReadStats, readClass, type ClassSink } from '../src/parse/reader.js';
 import type { RecordSink } from '../src/parse/records.js';
 import { parseDecimal, parseTimestamp } from '../src/parse/timestamp.js';
+import { recording, recordingWithIntake } from './helpers/records.js';
 
 interface Outcome {
   calls: string[];
@@ -28,19 +29,6 @@ interface Outcome {
   bytes: number;
   result: { bytes: number; lines: number } | null;
   error: { type: string; message: string; line?: number; hint?: string } | null;
-}
-
-/** Numbers as text that tells every double apart, -0 included. */
-function num(x: number): string {
-  return Object.is(x, -0) ? '-0' : String(x);
-}
-
-function recording(calls: string[]): RecordSink {
-  return {
-    instance: (id, kind) => { calls.push(`I ${JSON.stringify(id)}${kind === undefined ? '' : ` ${JSON.stringify(kind)}`}`); },
-    event: (t, name) => { calls.push(`E ${num(t)} ${JSON.stringify(name)}`); },
-    state: (t, name, value) => { calls.push(`S ${num(t)} ${JSON.stringify(name)} ${num(value)}`); },
-  };
 }
 
 /** The bytes as a stream of the given pieces (sizes used in turn; 0 = an empty chunk). */
@@ -90,36 +78,6 @@ async function viaStrings(stream: Readable, strict = false, file = FILE): Promis
     out.error = caught(err);
   }
   return out;
-}
-
-/**
- * As `recording`, plus a fast lane (RecordIntake) that numbers names in order
- * of first appearance and records its records as the same text by name;
- * `given` counts the records it was given.
- */
-function recordingWithIntake(calls: string[], given: { n: number }): RecordSink {
-  const base = recording(calls);
-  const number = (names: string[], name: string): number => {
-    const v = names.indexOf(name);
-    return v >= 0 ? v : names.push(name) - 1;
-  };
-  const events: string[] = [];
-  const states: string[] = [];
-  return {
-    ...base,
-    intake: {
-      eventVariable: (name) => number(events, name),
-      stateVariable: (name) => number(states, name),
-      records: (code, t, v, n) => {
-        given.n += n;
-        for (let i = 0; i < n; i++) {
-          const c = code[i] as number;
-          if (c >= 0) base.event(t[i] as number, events[c] as string);
-          else base.state(t[i] as number, states[-1 - c] as string, v[i] as number);
-        }
-      },
-    },
-  };
 }
 
 /** `intake`: through a sink's fast lane, whose record count must be the reader's `records`. */

@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../src/errors.js';
 import { readDlogFast, readDlogSmall, smallPlainFile } from '../src/parse/dlog-fast.js';
 import type { InputFile } from '../src/parse/files.js';
-import type { RecordSink } from '../src/parse/records.js';
+import { recording, recordingWithIntake } from './helpers/records.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'distalyze-read-small-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -24,33 +24,6 @@ function write(name: string, bytes: Buffer | string): InputFile {
   return { path, relativePath: name, gzip: false, size: statSync(path).size };
 }
 
-/** Every record as text, by name or (`fast`) through a fast lane that numbers names as the collector does. */
-function recording(calls: string[], fast: boolean): RecordSink {
-  const base: RecordSink = {
-    instance: (id) => { calls.push(`I ${id}`); },
-    event: (t, name) => { calls.push(`E ${t} ${name}`); },
-    state: (t, name, v) => { calls.push(`S ${t} ${name} ${v}`); },
-  };
-  if (!fast) return base;
-  const events: string[] = [];
-  const states: string[] = [];
-  const number = (names: string[], name: string): number => (names.includes(name) ? names.indexOf(name) : names.push(name) - 1);
-  return {
-    ...base,
-    intake: {
-      eventVariable: (name) => number(events, name),
-      stateVariable: (name) => number(states, name),
-      records: (code, t, v, n) => {
-        for (let i = 0; i < n; i++) {
-          const c = code[i] as number;
-          if (c >= 0) base.event(t[i] as number, events[c] as string);
-          else base.state(t[i] as number, states[-1 - c] as string, v[i] as number);
-        }
-      },
-    },
-  };
-}
-
 type Reader = typeof readDlogSmall;
 
 /** What a reader gives for `file`: its records, skipped lines, bytes told, result, or its error. */
@@ -59,7 +32,7 @@ async function outcome(read: Reader, file: InputFile, fast: boolean): Promise<un
   const skips: string[] = [];
   let told = 0;
   try {
-    const result = await read(file, recording(calls, fast), (lineNo, reason) => { skips.push(`${lineNo}: ${reason()}`); }, (n) => { told += n; });
+    const result = await read(file, fast ? recordingWithIntake(calls, { n: 0 }) : recording(calls), (lineNo, reason) => { skips.push(`${lineNo}: ${reason()}`); }, (n) => { told += n; });
     return { calls, skips, told, result };
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
@@ -163,7 +136,7 @@ describe('readDlogSmall, which files', () => {
       if (!done) setImmediate(tick);
     };
     setImmediate(tick);
-    const r = await readDlogSmall(f, recording([], true), () => undefined);
+    const r = await readDlogSmall(f, recordingWithIntake([], { n: 0 }), () => undefined);
     done = true;
     expect(r.bytes).toBe(statSync(f.path).size);
     // At least two turns during the read (a loop that never yields would see none before it ends).
