@@ -129,18 +129,21 @@ describe('reading plain files in chunks', () => {
     const big = write('k.dlog', lines(11, 1_200_000));
     expect(big.size).toBeGreaterThan(16 << 20);
     const none = (): void => undefined;
-    let reading = true;
-    let turns = 0;
-    const tick = (): void => {
-      if (!reading) return;
-      turns++;
+    // Read ahead on libuv's pool, and read on this thread (with every core parsing: ReadOptions.readAhead).
+    for (const readAhead of [true, false]) {
+      let reading = true;
+      let turns = 0;
+      const tick = (): void => {
+        if (!reading) return;
+        turns++;
+        setImmediate(tick);
+      };
       setImmediate(tick);
-    };
-    setImmediate(tick);
-    await readClass([big], 'good', { beginFile: none, endFile: none, instance: none, event: none, state: none }, { strict: false });
-    reading = false;
-    // Synchronous reads with no turn of the loop would leave it none until the file ends.
-    expect(turns).toBeGreaterThanOrEqual(2);
+      await readClass([big], 'good', { beginFile: none, endFile: none, instance: none, event: none, state: none }, { strict: false, readAhead });
+      reading = false;
+      // Synchronous reads with no turn of the loop would leave it none until the file ends.
+      expect(turns).toBeGreaterThanOrEqual(2);
+    }
   });
 
   it.skipIf(!existsSync('/proc/self/fd'))('closes the files when a read stops at an error', async () => {

@@ -211,7 +211,7 @@ class SmallRead {
   readonly checks: ChunkChecks;
   private readonly fd: number;
   private readonly buffer = takeBuffer();
-  private at = 0;
+  private readonly reads: ChunkReads;
 
   constructor(private readonly file: InputFile, sink: RecordSink, onSkip: SkipHandler, onBytes: ((n: number) => void) | undefined) {
     this.parser = new DlogBufferParser(sink, onSkip, file.path);
@@ -222,25 +222,16 @@ class SmallRead {
       this.stop();
       throw new InputError(readFailure(err, file), file.path);
     }
+    this.reads = new ChunkReads(this.fd, 0, file.size, this.buffer);
   }
 
   /** Reads on: true once the file is read to its end and checked, false when this thread's event loop is to run first. */
   step(): boolean {
-    const { file, parser, buffer } = this;
+    const { file, parser, reads } = this;
     try {
-      for (;;) {
-        const asked = READ_SIZE - (this.at % READ_SIZE);
-        const n = readSync(this.fd, buffer, 0, asked, this.at);
-        if (n === 0) break;
-        this.at += n;
-        unyielded += n;
-        const chunk = buffer.subarray(0, n);
+      for (let chunk = reads.next(); chunk !== null; chunk = reads.next()) {
         parser.chunk(chunk, this.checks.check(chunk));
-        if (endsAtListedSize(n, asked, this.at, file.size)) break;
-        if (unyielded >= YIELD_BYTES) {
-          unyielded = 0;
-          return false;
-        }
+        if (yieldDue()) return false;
       }
     } catch (err) {
       closeSync(this.fd);
@@ -528,25 +519,52 @@ function plainChunks(path: string, from: number, size: number, ahead: boolean): 
 async function* fileChunks(path: string, from: number, size: number): AsyncGenerator<Buffer> {
   const fd = openSync(path, 'r');
   const buffer = takeBuffer();
-  let at = from;
   try {
-    for (;;) {
-      const asked = READ_SIZE - (at % READ_SIZE);
-      const n = readSync(fd, buffer, 0, asked, at);
-      if (n === 0) return;
-      at += n;
-      unyielded += n;
-      if (unyielded >= YIELD_BYTES) {
-        unyielded = 0;
-        await new Promise(setImmediate);
-      }
-      yield buffer.subarray(0, n);
-      if (endsAtListedSize(n, asked, at, size)) return;
+    const reads = new ChunkReads(fd, from, size, buffer);
+    for (let chunk = reads.next(); chunk !== null; chunk = reads.next()) {
+      if (yieldDue()) await new Promise(setImmediate);
+      yield chunk;
     }
   } finally {
     closeSync(fd);
     giveBuffer(buffer);
   }
+}
+
+/**
+ * A plain file's chunks read on this thread into `buffer` (fileChunks's, and
+ * readDlogSmall's): from `from`, the first to the next multiple of READ_SIZE,
+ * each counted towards this thread's next event-loop turn (yieldDue).
+ */
+class ChunkReads {
+  private at: number;
+  private done = false;
+
+  constructor(private readonly fd: number, from: number, private readonly size: number, private readonly buffer: Buffer) {
+    this.at = from;
+  }
+
+  /** The next chunk (valid until the next call), or null at the file's end. */
+  next(): Buffer | null {
+    if (this.done) return null;
+    const asked = READ_SIZE - (this.at % READ_SIZE);
+    const n = readSync(this.fd, this.buffer, 0, asked, this.at);
+    if (n === 0) {
+      this.done = true;
+      return null;
+    }
+    this.at += n;
+    unyielded += n;
+    this.done = endsAtListedSize(n, asked, this.at, this.size);
+    return this.buffer.subarray(0, n);
+  }
+}
+
+/** Whether this thread is to let its event loop run now (YIELD_BYTES read since it last did); if so, counted as done. */
+function yieldDue(): boolean {
+  if (unyielded < YIELD_BYTES) return false;
+  unyielded = 0;
+  return true;
 }
 
 /**
