@@ -1,4 +1,4 @@
-import { closeSync, openSync, read, readSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../errors.js';
@@ -11,7 +11,8 @@ import type { RecordIntake, RecordSink } from './records.js';
 import { parseDecimal, parseTimestamp } from './timestamp.js';
 import { pushAll, VariableIndex } from '../features/collector.js';
 import { float64sIn, GrowableFloat64, GrowableInt32, prefixIn } from '../features/growable.js';
-import { CHUNK_BYTES, PIECE_RECORDS, type TailOwner, type TailPiece } from './tail-help.js';
+import { PIECE_RECORDS, type TailOwner, type TailPiece } from './tail-help.js';
+import { AHEAD_MIN_BYTES, ChunkReads, giveBuffer, plainChunks, takeBuffer, yieldDue } from './chunks.js';
 import { type DlogScanner, SCAN_BYTES, SCAN_END, SCAN_FULL, SCAN_NAME, threadScanner } from './dlog-scan.js';
 
 /** A line that yielded no record: its number, why (built only when shown), and a hint. */
@@ -469,154 +470,6 @@ function stateRecords(code: Int32Array, n: number): number {
 /** The values of the states among the first `n` records, in order, into `values`. */
 function stateValuesInto(values: Float64Array, code: Int32Array, v: Float64Array, n: number): void {
   for (let i = 0, k = 0; i < n; i++) if ((code[i] as number) < 0) values[k++] = v[i] as number;
-}
-
-/** Free 1 MB read buffers, reused (a fresh buffer costs a page fault per 4 KB on its first read). */
-const freeBuffers: Buffer[] = [];
-const READ_SIZE = CHUNK_BYTES;
-
-function takeBuffer(): Buffer {
-  return freeBuffers.pop() ?? Buffer.allocUnsafe(READ_SIZE);
-}
-
-function giveBuffer(b: Buffer): void {
-  if (freeBuffers.length < 4) freeBuffers.push(b);
-}
-
-/** Bytes this thread has read since it last let its event loop run (see fileChunks). */
-let unyielded = 0;
-const YIELD_BYTES = 8 << 20;
-
-/**
- * A plain file's bytes from `from` in chunks of up to 1 MB (the first to the
- * next multiple of READ_SIZE: the chunks of a read from the start, whatever
- * `from`: tail-help.ts). `ahead`: each chunk is read on libuv's pool while the
- * one before is parsed (chunksAhead); otherwise on this thread (fileChunks).
- * A chunk is valid until the one after it is asked for (the parser copies
- * what it keeps: carried line pieces, names, UTF-8 tails).
- *
- * `size` is the file's size when it was listed: a read that comes back short
- * exactly there is its end, and the read that would return nothing is not
- * made. A file that grew since is read on to its new end (its read is not
- * short at `size`), as is one that shrank. Most small files are then one
- * read, not two: of the five system calls each of 10 000 small files cost
- * (listing, open, reads, close), one fewer.
- */
-function plainChunks(path: string, from: number, size: number, ahead: boolean): AsyncGenerator<Buffer> {
-  return ahead ? chunksAhead(path, from, size) : fileChunks(path, from, size);
-}
-
-/**
- * plainChunks read synchronously into one reused buffer, on the parsing
- * thread itself, not through libuv's pool: with every core parsing, an
- * asynchronous read's answer waits for a core to run the pool's thread and
- * then for an event-loop turn (measured on the dlog set: the parse stage of
- * `-j1` 557 → 536 ms, `-j2` 414 → 390 ms, and no slower from a cold page
- * cache; bench/README.md). The kernel still reads ahead of a sequential
- * reader. Every YIELD_BYTES the event loop runs once (worker messages,
- * signals, the progress line), as the asynchronous reads let it.
- */
-async function* fileChunks(path: string, from: number, size: number): AsyncGenerator<Buffer> {
-  const fd = openSync(path, 'r');
-  const buffer = takeBuffer();
-  try {
-    const reads = new ChunkReads(fd, from, size, buffer);
-    for (let chunk = reads.next(); chunk !== null; chunk = reads.next()) {
-      if (yieldDue()) await new Promise(setImmediate);
-      yield chunk;
-    }
-  } finally {
-    closeSync(fd);
-    giveBuffer(buffer);
-  }
-}
-
-/**
- * A plain file's chunks read on this thread into `buffer` (fileChunks's, and
- * readDlogSmall's): from `from`, the first to the next multiple of READ_SIZE,
- * each counted towards this thread's next event-loop turn (yieldDue).
- */
-class ChunkReads {
-  private at: number;
-  private done = false;
-
-  constructor(private readonly fd: number, from: number, private readonly size: number, private readonly buffer: Buffer) {
-    this.at = from;
-  }
-
-  /** The next chunk (valid until the next call), or null at the file's end. */
-  next(): Buffer | null {
-    if (this.done) return null;
-    const asked = READ_SIZE - (this.at % READ_SIZE);
-    const n = readSync(this.fd, this.buffer, 0, asked, this.at);
-    if (n === 0) {
-      this.done = true;
-      return null;
-    }
-    this.at += n;
-    unyielded += n;
-    this.done = endsAtListedSize(n, asked, this.at, this.size);
-    return this.buffer.subarray(0, n);
-  }
-}
-
-/** Whether this thread is to let its event loop run now (YIELD_BYTES read since it last did); if so, counted as done. */
-function yieldDue(): boolean {
-  if (unyielded < YIELD_BYTES) return false;
-  unyielded = 0;
-  return true;
-}
-
-/**
- * A file from which its next chunk is read while one is parsed (chunksAhead):
- * a large file's reads are a sixth to a quarter of its parse on this thread
- * (`read` in a profile of 4 runs in 2 GB: 1.1–2.6 s of 7–10 s), and libuv's
- * thread does them beside it. 4 runs in 2 GB (3 alternating rounds): `-j1`
- * parse 6.64 → 5.93 s, `-j2` 4.46 → 4.24 s; a million requests in a file a
- * class 3.01 → 2.86 s, `-j2` 1.98 → 1.93 s. Below, files are read on this
- * thread (fileChunks: with many small files the asynchronous reads were slower).
- * Only with a core free beside the parsing threads (readAhead): with every
- * core parsing, the pool's thread takes its turns from them, and its hand-off
- * costs more than it saves (4 runs in 0.45 GB, `-j2` on 2 cores, 14
- * alternating rounds: CPU 0.90×, parse 0.90×; in 2 GB, 6 rounds: 0.88×, 0.87×).
- */
-const AHEAD_MIN_BYTES = 8 << 20;
-
-/** Whether a read of `n` bytes, `asked` for, that ended at `at` ended the file at its listed `size` (plainChunks). */
-function endsAtListedSize(n: number, asked: number, at: number, size: number): boolean {
-  return n < asked && at === size;
-}
-
-/** fileChunks, each chunk read on libuv's pool while the one before is parsed. */
-async function* chunksAhead(path: string, from: number, size: number): AsyncGenerator<Buffer> {
-  const fd = openSync(path, 'r');
-  let current = takeBuffer();
-  let spare = takeBuffer();
-  let at = from;
-  /** The pending read's length. */
-  let asked = 0;
-  const next = (into: Buffer): Promise<number> => new Promise((resolve, reject) => {
-    asked = READ_SIZE - (at % READ_SIZE);
-    read(fd, into, 0, asked, at, (err, n) => (err !== null ? reject(err) : resolve(n)));
-  });
-  let pending: Promise<number> | null = next(current);
-  try {
-    while (pending !== null) {
-      const n: number = await pending;
-      pending = null;
-      if (n === 0) return;
-      at += n;
-      if (!endsAtListedSize(n, asked, at, size)) pending = next(spare);
-      yield current.subarray(0, n);
-      [current, spare] = [spare, current];
-    }
-  } finally {
-    // (A read still under way writes into its buffer: it ends before the file is closed.)
-    if (pending !== null) await pending.catch(() => 0);
-    closeSync(fd);
-    giveBuffer(current);
-    giveBuffer(spare);
-  }
 }
 
 /**
