@@ -2,10 +2,15 @@
  * Plain files read in chunks (the readers' bytes: dlog-fast.ts, lines.ts):
  * synchronously on the reading thread into reused buffers, or a large file's
  * next chunk on libuv's pool while one is parsed; the event loop let run
- * every 8 MB; a file's end found at the size the listing gave it.
+ * every 8 MB; a file's end found at the size the listing gave it. And each
+ * chunk's checks, the same for every reader (ChunkChecks).
  */
 import { closeSync, openSync, read, readSync } from 'node:fs';
+import { InputError } from '../errors.js';
+import type { InputFile } from './files.js';
+import { LineEnds } from './line-ends.js';
 import { CHUNK_BYTES } from './tail-help.js';
+import { invalidUtf8Message, lineAt, Utf8Check, UTF8_HINT } from './utf8-check.js';
 
 /** Free 1 MB read buffers, reused (a fresh buffer costs a page fault per 4 KB on its first read). */
 const freeBuffers: Buffer[] = [];
@@ -155,5 +160,75 @@ async function* chunksAhead(path: string, from: number, size: number): AsyncGene
     closeSync(fd);
     giveBuffer(current);
     giveBuffer(spare);
+  }
+}
+
+/**
+ * A file's chunks checked as the readers check them (readLines and the dlog
+ * readers): NUL bytes, UTF-8 (and its end), a BOM at its head; its line ends
+ * applied (LineEnds), and its bytes counted and told to `onBytes` once each
+ * (when `tellsBytes`: a compressed file's progress is its compressed bytes,
+ * told as they are read). `lineNo`: the lines finished before the chunk.
+ */
+export class ChunkChecks {
+  /** Bytes checked so far, from the file's start. */
+  bytes = 0;
+  private first = true;
+  private utf8 = new Utf8Check();
+  private readonly lineEnds: LineEnds;
+  /** Progress: bytes told so far, from the start (a chunk cut at the helper's part, or read on after it, is told once). */
+  private toldTo = 0;
+
+  constructor(private readonly file: InputFile, private readonly lineNo: () => number, private readonly onBytes: ((n: number) => void) | undefined,
+    private readonly tellsBytes: boolean) {
+    this.lineEnds = new LineEnds(file.gzip || file.path === '-' ? undefined : file.size);
+  }
+
+  /** Whether the file's lines are known to end in LF (or CRLF). */
+  get lf(): boolean {
+    return this.lineEnds.lf;
+  }
+
+  /** The progress told up to byte `to`. */
+  tell(to: number): void {
+    if (to > this.toldTo) {
+      this.onBytes?.(to - this.toldTo);
+      this.toldTo = to;
+    }
+  }
+
+  /** A chunk's checks; returns its first byte to parse (past a BOM). */
+  check(chunk: Buffer): number {
+    const file = this.file;
+    const bytes = (this.bytes += chunk.length);
+    if (this.tellsBytes) this.tell(bytes);
+    this.lineEnds.apply(chunk);
+    const nul = chunk.indexOf(0);
+    if (nul !== -1) {
+      // As readLines: lines finished before this chunk, plus the newlines in it before the NUL.
+      let line = this.lineNo() + 1;
+      for (let i = chunk.indexOf(10); i !== -1 && i < nul; i = chunk.indexOf(10, i + 1)) line++;
+      throw new InputError(`binary data (a NUL byte near byte ${bytes - chunk.length + nul}); not a text log`, file.path, line,
+        file.gzip ? undefined : 'if it is compressed, name it *.gz');
+    }
+    const bad = this.utf8.check(chunk);
+    if (bad !== null) {
+      throw new InputError(invalidUtf8Message(bad.byte, bytes - chunk.length + bad.at), file.path, lineAt(chunk, bad.at, this.lineNo()), UTF8_HINT);
+    }
+    if (!this.first) return 0;
+    this.first = false;
+    // A BOM only when the first chunk holds all of it (as readLines had it: U+FEFF stripped from that chunk's text).
+    return chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf ? 3 : 0;
+  }
+
+  /** Checked on from byte `at` (where a helper stopped: its UTF-8 ended at a line end). */
+  resumeAt(at: number): void {
+    this.bytes = at;
+    this.utf8 = new Utf8Check();
+  }
+
+  /** The file's end: its last UTF-8 sequence complete. */
+  end(): void {
+    if (this.utf8.end()) throw new InputError(invalidUtf8Message(undefined, this.bytes), this.file.path, this.lineNo() + 1, UTF8_HINT);
   }
 }

@@ -4,15 +4,14 @@ import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../errors.js';
 import { clip, parseDlogLine } from './dlog.js';
 import { openInputFile, type InputFile } from './files.js';
-import { LineEnds } from './line-ends.js';
-import { invalidUtf8Message, lineAt, Utf8Check, UTF8_HINT } from './utf8-check.js';
+import { Utf8Check } from './utf8-check.js';
 import { MAX_LINE_LENGTH, readFailure } from './lines.js';
 import type { RecordIntake, RecordSink } from './records.js';
 import { parseDecimal, parseTimestamp } from './timestamp.js';
 import { pushAll, VariableIndex } from '../features/collector.js';
 import { float64sIn, GrowableFloat64, GrowableInt32, prefixIn } from '../features/growable.js';
 import { PIECE_RECORDS, type TailOwner, type TailPiece } from './tail-help.js';
-import { AHEAD_MIN_BYTES, ChunkReads, giveBuffer, plainChunks, takeBuffer, yieldDue } from './chunks.js';
+import { AHEAD_MIN_BYTES, ChunkChecks, ChunkReads, giveBuffer, plainChunks, takeBuffer, yieldDue } from './chunks.js';
 import { type DlogScanner, SCAN_BYTES, SCAN_END, SCAN_FULL, SCAN_NAME, threadScanner } from './dlog-scan.js';
 
 /** A line that yielded no record: its number, why (built only when shown), and a hint. */
@@ -49,7 +48,7 @@ export async function readDlogFast(
   const large = stream === undefined && !file.gzip && file.path !== '-' && file.size >= AHEAD_MIN_BYTES;
   const source: AsyncIterable<Uint8Array> = stream ?? (file.gzip || file.path === '-' ? openInputFile(file, STREAM_CHUNK, onBytes) : plainChunks(file.path, 0, file.size, large && readAhead));
   const parser = new DlogBufferParser(sink, onSkip, file.path);
-  const checks = new ChunkChecks(file, parser, onBytes, tellsBytes);
+  const checks = new ChunkChecks(file, () => parser.lineNo, onBytes, tellsBytes);
   // The rest of a large file may be read by a thread with nothing left to read (tail-help.ts): shown on the board
   // once its lines are known to end in LF, until it ends.
   const intake = sink.intake;
@@ -116,75 +115,6 @@ export async function readDlogFast(
 }
 
 /**
- * A file's chunks checked as readLines checks them: NUL bytes, UTF-8 (and
- * its end), a BOM at its head; its line ends applied (LineEnds), and its
- * bytes counted and told to `onBytes` once each (when `tellsBytes`: a
- * compressed file's progress is its compressed bytes, told as they are read).
- */
-class ChunkChecks {
-  /** Bytes checked so far, from the file's start. */
-  bytes = 0;
-  private first = true;
-  private utf8 = new Utf8Check();
-  private readonly lineEnds: LineEnds;
-  /** Progress: bytes told so far, from the start (a chunk cut at the helper's part, or read on after it, is told once). */
-  private toldTo = 0;
-
-  constructor(private readonly file: InputFile, private readonly parser: DlogBufferParser, private readonly onBytes: ((n: number) => void) | undefined,
-    private readonly tellsBytes: boolean) {
-    this.lineEnds = new LineEnds(file.gzip || file.path === '-' ? undefined : file.size);
-  }
-
-  /** Whether the file's lines are known to end in LF (or CRLF). */
-  get lf(): boolean {
-    return this.lineEnds.lf;
-  }
-
-  /** The progress told up to byte `to`. */
-  tell(to: number): void {
-    if (to > this.toldTo) {
-      this.onBytes?.(to - this.toldTo);
-      this.toldTo = to;
-    }
-  }
-
-  /** A chunk's checks; returns its first byte to parse (past a BOM). */
-  check(chunk: Buffer): number {
-    const { file, parser } = this;
-    const bytes = (this.bytes += chunk.length);
-    if (this.tellsBytes) this.tell(bytes);
-    this.lineEnds.apply(chunk);
-    const nul = chunk.indexOf(0);
-    if (nul !== -1) {
-      // As readLines: lines finished before this chunk, plus the newlines in it before the NUL.
-      let line = parser.lineNo + 1;
-      for (let i = chunk.indexOf(10); i !== -1 && i < nul; i = chunk.indexOf(10, i + 1)) line++;
-      throw new InputError(`binary data (a NUL byte near byte ${bytes - chunk.length + nul}); not a text log`, file.path, line,
-        file.gzip ? undefined : 'if it is compressed, name it *.gz');
-    }
-    const bad = this.utf8.check(chunk);
-    if (bad !== null) {
-      throw new InputError(invalidUtf8Message(bad.byte, bytes - chunk.length + bad.at), file.path, lineAt(chunk, bad.at, parser.lineNo), UTF8_HINT);
-    }
-    if (!this.first) return 0;
-    this.first = false;
-    // readLines strips U+FEFF from the first chunk's text: only when that chunk holds the whole BOM.
-    return chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf ? 3 : 0;
-  }
-
-  /** Checked on from byte `at` (where a helper stopped: its UTF-8 ended at a line end). */
-  resumeAt(at: number): void {
-    this.bytes = at;
-    this.utf8 = new Utf8Check();
-  }
-
-  /** The file's end: its last UTF-8 sequence complete. */
-  end(): void {
-    if (this.utf8.end()) throw new InputError(invalidUtf8Message(undefined, this.bytes), this.file.path, this.parser.lineNo + 1, UTF8_HINT);
-  }
-}
-
-/**
  * Whether readDlogSmall reads `file` (else readDlogFast): a plain file, not
  * standard input, below AHEAD_MIN_BYTES (read on this thread, never helped).
  */
@@ -216,7 +146,7 @@ class SmallRead {
 
   constructor(private readonly file: InputFile, sink: RecordSink, onSkip: SkipHandler, onBytes: ((n: number) => void) | undefined) {
     this.parser = new DlogBufferParser(sink, onSkip, file.path);
-    this.checks = new ChunkChecks(file, this.parser, onBytes, true);
+    this.checks = new ChunkChecks(file, () => this.parser.lineNo, onBytes, true);
     try {
       this.fd = openSync(file.path, 'r');
     } catch (err) {

@@ -1,12 +1,10 @@
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../errors.js';
-import { plainChunks } from './chunks.js';
+import { ChunkChecks, plainChunks } from './chunks.js';
 import { describeFsError, openInputFile, type InputFile } from './files.js';
-import { LineEnds } from './line-ends.js';
-import { invalidUtf8Message, lineAt, Utf8Check, UTF8_HINT } from './utf8-check.js';
 
-/** Bytes per read: 64 KiB (a stream's, and a plain file's; LineEnds decides a file's line ends from its first chunk). */
+/** Bytes per read: 64 KiB (a stream's, and a plain file's: LineEnds decides a file's line ends from its first chunk). */
 const LINE_CHUNK = 64 * 1024;
 
 /** Lines longer than this are skipped (and counted), so one runaway line cannot exhaust memory. */
@@ -51,32 +49,12 @@ export async function readLines(
   let skipping = false; // inside an over-long line: drop until its end
   let skippedLength = 0;
   let lineNo = 0;
-  let bytes = 0;
-  let first = true;
-  const utf8 = new Utf8Check();
-  const lineEnds = new LineEnds(file.gzip || file.path === '-' ? undefined : file.size);
+  const checks = new ChunkChecks(file, () => lineNo, onBytes, tellsBytes);
   try {
     for await (const chunk of source as AsyncIterable<Buffer>) {
-      bytes += chunk.length;
-      if (tellsBytes) onBytes?.(chunk.length);
-      lineEnds.apply(chunk);
-      const nul = chunk.indexOf(0);
-      if (nul !== -1) {
-        // The line the NUL is on: lines finished before this chunk, plus the newlines in it before the NUL.
-        let line = lineNo + 1;
-        for (let i = chunk.indexOf(10); i !== -1 && i < nul; i = chunk.indexOf(10, i + 1)) line++;
-        throw new InputError(`binary data (a NUL byte near byte ${bytes - chunk.length + nul}); not a text log`, file.path, line,
-          file.gzip ? undefined : 'if it is compressed, name it *.gz');
-      }
-      const bad = utf8.check(chunk);
-      if (bad !== null) {
-        throw new InputError(invalidUtf8Message(bad.byte, bytes - chunk.length + bad.at), file.path, lineAt(chunk, bad.at, lineNo), UTF8_HINT);
-      }
-      let text = decoder.write(chunk);
-      if (first) {
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-        first = false;
-      }
+      const from = checks.check(chunk);
+      // (Past a BOM: the first chunk holds it whole.)
+      const text = decoder.write(from === 0 ? chunk : chunk.subarray(from));
       let start = 0;
       for (;;) {
         const nl = text.indexOf('\n', start);
@@ -113,7 +91,7 @@ export async function readLines(
   } finally {
     if (file.path !== '-') (source as Partial<Readable>).destroy?.();
   }
-  if (utf8.end()) throw new InputError(invalidUtf8Message(undefined, bytes), file.path, lineNo + 1, UTF8_HINT);
+  checks.end();
   const rest = carry + decoder.end();
   if (skipping) {
     lineNo++;
@@ -124,7 +102,7 @@ export async function readLines(
     if (line.length > MAX_LINE_LENGTH) handler.tooLong(lineNo, line.length);
     else handler.line(line, lineNo);
   }
-  return { bytes, lines: lineNo };
+  return { bytes: checks.bytes, lines: lineNo };
 }
 
 /** The message for a stream that failed: truncated or corrupt gzip, or a file-system error. */
