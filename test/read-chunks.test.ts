@@ -6,22 +6,15 @@
  * error for a file that cannot be opened; a read stopped by an error leaves
  * no file open.
  */
-import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../src/errors.js';
 import type { InputFile } from '../src/parse/files.js';
 import { emptyReadStats, readClass, type ClassSink } from '../src/parse/reader.js';
+import { testFiles } from './helpers/test-files.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'distalyze-read-chunks-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function write(name: string, text: string): InputFile {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return { path, relativePath: name, gzip: false, size: statSync(path).size };
-}
+const { write, openHere, remove } = testFiles('distalyze-read-chunks-');
+afterAll(remove);
 
 /** Every sink call as text, files included. */
 function recording(calls: string[]): ClassSink {
@@ -51,20 +44,6 @@ function lines(k: number, n: number): string {
   const out: string[] = [];
   for (let i = 0; i < n; i++) out.push(i % 3 === 0 ? `E\t${k * 1e6 + i}\tstep-${i % 7}` : `S\t${k * 1e6 + i}\tq${i % 5}\t${(i * k) % 11}`);
   return `${out.join('\n')}\n`;
-}
-
-/** The files of this process's open descriptors that are in `dir`. */
-function openHere(): string[] {
-  const out: string[] = [];
-  for (const fd of readdirSync('/proc/self/fd')) {
-    try {
-      const target = readlinkSync(`/proc/self/fd/${fd}`);
-      if (target.startsWith(dir)) out.push(target);
-    } catch {
-      // closed meanwhile
-    }
-  }
-  return out;
 }
 
 describe('reading plain files in chunks', () => {

@@ -6,22 +6,16 @@
  * choice of line ends (LineEnds decides from the first chunk that holds a CR
  * or LF, so the chunks must be the stream's 64 KiB). No file is left open.
  */
-import { appendFileSync, createReadStream, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../src/errors.js';
 import type { InputFile } from '../src/parse/files.js';
 import { readLines } from '../src/parse/lines.js';
+import { testFiles } from './helpers/test-files.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'distalyze-read-lines-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function write(name: string, bytes: Buffer | string): InputFile {
-  const path = join(dir, name);
-  writeFileSync(path, bytes);
-  return { path, relativePath: name, gzip: false, size: statSync(path).size };
-}
+const { dir, write, openHere, remove } = testFiles('distalyze-read-lines-');
+afterAll(remove);
 
 /** What readLines gives for `file`, read by itself or (`viaStream`) from a stream of it as openInputFile made them. */
 async function outcome(file: InputFile, viaStream: boolean): Promise<unknown> {
@@ -38,20 +32,6 @@ async function outcome(file: InputFile, viaStream: boolean): Promise<unknown> {
     if (!(err instanceof InputError)) throw err;
     return { calls: calls.length, told, error: err.message, file: err.file, line: err.line, hint: err.hint };
   }
-}
-
-/** The files of this process's open descriptors that are in `dir`. */
-function openHere(): string[] {
-  const out: string[] = [];
-  for (const fd of readdirSync('/proc/self/fd')) {
-    try {
-      const target = readlinkSync(join('/proc/self/fd', fd));
-      if (target.startsWith(dir)) out.push(target);
-    } catch {
-      // (closed meanwhile)
-    }
-  }
-  return out;
 }
 
 const KiB = 1024;

@@ -6,23 +6,17 @@
  * their lines), leave no file open after an error, and let the event loop run
  * every 8 MB as readDlogFast's reads do.
  */
-import { appendFileSync, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../src/errors.js';
 import { readDlogFast, readDlogSmall, smallPlainFile } from '../src/parse/dlog-fast.js';
 import type { InputFile } from '../src/parse/files.js';
 import { recording, recordingWithIntake } from './helpers/records.js';
+import { testFiles } from './helpers/test-files.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'distalyze-read-small-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function write(name: string, bytes: Buffer | string): InputFile {
-  const path = join(dir, name);
-  writeFileSync(path, bytes);
-  return { path, relativePath: name, gzip: false, size: statSync(path).size };
-}
+const { dir, write, openHere, remove } = testFiles('distalyze-read-small-');
+afterAll(remove);
 
 type Reader = typeof readDlogSmall;
 
@@ -48,20 +42,6 @@ function lines(n: number): string {
   const out: string[] = [];
   for (let i = 0; i < n; i++) out.push(i % 3 === 0 ? `E\t1763596804.${String(i).padStart(6, '0')}\tstep-${i % 7}${i % 101 === 0 ? 'é' : ''}` : `S\t${i}.5\tq${i % 5}\t${i % 11}`);
   return `${out.join('\n')}\n`;
-}
-
-/** The files of this process's open descriptors that are in `dir`. */
-function openHere(): string[] {
-  const out: string[] = [];
-  for (const fd of readdirSync('/proc/self/fd')) {
-    try {
-      const target = readlinkSync(join('/proc/self/fd', fd));
-      if (target.startsWith(dir)) out.push(target);
-    } catch {
-      // (closed meanwhile)
-    }
-  }
-  return out;
 }
 
 const MiB = 1 << 20;
