@@ -10,7 +10,7 @@ import { appendFileSync, createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../src/errors.js';
-import type { InputFile } from '../src/parse/files.js';
+import { openInputFile, type InputFile } from '../src/parse/files.js';
 import { readLines } from '../src/parse/lines.js';
 import { testFiles } from './helpers/test-files.js';
 
@@ -81,5 +81,33 @@ describe('readLines on a plain file ≡ readLines on a stream of it', () => {
     expect(await outcome(gone, false)).toMatchObject({ error: `${gone.path}: cannot read: no such file or directory` });
     const cr = await outcome(cases[4]![1](), false) as { calls: string[] };
     expect(cr.calls.slice(0, 2)).toEqual([`1 ${'x'.repeat(100)}`, `2 ${'x'.repeat(100)}`]);
+  });
+});
+
+describe('openInputFile on a plain file (CSV tables, span files, metrics)', () => {
+  const body = text(20_000); // ~0.9 MB: 14 chunks of 64 KiB
+
+  it('gives the file\'s bytes in chunks that stay valid after the next is read', async () => {
+    const file = write('all.csv', body);
+    const chunks: Buffer[] = [];
+    for await (const chunk of openInputFile(file) as AsyncIterable<Buffer>) chunks.push(chunk);
+    expect(chunks.length).toBe(Math.ceil(Buffer.byteLength(body) / (64 * 1024)));
+    expect(Buffer.concat(chunks).equals(Buffer.from(body))).toBe(true);
+    expect(openHere()).toEqual([]);
+  });
+
+  it('a reader that stops early leaves no file open; a missing file is its stream\'s error', async () => {
+    const file = write('head.csv', body);
+    const stream = openInputFile(file, 1024);
+    let n = 0;
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      n += chunk.length;
+      if (n >= 4096) break;
+    }
+    expect(n).toBe(4096);
+    for (let i = 0; i < 100 && openHere().length > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(openHere()).toEqual([]);
+    const gone = openInputFile({ path: join(dir, 'gone.csv'), relativePath: 'gone.csv', gzip: false, size: 0 });
+    await expect((async () => { for await (const _ of gone) void _; })()).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

@@ -3,9 +3,10 @@ import { createReadStream } from 'node:fs';
 import { statSync, type Stats } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { InputError } from '../errors.js';
+import { plainChunks, READ_SIZE } from './chunks.js';
 
 /** One input file of a class. */
 export interface InputFile {
@@ -181,12 +182,27 @@ export function describeFsError(err: unknown): string {
   }
 }
 
-/** Raw bytes of a file, decompressed when it is `.gz` (`onRead`: a compressed file's bytes as they are read). */
+/**
+ * Raw bytes of a file, decompressed when it is `.gz` (`onRead`: a compressed
+ * file's bytes as they are read). A plain file's come from synchronous reads
+ * (chunks.ts), each chunk a copy of its own (a stream reads ahead of its
+ * reader), not from `createReadStream`: its open, each read and its close
+ * waited for libuv's pool and then for a turn of the event loop (6 000 CSV
+ * files of 1.2 KB: the parse stage idle 6.0 s of 11.2).
+ */
 export function openInputFile(file: InputFile, highWaterMark = 64 * 1024, onRead?: (n: number) => void): Readable {
+  if (file.path !== '-' && !file.gzip) {
+    return Readable.from(copies(plainChunks(file.path, 0, file.size, false, Math.min(highWaterMark, READ_SIZE))), { objectMode: false });
+  }
   const raw: Readable = file.path === '-' ? process.stdin : createReadStream(file.path, { highWaterMark });
   if (!file.gzip) return raw;
   if (onRead !== undefined) raw.on('data', (chunk: Buffer) => onRead(chunk.length));
   const gunzip = createGunzip({ chunkSize: highWaterMark });
   raw.on('error', (err) => gunzip.destroy(err));
   return raw.pipe(gunzip);
+}
+
+/** Each chunk copied (plainChunks reuses its buffer). */
+async function* copies(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  for await (const chunk of chunks) yield Buffer.from(chunk);
 }
