@@ -1,5 +1,6 @@
 /**
- * Plain files read in chunks (the readers' bytes: dlog-fast.ts, lines.ts):
+ * Plain files read in chunks (the readers' bytes: dlog-fast.ts, lines.ts,
+ * and the streams files.ts's openInputFile makes of them for csv-parse):
  * synchronously on the reading thread into reused buffers, or a large file's
  * next chunk on libuv's pool while one is parsed; the event loop let run
  * every 8 MB; a file's end found at the size the listing gave it. And each
