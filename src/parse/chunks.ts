@@ -8,7 +8,7 @@
  */
 import { closeSync, openSync, read, readSync } from 'node:fs';
 import { InputError } from '../errors.js';
-import type { InputFile } from './files.js';
+import { plainFile, type InputFile } from './files.js';
 import { LineEnds } from './line-ends.js';
 import { CHUNK_BYTES } from './tail-help.js';
 import { invalidUtf8Message, lineAt, Utf8Check, UTF8_HINT } from './utf8-check.js';
@@ -182,7 +182,7 @@ export class ChunkChecks {
 
   constructor(private readonly file: InputFile, private readonly lineNo: () => number, private readonly onBytes: ((n: number) => void) | undefined,
     private readonly tellsBytes: boolean) {
-    this.lineEnds = new LineEnds(file.gzip || file.path === '-' ? undefined : file.size);
+    this.lineEnds = new LineEnds(plainFile(file) ? file.size : undefined);
   }
 
   /** Whether the file's lines are known to end in LF (or CRLF). */

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../errors.js';
 import { clip, parseDlogLine } from './dlog.js';
-import { openInputFile, type InputFile } from './files.js';
+import { openInputFile, plainFile, type InputFile } from './files.js';
 import { Utf8Check } from './utf8-check.js';
 import { MAX_LINE_LENGTH, readFailure } from './lines.js';
 import type { RecordIntake, RecordSink } from './records.js';
@@ -45,8 +45,8 @@ export async function readDlogFast(
   // A plain file is read into reused buffers (fresh 1 MB buffers cost page faults on every read).
   // A compressed file's progress is its compressed bytes (its size), told as they are read.
   const tellsBytes = stream !== undefined || !file.gzip;
-  const large = stream === undefined && !file.gzip && file.path !== '-' && file.size >= AHEAD_MIN_BYTES;
-  const source: AsyncIterable<Uint8Array> = stream ?? (file.gzip || file.path === '-' ? openInputFile(file, STREAM_CHUNK, onBytes) : plainChunks(file.path, 0, file.size, large && readAhead));
+  const large = stream === undefined && plainFile(file) && file.size >= AHEAD_MIN_BYTES;
+  const source: AsyncIterable<Uint8Array> = stream ?? (plainFile(file) ? plainChunks(file.path, 0, file.size, large && readAhead) : openInputFile(file, STREAM_CHUNK, onBytes));
   const parser = new DlogBufferParser(sink, onSkip, file.path);
   const checks = new ChunkChecks(file, () => parser.lineNo, onBytes, tellsBytes);
   // The rest of a large file may be read by a thread with nothing left to read (tail-help.ts): shown on the board
@@ -119,7 +119,7 @@ export async function readDlogFast(
  * standard input, below AHEAD_MIN_BYTES (read on this thread, never helped).
  */
 export function smallPlainFile(file: InputFile): boolean {
-  return !file.gzip && file.path !== '-' && file.size < AHEAD_MIN_BYTES;
+  return plainFile(file) && file.size < AHEAD_MIN_BYTES;
 }
 
 /**

@@ -182,6 +182,11 @@ export function describeFsError(err: unknown): string {
   }
 }
 
+/** A file on disk read as it is: neither standard input nor compressed (its listed size is its bytes). */
+export function plainFile(file: InputFile): boolean {
+  return file.path !== '-' && !file.gzip;
+}
+
 /**
  * Raw bytes of a file, decompressed when it is `.gz` (`onRead`: a compressed
  * file's bytes as they are read). A plain file's come from synchronous reads
@@ -191,7 +196,7 @@ export function describeFsError(err: unknown): string {
  * files of 1.2 KB: the parse stage idle 6.0 s of 11.2).
  */
 export function openInputFile(file: InputFile, highWaterMark = 64 * 1024, onRead?: (n: number) => void): Readable {
-  if (file.path !== '-' && !file.gzip) {
+  if (plainFile(file)) {
     return Readable.from(copies(plainChunks(file.path, 0, file.size, false, Math.min(highWaterMark, READ_SIZE))), { objectMode: false });
   }
   const raw: Readable = file.path === '-' ? process.stdin : createReadStream(file.path, { highWaterMark });

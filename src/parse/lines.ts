@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../errors.js';
 import { ChunkChecks, plainChunks } from './chunks.js';
-import { describeFsError, openInputFile, type InputFile } from './files.js';
+import { describeFsError, openInputFile, plainFile, type InputFile } from './files.js';
 
 /** Bytes per read: 64 KiB (a stream's, and a plain file's: LineEnds decides a file's line ends from its first chunk). */
 const LINE_CHUNK = 64 * 1024;
@@ -39,7 +39,7 @@ export async function readLines(
 ): Promise<LineStats> {
   // A compressed file's progress is its compressed bytes (its size), told as they are read.
   const tellsBytes = stream !== undefined || !file.gzip;
-  const plain = stream === undefined && !file.gzip && file.path !== '-';
+  const plain = stream === undefined && plainFile(file);
   // The event loop runs before a plain file is read, as before a stream's first read: a line translator's timers and
   // promises settle while the file that set them is still the one read (its error names it), and signals are heard.
   if (plain) await new Promise(setImmediate);
