@@ -28,7 +28,7 @@ import { InputError } from '../errors.js';
 import { FeatureCollector, type FileContribution } from '../features/collector.js';
 import { GrowableFloat64, GrowableInt32 } from '../features/growable.js';
 import { readDlogFast } from './dlog-fast.js';
-import type { InputFile } from './files.js';
+import { plainFile, type InputFile } from './files.js';
 import type { ReadStats } from './reader.js';
 import type { ClassName, RecordIntake, RecordSink } from './records.js';
 import type { WorkerInit } from './parallel.js';
@@ -263,7 +263,7 @@ export function splitRange(split: RangeSplit, keepSeries: boolean, send: (part: 
  * 0.9 GB), where one thread summarizes it as it reads it.
  */
 export function splittable(file: InputFile, init: WorkerInit, jobs: number, minBytes = SPLIT_MIN_BYTES): boolean {
-  return jobs > 1 && init.translator === undefined && init.templates === undefined && !file.gzip && file.path !== '-' &&
+  return jobs > 1 && init.translator === undefined && init.templates === undefined && plainFile(file) &&
     file.size >= minBytes && !NAMED_FORMATS.test(file.relativePath) && file.ends === undefined;
 }
 

@@ -3,13 +3,13 @@ import { availableParallelism } from 'node:os';
 import { open } from 'node:fs/promises';
 import { median } from '../features/stats.js';
 import { parseDlogLine } from './dlog.js';
-import { openInputFile, SPAN_OR_TABLE_NAME, STREAMED_MIN_BYTES, type InputFile, type RecordEnds } from './files.js';
+import { openInputFile, plainFile, SPAN_OR_TABLE_NAME, STREAMED_MIN_BYTES, type InputFile, type RecordEnds } from './files.js';
 import type { RecordSink } from './records.js';
 import type { LineTranslator } from './translator.js';
 
 /** Whether a file is read as it is on disk, as dlog: not standard input, compressed, or a table. */
 function plainDlog(file: InputFile): boolean {
-  return file.path !== '-' && !file.gzip && !/\.(csv|tsv)$/i.test(file.relativePath);
+  return plainFile(file) && !/\.(csv|tsv)$/i.test(file.relativePath);
 }
 
 /** Bytes read from the head of a file to see how it names instances. */
