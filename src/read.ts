@@ -171,6 +171,8 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
     files.bad = all.slice(files.good.length);
   }
   const collector = new FeatureCollector(keepSeries);
+  // Every file, read here or by a worker and absorbed: room for one instance each, while each gives one.
+  collector.expectFiles(all.length);
   if (guessed !== null) collector.useReferenceDuration(guessed);
   collector.events.limit = collector.states.limit = variableLimit(getHeapStatistics().heap_size_limit);
   const stats: Record<ClassName, ReadStats> = { good: emptyReadStats(), bad: emptyReadStats() };

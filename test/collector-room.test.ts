@@ -759,6 +759,42 @@ describe("a worker's collector per batch (reuseBuffersOf)", () => {
     expect(plain(reusing.exportFile())).toEqual(plain(own.exportFile()));
   });
 
+  it('files of one instance each, as many as foretold (expectFiles): every column grows once, straight to one slot a file; the values are the same', () => {
+    const files = 300;
+    /** `files` files of one instance each (an event, a state); `empty`: file 3 holds no record. */
+    const read = (c: FeatureCollector, empty: boolean): void => {
+      for (let i = 0; i < files; i++) {
+        const f = file(`run-${String(i).padStart(4, '0')}.dlog`);
+        c.beginFile(f, i < files / 2 ? 'good' : 'bad');
+        if (!(empty && i === 3)) {
+          c.event(0, 'Start');
+          c.state(0.5, 'queue', i % 7);
+          c.event(1 + (i % 3), 'End');
+        }
+        c.endFile(f);
+      }
+      c.finishClass();
+    };
+    const capacities = (c: FeatureCollector): number[] =>
+      [c.durations, c.starts, c.recordCounts, c.entryEvents, c.named, c.eventColumns[0]![0]!, c.stateColumns[0]![0]!].map((g) => g.data.length);
+    const foretold = new FeatureCollector(true);
+    foretold.expectFiles(files);
+    read(foretold, false);
+    const doubling = new FeatureCollector(true);
+    read(doubling, false);
+    expect(capacities(foretold)).toEqual(Array(7).fill(files));
+    expect(capacities(doubling)).toEqual(Array(7).fill(512));
+    expect(plain(foretold.exportFile())).toEqual(plain(doubling.exportFile()));
+    // A file that gave no instance ends the guess (before any column outgrew its first 16 slots): they double as before.
+    const broken = new FeatureCollector(true);
+    broken.expectFiles(files);
+    read(broken, true);
+    const unguided = new FeatureCollector(true);
+    read(unguided, true);
+    expect(capacities(broken)).toEqual(Array(7).fill(512));
+    expect(plain(broken.exportFile())).toEqual(plain(unguided.exportFile()));
+  });
+
   it('Dref known ahead: q*.abs from the records, as their change points give them (a 0 after a −0 included), and no block', () => {
     const Q1_ABS = STATE_FEATURE_TYPES.indexOf('q1.abs');
     const readFile = (c: FeatureCollector): void => {

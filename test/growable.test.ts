@@ -83,6 +83,34 @@ describe('GrowableFloat64', () => {
   });
 });
 
+describe('the room a column is expected to need (SlotRoom, issue 17 thirty-fourth pass)', () => {
+  it('past its first room a column grows straight to the room expected, then doubles from it; no guess: doubling', () => {
+    const room = { expected: 1000 };
+    const guided = new GrowableFloat64(16, Number.NaN, 2, room);
+    const plain = new GrowableFloat64(16);
+    const ints = new GrowableInt32(16, 2, room);
+    for (let i = 0; i < 17; i++) {
+      guided.set(i, i);
+      plain.set(i, i);
+      ints.push(i);
+    }
+    expect([guided.data.length, plain.data.length, ints.data.length]).toEqual([1000, 32, 1000]);
+    expect([...guided.toArray(17)]).toEqual([...plain.toArray(17)]);
+    // Beyond the room expected: doubling again. A guess withdrawn (0) leaves doubling alone.
+    guided.set(1000, 5);
+    expect(guided.data.length).toBe(2000);
+    room.expected = 0;
+    const after = new GrowableFloat64(16, Number.NaN, 2, room);
+    for (let i = 0; i < 17; i++) after.push(i);
+    expect(after.data.length).toBe(32);
+    // A room smaller than doubling gives does not shrink the growth.
+    const small = new GrowableFloat64(16, Number.NaN, 2, { expected: 20 });
+    small.set(40, 1);
+    expect(small.data.length).toBe(64);
+    expect([small.at(39), small.at(40)]).toEqual([NaN, 1]);
+  });
+});
+
 describe('GrowableInt32', () => {
   it('reserve keeps the values, makes the room, and growth goes on from it', () => {
     const g = new GrowableInt32(2);

@@ -296,19 +296,28 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   readonly eventColumns: GrowableFloat64[][] = emptyList();
   readonly stateColumns: GrowableFloat64[][] = emptyList();
 
+  /**
+   * The slots every per-slot column is expected to need (SlotRoom): while each file read so far gave one instance,
+   * those and one a file still to come (expectFiles); else no guess.
+   */
+  private readonly slotRoom = { expected: 0 };
+  /** Files still to come into this collector (expectFiles), and those begun since: beginFile counts them. */
+  private filesLeft = 0;
+  private filesBegun = 0;
+
   readonly ids: string[] = emptyList();
   readonly classes = new SlotClasses();
-  readonly durations = new GrowableFloat64();
+  readonly durations = new GrowableFloat64(16, Number.NaN, 2, this.slotRoom);
   /** Each instance's first timestamp t0, for a second pass over the input (see AbsoluteQuartilePass). */
-  readonly starts = new GrowableFloat64();
+  readonly starts = new GrowableFloat64(16, Number.NaN, 2, this.slotRoom);
   // Per slot, in typed arrays (absorb takes a part's in one copy each, not a push per slot).
-  readonly recordCounts = new GrowableFloat64(16, 0);
+  readonly recordCounts = new GrowableFloat64(16, 0, 2, this.slotRoom);
   /** The kind an instance's `I` record gave it, or null. */
   readonly kinds = new SlotKinds();
   /** The event variable of each instance's first event in time (its entry point), or −1. */
-  readonly entryEvents = new GrowableInt32();
+  readonly entryEvents = new GrowableInt32(16, 2, this.slotRoom);
   /** 1 where the instance was named by `I` records (not a whole file), else 0. */
-  readonly named = new GrowableInt32();
+  readonly named = new GrowableInt32(16, 2, this.slotRoom);
   /** Instances whose records were not in time order (accepted: they are sorted). */
   unorderedInstances = 0;
   /** Files that held no record at all. */
@@ -457,6 +466,12 @@ export class FeatureCollector implements ClassSink, RecordIntake {
     this.fileRecords = 0;
     const again = this.rereading === file.path;
     this.rereading = null;
+    if (!again && this.filesLeft > 0) {
+      // (A file read again, summarized as read the first time, is counted once.)
+      this.slotRoom.expected = this.ids.length === this.filesBegun ? this.ids.length + this.filesLeft : 0;
+      this.filesLeft--;
+      this.filesBegun++;
+    }
     // (Without Dref: with no change points kept, q*.abs come from a second pass, as for the records held.)
     this.streamed = !again && file.ends !== undefined && file.size >= this.streamedMinBytes && (this.reference !== null || !this.keepSeries) &&
       this.onFlush === null ? new StreamedInstance(file.ends, this.reference ?? Number.NaN, this.scratch.timeBlocks) : null;
@@ -473,6 +488,20 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    */
   expectClassBytes(bytes: number): void {
     this.classBytesLeft = bytes;
+  }
+
+  /**
+   * `files` more files will be read into this collector (both classes; those
+   * another thread reads and this one absorbs count too). While each file
+   * begun here has given one instance (dlog files without `I` records), a
+   * per-slot column that outgrows its first room grows straight to one slot
+   * for each of them (SlotRoom), not by doublings. A guess: it only sizes
+   * the room.
+   */
+  expectFiles(files: number): void {
+    this.filesLeft = files;
+    this.filesBegun = 0;
+    this.slotRoom.expected = this.ids.length === 0 ? files : 0;
   }
 
   /**
@@ -1702,7 +1731,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
 
   private columnsOf(all: GrowableFloat64[][], v: number, width: number): GrowableFloat64[] {
     while (all.length <= v) {
-      const cols = Array.from({ length: width }, () => new GrowableFloat64());
+      const cols = Array.from({ length: width }, () => new GrowableFloat64(16, Number.NaN, 2, this.slotRoom));
       follow(cols, this.leadersOf(all));
       all.push(cols);
     }

@@ -134,6 +134,7 @@ async function handle(task: WorkerTask): Promise<WorkerReply> {
     if (lastCollector !== null) collector.reuseBuffersOf(lastCollector);
     lastCollector = collector;
     collector.expectClassBytes(batchBytes(task));
+    collector.expectFiles(files.length);
     const stats = emptyReadStats();
     tail?.reading(batch, files);
     const options = {
