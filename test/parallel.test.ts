@@ -101,9 +101,14 @@ describe('automaticJobs (no --jobs)', () => {
     expect(automaticJobs(293e6, 3, 8, 90e6)).toBe(1); // three files: two per thread still
   });
 
-  it('asks 192 MiB a thread of small files (under 64 KiB on average)', () => {
-    expect(automaticJobs(120e6, 10_000, 2)).toBe(1); // 10 000 files of 12 KB: -j2 was 0.88× -j1
-    expect(automaticJobs(478e6, 40_000, 2)).toBe(2); // 40 000: 1.17×
+  it('asks 96 MiB a thread of small files (under 64 KiB on average)', () => {
+    // Files of 12 KB, -j2's wall time over -j1's (thirty-fourth pass): 10 000 files 0.91–1.00, 16 000 0.95, 20 000 0.83–0.91.
+    expect(automaticJobs(121.7e6, 10_000, 2)).toBe(1);
+    expect(automaticJobs(194.6e6, 16_000, 2)).toBe(1);
+    expect(automaticJobs(243.4e6, 20_000, 2)).toBe(2);
+    expect(automaticJobs(487e6, 40_000, 8)).toBe(4);
+    // 96 MiB each of small files, 32 MiB each of larger ones.
+    expect(automaticJobs(243.4e6, 2_000, 8)).toBe(7);
   });
 });
 

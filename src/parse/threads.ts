@@ -107,11 +107,15 @@ export function prestartFor(goodSpec: string, badSpec: string, jobs: number | un
  * 2 cores, parse stage, files of ~1 MB: 34 MB −j2 137 ms against −j1 116,
  * 66 MB even, 134 MB 277 against 340). Small files cost a cold worker more
  * each (open, parse, summary and their first compiles), so under
- * SMALL_FILE_BYTES on average a worker needs more (10 000 files of 12 KB,
- * 120 MB: −j2 0.88× −j1; 40 000, 478 MB: 1.17×).
+ * SMALL_FILE_BYTES on average a worker needs more. Measured as `-j2`'s wall
+ * time over `-j1`'s, files of 12 KB (thirty-fourth pass, alternating pairs):
+ * 10 000 files (120 MB) 0.91–1.00, 16 000 (195 MB) 0.95, 20 000 (243 MB)
+ * 0.83–0.91; before the small files' reader of the thirty-third pass, 10 000
+ * files took 1/0.88 of `-j1`'s time and 40 000 (478 MB) 1/1.17. So two
+ * threads from ~200 MB of small files (was ~400).
  */
 const BYTES_PER_JOB = 32 * 1024 * 1024;
-const BYTES_PER_JOB_SMALL_FILES = 192 * 1024 * 1024;
+const BYTES_PER_JOB_SMALL_FILES = 96 * 1024 * 1024;
 const SMALL_FILE_BYTES = 64 * 1024;
 
 /**
