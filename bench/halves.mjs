@@ -19,6 +19,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './median.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -49,10 +50,6 @@ function stringScaling() {
   return JSON.parse(r.stdout.trim()).strings.scaling;
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 const scratch = mkdtempSync(join(tmpdir(), 'distalyze-halves-'));
 const halves = ['a', 'b'].map((h) => join(scratch, h));

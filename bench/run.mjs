@@ -29,6 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { createGzip } from 'node:zlib';
 import { GENERATOR_VERSION, dlogJobs, log4jJobs, requestJobs } from './generate.mjs';
+import { median } from './median.mjs';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH, '..');
@@ -336,12 +337,6 @@ function timed(cmd, args, { timeoutS = P.timeoutS } = {}) {
 }
 
 const best = (runs) => runs.reduce((a, b) => (b.ms < a.ms ? b : a));
-/** The middle value (the mean of the two middle ones for an even count). */
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const h = s.length >> 1;
-  return s.length % 2 === 1 ? s[h] : (s[h - 1] + s[h]) / 2;
-};
 
 /** wc -l over the files named (NUL-separated) in `namesFile`. */
 async function measureWc(namesFile) {
