@@ -781,18 +781,20 @@ function targets17(F) {
       // ahead), so -j1 → -j2 is not a 1 → 2 core speed-up (bench/README.md, thirty-fourth pass). Without taskset,
       // from -j1 as it runs.
       const unpinned = moment.rounds.map((r) => `${r.ours.toFixed(2)}×/${r.machine.toFixed(2)}×`).join(', ');
-      const pinned = moment.rounds.filter((r) => r.ratioOneCore !== undefined).map((r) => `${r.oursOneCore.toFixed(2)}×/${r.machine.toFixed(2)}×`).join(', ');
+      const pinnedRounds = moment.rounds.filter((r) => r.ratioOneCore !== undefined);
       const onOneCore = moment.medianOneCore !== undefined;
       const verdict = onOneCore ? moment.medianOneCore : moment.median;
+      const bestRuns = set.speedup2 && machineS ? `; best runs ${set.speedup2.parse.toFixed(2)}× against the start's check ${machineS.toFixed(2)}×` : '';
       add(name, verdict.toFixed(2), `≥ ${TARGETS17.scalingVsMachine}`, verdict >= TARGETS17.scalingVsMachine,
-        `median of ${onOneCore ? moment.rounds.filter((r) => r.ratioOneCore !== undefined).length : moment.rounds.length} rounds, ` +
-        `${onOneCore ? '-j1 on one core over -j2, ' : ''}ours/machine's at the same moment: ${onOneCore ? pinned : unpinned}` +
-        (moment.discarded > 0 ? ` (${moment.discarded} round(s) with a check above 2 left out)` : '') + note);
+        (onOneCore
+          ? `median of ${pinnedRounds.length} rounds, -j1 on one core over -j2, ours/machine's at the same moment: ` +
+            pinnedRounds.map((r) => `${r.oursOneCore.toFixed(2)}×/${r.machine.toFixed(2)}×`).join(', ')
+          : `median of ${moment.rounds.length} rounds, ours/machine's at the same moment: ${unpinned}`) +
+        (moment.discarded > 0 ? ` (${moment.discarded} round(s) with a check above 2 left out)` : '') + (onOneCore ? '' : bestRuns) + note);
       // Not the verdict: the same from -j1 left free on two cores (the verdict until the thirty-fourth pass).
       if (onOneCore) {
         add(`  the same from -j1 free on two cores${label}`, moment.median.toFixed(2), 'indicative', null,
-          `median of the rounds, unpinned -j1 over -j2, ours/machine's: ${unpinned}` +
-          (set.speedup2 && machineS ? `; best runs ${set.speedup2.parse.toFixed(2)}× against the start's check ${machineS.toFixed(2)}×` : ''));
+          `median of the rounds, unpinned -j1 over -j2, ours/machine's: ${unpinned}${bestRuns}`);
       }
       // Not the verdict: the same rounds against the line loop over the set's own files (machine-check.mjs files).
       if (moment.medianFiles !== undefined) {
