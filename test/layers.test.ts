@@ -1,0 +1,141 @@
+/**
+ * The house's layers, read from the code's own imports (issue 56).
+ *
+ * Data flows one way: parse → features → ttest → dependency-network →
+ * attention → analysis → report; check and history are stages over the same
+ * results; read executes a reading plan; cli and the library entry sit on top.
+ * A module may import its own layer or any layer below it, never one above.
+ *
+ * The arrows up and the import circles that existed when this test was
+ * written are listed below as known debts. The test fails on any new one, and
+ * on a listed one that is gone (so the list only shrinks: delete the line).
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve(import.meta.dirname, '..', 'src');
+
+/** Lowest first. A top-level file `x.ts` is its own unit `x`; a folder is one unit. */
+const LAYERS: readonly (readonly string[])[] = [
+  ['errors', 'version', 'cleanup'],
+  ['parse'],
+  ['features'],
+  ['ttest'],
+  ['dependency-network'],
+  ['attention'],
+  ['analysis'],
+  ['report'],
+  ['check', 'history'],
+  ['clickhouse', 'read'],
+  ['cli'],
+  ['index'],
+];
+
+/** Arrows up as of issue 56's filing: `from → to` by file. To be removed, never added. */
+const KNOWN_UP = new Set<string>([
+  'features/index.ts → ttest/prediction.ts',
+  'features/metric-join.ts → ttest/erfc.ts',
+  'parse/dlog-fast.ts → features/collector.ts',
+  'parse/dlog-fast.ts → features/growable.ts',
+  'parse/parallel.ts → features/collector.ts',
+  'parse/parallel.ts → features/growable.ts',
+  'parse/parallel.ts → features/quartile-pass.ts',
+  'parse/parallel.ts → features/stats.ts',
+  'parse/parallel.ts → features/types.ts',
+  'parse/ranges.ts → features/collector.ts',
+  'parse/ranges.ts → features/growable.ts',
+  'parse/second-pass.ts → features/quartile-pass.ts',
+  'parse/sniff.ts → features/stats.ts',
+  'parse/worker.ts → features/collector.ts',
+  'parse/worker.ts → features/growable.ts',
+  'parse/worker.ts → features/quartile-pass.ts',
+]);
+
+/** Import circles (strongly connected files) as of issue 56's filing, each as its sorted files. */
+const KNOWN_CIRCLES = new Set<string>([
+  'features/collector.ts ↔ parse/dlog-fast.ts ↔ parse/reader.ts',
+  'parse/chunks.ts ↔ parse/files.ts ↔ parse/tail-help.ts',
+  'parse/parallel.ts ↔ parse/ranges.ts ↔ parse/threads.ts',
+  'parse/templates/index.ts ↔ parse/templates/mine-parallel.ts',
+  'ttest/inflation.ts ↔ ttest/prediction.ts ↔ ttest/strata.ts ↔ ttest/types.ts ↔ ttest/welch.ts',
+]);
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
+    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) out.push(path);
+  }
+  return out;
+}
+
+/** Every relative module a file imports or re-exports, statically or with `import()`, types included. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specs = new Set<string>();
+  const patterns = [/\b(?:import|export)\b[^'";]*?\bfrom\s*['"](\.[^'"]+)['"]/g, /\bimport\s*\(\s*['"](\.[^'"]+)['"]\s*\)/g, /^\s*import\s*['"](\.[^'"]+)['"]/gm];
+  for (const re of patterns) for (const m of text.matchAll(re)) specs.add(m[1]!);
+  return [...specs].map((s) => relative(SRC, resolve(dirname(file), s.replace(/\.js$/, '.ts'))));
+}
+
+const unitOf = (file: string): string => (file.includes('/') ? file.split('/')[0]! : file.replace(/\.ts$/, ''));
+const layerOf = (file: string): number => {
+  const unit = unitOf(file);
+  const i = LAYERS.findIndex((l) => l.includes(unit));
+  if (i < 0) throw new Error(`src/${file}: its unit "${unit}" is in no layer of test/layers.test.ts`);
+  return i;
+};
+
+const files = sourceFiles(SRC).map((f) => relative(SRC, f));
+const graph = new Map(files.map((f) => [f, importsOf(join(SRC, f)).filter((t) => files.includes(t))]));
+
+/** Tarjan's strongly connected components with more than one file (or a file importing itself). */
+function circles(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  let next = 0;
+  const index = new Map<string, number>(), low = new Map<string, number>(), onStack = new Set<string>(), stack: string[] = [];
+  const found: string[] = [];
+  const visit = (v: string): void => {
+    index.set(v, next); low.set(v, next); next++;
+    stack.push(v); onStack.add(v);
+    for (const w of graph.get(v)!) {
+      if (!index.has(w)) { visit(w); low.set(v, Math.min(low.get(v)!, low.get(w)!)); }
+      else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const scc: string[] = [];
+      let w: string;
+      do { w = stack.pop()!; onStack.delete(w); scc.push(w); } while (w !== v);
+      if (scc.length > 1 || graph.get(v)!.includes(v)) found.push(scc.sort().join(' ↔ '));
+    }
+  };
+  for (const f of [...graph.keys()].sort()) if (!index.has(f)) visit(f);
+  return found.sort();
+}
+
+describe('the layers of src/ (issue 56)', () => {
+  it('every unit of src/ has a layer', () => {
+    for (const f of files) expect(() => layerOf(f)).not.toThrow();
+  });
+
+  it('no module imports a layer above its own, but for the listed debts', () => {
+    const up: string[] = [];
+    for (const [from, tos] of graph) for (const to of tos) if (layerOf(to) > layerOf(from)) up.push(`${from} → ${to}`);
+    expect(up.filter((e) => !KNOWN_UP.has(e)), 'new arrows up').toEqual([]);
+    expect([...KNOWN_UP].filter((e) => !up.includes(e)), 'listed arrows that are gone: delete them from KNOWN_UP').toEqual([]);
+  });
+
+  it('no import circles, but for the listed debts', () => {
+    const found = circles(graph);
+    expect(found.filter((c) => !KNOWN_CIRCLES.has(c)), 'new circles').toEqual([]);
+    expect([...KNOWN_CIRCLES].filter((c) => !found.includes(c)), 'listed circles that are gone: delete them').toEqual([]);
+  });
+
+  it('finds an arrow up and a circle when there is one (the reader of imports works)', () => {
+    expect(importsOf(join(SRC, 'parse/worker.ts'))).toContain('features/collector.ts');
+    expect(layerOf('parse/worker.ts')).toBeLessThan(layerOf('features/collector.ts'));
+    const toy = new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']], ['d.ts', ['a.ts', 'd.ts']], ['e.ts', []]]);
+    expect(circles(toy)).toEqual(['a.ts ↔ b.ts ↔ c.ts', 'd.ts']);
+  });
+});
