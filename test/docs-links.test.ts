@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// Every relative Markdown link in the README, docs/ and bench/README.md
+// Every relative Markdown link in the README, docs/, bench/, examples/ and fixtures/
 // points at a file of the repository, and a `#fragment` at a heading of the
 // Markdown file it names (GitHub's anchors). External links are not checked.
 
@@ -59,11 +59,16 @@ export function brokenLinks(file: string, markdown: string, root = ROOT): string
 const docs = (): string[] => [
   'README.md',
   'bench/README.md',
+  'fixtures/README.md',
+  'examples/README.md',
   ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`),
+  ...readdirSync(join(ROOT, 'examples'), { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(ROOT, 'examples', d.name, 'README.md')))
+    .map((d) => `examples/${d.name}/README.md`),
 ];
 
 describe('links in the docs', () => {
-  it('every relative link in README.md, docs/*.md and bench/README.md resolves', () => {
+  it('every relative link in README.md, docs/*.md and the other READMEs resolves', () => {
     const broken = docs().flatMap((file) => brokenLinks(file, readFileSync(join(ROOT, file), 'utf8')));
     expect(broken).toEqual([]);
   });
