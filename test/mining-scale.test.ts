@@ -9,11 +9,13 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { listInputFiles } from '../src/parse/files.js';
 import { DEFAULT_DRAIN_PARAMETERS, Drain, type DrainParameters } from '../src/parse/templates/drain.js';
 import { mineFile } from '../src/parse/templates/index.js';
 import { maskToken, tokenize } from '../src/parse/templates/mask.js';
+import { makeSandbox } from './helpers/broken-inputs.js';
+import { BOUND_MS, cpuSeconds, runThenSignal } from './helpers/signals.js';
 import { FIXTURES_DIR } from './helpers/synth.js';
 
 /** xorshift32: the same messages on every run. */
@@ -41,13 +43,18 @@ function wordsOf(rand: () => number, vocabulary = 0): () => string {
 }
 
 /** `n` distinct messages as issue 54 had them: `INFO user-<w>-<w> <1–4 words> did <k>`, in many shapes. */
-function distinctMessages(n: number, seed = 1): string[][] {
+function distinctLines(n: number, seed = 1): string[] {
   const rand = random(seed);
   const word = wordsOf(rand);
   return Array.from({ length: n }, () => {
     const extra = Array.from({ length: 1 + Math.floor(rand() * 4) }, word).join(' ');
-    return tokenize(`INFO user-${word()}-${word()} ${extra} did ${Math.floor(rand() * 1000)}`, false).map(maskToken);
+    return `INFO user-${word()}-${word()} ${extra} did ${Math.floor(rand() * 1000)}`;
   });
+}
+
+/** The same, masked. */
+function distinctMessages(n: number, seed = 1): string[][] {
+  return distinctLines(n, seed).map((line) => tokenize(line, false).map(maskToken));
 }
 
 /** Messages from a small vocabulary: clusters that join, widen and absorb one another. */
@@ -133,5 +140,24 @@ describe('the index changes no template', () => {
       expect(messages.length).toBeGreaterThan(5);
       expect(decisions(messages, DEFAULT_DRAIN_PARAMETERS, true)).toEqual(decisions(messages, DEFAULT_DRAIN_PARAMETERS, false));
     }
+  });
+});
+
+describe('SIGINT while templates are mined', () => {
+  it('16 000 distinct lines a class: the run ends within the bound, exit 130, one line', async () => {
+    const sb = makeSandbox('distalyze-mining-signal-');
+    onTestFinished(() => sb.cleanup());
+    let seed = 1;
+    for (const c of ['good', 'bad']) {
+      for (let f = 0; f < 4; f++) {
+        const lines = distinctLines(4000, seed++).map((m, i) => `2026-11-20 10:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')},000 ${m}`);
+        sb.write(`distinct/${c}/run-${f}.log`, `${lines.join('\n')}\n`);
+      }
+    }
+    // Past the start-up (~0.4 s of CPU): mining. (Before the index, its merge took 81 s of CPU at this size, deaf to signals.)
+    const r = await runThenSignal(['templates', sb.path('distinct', 'good'), sb.path('distinct', 'bad')], (pid) => cpuSeconds(pid) >= 0.7, 'SIGINT');
+    expect(r.status).toBe(130);
+    expect(r.stderr).toBe('distalyze: interrupted by SIGINT\n');
+    expect(r.ms).toBeLessThan(BOUND_MS);
   });
 });

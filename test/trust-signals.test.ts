@@ -5,75 +5,11 @@
  * Each through the real executable: the exit status a shell sees, one line on
  * stderr, no temporary or half-written file left, within a bounded wait.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { constants as osConstants } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { inProcessTranslator, SUPERVISOR_GRACE_MS } from '../src/cli/supervise.js';
-import { BIN, makeSandbox, type Sandbox } from './helpers/broken-inputs.js';
-import { ROOT } from './helpers/run.js';
-
-/** After the signal, the run must have ended within this (the supervisor's grace, and slack for a loaded machine). */
-const BOUND_MS = SUPERVISOR_GRACE_MS + 1400;
-
-interface Ended {
-  /** What a shell sees: the exit code, or 128 + the signal's number. */
-  readonly status: number;
-  readonly stderr: string;
-  /** From the signal to the end. */
-  readonly ms: number;
-}
-
-/** CPU seconds a process has used (/proc; 0 when it is gone). */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
-/** The child processes of `pid` (the supervised run of the executable). */
-function childrenOf(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter((s) => s !== '').map(Number);
-  } catch {
-    return [];
-  }
-}
-
-/**
- * The executable with `args`, sent `signal` once `ready(pid)` holds (polled every 20 ms, 30 s at most); killed
- * (and the test failed) if it has not ended BOUND_MS × 3 after the signal.
- */
-function runThenSignal(args: readonly string[], ready: (pid: number) => boolean, signal: NodeJS.Signals): Promise<Ended> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
-    child.stdout.resume();
-    const started = Date.now();
-    let sent = 0;
-    let watchdog: NodeJS.Timeout | undefined;
-    const poll = setInterval(() => {
-      if (!ready(child.pid as number) && Date.now() - started < 30_000) return;
-      clearInterval(poll);
-      sent = Date.now();
-      child.kill(signal);
-      watchdog = setTimeout(() => {
-        for (const pid of childrenOf(child.pid as number)) process.kill(pid, 'SIGKILL');
-        child.kill('SIGKILL');
-      }, BOUND_MS * 3);
-    }, 20);
-    child.on('error', reject);
-    child.on('close', (code, sig) => {
-      clearInterval(poll);
-      clearTimeout(watchdog);
-      resolve({ status: code ?? (sig === null ? -1 : 128 + osConstants.signals[sig]), stderr, ms: sent === 0 ? -1 : Date.now() - sent });
-    });
-  });
-}
+import { inProcessTranslator } from '../src/cli/supervise.js';
+import { makeSandbox, type Sandbox } from './helpers/broken-inputs.js';
+import { BOUND_MS, childrenOf, cpuSeconds, runThenSignal } from './helpers/signals.js';
 
 /** Raw log4j lines, and one line of 30 000 `a` and a `!`: `(a+)+$` backtracks on it for longer than anyone waits. */
 function rawClasses(sb: Sandbox, dir: string): { good: string; bad: string } {
