@@ -45,9 +45,14 @@ export function inProcessTranslator(argv: readonly string[]): string | null {
   return null;
 }
 
-/** In a supervised child (bin/distalyze.js): its IPC channel must not keep it running. */
+/**
+ * In a supervised child (bin/distalyze.js): its IPC channel must not keep it running; and should the supervisor
+ * go (SIGKILL), the run stops as on SIGTERM rather than go on unwatched.
+ */
 export function asSupervisedChild(env: NodeJS.ProcessEnv = process.env): void {
-  if (env[SUPERVISED_ENV] !== undefined) process.channel?.unref();
+  if (env[SUPERVISED_ENV] === undefined || process.channel === undefined) return;
+  process.channel.unref();
+  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
 }
 
 /** What a supervised child tells its supervisor on the IPC channel (cleanup.ts sends it). */
