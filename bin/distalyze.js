@@ -3,6 +3,14 @@
 // its bundle (dist/bundle/, see scripts/bundle.mjs) unless tsc has compiled dist/ since.
 import { statSync } from 'node:fs';
 
+// A translator that runs in this process (a rules file, a module) may block its thread for good (a regex that
+// backtracks forever, a loop): the command then runs in a child that this process watches, so that SIGINT and
+// SIGTERM always end it (src/cli/supervise.ts). The child's IPC channel must not keep it alive.
+const { asSupervisedChild, supervise } = await import('../dist/cli/supervise.js');
+const supervised = supervise(process.argv.slice(2));
+if (supervised !== null) process.exit(await supervised);
+asSupervisedChild();
+
 const bundled = (() => {
   try {
     return statSync(new URL('../dist/bundle/distalyze.js', import.meta.url)).mtimeMs >= statSync(new URL('../dist/cli/entry.js', import.meta.url)).mtimeMs;

@@ -1,4 +1,5 @@
-import { unlinkSync } from 'node:fs';
+import { unlinkSync, writeSync } from 'node:fs';
+import { isMainThread } from 'node:worker_threads';
 
 /**
  * What an interrupted run must undo (SIGINT, SIGTERM): temporary report files
@@ -26,12 +27,23 @@ export function useProcessGroupTable(table: SharedArrayBuffer): void {
   processGroups = new Int32Array(table);
 }
 
+/** In a supervised run's environment (cli/supervise.ts): its supervisor is told of its temporary files, to remove them if it must kill it. */
+export const SUPERVISED_ENV = 'DISTALYZE_SUPERVISED';
+
 export function registerTemporaryFile(path: string): void {
   temporaryFiles.add(path);
+  tellSupervisor(path, true);
 }
 
 export function releaseTemporaryFile(path: string): void {
   temporaryFiles.delete(path);
+  tellSupervisor(path, false);
+}
+
+/** (Sent before the file is created: the message is written to the channel at once, and the supervisor's thread is idle.) */
+function tellSupervisor(path: string, held: boolean): void {
+  if (!isMainThread || process.send === undefined || process.connected !== true || process.env[SUPERVISED_ENV] === undefined) return;
+  process.send({ distalyzeTemporary: path, held });
 }
 
 export function registerProcessGroup(pid: number): void {
@@ -84,7 +96,7 @@ export function cleanUpNow(): void {
 export const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /**
- * On SIGINT, SIGTERM or SIGHUP: clean up, then end by the same signal, as
+ * On SIGINT, SIGTERM or SIGHUP: clean up, say so in one line on stderr, then end by the same signal, as
  * well-behaved Unix programs do, so a shell sees 128 + its number (130, 143,
  * 129) and a parent sees the signal. (Not `process.exit(130)`: it waits for a
  * thread blocked in open(2) on a FIFO nobody reads, and would hang.) `before`
@@ -102,6 +114,11 @@ export function installSignalCleanup(before: () => void = () => undefined): void
       before();
     } finally {
       cleanUpNow();
+      try {
+        writeSync(2, `distalyze: interrupted by ${name}\n`);
+      } catch {
+        // stderr closed: nobody to tell
+      }
       for (const signal of SIGNALS) process.removeListener(signal, handler);
       process.kill(process.pid, name); // the default action now: the process ends
     }

@@ -177,7 +177,7 @@ describe('the executable relaunched (the test hook): the same run to its caller'
       const { tr, noted } = waitingTranslator(`relaunch-${signal}`);
       const r = await runBinaryThenSignal([sb.good, sb.bad, '--translator', tr, '--jobs', '1'], () => noted().length >= 2, signal, { [RELAUNCH_TEST_ENV]: '1' });
       expect(r.code).toBe(signal === 'SIGTERM' ? 143 : 130);
-      expect(r.stderr).toBe('');
+      expect(r.stderr).toBe(`distalyze: interrupted by ${signal}\n`);
       await expectGone(noted);
     });
   }
@@ -195,7 +195,7 @@ describe('the executable relaunched (the test hook): the same run to its caller'
     while (noted().length < 2 && Date.now() - started < 20_000) await new Promise((done) => setTimeout(done, 20));
     process.kill(-(first.pid as number), 'SIGINT');
     expect(await ended).toBe('SIGINT');
-    expect(stderr).toBe('');
+    expect(stderr).toBe('distalyze: interrupted by SIGINT\n');
     await expectGone(noted);
   });
 });

@@ -929,7 +929,7 @@ describe('signals: clean up, exit 128 + the signal number', () => {
     const r = await runBinaryThenSignal([sb.good, sb.bad, '--json', fifo, '--tsv', join(dir, 'r.tsv')],
       () => readdirSync(dir).some((f) => f.endsWith('.tmp')), 'SIGTERM');
     expect(r.code).toBe(143);
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toBe('distalyze: interrupted by SIGTERM\n');
     expect(readdirSync(dir).sort()).toEqual(['nobody-reads.fifo', 'r.tsv']);
     expect(readFileSync(join(dir, 'r.tsv'), 'utf8')).toBe('old\n');
   });
@@ -949,7 +949,7 @@ describe('signals: clean up, exit 128 + the signal number', () => {
       const running = (): number => (existsSync(pids) ? readFileSync(pids, 'utf8').trim().split('\n').length : 0);
       const r = await runBinaryThenSignal([sb.good, sb.bad, '--translator', tr, '--jobs', jobs], () => running() >= Number(jobs), 'SIGINT');
         expect(r.code).toBe(130);
-      expect(r.stderr).toBe('');
+      expect(r.stderr).toBe('distalyze: interrupted by SIGINT\n');
       await new Promise((done) => setTimeout(done, 200));
       const started = readFileSync(pids, 'utf8').trim().split('\n').map(Number);
       expect(started.length).toBeGreaterThan(0);

@@ -1,3 +1,4 @@
+import { LiteralIndex, MatchIndex, RankOrder } from './drain-index.js';
 import { WILDCARD } from './mask.js';
 
 /**
@@ -71,21 +72,49 @@ export interface Cluster {
 
 interface TreeNode {
   readonly children: Map<string, TreeNode>;
-  /** Clusters in this leaf, by id. */
-  readonly clusters: number[];
+  /** Clusters in this leaf, by id (in order of creation). */
+  readonly clusters: Set<number>;
   /** Per token position: the distinct words seen there by messages that matched a template of this leaf. */
   readonly words: Map<number, Set<string>>;
+  /** Its clusters by literal token and position, and in the order ties are broken in (drain-index.ts). */
+  readonly literals: LiteralIndex;
+  readonly ranks: RankOrder;
+  /** Its clusters by wildcard mask, for `match`, and the Drain's `version` it was built at. */
+  matchIndex: MatchIndex | null;
+  matchVersion: number;
 }
 
-const newNode = (): TreeNode => ({ children: new Map(), clusters: [], words: new Map() });
+const newNode = (): TreeNode => ({ children: new Map(), clusters: new Set(), words: new Map(), literals: new LiteralIndex(), ranks: new RankOrder(), matchIndex: null, matchVersion: -1 });
+
+/** How the Drain looks for a message's clusters. */
+export interface DrainSearch {
+  /**
+   * Whether through the indexes of drain-index.ts (the default), or by
+   * comparing the message with every cluster of its leaf (Drain's plain scan:
+   * the same templates, in time quadratic in the clusters of a leaf; kept as
+   * the tests' oracle).
+   */
+  readonly indexed: boolean;
+}
 
 export class Drain {
   readonly clusters: Cluster[] = [];
   private readonly byLength = new Map<number, TreeNode>();
-  /** Every cluster of a token count, for the fallback of `match`. */
-  private readonly allByLength = new Map<number, number[]>();
+  /** Every cluster of a token count, for the fallback of `match` (a node of its own, never routed to; its `literals` unused). */
+  private readonly allByLength = new Map<number, TreeNode>();
+  /** Bumped when a cluster is created, widened or absorbed: a match index built before is stale. */
+  private version = 0;
+  /** Per cluster id: the last search that compared it (candidates reached through several postings are compared once). */
+  private readonly seenIn: number[] = [];
+  private searches = 0;
+  /**
+   * Clusters compared with a message (its similarity or subsumption computed; one per mask looked up in a match
+   * index): the work of mining, grown linearly with distinct messages when the index finds few candidates
+   * (test/mining-scale.test.ts).
+   */
+  compared = 0;
 
-  constructor(readonly parameters: DrainParameters = DEFAULT_DRAIN_PARAMETERS) {
+  constructor(readonly parameters: DrainParameters = DEFAULT_DRAIN_PARAMETERS, readonly search: DrainSearch = { indexed: true }) {
     if (!(parameters.depth >= 3)) throw new Error('Drain depth must be at least 3');
     if (!(parameters.similarity >= 0 && parameters.similarity <= 1)) throw new Error('Drain similarity must be in [0, 1]');
   }
@@ -93,7 +122,7 @@ export class Drain {
   /** Learn from one masked message; returns the cluster it joined or started. */
   add(tokens: readonly string[]): Cluster {
     const leaf = this.leafFor(tokens, true) as TreeNode;
-    const found = this.bestIn(leaf.clusters, tokens, this.parameters.similarity, false);
+    const found = this.search.indexed ? this.mostSimilar(leaf, tokens) : this.bestIn(leaf.clusters, tokens, this.parameters.similarity, false);
     if (found !== null) {
       const t = found.tokens;
       let generalize = true;
@@ -133,11 +162,18 @@ export class Drain {
       }
       if (generalize) {
         let widened = false;
+        const params = wildcards(t);
         for (let i = 0; i < t.length; i++) {
           if (t[i] !== tokens[i] && t[i] !== WILDCARD) {
+            leaf.literals.remove(found.id, i, t[i] as string);
             t[i] = WILDCARD;
             widened = true;
           }
+        }
+        if (widened) {
+          leaf.ranks.remove(found.id, params);
+          leaf.ranks.add(found.id, wildcards(t));
+          this.version++;
         }
         if (widened || variantsReached) this.absorb(leaf, found);
         return found;
@@ -164,21 +200,88 @@ export class Drain {
    */
   private absorb(leaf: TreeNode, into: Cluster): void {
     const t = into.tokens;
-    const keep: number[] = [];
-    for (const id of leaf.clusters) {
+    const subsumed: Cluster[] = [];
+    for (const id of this.search.indexed ? this.sharingLiterals(leaf, t) : leaf.clusters) {
       const c = this.clusters[id] as Cluster;
-      let subsumed = id !== into.id;
-      for (let i = 0; subsumed && i < t.length; i++) if (t[i] !== WILDCARD && t[i] !== c.tokens[i]) subsumed = false;
-      if (subsumed) c.mergedInto = into.id;
-      else keep.push(id);
+      this.compared++;
+      let is = id !== into.id;
+      for (let i = 0; is && i < t.length; i++) if (t[i] !== WILDCARD && t[i] !== c.tokens[i]) is = false;
+      if (is) subsumed.push(c);
     }
-    if (keep.length === leaf.clusters.length) return;
-    leaf.clusters.length = 0;
-    leaf.clusters.push(...keep);
-    const all = this.allByLength.get(t.length) as number[];
-    const rest = all.filter((id) => (this.clusters[id] as Cluster).mergedInto === -1);
-    all.length = 0;
-    all.push(...rest);
+    if (subsumed.length === 0) return;
+    const all = this.allByLength.get(t.length) as TreeNode;
+    for (const c of subsumed) {
+      c.mergedInto = into.id;
+      leaf.clusters.delete(c.id);
+      leaf.literals.removeAll(c.id, c.tokens);
+      leaf.ranks.remove(c.id, wildcards(c.tokens));
+      all.clusters.delete(c.id);
+    }
+    this.version++;
+  }
+
+  /** The clusters of a leaf that may be subsumed by template `t`: those with its literal token at the position where the fewest have it. */
+  private sharingLiterals(leaf: TreeNode, t: readonly string[]): ReadonlySet<number> {
+    let fewest: ReadonlySet<number> = leaf.clusters;
+    for (let i = 0; i < t.length; i++) {
+      if (t[i] === WILDCARD) continue;
+      const ids = leaf.literals.with(i, t[i] as string);
+      if (ids.size < fewest.size) fewest = ids;
+    }
+    // (A copy: absorbing deletes from the sets.)
+    return new Set(fewest);
+  }
+
+  /**
+   * What `bestIn` finds in learning mode over the leaf, from the clusters
+   * that can be chosen: the postings of the message's literal tokens
+   * (LiteralIndex) are taken rarest first, each time after looking for the
+   * best of those left (a threshold algorithm, as in top-k search).
+   */
+  private mostSimilar(leaf: TreeNode, tokens: readonly string[]): Cluster | null {
+    const n = tokens.length;
+    const threshold = this.parameters.similarity;
+    // The fewest equal tokens reaching the threshold, as the division below computes it.
+    let need = Math.ceil(threshold * n);
+    while (need > 0 && (need - 1) / n >= threshold) need--;
+    while (need <= n && need / n < threshold) need++;
+    // Every cluster reaches it (a similarity of 0, an empty message): all are candidates.
+    if (n === 0 || need <= 0) return this.bestIn(leaf.clusters, tokens, threshold, false);
+    const postings = leaf.literals.postingsOf(tokens);
+    const search = ++this.searches;
+    const seen = this.seenIn;
+    const candidates: number[] = [];
+    let mostSame = 0;
+    // After the k rarest postings are taken, a cluster not taken has at most L − k equal tokens (L = postings.length).
+    for (let k = 0; k < postings.length; k++) {
+      const bound = postings.length - k;
+      if (bound < need || mostSame > bound) break;
+      const rest = postings.slice(k);
+      // The first cluster, in the order ties go, with `bound` equal tokens (in every posting left): better than any
+      // other not taken, and at least as similar as those taken. Looked for at no more cost than taking the next
+      // posting: a header word's posting holds most of the leaf, and the first cluster in order is usually in it.
+      const top = leaf.ranks.first((id) => {
+        if (seen[id] === search) return false;
+        this.compared++;
+        for (const ids of rest) if (!ids.has(id)) return false;
+        return true;
+      }, (rest[0] as ReadonlySet<number>).size);
+      if (top !== -1) {
+        candidates.push(top);
+        break;
+      }
+      for (const id of postings[k] as ReadonlySet<number>) {
+        if (seen[id] === search) continue;
+        seen[id] = search;
+        candidates.push(id);
+        this.compared++;
+        const t = (this.clusters[id] as Cluster).tokens;
+        let same = 0;
+        for (let i = 0; i < n; i++) if (t[i] !== WILDCARD && t[i] === tokens[i]) same++;
+        if (same > mostSame) mostSame = same;
+      }
+    }
+    return this.bestIn(candidates.sort((a, b) => a - b), tokens, threshold, false);
   }
 
   /** Put back a template learned earlier (ids follow the order of calls), without matching. */
@@ -186,10 +289,13 @@ export class Drain {
     const leaf = this.leafFor(tokens, true) as TreeNode;
     const cluster: Cluster = { id: this.clusters.length, tokens: tokens.slice(), mergedInto: -1 };
     this.clusters.push(cluster);
-    leaf.clusters.push(cluster.id);
+    leaf.clusters.add(cluster.id);
+    leaf.literals.add(cluster.id, cluster.tokens);
+    leaf.ranks.add(cluster.id, wildcards(cluster.tokens));
     let all = this.allByLength.get(tokens.length);
-    if (all === undefined) this.allByLength.set(tokens.length, all = []);
-    all.push(cluster.id);
+    if (all === undefined) this.allByLength.set(tokens.length, all = newNode());
+    all.clusters.add(cluster.id);
+    this.version++;
     return cluster;
   }
 
@@ -201,10 +307,24 @@ export class Drain {
   match(tokens: readonly string[]): Cluster | null {
     const leaf = this.leafFor(tokens, false);
     if (leaf !== null) {
-      const c = this.bestIn(leaf.clusters, tokens, 1, true);
+      const c = this.matchIn(leaf, tokens);
       if (c !== null) return c;
     }
-    return this.bestIn(this.allByLength.get(tokens.length) ?? [], tokens, 1, true);
+    const all = this.allByLength.get(tokens.length);
+    return all === undefined ? null : this.matchIn(all, tokens);
+  }
+
+  /** `bestIn` in matching mode over a node's clusters; indexed, over those its match index finds (the others do not match). */
+  private matchIn(node: TreeNode, tokens: readonly string[]): Cluster | null {
+    if (!this.search.indexed) return this.bestIn(node.clusters, tokens, 1, true);
+    if (node.matchIndex === null || node.matchVersion !== this.version) {
+      node.matchIndex = new MatchIndex(node.clusters, (id) => (this.clusters[id] as Cluster).tokens);
+      node.matchVersion = this.version;
+    }
+    this.compared += node.matchIndex.size;
+    const candidates: number[] = [];
+    for (const ids of node.matchIndex.matching(tokens)) candidates.push(...ids);
+    return this.bestIn(candidates.sort((a, b) => a - b), tokens, 1, true);
   }
 
   private leafFor(tokens: readonly string[], create: boolean): TreeNode | null {
@@ -238,13 +358,14 @@ export class Drain {
    * mode wildcards count neither way and ties prefer more wildcards (Drain3);
    * in matching mode (`exact`) wildcards count as equal and ties prefer fewer.
    */
-  private bestIn(ids: readonly number[], tokens: readonly string[], threshold: number, exact: boolean): Cluster | null {
+  private bestIn(ids: Iterable<number>, tokens: readonly string[], threshold: number, exact: boolean): Cluster | null {
     let best: Cluster | null = null;
     let bestSim = -1;
     let bestParams = -1;
     const n = tokens.length;
     for (const id of ids) {
       const c = this.clusters[id] as Cluster;
+      this.compared++;
       const t = c.tokens;
       let same = 0;
       let params = 0;
@@ -369,4 +490,11 @@ function stripTrailing(token: string): string {
   let to = token.length;
   while (to > 0 && ',;:.'.includes(token.charAt(to - 1))) to--;
   return token.slice(0, to);
+}
+
+/** The number of `<*>` in a template. */
+function wildcards(tokens: readonly string[]): number {
+  let n = 0;
+  for (const t of tokens) if (t === WILDCARD) n++;
+  return n;
 }

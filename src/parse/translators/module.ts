@@ -4,6 +4,7 @@ import { threadId } from 'node:worker_threads';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { registerTemporaryFile, releaseTemporaryFile } from '../../cleanup.js';
 import { InputError } from '../../errors.js';
 import { parseDecimal, parseTimestamp } from '../timestamp.js';
 import type { LineContext, RecordSink } from '../records.js';
@@ -271,9 +272,12 @@ async function importTypeScript(path: string, absolute: string): Promise<Record<
   }
   // One name per process, thread and load: parsing workers compile at the same time, and one must not import or delete another's file.
   const compiled = join(dirname(absolute), `.${basename(absolute).replace(/\.m?ts$/, '')}.distalyze-${process.pid}-${threadId}-${randomBytes(4).toString('hex')}.mjs`);
+  // (Registered: a module whose top level never returns is killed with the file there; cli/supervise.ts removes it.)
+  registerTemporaryFile(compiled);
   try {
     await writeFile(compiled, out.outputText);
   } catch (err) {
+    releaseTemporaryFile(compiled);
     throw new InputError(`cannot write the compiled translator next to it: ${loadFailure(err)}`, path, undefined, 'compile the translator to .mjs yourself');
   }
   try {
@@ -282,6 +286,7 @@ async function importTypeScript(path: string, absolute: string): Promise<Record<
     throw new InputError(`cannot load translator module: ${loadFailure(err)}`, path);
   } finally {
     await rm(compiled, { force: true });
+    releaseTemporaryFile(compiled);
   }
 }
 
