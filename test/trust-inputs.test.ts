@@ -1,0 +1,66 @@
+/**
+ * Issue 54 ("Trust, round 3"), the inputs: what a reader skips, drops or cannot
+ * time is counted and reported, or is an error naming file and line.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { run } from './helpers/run.js';
+
+function dir(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'distalyze-trust-inputs-'));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(root, name, '..'), { recursive: true });
+    writeFileSync(join(root, name), text);
+  }
+  return root;
+}
+
+const stamp = (s: number): string => {
+  const d = new Date(Date.UTC(2026, 10, 20, 10, 0, 0) + Math.round(s * 1000));
+  return `${d.toISOString().slice(0, 10)} ${d.toISOString().slice(11, 19)},${d.toISOString().slice(20, 23)}`;
+};
+const apache = (s: number): string => {
+  const d = new Date(Date.UTC(2026, 10, 20, 10, 0, 0) + Math.round(s * 1000));
+  return `20/Nov/2026:${d.toISOString().slice(11, 19)} +0000`;
+};
+
+describe('raw logs: an empty or comment-only file (item 10)', () => {
+  const logs = (k: number, end: number): string => `${stamp(k)} INFO a ${k}\n${stamp(k + end)} INFO done\n`;
+  it.each([['empty', ''], ['comment-only', '# rotated\n\n']])('an %s file in a raw class neither switches the run to records nor blames the other class', async (_what, text) => {
+    const root = dir({ 'g/n1.log': logs(1, 2), 'g/n2.log': logs(2, 2), 'g/n3.log': logs(3, 2), 'b/a-empty.log': text, 'b/n1.log': logs(1, 5), 'b/n2.log': logs(2, 5), 'b/n3.log': logs(3, 5) });
+    const r = await run(join(root, 'g'), join(root, 'b'), '--json', '/dev/null');
+    expect(r.code).toBe(0);
+    const lines = r.stderr.split('\n');
+    expect(lines[0]).toBe('raw logs, no translator: 2 templates mined from ' + (text === '' ? 12 : 14) + ' lines (timestamps: yyyy-MM-dd HH:mm:ss,SSS; one file = one instance); see them with distalyze templates GOOD BAD');
+    expect(lines).toContain(`  1 file held no log line (empty, or blank and # lines only): no instance, e.g. ${join(root, 'b/a-empty.log')}`);
+  });
+});
+
+describe('raw logs: lines whose timestamp is in another format (item 4)', () => {
+  // 60 lines over 29 s in log4j's format, then the rest of the run in Apache's: 3 minutes (good) against 13 (bad).
+  const file = (minutes: number, foreign: number, own = 60): string => {
+    const out: string[] = [];
+    for (let i = 0; i < own; i++) out.push(`${stamp((i * 29) / (own - 1))} INFO step ${i}`);
+    for (let i = 0; i < foreign; i++) out.push(`${apache(30 + (i * (minutes * 60 - 30)) / Math.max(1, foreign - 1))} INFO later ${i}`);
+    return `${out.join('\n')}\n`;
+  };
+  it('past 1% of a file, an error naming the first such line', async () => {
+    const root = dir({ 'g/n1.log': file(3, 40), 'g/n2.log': file(3, 40), 'g/n3.log': file(3, 40), 'b/n1.log': file(13, 40), 'b/n2.log': file(13, 40), 'b/n3.log': file(13, 40) });
+    const r = await run(join(root, 'g'), join(root, 'b'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`distalyze: ${join(root, 'g/n1.log')}:61: 40 of 100 lines (40%) begin with a timestamp in another format than the file's yyyy-MM-dd HH:mm:ss,SSS ` +
+      "(found in its first lines), as this one does: '20/Nov/2026:10:00:30 +0000 INFO later 0'; their times would be lost\n" +
+      '  hint: give each format its own file, name the format with --timestamp FORMAT, or write a translator (--translator)\n');
+  });
+
+  it('below it, counted and reported with the stack-trace lines that continue a timed line', async () => {
+    const good = `${file(3, 0)}${'\tat Foo.bar(Foo.java:1)\n'.repeat(3)}`;
+    const bad = `${file(3, 0, 150)}${apache(31)} INFO stray\n`;
+    const root = dir({ 'g/n1.log': good, 'g/n2.log': good, 'g/n3.log': good, 'b/n1.log': bad, 'b/n2.log': file(3, 0), 'b/n3.log': file(3, 0) });
+    const r = await run(join(root, 'g'), join(root, 'b'), '--json', '/dev/null');
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n')[1]).toBe(`  10 lines had no timestamp in their file's format and took the previous line's time (continuations, e.g. stack traces); 1 of them begin with a timestamp in another format, e.g. ${join(root, 'b/n1.log')}:151: '20/Nov/2026:10:00:31 +0000 INFO stray'`);
+  });
+});
