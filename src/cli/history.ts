@@ -49,7 +49,7 @@ async function runHistory(args: readonly string[], raw: RunsRawOptions & { minSe
   ]);
   const read = await readRunsFor(runs, raw, { good: 2, bad: 0 });
   const ignored = ignoreMatcher(raw.ignore);
-  const history = detectHistory({ features: read.features, runOf: read.runOf, runNames: runs.map((r) => r.name) }, {
+  const history = detectHistory({ features: read.features, runOf: read.runOf, runNames: runs.map((r) => r.name), skipped: read.skipped }, {
     alpha, minSegment, seed, ignored, analysis: comparisonOptions(seed),
   });
   const toStdout = await writeReportFiles([

@@ -1,6 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { basename, join } from 'node:path';
+import type { RunSkipped } from '../check/skipped.js';
 import { InputError } from '../errors.js';
 import type { FeatureOptions, FeatureResult } from '../features/index.js';
 import { compareCodeUnits, describeFsError, listInputFiles, type InputFile } from '../parse/files.js';
@@ -23,7 +24,11 @@ export interface RunsRead {
   /** runOf[i]: index into `runs` of FeatureSet.instances[i]. */
   readonly runOf: Int32Array;
   readonly runs: readonly RunInput[];
+  /** Per run (as `runs`): the lines it skipped, as the main command counts them. */
+  readonly skipped: readonly RunSkipped[];
 }
+
+
 
 /**
  * The runs inside a directory of runs, sorted by name (dated names sort in
@@ -73,6 +78,7 @@ export async function readRuns(runs: readonly RunInput[], options: FeatureOption
     state: (t, n, v) => collector.state(t, n, v),
   };
   let lastClass: ClassName | undefined;
+  const skipped: RunSkipped[] = new Array<RunSkipped>(runs.length);
   for (const r of order) {
     const run = runs[r]!;
     current = r;
@@ -83,7 +89,8 @@ export async function readRuns(runs: readonly RunInput[], options: FeatureOption
       runOfId.set(relativePath, r);
       return { ...f, relativePath };
     });
-    await readClass(files, run.className, sink, { ...(options.translator !== undefined ? { translator: options.translator } : {}), strict: options.strict }, emptyReadStats());
+    const stats = await readClass(files, run.className, sink, { ...(options.translator !== undefined ? { translator: options.translator } : {}), strict: options.strict }, emptyReadStats());
+    skipped[r] = { run: run.name, lines: stats.skippedLines, lost: stats.skippedLines - stats.unmappedLines, firstLost: stats.firstLost, examples: stats.skippedExamples };
   }
   collector.finishClass();
   const features = buildFeatureSet(collector, options);
@@ -93,7 +100,7 @@ export async function readRuns(runs: readonly RunInput[], options: FeatureOption
   counts.forEach((n, r) => {
     if (n === 0) throw new InputError(`run ${runs[r]!.name}: no instances (no records in '${runs[r]!.path}')`);
   });
-  return { features, runOf, runs };
+  return { features, runOf, runs, skipped };
 }
 
 export interface RunCommandIo {

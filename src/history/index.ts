@@ -4,6 +4,7 @@
  * by run.) A pure function of the FeatureSet of all runs and each instance's run.
  */
 import { analyze, type Analysis, type AnalysisOptions } from '../analysis.js';
+import type { RunSkipped } from '../check/skipped.js';
 import type { FeatureResult } from '../features/index.js';
 import { detectHeavyTail, metricValues } from '../features/metric.js';
 import type { FeatureSet, FeatureType, Instance, LogKind } from '../features/types.js';
@@ -93,9 +94,11 @@ export interface History {
   /** Variables left out by --ignore. */
   readonly ignored: readonly string[];
   readonly series: readonly RunSeries[];
+  /** Per run: the lines it skipped (empty when not given). */
+  readonly skipped: readonly RunSkipped[];
 }
 
-export function detectHistory(input: { readonly features: FeatureResult; readonly runOf: Int32Array; readonly runNames: readonly string[] }, options: HistoryOptions): History {
+export function detectHistory(input: { readonly features: FeatureResult; readonly runOf: Int32Array; readonly runNames: readonly string[]; readonly skipped?: readonly RunSkipped[] }, options: HistoryOptions): History {
   const fs = input.features.features;
   const runCount = input.runNames.length;
   const all = runSeries(fs, input.runOf, runCount, options.ignored);
@@ -172,6 +175,7 @@ export function detectHistory(input: { readonly features: FeatureResult; readonl
     comparisons,
     ignored: [...names].sort(),
     series: all,
+    skipped: input.skipped ?? [],
   };
 }
 

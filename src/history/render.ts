@@ -2,6 +2,7 @@ import { verdictSentence } from '../report/verdict.js';
 import { renderJsonValue } from '../report/json.js';
 import { escapeTerminal, formatValue, plural } from '../report/format.js';
 import type { Comparison, DetectedChange, History } from './index.js';
+import { skippedJson, skippedText } from '../check/skipped.js';
 
 const STATISTIC_WORDS = { mean: 'mean', sd: 'variance (sd)', correlation: 'correlation with P' } as const;
 
@@ -22,6 +23,7 @@ export function renderHistoryText(h: History): string {
   out.push(`history: ${plural(h.runs.length, 'run')} (${h.runs[0]?.name ?? ''} … ${h.runs[h.runs.length - 1]?.name ?? ''}), ${plural(instances, 'instance')}; P = ${h.metric.variable}`);
   out.push(`searched ${h.seriesTested} distinct series (mean, variance, correlation with P per feature); a change needs p < ${h.alpha}/${h.seriesTested}`);
   if (h.ignored.length > 0) out.push(`ignored (--ignore): ${h.ignored.map(escapeTerminal).join(', ')}`);
+  out.push(...skippedText(h.skipped, []));
   if (h.changes.length === 0) out.push('no change found');
   for (const c of h.comparisons) {
     const here = h.changes.filter((x) => x.run === c.run);
@@ -48,6 +50,7 @@ export function renderHistoryJson(h: History): string {
     seriesTested: h.seriesTested,
     threshold: h.threshold,
     ignored: h.ignored,
+    skippedLines: { lines: h.skipped.reduce((n, s) => n + s.lines, 0), runs: skippedJson(h.skipped) },
     changes: h.changes.map((c) => ({
       run: c.run, runName: h.runs[c.run]!.name, kind: c.kind, variable: c.variable, feature: c.feature,
       statistic: c.statistic, metric: c.metric, p: c.p, before: num(c.before), after: num(c.after), event: c.event,
