@@ -81,6 +81,46 @@ describe('history: lines that are not records (item 2)', () => {
     spaces(join(root, 'h', 'r5'));
     const r = await run('history', join(root, 'h'));
     expect(r.code).toBe(0);
-    expect(r.stdout.split('\n')[2]).toBe('skipped 4 lines that were not records (by run: r5 4), e.g.:');
+    expect(r.stdout.split('\n')).toContain('skipped 4 lines that were not records (by run: r5 4), e.g.:');
+  });
+});
+
+describe('history: a short history (item 3)', () => {
+  /** 12 runs of 4 instances: P (the duration) 1 s, then 10 s from run 7; 6 state variables that do not change. */
+  function twelve(root: string): string {
+    for (let r = 1; r <= 12; r++) {
+      const dir = join(root, 'h12', `r${String(r).padStart(2, '0')}`);
+      mkdirSync(dir, { recursive: true });
+      for (let k = 1; k <= 4; k++) {
+        const p = (r < 7 ? 1 : 10) + 0.01 * (((k * 7 + r * 3) % 5) - 2);
+        const states = [1, 2, 3, 4, 5, 6].map((j) => `S\t0.1\tv${j}\t${((r * 31 + k * 17 + j * 7) ** 2 % 97) / 10}\n`).join('');
+        writeFileSync(join(dir, `i${k}.dlog`), `E\t0\tStart\n${states}E\t${p}\tEnd\n`);
+      }
+    }
+    return join(root, 'h12');
+  }
+
+  it('finds a 10× change of P in 12 runs (P tested at alpha over its own two series) and says what the others can reach', async () => {
+    const r = await run('history', twelve(scratch()));
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines.slice(1, 6)).toEqual([
+      "searched 20 distinct series (mean, variance, correlation with P per feature); a change needs p < 0.05/2 in P's own 2 series, p < 0.05/18 in the 18 others",
+      "with 12 runs no change of the series other than P's can reach p < 0.0028 (at best p 0.0022, a clean step halfway); at least 13 runs are needed",
+      '',
+      'change at run r07 (#7): 7 series',
+      '  P = duration: mean 0.9996 → 10 (p 0.0062)',
+    ]);
+  });
+
+  it('with 6 runs, says that nothing can be detected and how many runs are needed', async () => {
+    const root = scratch();
+    for (const r of [1, 2, 3, 4, 5, 6]) mk(join(root, 'h', `r${r}`), r === 6 ? 1 : 0);
+    const r = await run('history', join(root, 'h'));
+    expect(r.stdout.split('\n').slice(1, 4)).toEqual([
+      "searched 3 distinct series (mean, variance, correlation with P per feature); a change needs p < 0.05/2 in P's own 2 series, p < 0.05/1 in the 1 other",
+      'with 6 runs no change can reach p < 0.025 (at best p 0.1, a clean step halfway); at least 9 runs are needed',
+      'with 6 runs no change of the other series can reach p < 0.05 (at best p 0.1, a clean step halfway); at least 8 runs are needed',
+    ]);
   });
 });
