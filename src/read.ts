@@ -267,7 +267,7 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
     weight: options.weight ?? { mode: 'none' },
     ...(joined !== undefined ? { joined } : {}),
   });
-  const features = { ...built, warnings: [...built.warnings, ...stats.good.notes, ...stats.bad.notes] };
+  const features = { ...built, warnings: [...built.warnings, ...stats.good.notes, ...stats.bad.notes, ...(metrics?.notes ?? [])] };
   stageDone('features');
   const summary = (c: ClassName): ClassInputSummary => ({
     instances: c === 'good' ? features.features.nGood : features.features.nBad,

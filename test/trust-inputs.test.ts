@@ -64,3 +64,47 @@ describe('raw logs: lines whose timestamp is in another format (item 4)', () => 
     expect(r.stderr.split('\n')[1]).toBe(`  10 lines had no timestamp in their file's format and took the previous line's time (continuations, e.g. stack traces); 1 of them begin with a timestamp in another format, e.g. ${join(root, 'b/n1.log')}:151: '20/Nov/2026:10:00:31 +0000 INFO stray'`);
   });
 });
+
+describe('--metrics: a cell that is no number (item 6)', () => {
+  // Three instances a class, each touching the services a and b (one minute apart); samples every 60 s.
+  const T0 = 1_790_000_000;
+  const logs = (): Record<string, string> => {
+    const files: Record<string, string> = {};
+    for (const [c, slow] of [['g', 1], ['b', 3]] as const) {
+      for (let i = 0; i < 3; i++) {
+        const t = T0 + (c === 'g' ? 0 : 600) + 120 * i;
+        files[`${c}/i${i}.dlog`] = `E\t${t}\ta:call\nE\t${t + 1}\tb:call\nE\t${t + 1 + slow}\ta:done\n`;
+      }
+    }
+    return files;
+  };
+  const metrics = (cell: (row: number, pod: string) => string): string => {
+    const rows = ['TimeStamp,PodName,Cpu,Mem'];
+    for (let k = 0; k < 24; k++) for (const pod of ['a', 'b']) rows.push(`${T0 - 60 + 60 * k},${pod},${cell(k, pod)},${100 + ((k * 7) % 5)}`);
+    return `${rows.join('\n')}\n`;
+  };
+  const cpu = (k: number): string => String(10 + ((k * 3) % 7));
+
+  it.each(['NaN', 'N/A', '-', '1e999'])('one %s cell is skipped and counted; the metric stays for every pod', async (bad) => {
+    const root = dir({ ...logs(), 'm/pods.csv': metrics((k, pod) => (k === 5 && pod === 'a' ? bad : cpu(k))) });
+    const r = await run(join(root, 'g'), join(root, 'b'), '--metrics', join(root, 'm'), '--json', '-');
+    expect(r.code).toBe(0);
+    const variables = new Set((JSON.parse(r.stdout) as { tests: { variable: string }[] }).tests.map((t) => t.variable));
+    expect([...variables].filter((v) => v.endsWith(':Cpu')).sort()).toEqual(['a:Cpu', 'b:Cpu']);
+    expect(r.stderr).toContain(`  note: --metrics: 1 cell said the value is missing or out of range (NaN, N/A, -, inf, 1e999…) and was skipped as missing samples, e.g. ${join(root, 'm/pods.csv')}:12 column Cpu: '${bad}'\n`);
+  });
+
+  it('a column with other text among numbers is left out, and said so', async () => {
+    const root = dir({ ...logs(), 'm/pods.csv': metrics((k, pod) => (k === 5 && pod === 'a' ? 'high' : cpu(k))) });
+    const r = await run(join(root, 'g'), join(root, 'b'), '--metrics', join(root, 'm'), '--json', '-');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`  note: ${join(root, 'm/pods.csv')}: column Cpu left out of the metrics: 'high' on line 12 is not a number\n`);
+  });
+
+  it('a row with more fields than the header is an error naming file and line', async () => {
+    const root = dir({ ...logs(), 'm/pods.csv': metrics((k, pod) => (k === 5 && pod === 'a' ? '12,5' : cpu(k))) });
+    const r = await run(join(root, 'g'), join(root, 'b'), '--metrics', join(root, 'm'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`distalyze: ${join(root, 'm/pods.csv')}:12: row has 5 fields, the header 4 (a comma inside a value?)\n`);
+  });
+});
