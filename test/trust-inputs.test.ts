@@ -108,3 +108,44 @@ describe('--metrics: a cell that is no number (item 6)', () => {
     expect(r.stderr).toBe(`distalyze: ${join(root, 'm/pods.csv')}:12: row has 5 fields, the header 4 (a comma inside a value?)\n`);
   });
 });
+
+describe('spans: a span id given twice (item 5)', () => {
+  const HEADER = 'TraceID,SpanID,ParentID,PodName,OperationName,StartTimeUnixNano,EndTimeUnixNano';
+  /** Traces of a gateway span (gw:api) calling a backend span (db:query) that takes `slow` ms. */
+  const spans = (traces: number, slow: number, t0: number): string[] => {
+    const rows: string[] = [];
+    for (let i = 0; i < traces; i++) {
+      const start = BigInt(t0 + i) * 1_000_000_000n;
+      const ms = BigInt(slow + (i % 3)) * 1_000_000n;
+      rows.push(`t${t0}-${i},g${i},root,gw,api,${start},${start + ms + 2_000_000n}`);
+      rows.push(`t${t0}-${i},d${i},g${i},db,query,${start + 1_000_000n},${start + 1_000_000n + ms}`);
+    }
+    return rows;
+  };
+
+  it('exact duplicates (a file exported twice) are read once, counted in a note; gw:api self is no cause', async () => {
+    const good = spans(12, 10, 1000);
+    const bad = spans(12, 40, 2000);
+    const once = dir({ 'g/spans.csv': `${HEADER}\n${good.join('\n')}\n`, 'b/spans.csv': `${HEADER}\n${bad.join('\n')}\n` });
+    const twice = dir({ 'g/spans.csv': `${HEADER}\n${good.join('\n')}\n`, 'b/spans.csv': `${HEADER}\n${bad.join('\n')}\n${bad.join('\n')}\n` });
+    const self = async (root: string): Promise<{ p: number; stderr: string }> => {
+      const r = await run(join(root, 'g'), join(root, 'b'), '--json', '-');
+      expect(r.code).toBe(0);
+      const tests = (JSON.parse(r.stdout) as { tests: { variable: string; feature: string; p: number }[] }).tests;
+      return { p: tests.find((t) => t.variable === 'gw:api self' && t.feature === 'max')!.p, stderr: r.stderr };
+    };
+    const a = await self(once);
+    const b = await self(twice);
+    expect(b.p).toBe(a.p);
+    expect(b.stderr).toContain(`  note: ${join(twice, 'b/spans.csv')}: 24 span(s) repeat an earlier span exactly (same trace and span id, e.g. span g0 of trace t2000-0, line 26); each was read once\n`);
+  });
+
+  it('another span under the same id is an error naming file and line', async () => {
+    const bad = spans(3, 40, 2000);
+    const root = dir({ 'g/spans.csv': `${HEADER}\n${spans(3, 10, 1000).join('\n')}\n`, 'b/spans.csv': `${HEADER}\n${bad.join('\n')}\nt2000-1,d1,g1,db,query,2001001000000,2001900000000\n` });
+    const r = await run(join(root, 'g'), join(root, 'b'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`distalyze: ${join(root, 'b/spans.csv')}:8: span d1 of trace t2000-1 is given twice, differently ` +
+      "(first on line 5: db:query, 2001.001–2001.042 s, parent 'g1'; here: db:query, 2001.001–2001.9 s, parent 'g1')\n");
+  });
+});
