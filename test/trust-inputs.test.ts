@@ -2,7 +2,7 @@
  * Issue 54 ("Trust, round 3"), the inputs: what a reader skips, drops or cannot
  * time is counted and reported, or is an error naming file and line.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -147,5 +147,16 @@ describe('spans: a span id given twice (item 5)', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`distalyze: ${join(root, 'b/spans.csv')}:8: span d1 of trace t2000-1 is given twice, differently ` +
       "(first on line 5: db:query, 2001.001–2001.042 s, parent 'g1'; here: db:query, 2001.001–2001.9 s, parent 'g1')\n");
+  });
+});
+
+describe('the same file reached twice in a class (beyond the items)', () => {
+  it('through a symbolic link: an error naming both paths', async () => {
+    const root = dir({ 'g/i1.dlog': 'E\t0\tStart\nE\t1\tEnd\n', 'g/i2.dlog': 'E\t0\tStart\nE\t1.1\tEnd\n', 'b/i1.dlog': 'E\t0\tStart\nE\t2\tEnd\n', 'b/i2.dlog': 'E\t0\tStart\nE\t2.1\tEnd\n' });
+    symlinkSync('i1.dlog', join(root, 'g', 'i3.dlog'));
+    const r = await run(join(root, 'g'), join(root, 'b'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`distalyze: good class: '${join(root, 'g/i3.dlog')}' is the same file as '${join(root, 'g/i1.dlog')}' (a symbolic or hard link): it would count twice\n` +
+      '  hint: remove the link, or point distalyze at a directory without it\n');
   });
 });

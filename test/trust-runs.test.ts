@@ -3,7 +3,7 @@
  * counted and shown, a run read in part is never judged, and a short history
  * says what it can detect.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -122,5 +122,24 @@ describe('history: a short history (item 3)', () => {
       'with 6 runs no change can reach p < 0.025 (at best p 0.1, a clean step halfway); at least 9 runs are needed',
       'with 6 runs no change of the other series can reach p < 0.05 (at best p 0.1, a clean step halfway); at least 8 runs are needed',
     ]);
+  });
+});
+
+describe('runs given twice, a run directory taken for a history (beyond the items)', () => {
+  it('check: a new run that is a baseline run is an error naming both', async () => {
+    const root = scratch();
+    for (const r of [1, 2, 3]) mk(join(root, 'base', `r${r}`), 0);
+    const r = await run('check', join(root, 'base'), join(root, 'base', 'r1'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`distalyze: run '${join(root, 'base', 'r1')}' is the same path as run 'r1' (${realpathSync(join(root, 'base', 'r1'))}): its files would be read twice\n`);
+  });
+
+  it('history of one directory of files: says each file was taken as a run', async () => {
+    const root = scratch();
+    mkdirSync(join(root, 'one'));
+    for (let k = 1; k <= 6; k++) writeFileSync(join(root, 'one', `i${k}.dlog`), `E\t0\tStart\nE\t1.${k}\tEnd\n`);
+    const r = await run('history', join(root, 'one'));
+    expect(r.code).toBe(0);
+    expect(r.stdout.endsWith(`note: each run is one file of '${join(root, 'one')}' (it holds no directories); to read a directory of instance files as one run, give the run directories\n`)).toBe(true);
   });
 });

@@ -56,7 +56,11 @@ async function runHistory(args: readonly string[], raw: RunsRawOptions & { minSe
     ['--json', raw.json, () => renderHistoryJson(history)],
     ['--html', raw.html, async () => (await import('../history/html.js')).renderHistoryHtml(history)],
   ]);
-  const text = renderHistoryText(history);
+  // One directory of files only: each file is taken as a run (nightly runs of one file each), which a run
+  // directory given alone (its instances' files) is not: said, so that a history of instances is not taken for one of runs.
+  const filesAsRuns = args.length === 1 && runs.every((r) => r.file === true)
+    ? `note: each run is one file of '${args[0]!}' (it holds no directories); to read a directory of instance files as one run, give the run directories\n` : '';
+  const text = renderHistoryText(history) + filesAsRuns;
   if (toStdout !== undefined) {
     await writeStream(io.stdout, toStdout);
     if (raw.quiet !== true) await writeStream(io.stderr, text, 'standard error');

@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { basename, join } from 'node:path';
 import type { RunSkipped } from '../check/skipped.js';
@@ -16,6 +16,8 @@ export interface RunInput {
   readonly name: string;
   readonly path: string;
   readonly className: ClassName;
+  /** Whether the run is one file (a directory of runs may hold files, each one run). */
+  readonly file?: boolean;
 }
 
 /** What reading runs produced: one FeatureSet over all of them, and each instance's run. */
@@ -43,7 +45,8 @@ export async function runsInDirectory(dir: string, className: ClassName, what: s
     if (err instanceof InputError) throw err;
     throw new InputError(`${what}: cannot read '${dir}': ${describeFsError(err)}`);
   }
-  return names.filter((n) => !n.startsWith('.')).sort(compareCodeUnits).map((n) => ({ name: n, path: join(dir, n), className }));
+  const runs = names.filter((n) => !n.startsWith('.')).sort(compareCodeUnits).map((n) => ({ name: n, path: join(dir, n), className }));
+  return Promise.all(runs.map(async (r) => ({ ...r, file: await stat(r.path).then((s) => s.isFile(), () => false) })));
 }
 
 /** A run given on the command line: named as written, without a trailing slash. */
@@ -62,6 +65,7 @@ export async function readRuns(runs: readonly RunInput[], options: FeatureOption
   const [{ FeatureCollector }, { buildFeatureSet }, { emptyReadStats, readClass }] = await Promise.all([
     import('../features/collector.js'), import('../features/index.js'), import('../parse/reader.js'),
   ]);
+  await refuseOverlaps(runs);
   const collector = new FeatureCollector(true);
   const runOfId = new Map<string, number>();
   const order = [...runs.keys()].sort((a, b) => (runs[a]!.className === runs[b]!.className ? a - b : runs[a]!.className === 'good' ? -1 : 1));
@@ -101,6 +105,23 @@ export async function readRuns(runs: readonly RunInput[], options: FeatureOption
     if (n === 0) throw new InputError(`run ${runs[r]!.name}: no instances (no records in '${runs[r]!.path}')`);
   });
   return { features, runOf, runs, skipped };
+}
+
+/**
+ * Two runs that are one path, or one inside the other (`check base base/r1`, a run given twice, a link), would
+ * read the same files twice, under two names: an error naming both.
+ */
+async function refuseOverlaps(runs: readonly RunInput[]): Promise<void> {
+  const real = await Promise.all(runs.map((r) => realpath(r.path).catch(() => r.path)));
+  for (let a = 0; a < runs.length; a++) {
+    for (let b = 0; b < runs.length; b++) {
+      if (a === b) continue;
+      const inside = real[b]!.startsWith(real[a]!.endsWith('/') ? real[a]! : `${real[a]!}/`);
+      if (real[a] === real[b] ? a < b : inside) {
+        throw new InputError(`run '${runs[b]!.name}' ${real[a] === real[b] ? 'is the same path as' : 'is inside'} run '${runs[a]!.name}' (${real[b]}): its files would be read twice`);
+      }
+    }
+  }
 }
 
 export interface RunCommandIo {
