@@ -101,6 +101,16 @@ describe('--metrics: a cell that is no number (item 6)', () => {
     expect(r.stderr).toContain(`  note: ${join(root, 'm/pods.csv')}: column Cpu left out of the metrics: 'high' on line 12 is not a number\n`);
   });
 
+  it('samples days away from every instance are said so, and so is a join that joined nothing', async () => {
+    const far = dir({ ...logs(), 'm/pods.csv': metrics(cpu).replace(/^(\d+)/gm, (t) => String(Number(t) + 3 * 86400)) });
+    const r = await run(join(far, 'g'), join(far, 'b'), '--metrics', join(far, 'm'), '--json', '-');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("  note: --metrics: 12 of 12 instance–service joins had no sample covering the instance's time (the nearest sample was used; farthest 3 days away, instance i0.dlog, service a)\n");
+    const none = dir({ 'g/i0.dlog': 'E\t0\tx\nE\t1\ty\n', 'g/i1.dlog': 'E\t0\tx\nE\t1.1\ty\n', 'b/i0.dlog': 'E\t0\tx\nE\t2\ty\n', 'b/i1.dlog': 'E\t0\tx\nE\t2.1\ty\n', 'm/pods.csv': metrics(cpu) });
+    const n = await run(join(none, 'g'), join(none, 'b'), '--metrics', join(none, 'm'), '--json', '-');
+    expect(n.stderr).toContain("  note: --metrics: nothing was joined: no record names a metric entity (its service, e.g. 'a', 'b') before a ':' (service:operation)\n");
+  });
+
   it('a row with more fields than the header is an error naming file and line', async () => {
     const root = dir({ ...logs(), 'm/pods.csv': metrics((k, pod) => (k === 5 && pod === 'a' ? '12,5' : cpu(k))) });
     const r = await run(join(root, 'g'), join(root, 'b'), '--metrics', join(root, 'm'));
