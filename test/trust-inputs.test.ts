@@ -62,6 +62,8 @@ describe('raw logs: lines whose timestamp is in another format (item 4)', () => 
     const r = await run(join(root, 'g'), join(root, 'b'), '--json', '/dev/null');
     expect(r.code).toBe(0);
     expect(r.stderr.split('\n')[1]).toBe(`  10 lines had no timestamp in their file's format and took the previous line's time (continuations, e.g. stack traces); 1 of them begin with a timestamp in another format, e.g. ${join(root, 'b/n1.log')}:151: '20/Nov/2026:10:00:31 +0000 INFO stray'`);
+    const t = await run('templates', join(root, 'g'), join(root, 'b'));
+    expect(t.stdout.split('\n')[1]).toBe(`10 lines had no timestamp in their file's format and took the previous line's time (continuations, e.g. stack traces); 1 of them begin with a timestamp in another format, e.g. ${join(root, 'b/n1.log')}:151: '20/Nov/2026:10:00:31 +0000 INFO stray'`);
   });
 });
 
