@@ -187,6 +187,7 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
   const metrics = metricPaths.length > 0 ? await readMetricsOption(metricPaths, options) : undefined;
   const progress = { addBytes: (n: number) => hooks.onBytes?.(n), fileDone: () => hooks.onFileDone?.() };
   let joined: ReadonlySet<string> | undefined;
+  let joinNotes: string[] = [];
   // What a parsing worker reads with (both passes), and the inputs in order.
   const workerInit: WorkerInit = {
     ...(translatorPath !== undefined ? { translator: translatorPath } : {}),
@@ -224,6 +225,7 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
       collector.finishClass();
     }
     joined = join?.variables;
+    joinNotes = join?.notes() ?? [];
   }
   // The instances' own Dref: for a second pass, or to check the guess.
   const referenceDuration = guessed !== null || !keepSeries ? referenceDurationOf(collector) : Number.NaN;
@@ -267,7 +269,7 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
     weight: options.weight ?? { mode: 'none' },
     ...(joined !== undefined ? { joined } : {}),
   });
-  const features = { ...built, warnings: [...built.warnings, ...stats.good.notes, ...stats.bad.notes] };
+  const features = { ...built, warnings: [...built.warnings, ...stats.good.notes, ...stats.bad.notes, ...(metrics?.notes ?? []), ...joinNotes] };
   stageDone('features');
   const summary = (c: ClassName): ClassInputSummary => ({
     instances: c === 'good' ? features.features.nGood : features.features.nBad,

@@ -12,6 +12,7 @@
  * Welch's test from 3 new runs on.
  */
 import { metricValues } from '../features/metric.js';
+import type { RunSkipped } from './skipped.js';
 import type { FeatureSet, FeatureType, LogKind } from '../features/types.js';
 import { mean, groupByRun } from '../history/series.js';
 import { significantFlags } from '../ttest/correction.js';
@@ -63,13 +64,31 @@ export interface CheckResult {
   readonly untestable: number;
   /** Variables left out by --ignore, by name. */
   readonly ignored: readonly string[];
+  /** Per run (baseline runs, then new ones): the lines it skipped. */
+  readonly skipped: { readonly baseline: readonly RunSkipped[]; readonly new: readonly RunSkipped[] };
+  /** Baseline runs left out of the distribution because records of theirs were lost (RunSkipped.lost). */
+  readonly leftOut: readonly RunSkipped[];
 }
 
-export function runCheck(input: { readonly features: FeatureSet; readonly runOf: Int32Array; readonly runNames: readonly string[]; readonly runIsNew: readonly boolean[] }, options: CheckOptions): CheckResult {
+export function runCheck(input: { readonly features: FeatureSet; readonly runOf: Int32Array; readonly runNames: readonly string[]; readonly runIsNew: readonly boolean[]; readonly skipped?: readonly RunSkipped[] }, options: CheckOptions): CheckResult {
   const fs = input.features;
   const byRun = groupByRun(input.runOf, input.runNames.length);
-  const baseRuns = byRun.map((_, r) => r).filter((r) => !input.runIsNew[r]);
+  const lost = (r: number): boolean => (input.skipped?.[r]?.lost ?? 0) > 0;
+  const allBase = byRun.map((_, r) => r).filter((r) => !input.runIsNew[r]);
+  // A baseline run read in part is left out (counted, named): its P is not a run's P (an 80% slower run passed
+  // against a baseline where one run had lost its last events), and one broken night must not block every
+  // later check either.
+  const baseRuns = allBase.filter((r) => !lost(r));
   const newRuns = byRun.map((_, r) => r).filter((r) => input.runIsNew[r]);
+  // A new run whose records were lost in part has no P to judge (duration: its first or last event may be the
+  // line lost; a named metric: its own line may be): the gate does not pass it (SPEC §6: an input error, exit 2).
+  for (const r of newRuns) {
+    const s = input.skipped?.[r];
+    if (s !== undefined && s.lost > 0) {
+      throw new CheckInputError(`new run ${input.runNames[r]!}: ${s.lost} line${s.lost === 1 ? '' : 's'} that should be records could not be read, e.g. ${s.firstLost}; ` +
+        'P of a run read in part cannot be judged (fix the lines; --strict stops at the first)');
+    }
+  }
   const perRun = (column: Float64Array, runs: readonly number[]): Float64Array => Float64Array.from(runs, (r) => mean(column, byRun[r]!));
   const pv = metricValues(fs);
   const columns: { kind: LogKind; variable: string; feature: FeatureType; column: Float64Array; metric: boolean }[] = [
@@ -106,14 +125,21 @@ export function runCheck(input: { readonly features: FeatureSet; readonly runOf:
   const countOf = (runs: readonly number[]): number => runs.reduce((s, r) => s + byRun[r]!.length, 0);
   const names = (runs: readonly number[]): string[] => runs.map((r) => input.runNames[r]!);
   if (p === undefined) {
+    if (baseRuns.length < allBase.length) {
+      throw new CheckInputError(`cannot test P (${pv.variable}): ${allBase.length - baseRuns.length} of ${allBase.length} baseline runs were left out because lines that should be records could not be read ` +
+        `(e.g. ${input.skipped![allBase.find(lost)!]!.firstLost}); at least ${REFERENCE_MIN_VALUES} whole runs are needed`);
+    }
     throw new CheckInputError(`cannot test P (${pv.variable}): the baseline needs at least ${REFERENCE_MIN_VALUES} runs with a value of it, and the new runs at least 1`);
   }
+  const skippedOf = (runs: readonly number[]): RunSkipped[] => input.skipped === undefined ? [] : runs.map((r) => input.skipped![r]!);
   const gate = gateOf(p, tests, { ...options, baselineRuns: baseRuns.length });
   return {
     baseline: { runs: names(baseRuns), instances: countOf(baseRuns) },
     new: { runs: names(newRuns), instances: countOf(newRuns) },
     metric: { variable: pv.variable, kind: pv.kind, feature: pv.feature },
     gate, p, tests, untestable, ignored: [...ignored].sort(),
+    skipped: { baseline: skippedOf(allBase), new: skippedOf(newRuns) },
+    leftOut: skippedOf(allBase.filter(lost)),
   };
 }
 

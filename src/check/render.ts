@@ -1,10 +1,18 @@
 import { escapeTerminal, formatP, formatStat, formatValue, plural } from '../report/format.js';
 import { jsonNumber } from '../report/json.js';
 import type { CheckResult, FeatureCheck } from './index.js';
+import { skippedJson, skippedText } from './skipped.js';
 
 /** The one line on stderr: why the gate passed or failed. */
 export function gateLine(r: CheckResult): string {
-  return `distalyze check: ${r.gate.reason}\n`;
+  return `distalyze check: ${r.gate.reason}\n${leftOutLine(r).map((l) => `distalyze check: ${escapeTerminal(l)}\n`).join('')}`;
+}
+
+/** Baseline runs left out (records lost): said where CI shows the gate. */
+function leftOutLine(r: CheckResult): string[] {
+  const n = r.leftOut.reduce((k, s) => k + s.lost, 0);
+  return n === 0 ? [] : [`note: baseline run${r.leftOut.length === 1 ? '' : 's'} ${r.leftOut.map((s) => s.run).join(', ')} left out: ` +
+    `${plural(n, 'line')} that should be records could not be read, e.g. ${r.leftOut[0]!.firstLost}`];
 }
 
 export function renderCheckText(r: CheckResult, limit = 10): string {
@@ -12,6 +20,8 @@ export function renderCheckText(r: CheckResult, limit = 10): string {
   out.push(`check: ${plural(r.new.runs.length, 'new run')} (${r.new.runs.map(escapeTerminal).join(', ')}; ${plural(r.new.instances, 'instance')}) ` +
     `against ${plural(r.baseline.runs.length, 'baseline run')} (${plural(r.baseline.instances, 'instance')}); P = ${escapeTerminal(r.metric.variable)}`);
   out.push(escapeTerminal(r.gate.reason));
+  out.push(...skippedText([...r.skipped.baseline, ...r.skipped.new], [{ label: 'baseline', runs: r.skipped.baseline }, { label: 'new', runs: r.skipped.new }]));
+  out.push(...leftOutLine(r));
   if (r.ignored.length > 0) out.push(`ignored (--ignore): ${r.ignored.map(escapeTerminal).join(', ')}`);
   const sig = r.tests.filter((t) => t.significant && !t.metric).sort((a, b) => a.log10p - b.log10p || Math.abs(b.t) - Math.abs(a.t));
   out.push(`${plural(sig.length, 'other feature')} differ${sig.length === 1 ? 's' : ''} significantly from the baseline (Bonferroni over ${r.tests.length} tests)${sig.length > 0 ? ':' : ''}`);
@@ -40,6 +50,8 @@ export function renderCheckJson(r: CheckResult): string {
     baseline: r.baseline,
     new: r.new,
     ignored: r.ignored,
+    leftOut: r.leftOut.map((s) => s.run),
+    skippedLines: { baseline: r.skipped.baseline.reduce((n, s) => n + s.lines, 0), new: r.skipped.new.reduce((n, s) => n + s.lines, 0), runs: skippedJson([...r.skipped.baseline, ...r.skipped.new]) },
     testsPerformed: r.tests.length,
     untestable: r.untestable,
     tests: r.tests.map(test),

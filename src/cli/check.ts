@@ -63,7 +63,7 @@ async function runCheckCommand(baselineDir: string, news: readonly string[], raw
   let result;
   try {
     result = runCheck({
-      features: read.features.features, runOf: read.runOf, runNames: runs.map((r) => r.name), runIsNew: runs.map((r) => r.className === 'bad'),
+      features: read.features.features, runOf: read.runOf, runNames: runs.map((r) => r.name), runIsNew: runs.map((r) => r.className === 'bad'), skipped: read.skipped,
     }, { alpha, maxSlowdown, minEffect, ignored: ignoreMatcher(raw.ignore) });
   } catch (err) {
     if (err instanceof CheckInputError) throw new InputError(`check: ${err.message}`);

@@ -49,14 +49,18 @@ async function runHistory(args: readonly string[], raw: RunsRawOptions & { minSe
   ]);
   const read = await readRunsFor(runs, raw, { good: 2, bad: 0 });
   const ignored = ignoreMatcher(raw.ignore);
-  const history = detectHistory({ features: read.features, runOf: read.runOf, runNames: runs.map((r) => r.name) }, {
+  const history = detectHistory({ features: read.features, runOf: read.runOf, runNames: runs.map((r) => r.name), skipped: read.skipped }, {
     alpha, minSegment, seed, ignored, analysis: comparisonOptions(seed),
   });
   const toStdout = await writeReportFiles([
     ['--json', raw.json, () => renderHistoryJson(history)],
     ['--html', raw.html, async () => (await import('../history/html.js')).renderHistoryHtml(history)],
   ]);
-  const text = renderHistoryText(history);
+  // One directory of files only: each file is taken as a run (nightly runs of one file each), which a run
+  // directory given alone (its instances' files) is not: said, so that a history of instances is not taken for one of runs.
+  const filesAsRuns = args.length === 1 && runs.every((r) => r.file === true)
+    ? `note: each run is one file of '${args[0]!}' (it holds no directories); to read a directory of instance files as one run, give the run directories\n` : '';
+  const text = renderHistoryText(history) + filesAsRuns;
   if (toStdout !== undefined) {
     await writeStream(io.stdout, toStdout);
     if (raw.quiet !== true) await writeStream(io.stderr, text, 'standard error');

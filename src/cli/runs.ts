@@ -1,6 +1,7 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { basename, join } from 'node:path';
+import type { RunSkipped } from '../check/skipped.js';
 import { InputError } from '../errors.js';
 import type { FeatureOptions, FeatureResult } from '../features/index.js';
 import { compareCodeUnits, describeFsError, listInputFiles, type InputFile } from '../parse/files.js';
@@ -15,6 +16,8 @@ export interface RunInput {
   readonly name: string;
   readonly path: string;
   readonly className: ClassName;
+  /** Whether the run is one file (a directory of runs may hold files, each one run). */
+  readonly file?: boolean;
 }
 
 /** What reading runs produced: one FeatureSet over all of them, and each instance's run. */
@@ -23,7 +26,11 @@ export interface RunsRead {
   /** runOf[i]: index into `runs` of FeatureSet.instances[i]. */
   readonly runOf: Int32Array;
   readonly runs: readonly RunInput[];
+  /** Per run (as `runs`): the lines it skipped, as the main command counts them. */
+  readonly skipped: readonly RunSkipped[];
 }
+
+
 
 /**
  * The runs inside a directory of runs, sorted by name (dated names sort in
@@ -38,7 +45,8 @@ export async function runsInDirectory(dir: string, className: ClassName, what: s
     if (err instanceof InputError) throw err;
     throw new InputError(`${what}: cannot read '${dir}': ${describeFsError(err)}`);
   }
-  return names.filter((n) => !n.startsWith('.')).sort(compareCodeUnits).map((n) => ({ name: n, path: join(dir, n), className }));
+  const runs = names.filter((n) => !n.startsWith('.')).sort(compareCodeUnits).map((n) => ({ name: n, path: join(dir, n), className }));
+  return Promise.all(runs.map(async (r) => ({ ...r, file: await stat(r.path).then((s) => s.isFile(), () => false) })));
 }
 
 /** A run given on the command line: named as written, without a trailing slash. */
@@ -57,6 +65,7 @@ export async function readRuns(runs: readonly RunInput[], options: FeatureOption
   const [{ FeatureCollector }, { buildFeatureSet }, { emptyReadStats, readClass }] = await Promise.all([
     import('../features/collector.js'), import('../features/index.js'), import('../parse/reader.js'),
   ]);
+  await refuseOverlaps(runs);
   const collector = new FeatureCollector(true);
   const runOfId = new Map<string, number>();
   const order = [...runs.keys()].sort((a, b) => (runs[a]!.className === runs[b]!.className ? a - b : runs[a]!.className === 'good' ? -1 : 1));
@@ -73,6 +82,7 @@ export async function readRuns(runs: readonly RunInput[], options: FeatureOption
     state: (t, n, v) => collector.state(t, n, v),
   };
   let lastClass: ClassName | undefined;
+  const skipped: RunSkipped[] = new Array<RunSkipped>(runs.length);
   for (const r of order) {
     const run = runs[r]!;
     current = r;
@@ -83,7 +93,8 @@ export async function readRuns(runs: readonly RunInput[], options: FeatureOption
       runOfId.set(relativePath, r);
       return { ...f, relativePath };
     });
-    await readClass(files, run.className, sink, { ...(options.translator !== undefined ? { translator: options.translator } : {}), strict: options.strict }, emptyReadStats());
+    const stats = await readClass(files, run.className, sink, { ...(options.translator !== undefined ? { translator: options.translator } : {}), strict: options.strict }, emptyReadStats());
+    skipped[r] = { run: run.name, lines: stats.skippedLines, lost: stats.skippedLines - stats.unmappedLines, firstLost: stats.firstLost, examples: stats.skippedExamples };
   }
   collector.finishClass();
   const features = buildFeatureSet(collector, options);
@@ -93,7 +104,24 @@ export async function readRuns(runs: readonly RunInput[], options: FeatureOption
   counts.forEach((n, r) => {
     if (n === 0) throw new InputError(`run ${runs[r]!.name}: no instances (no records in '${runs[r]!.path}')`);
   });
-  return { features, runOf, runs };
+  return { features, runOf, runs, skipped };
+}
+
+/**
+ * Two runs that are one path, or one inside the other (`check base base/r1`, a run given twice, a link), would
+ * read the same files twice, under two names: an error naming both.
+ */
+async function refuseOverlaps(runs: readonly RunInput[]): Promise<void> {
+  const real = await Promise.all(runs.map((r) => realpath(r.path).catch(() => r.path)));
+  for (let a = 0; a < runs.length; a++) {
+    for (let b = 0; b < runs.length; b++) {
+      if (a === b) continue;
+      const inside = real[b]!.startsWith(real[a]!.endsWith('/') ? real[a]! : `${real[a]!}/`);
+      if (real[a] === real[b] ? a < b : inside) {
+        throw new InputError(`run '${runs[b]!.name}' ${real[a] === real[b] ? 'is the same path as' : 'is inside'} run '${runs[a]!.name}' (${real[b]}): its files would be read twice`);
+      }
+    }
+  }
 }
 
 export interface RunCommandIo {

@@ -31,7 +31,7 @@ export async function runTemplates(opts: TemplatesOptions, io: TemplatesIo): Pro
   try {
     if (opts.good === '-' || opts.bad === '-') throw new InputError('templates are mined in a pass over the files; standard input (-) cannot be used');
     if (opts.out !== undefined && opts.out !== '-') await checkOutputPath(opts.out, '--out');
-    const [{ mineTemplates }, { rulesYaml }] = await Promise.all([import('../parse/templates/index.js'), import('../parse/templates/rules.js')]);
+    const [{ mineTemplates, untimedNotes }, { rulesYaml }] = await Promise.all([import('../parse/templates/index.js'), import('../parse/templates/rules.js')]);
     const model = await mineTemplates({ good: await listInputFiles(opts.good, 'good'), bad: await listInputFiles(opts.bad, 'bad') }, {
       ...(opts.timestamp !== undefined ? { timestamp: opts.timestamp } : {}),
       ...(opts.instancePattern !== undefined ? { instancePattern: opts.instancePattern } : {}),
@@ -50,7 +50,7 @@ export async function runTemplates(opts: TemplatesOptions, io: TemplatesIo): Pro
         await files.discard();
       }
     }
-    await writeStream(io.stdout, renderTemplates(model));
+    await writeStream(io.stdout, renderTemplates(model, untimedNotes(model)));
     return 0;
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
@@ -60,14 +60,15 @@ export async function runTemplates(opts: TemplatesOptions, io: TemplatesIo): Pro
 }
 
 /** The templates as text: counts per class, the event name, its states, an example line. Most frequent first. */
-export function renderTemplates(model: TemplateModel): string {
+/** `notes`: the mining's counted lines without a time of their own (templates/index.ts untimedNotes). */
+export function renderTemplates(model: TemplateModel, notes: readonly string[] = []): string {
   const lines: string[] = [];
   const instances = model.instance === null ? 'one file = one instance'
     : model.instance.kind === 'host' ? 'instances: the syslog host'
       : model.instance.kind === 'column' ? `instances: column '${model.instance.name}'` : `instances: /${model.instance.pattern}/`;
   const formats = [...new Set(Object.values(model.files).map((f) => f.format))].join(', ');
   lines.push(`${model.templates.length} templates from ${model.lines} lines (timestamps: ${formats}; ${instances})`);
-  if (model.untimed > 0) lines.push(`${model.untimed} lines had no timestamp and no earlier line to continue: not used`);
+  lines.push(...notes.map((l) => l.trimStart()));
   lines.push('');
   lines.push(`${'good'.padStart(9)} ${'bad'.padStart(9)}  template`);
   const order = [...model.templates].sort((a, b) => (b.counts.good + b.counts.bad) - (a.counts.good + a.counts.bad) || a.id - b.id);

@@ -115,6 +115,11 @@ export class MetricJoin implements ClassSink {
   records = 0;
   /** The state variables it emitted (`service:metric`). */
   readonly variables = new Set<string>();
+  /** Joins (instance–service pairs) where no sample's interval meets the instance's time (see covers), and the farthest such. */
+  uncovered = 0;
+  private farthest = { distance: 0, example: '' };
+  private currentId = '';
+  private readonly gaps = new Map<EntitySeries, number>();
   private named = new Map<string, Track>();
   private fileTrack = newTrack();
   private fileNamed = false;
@@ -141,6 +146,7 @@ export class MetricJoin implements ClassSink {
   }
 
   beginFile(file: InputFile, className: ClassName): void {
+    this.currentId = file.relativePath;
     this.fileTrack = newTrack();
     this.fileNamed = false;
     this.current = this.fileTrack;
@@ -153,6 +159,7 @@ export class MetricJoin implements ClassSink {
   }
 
   instance(id: string, kind?: string): void {
+    this.currentId = id;
     this.fileNamed = true;
     let track = this.named.get(id);
     if (track === undefined) this.named.set(id, (track = newTrack()));
@@ -175,6 +182,7 @@ export class MetricJoin implements ClassSink {
     for (const [id, track] of this.named) {
       if (track.services.size === 0) continue;
       this.inner.instance(id);
+      this.currentId = id;
       this.emit(track);
     }
     this.named = new Map();
@@ -196,9 +204,65 @@ export class MetricJoin implements ClassSink {
     if (service !== null) c.services.add(service);
   }
 
+  /**
+   * What the join said nothing about (one line each, none when all is well): no record named a metric entity's
+   * service, or joins whose instance no sample covers (their samples are the nearest ones, possibly days away).
+   */
+  notes(): string[] {
+    if (this.joins === 0) {
+      return [`--metrics: nothing was joined: no record names a metric entity (its service, e.g. '${[...this.metrics.byService.keys()].slice(0, 3).join("', '")}') before a ':' (service:operation)`];
+    }
+    if (this.uncovered === 0) return [];
+    return [`--metrics: ${this.uncovered} of ${this.joins} instance–service joins had no sample covering the instance's time (the nearest sample was used; ` +
+      `farthest ${duration(this.farthest.distance)} away, ${this.farthest.example})`];
+  }
+
+  /** The series' usual sampling interval: the median gap between its samples (0 with fewer than two). */
+  private gapOf(series: EntitySeries): number {
+    let g = this.gaps.get(series);
+    if (g === undefined) {
+      const d: number[] = [];
+      for (let k = 1; k < series.times.length; k++) d.push((series.times[k] as number) - (series.times[k - 1] as number));
+      g = d.length > 0 ? median(d) : 0;
+      this.gaps.set(series, g);
+    }
+    return g;
+  }
+
+  /**
+   * How far the series' samples are from covering [tMin, tMax] (0: one covers it). A sample covers what it
+   * describes (samplesOver): with align `end` the interval before it, with `start` the one after it, each at
+   * most twice the usual interval long (a gap in the data covers nothing).
+   */
+  private distance(series: EntitySeries, tMin: number, tMax: number): number {
+    const { times } = series;
+    const n = times.length;
+    if (n === 0) return Infinity;
+    const g = this.gapOf(series);
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((times[mid] as number) < tMin) lo = mid + 1;
+      else hi = mid;
+    }
+    const after = lo < n ? (times[lo] as number) : Infinity;
+    const before = lo > 0 ? (times[lo - 1] as number) : -Infinity;
+    if (after <= tMax) return 0;
+    const reach = 2 * g;
+    const fromAfter = this.options.align === 'end' ? Math.max(0, after - reach - tMax) : after - tMax;
+    const fromBefore = this.options.align === 'start' ? Math.max(0, tMin - (before + reach)) : tMin - before;
+    return Math.min(fromAfter, fromBefore);
+  }
+
   private emit(track: Track): void {
     for (const service of [...track.services].sort()) {
       this.joins++;
+      const far = Math.min(...(this.metrics.byService.get(service) ?? []).map((s) => this.distance(s, track.tMin, track.tMax)));
+      if (far > 0) {
+        this.uncovered++;
+        if (far > this.farthest.distance) this.farthest = { distance: far, example: `instance ${this.currentId}, service ${service}` };
+      }
       for (const series of this.metrics.byService.get(service) ?? []) {
         const bands = this.bandsOf(series);
         this.metrics.metricNames.forEach((metric, m) => {
@@ -213,6 +277,12 @@ export class MetricJoin implements ClassSink {
       }
     }
   }
+}
+
+/** Seconds as a person reads them: s, min, h or days. */
+function duration(s: number): string {
+  if (!Number.isFinite(s)) return 'infinitely';
+  return s < 120 ? `${+s.toPrecision(3)} s` : s < 7200 ? `${+(s / 60).toPrecision(3)} min` : s < 172800 ? `${+(s / 3600).toPrecision(3)} h` : `${+(s / 86400).toPrecision(3)} days`;
 }
 
 /**

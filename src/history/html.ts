@@ -29,7 +29,7 @@ export function renderHistoryHtml(hist: History): string {
   const parts: string[] = [];
   parts.push(`<h1>distalyze history: ${h(plural(hist.runs.length, 'run'))}, P = ${h(hist.metric.variable)}</h1>`);
   parts.push(`<p class="muted">${h(`${hist.runs[0]?.name ?? ''} … ${hist.runs[hist.runs.length - 1]?.name ?? ''}, ${plural(instances, 'instance')}. ` +
-    `${hist.seriesTested} distinct series searched (each feature's mean, variance and correlation with P, run by run); a change needs a permutation p < ${hist.alpha}/${hist.seriesTested}.`)}` +
+    `${hist.seriesTested} distinct series searched (each feature's mean, variance and correlation with P, run by run); a change needs a permutation p < ${hist.alpha}/${hist.metricSeries} in P's own series, p < ${hist.alpha}/${Math.max(1, hist.seriesTested - hist.metricSeries)} in the others.`)}` +
     `${hist.ignored.length > 0 ? ` Ignored: ${h(hist.ignored.join(', '))}.` : ''}</p>`);
   if (hist.comparisons.length === 0) parts.push('<p class="verdict">No change found.</p>');
   else {

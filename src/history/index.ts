@@ -4,6 +4,7 @@
  * by run.) A pure function of the FeatureSet of all runs and each instance's run.
  */
 import { analyze, type Analysis, type AnalysisOptions } from '../analysis.js';
+import type { RunSkipped } from '../check/skipped.js';
 import type { FeatureResult } from '../features/index.js';
 import { detectHeavyTail, metricValues } from '../features/metric.js';
 import type { FeatureSet, FeatureType, Instance, LogKind } from '../features/types.js';
@@ -83,9 +84,20 @@ export interface History {
   readonly runs: readonly RunSummary[];
   readonly metric: { readonly variable: string; readonly kind: LogKind; readonly feature: FeatureType };
   readonly alpha: number;
-  /** Distinct series searched (m; identical series count once), and the permutation p a change must beat: alpha / m. */
+  /** Distinct series searched (identical series count once), P's among them. */
   readonly seriesTested: number;
+  /**
+   * The permutation p a change must beat (familyThresholds): P's own series (its mean and sd) at alpha over
+   * their number, and every other series at alpha over theirs.
+   */
+  readonly metricSeries: number;
+  readonly metricThreshold: number;
   readonly threshold: number;
+  /**
+   * What this many runs can detect: the smallest p a change can reach (smallestP: a clean step halfway), and,
+   * for each family whose threshold it cannot beat, the fewest runs that could (runsNeeded).
+   */
+  readonly reach: { readonly smallestP: number; readonly metricRunsNeeded: number | null; readonly runsNeeded: number | null };
   readonly changes: readonly DetectedChange[];
   readonly events: readonly ChangeEvent[];
   readonly drifts: readonly Drift[];
@@ -93,9 +105,11 @@ export interface History {
   /** Variables left out by --ignore. */
   readonly ignored: readonly string[];
   readonly series: readonly RunSeries[];
+  /** Per run: the lines it skipped (empty when not given). */
+  readonly skipped: readonly RunSkipped[];
 }
 
-export function detectHistory(input: { readonly features: FeatureResult; readonly runOf: Int32Array; readonly runNames: readonly string[] }, options: HistoryOptions): History {
+export function detectHistory(input: { readonly features: FeatureResult; readonly runOf: Int32Array; readonly runNames: readonly string[]; readonly skipped?: readonly RunSkipped[] }, options: HistoryOptions): History {
   const fs = input.features.features;
   const runCount = input.runNames.length;
   const all = runSeries(fs, input.runOf, runCount, options.ignored);
@@ -116,8 +130,8 @@ export function detectHistory(input: { readonly features: FeatureResult; readonl
     if (first === undefined) searched.set(key, i);
     return first ?? i;
   });
-  const m = Math.max(1, searched.size);
-  const threshold = options.alpha / m;
+  const metricSeries = [...searched.values()].filter((i) => all[i]!.metric).length;
+  const { metric: metricThreshold, other: threshold } = familyThresholds(options.alpha, metricSeries, searched.size - metricSeries);
   const found = new Map<number, ChangePoint[]>();
   const raw: Omit<DetectedChange, 'event'>[] = [];
   candidates.forEach((i, j) => {
@@ -125,7 +139,7 @@ export function detectHistory(input: { readonly features: FeatureResult; readonl
     const first = sameAs[j]!;
     let points = found.get(first);
     if (points === undefined) {
-      points = changePoints(stabilized(s), { threshold, minSegment: options.minSegment, seed: options.seed + first });
+      points = changePoints(stabilized(s), { threshold: all[first]!.metric ? metricThreshold : threshold, minSegment: options.minSegment, seed: options.seed + first });
       found.set(first, points);
     }
     for (const c of points) {
@@ -165,14 +179,64 @@ export function detectHistory(input: { readonly features: FeatureResult; readonl
     metric: { variable: p.variable, kind: p.kind, feature: p.feature },
     alpha: options.alpha,
     seriesTested: searched.size,
+    metricSeries,
+    metricThreshold,
     threshold,
+    reach: {
+      smallestP: smallestP(runCount),
+      metricRunsNeeded: reachable(runCount, metricThreshold) ? null : runsNeeded(metricThreshold, options.minSegment),
+      runsNeeded: reachable(runCount, threshold) ? null : runsNeeded(threshold, options.minSegment),
+    },
     changes,
     events,
     drifts,
     comparisons,
     ignored: [...names].sort(),
     series: all,
+    skipped: input.skipped ?? [],
   };
+}
+
+/**
+ * The thresholds of the two families of one history. P is the one hypothesis
+ * declared before looking ("did performance change?", as `check` gates P at
+ * alpha alone): its own series, mean and sd, share alpha (Bonferroni over
+ * them), and do not pay for the other variables' number; those share another
+ * alpha among themselves. (Bonferroni over all of them put a 10× change of P
+ * in a history of 12 runs beside 6 variables, p ≈ 0.006, above 0.05/20, and
+ * found nothing.) Each family's false-alarm rate stays alpha.
+ */
+export function familyThresholds(alpha: number, metricSeries: number, otherSeries: number): { metric: number; other: number } {
+  return { metric: alpha / Math.max(1, metricSeries), other: alpha / Math.max(1, otherSeries) };
+}
+
+/**
+ * The smallest permutation p any series of n runs can have (changepoint.ts):
+ * a clean step halfway, both sides constant, is matched by just the orderings
+ * that put the same half first or last, 2 of C(n, ⌊n/2⌋) splits into halves.
+ * (Any other series keeps at least the orderings within its two sides, so its
+ * p is no smaller.)
+ */
+export function smallestP(n: number): number {
+  let c = 1;
+  const k = Math.floor(n / 2);
+  for (let i = 1; i <= k; i++) c = (c * (n - k + i)) / i;
+  return Math.min(1, 2 / c);
+}
+
+/**
+ * Whether n runs can beat `threshold` at all: smallestP plus the floor of the
+ * permutation estimate, 1/(B + 1) with B = ⌈4/threshold⌉ (changepoint.ts), is below it.
+ */
+export function reachable(n: number, threshold: number): boolean {
+  return smallestP(n) + 1 / (Math.ceil(4 / threshold) + 1) < threshold;
+}
+
+/** The fewest runs (at least two segments) that can beat `threshold`. */
+export function runsNeeded(threshold: number, minSegment: number): number {
+  let n = 2 * minSegment;
+  while (!reachable(n, threshold)) n++;
+  return n;
 }
 
 /**

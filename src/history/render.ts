@@ -2,6 +2,7 @@ import { verdictSentence } from '../report/verdict.js';
 import { renderJsonValue } from '../report/json.js';
 import { escapeTerminal, formatValue, plural } from '../report/format.js';
 import type { Comparison, DetectedChange, History } from './index.js';
+import { skippedJson, skippedText } from '../check/skipped.js';
 
 const STATISTIC_WORDS = { mean: 'mean', sd: 'variance (sd)', correlation: 'correlation with P' } as const;
 
@@ -20,8 +21,16 @@ export function renderHistoryText(h: History): string {
   const out: string[] = [];
   const instances = h.runs.reduce((s, r) => s + r.instances, 0);
   out.push(`history: ${plural(h.runs.length, 'run')} (${h.runs[0]?.name ?? ''} … ${h.runs[h.runs.length - 1]?.name ?? ''}), ${plural(instances, 'instance')}; P = ${h.metric.variable}`);
-  out.push(`searched ${h.seriesTested} distinct series (mean, variance, correlation with P per feature); a change needs p < ${h.alpha}/${h.seriesTested}`);
+  const others = h.seriesTested - h.metricSeries;
+  const needs = [
+    ...(h.metricSeries > 0 ? [`p < ${h.alpha}/${h.metricSeries} in P's own ${plural(h.metricSeries, 'series', 'series')}`] : []),
+    ...(others > 0 ? [`p < ${h.alpha}/${others} in the ${plural(others, 'other', 'others')}`] : []),
+  ];
+  out.push(h.seriesTested === 0 ? 'searched no series: none varies from run to run'
+    : `searched ${h.seriesTested} distinct series (mean, variance, correlation with P per feature); a change needs ${needs.join(', ')}`);
+  out.push(...reachText(h));
   if (h.ignored.length > 0) out.push(`ignored (--ignore): ${h.ignored.map(escapeTerminal).join(', ')}`);
+  out.push(...skippedText(h.skipped, []));
   if (h.changes.length === 0) out.push('no change found');
   for (const c of h.comparisons) {
     const here = h.changes.filter((x) => x.run === c.run);
@@ -39,6 +48,17 @@ export function renderHistoryText(h: History): string {
   return `${out.join('\n')}\n`;
 }
 
+/** What the history can detect, when a family's threshold is out of its reach (History.reach). */
+export function reachText(h: History): string[] {
+  const n = h.runs.length;
+  const line = (what: string, threshold: number, needed: number): string =>
+    `with ${n} runs no change ${what}can reach p < ${+threshold.toPrecision(2)} (at best p ${+h.reach.smallestP.toPrecision(2)}, a clean step halfway); at least ${needed} runs are needed`;
+  const out: string[] = [];
+  if (h.reach.metricRunsNeeded !== null) out.push(line('', h.metricThreshold, h.reach.metricRunsNeeded));
+  if (h.reach.runsNeeded !== null && h.seriesTested > h.metricSeries) out.push(line(h.reach.metricRunsNeeded !== null ? 'of the other series ' : 'of the series other than P\'s ', h.threshold, h.reach.runsNeeded));
+  return out;
+}
+
 /** Everything as JSON; numbers as numbers (non-finite → null), run indices 0-based beside the run names. */
 export function renderHistoryJson(h: History): string {
   const doc = {
@@ -46,8 +66,12 @@ export function renderHistoryJson(h: History): string {
     metric: h.metric,
     alpha: h.alpha,
     seriesTested: h.seriesTested,
+    metricSeries: h.metricSeries,
+    metricThreshold: h.metricThreshold,
     threshold: h.threshold,
+    reach: h.reach,
     ignored: h.ignored,
+    skippedLines: { lines: h.skipped.reduce((n, s) => n + s.lines, 0), runs: skippedJson(h.skipped) },
     changes: h.changes.map((c) => ({
       run: c.run, runName: h.runs[c.run]!.name, kind: c.kind, variable: c.variable, feature: c.feature,
       statistic: c.statistic, metric: c.metric, p: c.p, before: num(c.before), after: num(c.after), event: c.event,

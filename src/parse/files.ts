@@ -80,6 +80,9 @@ async function walk(root: string, rootId: string, out: InputFile[], label: strin
   // Each directory also carries its path relative to the root, with `/` separators ('' for the root).
   const pending: { dir: string; rel: string; ancestors: Map<string, string> }[] = [{ dir: root, rel: '', ancestors: new Map([[rootId, root]]) }];
   let statted = 0;
+  // Each file once: the same file reached twice (a symbolic link to it or to a directory holding it) would be
+  // two instances with the same records, counted twice in every test.
+  const seenFiles = new Map<string, string>();
   while (pending.length > 0) {
     const { dir: current, rel, ancestors } = pending.pop()!;
     let names: string[];
@@ -115,6 +118,13 @@ async function walk(root: string, rootId: string, out: InputFile[], label: strin
         }
         subdirs.push({ dir: path, rel: relativePath, ancestors: new Map(ancestors).set(id, path) });
       } else if (info.isFile()) {
+        const id = `${info.dev}:${info.ino}`;
+        const first = seenFiles.get(id);
+        if (first !== undefined) {
+          throw new InputError(`${label} class: '${path}' is the same file as '${first}' (a symbolic or hard link): it would count twice`, undefined, undefined,
+            'remove the link, or point distalyze at a directory without it');
+        }
+        seenFiles.set(id, path);
         out.push({ path, relativePath, gzip: name.endsWith('.gz'), size: info.size });
       } else {
         // Reading a FIFO or a device could block forever or never end; skipping it would lose data silently.

@@ -19,8 +19,12 @@ import { parseDecimal, parseTimestamp } from './timestamp.js';
  * Timestamp or Time whose values parse, unless `--metrics-time` names one.
  * Times are epoch seconds, milliseconds, microseconds or nanoseconds (told
  * apart by magnitude), or ISO-8601. Every other column whose values are
- * decimal numbers is a metric (empty cells are missing samples); columns with
- * any other text are left out.
+ * decimal numbers is a metric (empty cells are missing samples). A cell that
+ * says a value is missing or out of range (`NaN`, `N/A`, `-`, `null`, `inf`,
+ * `1e999`) is a missing sample too, counted and reported (one such cell of a
+ * Prometheus export must not drop the metric for every pod); a column with any
+ * other text is left out, reported when it also holds numbers. A row with more
+ * fields than the header is an error (a comma inside a name shifts its cells).
  */
 export interface MetricOptions {
   readonly entityColumn?: string;
@@ -40,6 +44,16 @@ export interface MetricSeries {
   readonly byService: ReadonlyMap<string, readonly EntitySeries[]>;
   readonly files: number;
   readonly samples: number;
+  /** Cells skipped and columns left out, counted, one line each (for the run's notes). */
+  readonly notes: readonly string[];
+}
+
+/** Cells that say a value is missing or not finite: a missing sample, counted. */
+const MISSING_CELL = /^[+-]?(nan|inf|infinity)$|^(n\/?a|-|null|none|undefined)$/i;
+
+/** Whether a cell that is no finite number says it is missing (MISSING_CELL), or is a number out of double range (1e999). */
+export function missingCell(text: string): boolean {
+  return MISSING_CELL.test(text) || (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) && !Number.isFinite(Number(text)));
 }
 
 const ENTITY_COLUMNS = ['podname', 'pod', 'servicename', 'service', 'container', 'host', 'node', 'entity'];
@@ -65,6 +79,9 @@ export async function readMetrics(dirs: readonly string[], options: MetricOption
   const metricNames: string[] = [];
   const raw = new Map<string, { t: number[]; v: Map<number, number>[] }>();
   let samples = 0;
+  let missing = 0;
+  let missingExample = '';
+  const notes: string[] = [];
   for (const path of files) {
     const rows = await readTable(path);
     if (rows.length === 0) continue;
@@ -86,18 +103,34 @@ export async function readMetrics(dirs: readonly string[], options: MetricOption
     const timeCol = pick(options.timeColumn, TIME_COLUMNS, '--metrics-time');
     // A metric column holds decimal numbers (or nothing) in every row, and one at least: parsed once here (NaN: empty).
     const metricCols: { index: number; values: Float64Array }[] = [];
+    for (let k = 1; k < rows.length; k++) {
+      const { record, line } = rows[k]!;
+      if (record.length > header.length && record.slice(header.length).some((c) => c.trim() !== '')) {
+        throw new InputError(`row has ${record.length} fields, the header ${header.length} (a comma inside a value?)`, path, line);
+      }
+    }
     for (let i = 0; i < header.length; i++) {
       if (i === entityCol || i === timeCol || /^node/i.test(header[i]!)) continue;
       const values = new Float64Array(rows.length - 1);
-      let numbers = true;
+      let text = -1;
       let any = false;
-      for (let k = 1; k < rows.length && numbers; k++) {
+      let skipped = 0;
+      let example = '';
+      for (let k = 1; k < rows.length && text < 0; k++) {
         const c = (rows[k]!.record[i] ?? '').trim();
         values[k - 1] = c === '' ? Number.NaN : parseDecimal(c);
-        if (c !== '') numbers = !Number.isNaN(values[k - 1]!);
-        any ||= c !== '';
+        if (c === '' || !Number.isNaN(values[k - 1]!)) {
+          any ||= c !== '';
+        } else if (missingCell(c)) {
+          if (skipped++ === 0) example = `${path}:${rows[k]!.line} column ${header[i]!}: '${clip(c)}'`;
+        } else {
+          text = k;
+        }
       }
-      if (!numbers || !any) continue;
+      if (text >= 0 && any) notes.push(`${path}: column ${header[i]!} left out of the metrics: '${clip((rows[text]!.record[i] ?? '').trim())}' on line ${rows[text]!.line} is not a number`);
+      if (text >= 0 || !any) continue;
+      if (skipped > 0 && missing === 0) missingExample = example;
+      missing += skipped;
       let index = metricIndex.get(header[i]!);
       if (index === undefined) {
         metricIndex.set(header[i]!, (index = metricNames.length));
@@ -136,7 +169,10 @@ export async function readMetrics(dirs: readonly string[], options: MetricOption
     if (list === undefined) byService.set(service, (list = []));
     list.push({ entity, times, values });
   }
-  return { metricNames, byService, files: files.length, samples };
+  if (missing > 0) {
+    notes.unshift(`--metrics: ${missing.toLocaleString('en-US')} cell${missing === 1 ? '' : 's'} said the value is missing or out of range (NaN, N/A, -, inf, 1e999…) and ${missing === 1 ? 'was' : 'were'} skipped as missing samples, e.g. ${missingExample}`);
+  }
+  return { metricNames, byService, files: files.length, samples, notes };
 }
 
 async function listCsv(dir: string): Promise<string[]> {

@@ -994,6 +994,8 @@ function mergeStats(into: ReadStats, from: ReadStats, examples: number): void {
   into.lines += from.lines;
   into.records += from.records;
   into.skippedLines += from.skippedLines;
+  into.unmappedLines += from.unmappedLines;
+  if (into.firstLost === '') into.firstLost = from.firstLost;
   into.streamed += from.streamed;
   into.helped += from.helped;
   for (const e of from.skippedExamples) if (into.skippedExamples.length < examples) into.skippedExamples.push(e);

@@ -47,6 +47,13 @@ export interface ReadStats {
   records: number;
   skippedLines: number;
   skippedExamples: string[];
+  /**
+   * Of skippedLines, those no translator rule matched: the lines a translator is meant to pass over, where the
+   * others (not a record, a rule that matched but could not use its line, a line over the limit) are records lost.
+   */
+  unmappedLines: number;
+  /** The first skipped line that is not an unmapped one (`file:line: reason`), '' if none. */
+  firstLost: string;
   /** Counted notes about input that was used but irregular (e.g. spans whose parent is missing), one line each. */
   notes: string[];
   /** Files summarized as they were read (large runs: features/streamed.ts), their records not held. */
@@ -56,7 +63,7 @@ export interface ReadStats {
 }
 
 export function emptyReadStats(): ReadStats {
-  return { files: 0, bytes: 0, lines: 0, records: 0, skippedLines: 0, skippedExamples: [], notes: [], streamed: 0, helped: 0 };
+  return { files: 0, bytes: 0, lines: 0, records: 0, skippedLines: 0, skippedExamples: [], unmappedLines: 0, firstLost: '', notes: [], streamed: 0, helped: 0 };
 }
 
 /**
@@ -69,7 +76,7 @@ export async function readClass(files: readonly InputFile[], className: ClassNam
   const onBytes = options.onBytes;
   for (const file of files) {
     stats.files++;
-    const before = { bytes: stats.bytes, lines: stats.lines, records: stats.records, skippedLines: stats.skippedLines, skippedExamples: stats.skippedExamples.length, notes: stats.notes.length };
+    const before = { bytes: stats.bytes, lines: stats.lines, records: stats.records, skippedLines: stats.skippedLines, unmappedLines: stats.unmappedLines, firstLost: stats.firstLost, skippedExamples: stats.skippedExamples.length, notes: stats.notes.length };
     // The progress hears of each byte once, also when the file is read again (RereadFile).
     let told = 0;
     let read = 0;
@@ -90,7 +97,7 @@ export async function readClass(files: readonly InputFile[], className: ClassNam
     } catch (err) {
       if (!(err instanceof RereadFile)) throw err;
       // Read again, counted once: its lines, records and skipped lines as this reading finds them.
-      Object.assign(stats, { bytes: before.bytes, lines: before.lines, records: before.records, skippedLines: before.skippedLines });
+      Object.assign(stats, { bytes: before.bytes, lines: before.lines, records: before.records, skippedLines: before.skippedLines, unmappedLines: before.unmappedLines, firstLost: before.firstLost });
       stats.skippedExamples.length = before.skippedExamples;
       stats.notes.length = before.notes;
       read = 0;
@@ -149,7 +156,11 @@ async function readThroughLines(file: InputFile, className: ClassName, translato
         throw new InputError(`translator ${translator.path} failed: ${err instanceof Error ? err.message : String(err)}`, file.path, lineNo);
       }
       // A rule that matched but could not use the line (no timestamp in its format…) says so: the true cause.
-      if (!mapped) skip(stats, options, file.path, lineNo, () => `${translator.whyUnmapped?.() ?? 'no translator rule matched'}: '${clip(text)}'`);
+      if (!mapped) {
+        const why = translator.whyUnmapped?.() ?? null;
+        if (why === null && !options.strict) stats.unmappedLines++;
+        skip(stats, options, file.path, lineNo, () => `${why ?? 'no translator rule matched'}: '${clip(text)}'`, undefined, why !== null);
+      }
     },
     tooLong: (lineNo, length) => skip(stats, options, file.path, lineNo, () => `line of ${length} characters is over the 1 MiB limit`),
   }, options.onBytes);
@@ -214,9 +225,10 @@ async function readThroughExecutable(file: InputFile, translator: ExecutableTran
  * is built only when it is shown: on a translator's log most lines may be
  * skipped, and formatting each one costs half the throughput.
  */
-function skip(stats: ReadStats, options: ReadOptions, file: string, lineNo: number, reason: () => string, hint?: string): void {
+function skip(stats: ReadStats, options: ReadOptions, file: string, lineNo: number, reason: () => string, hint?: string, lost = true): void {
   if (options.strict) throw new InputError(`${reason()} (--strict)`, file, lineNo, hint);
   stats.skippedLines++;
+  if (lost && stats.firstLost === '') stats.firstLost = InputError.format(reason(), file, lineNo);
   if (stats.skippedExamples.length < (options.examples ?? 5)) stats.skippedExamples.push(InputError.format(reason(), file, lineNo));
 }
 

@@ -301,7 +301,25 @@ async function readCsvSpans(file: InputFile, out: Span[], onBytes?: (n: number) 
  */
 export function emitTraces(spans: readonly Span[], file: string, sink: RecordSink): { traces: number; notes: string[] } {
   const byTrace = new Map<string, number[]>();
+  // A span id given again: the same span (a file exported twice, a retried export) is dropped, counted; another
+  // span under the id is an error. Kept twice, the copy had no children (they link to the first), so its self
+  // time was its whole duration: a false cause.
+  const seen = new Map<string, number>();
+  let duplicates = 0;
+  let duplicateExample = '';
   spans.forEach((s, i) => {
+    const key = `${s.traceId}\u0000${s.spanId}`;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      const f = spans[first] as Span;
+      if (f.parentId !== s.parentId || f.service !== s.service || f.operation !== s.operation || f.start !== s.start || f.end !== s.end) {
+        throw new InputError(`span ${s.spanId} of trace ${s.traceId} is given twice, differently (first${f.line !== undefined ? ` on line ${f.line}` : ''}: ` +
+          `${f.service}:${f.operation}, ${f.start}–${f.end} s, parent '${f.parentId}'; here: ${s.service}:${s.operation}, ${s.start}–${s.end} s, parent '${s.parentId}')`, file, s.line);
+      }
+      if (duplicates++ === 0) duplicateExample = `span ${s.spanId} of trace ${s.traceId}${s.line !== undefined ? `, line ${s.line}` : ''}`;
+      return;
+    }
+    seen.set(key, i);
     let list = byTrace.get(s.traceId);
     if (list === undefined) byTrace.set(s.traceId, (list = []));
     list.push(i);
@@ -328,6 +346,7 @@ export function emitTraces(spans: readonly Span[], file: string, sink: RecordSin
     for (const r of records) r.emit();
   }
   const notes = missing > 0 ? [`${file}: ${missing} span(s) name a parent that is not in their trace (e.g. ${missingExample}); each was taken as a root`] : [];
+  if (duplicates > 0) notes.push(`${file}: ${duplicates} span(s) repeat an earlier span exactly (same trace and span id, e.g. ${duplicateExample}); each was read once`);
   return { traces: byTrace.size, notes };
 }
 

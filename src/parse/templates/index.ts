@@ -31,7 +31,7 @@ import { compileUserRegex, type UserRegex } from '../translators/pattern.js';
 import { DEFAULT_DRAIN_PARAMETERS, Drain, skeleton, type DrainParameters, type Skeleton } from './drain.js';
 import { IdFieldCounter, ID_SAMPLE_LINES, idColumnOf, type IdCounts, type InstanceRule } from './instances.js';
 import { hasKey, keyPlan, maskToken, numericValue, readByPlan, tokenize, walkMessage, WILDCARD, type KeyPlan } from './mask.js';
-import { detectTimestamp, fieldStart, isTimeOfDay, plausibleTime, SAMPLE_LINES, type FileTimestamp } from './timestamps.js';
+import { detectTimestamp, endsField, fieldStart, isTimeOfDay, plausibleTime, SAMPLE_LINES, TIMESTAMP_CANDIDATES, type FileTimestamp } from './timestamps.js';
 
 export { DEFAULT_DRAIN_PARAMETERS, type DrainParameters } from './drain.js';
 
@@ -86,6 +86,16 @@ export interface TemplateModel {
   /** Lines read in the mining pass, and those that had no timestamp and no earlier line to continue. */
   readonly lines: number;
   readonly untimed: number;
+  /**
+   * Lines without a timestamp in their file's format that took the previous line's time (a stack trace's
+   * lines), of them those that begin with a timestamp in another format (foreign: their own time was lost),
+   * and the first such line (`file:line`). Absent (0) for a model built by hand.
+   */
+  readonly continued?: number;
+  readonly foreign?: number;
+  readonly foreignExample?: string;
+  /** Files with no log line (empty, or blank and `#` lines only): no instance. */
+  readonly empty?: readonly string[];
   /** What the mining pass hands to the translating pass (see LineReplay). Absent for a model built by hand. */
   readonly replay?: LineReplay;
   /**
@@ -156,11 +166,27 @@ export async function mineRawLogs(logs: Readonly<Record<ClassName, readonly Inpu
 }
 
 function describeModel(model: TemplateModel): string {
-  const formats = [...new Set(Object.values(model.files).map((f) => f.format))].join(', ');
+  const formats = [...new Set(Object.entries(model.files).filter(([path]) => !(model.empty ?? []).includes(path)).map(([, f]) => f.format))].join(', ');
   const instances = model.instance === null ? 'one file = one instance'
     : model.instance.kind === 'host' ? 'instances by syslog host' : model.instance.kind === 'column' ? `instances by column '${model.instance.name}'` : `instances by /${model.instance.pattern}/`;
   return `raw logs, no translator: ${model.templates.length} templates mined from ${model.lines} lines (timestamps: ${formats}; ${instances}); ` +
-    'see them with distalyze templates GOOD BAD';
+    `see them with distalyze templates GOOD BAD${untimedNotes(model).map((n) => `\n${n}`).join('')}`;
+}
+
+/** The counted lines that had no time of their own, and the files with no log line, one note each (none when all is well). */
+export function untimedNotes(model: TemplateModel): string[] {
+  const out: string[] = [];
+  const lines = (n: number): string => `${n.toLocaleString('en-US')} line${n === 1 ? '' : 's'}`;
+  const continued = model.continued ?? 0;
+  const foreign = model.foreign ?? 0;
+  if (continued > 0) {
+    out.push(`  ${lines(continued)} had no timestamp in their file's format and took the previous line's time (continuations, e.g. stack traces)` +
+      (foreign > 0 ? `; ${foreign.toLocaleString('en-US')} of them begin with a timestamp in another format, e.g. ${model.foreignExample ?? ''}` : ''));
+  }
+  if (model.untimed > 0) out.push(`  ${lines(model.untimed)} had no timestamp and no earlier line to continue: not used`);
+  const empty = model.empty ?? [];
+  if (empty.length > 0) out.push(`  ${empty.length} file${empty.length === 1 ? '' : 's'} held no log line (empty, or blank and # lines only): no instance, e.g. ${empty[0]}`);
+  return out;
 }
 
 // ---------------------------------------------------------------------------
@@ -337,6 +363,14 @@ export interface FileMining {
   readonly hosts: string[];
   readonly lines: number;
   readonly untimed: number;
+  /** See TemplateModel.continued, .foreign and .foreignExample. */
+  readonly continued: number;
+  readonly foreign: number;
+  /** The first foreign line: its number and text (clipped). */
+  readonly foreignLine: number;
+  readonly foreignText: string;
+  /** Whether the file held no log line (TemplateModel.empty). */
+  readonly empty: boolean;
   /** Per line (index lineNo − 1): 1 + the index in `keys` of its message key, 0 for a line with none (header, untimed, too long). */
   readonly lineKeys: Int32Array;
 }
@@ -351,7 +385,9 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}, o
   const sample = await firstLines(file, SAMPLE_LINES + 1);
   const comma = isCsv(file);
   const header = comma && sample.length > 0;
-  const detected = detectTimestamp(file.path, header ? sample.slice(1) : sample, comma, year, options.timestamp);
+  // A file of blank and `#` lines only (an empty log) has no timestamp to find: no instance, counted (TemplateModel.empty).
+  const empty = sample.slice(header ? 1 : 0).every((l) => l.trim() === '' || l.startsWith('#'));
+  const detected = empty ? { format: TIMESTAMP_CANDIDATES[0] as string, field: 0, comma } : detectTimestamp(file.path, header ? sample.slice(1) : sample, comma, year, options.timestamp);
   const layout: FileLayout = { ...detected, header, host: detected.format === 'syslog' && detected.field === 0 };
   const column = header ? idColumnOf(sample[0] as string) : null;
   const state = fileState(layout, makeTimeFormat(layout.format, { year }));
@@ -364,6 +400,11 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}, o
   const hosts = new Set<string>();
   let lines = 0;
   let untimed = 0;
+  let continued = 0;
+  let foreign = 0;
+  let foreignLine = 0;
+  let foreignText = '';
+  const other = foreignTimestamps(layout.format, year);
   await readLines(file, {
     line: (text, lineNo) => {
       lines++;
@@ -376,6 +417,15 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}, o
         return;
       }
       const split = state;
+      if (!split.timed) {
+        continued++;
+        if (other(text, layout)) {
+          if (foreign++ === 0) {
+            foreignLine = lineNo;
+            foreignText = text.length > 80 ? `${text.slice(0, 80)}…` : text;
+          }
+        }
+      }
       if (split.host !== '' && lineNo <= ID_SAMPLE_LINES) hosts.add(split.host);
       let entry = guess.find(split.message);
       if (entry === undefined) {
@@ -437,7 +487,36 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}, o
   return {
     path: file.path, layout,
     keys: keys.map(({ key, masked, count, example, timed, notNumeric, values, first, last }) => ({ key, masked, count, example, timed, notNumeric, values, first, last })),
-    ids: ids.counts(), hosts: [...hosts], lines, untimed, lineKeys: lineKeys.slice(0, lines),
+    ids: ids.counts(), hosts: [...hosts], lines, untimed, continued, foreign, foreignLine, foreignText, empty, lineKeys: lineKeys.slice(0, lines),
+  };
+}
+
+/**
+ * Above this share of a file's lines, lines with a timestamp in another format than the file's are an error,
+ * not a note: such a line is no continuation (a stack trace's lines carry no time) but a line whose own time
+ * is lost (it takes the previous line's), so a second writer or a format change part way through would make
+ * the file's times, and its duration, those of its first part alone. A stray line or two (under 1%) moves
+ * nothing a comparison can see, and is counted in the summary.
+ */
+export const FOREIGN_TIMESTAMP_MAX_SHARE = 0.01;
+
+/**
+ * Whether a line the file's format could not time begins with a timestamp of another candidate format, at the
+ * file's timestamp field or at the line's start: a line whose own time would be lost.
+ */
+function foreignTimestamps(own: string, year: number): (line: string, layout: FileLayout) => boolean {
+  let formats: TimeFormat[] | undefined;
+  return (line, layout) => {
+    const c = line.charCodeAt(0);
+    // A continuation (stack trace) begins with white space; a timestamp with a digit, a bracket or a capital (a month, a day).
+    if (!((c >= 48 && c <= 57) || c === 91 || (c >= 65 && c <= 90))) return false;
+    formats ??= TIMESTAMP_CANDIDATES.filter((n) => n !== own).map((n) => makeTimeFormat(n, { year }));
+    for (const field of layout.field === 0 ? [0] : [0, layout.field]) {
+      const start = fieldStart(line, field, layout.comma);
+      if (start < 0) continue;
+      for (const f of formats) if (plausibleTime(f.parse(line, start), isTimeOfDay(f)) && endsField(line, f.end, layout.comma)) return true;
+    }
+    return false;
   };
 }
 
@@ -478,12 +557,26 @@ export function mergeMinings(minings: readonly FileMining[], classOf: readonly C
   const cache = new Map<string, number>();
   let lines = 0;
   let untimed = 0;
+  let continued = 0;
+  let foreign = 0;
+  let foreignExample = '';
+  const empty: string[] = [];
   const hosts = new Set<string>();
   minings.forEach((m, f) => {
     const className = classOf[f] as ClassName;
     files[m.path] = m.layout;
     lines += m.lines;
     untimed += m.untimed;
+    continued += m.continued;
+    if (m.foreign > 0 && foreign === 0) foreignExample = `${m.path}:${m.foreignLine}: '${m.foreignText}'`;
+    foreign += m.foreign;
+    if (m.empty) empty.push(m.path);
+    // Past the share, a file's times are not its own (FOREIGN_TIMESTAMP_MAX_SHARE): an error naming its first such line.
+    if (m.foreign > FOREIGN_TIMESTAMP_MAX_SHARE * m.lines) {
+      throw new InputError(`${m.foreign.toLocaleString('en-US')} of ${m.lines.toLocaleString('en-US')} lines (${(100 * m.foreign / m.lines).toFixed(m.foreign * 1000 < m.lines * 10 ? 1 : 0)}%) ` +
+        `begin with a timestamp in another format than the file's ${m.layout.format} (found in its first lines), as this one does: '${m.foreignText}'; their times would be lost`,
+      m.path, m.foreignLine, 'give each format its own file, name the format with --timestamp FORMAT, or write a translator (--translator)');
+    }
     for (const h of m.hosts) hosts.add(h);
     ids.merge(m.ids);
     for (const k of m.keys) {
@@ -551,7 +644,7 @@ export function mergeMinings(minings: readonly FileMining[], classOf: readonly C
     if (sk.key !== null) firstBySkeleton.set(sk.key, { skeleton: sk, name, states });
     return { id: index, tokens: c.tokens, name, states, counts: tally.counts, example: tally.example, timed: tally.timed };
   });
-  const model: TemplateModel = { parameters, year, files, instance, templates, lines, untimed };
+  const model: TemplateModel = { parameters, year, files, instance, templates, lines, untimed, continued, foreign, ...(foreign > 0 ? { foreignExample } : {}), empty };
   const templateOf = keyTemplates(model);
   return { ...model, replay: replayOf(minings, templateOf), ...(instance === null ? { ends: runEnds(minings, templateOf) } : {}) };
 }

@@ -36,15 +36,24 @@ async function withoutSpanFiles(files: readonly InputFile[]): Promise<InputFile[
 
 /**
  * Whether a class's files are raw text rather than records: none of the first
- * lines of its first file is a dlog record, and a CSV/TSV header does not name
- * `kind`, `timestamp` and `name`. Standard input is never sniffed (it cannot
- * be read twice): it is read as records.
+ * lines of its first file with any content is a dlog record, and a CSV/TSV
+ * header does not name `kind`, `timestamp` and `name`. Files that hold only
+ * blank or comment lines tell nothing and are passed over (an empty file first
+ * in a class of raw logs must not switch the run to records). Standard input
+ * is never sniffed (it cannot be read twice): it is read as records.
  */
 export async function looksRaw(files: readonly InputFile[]): Promise<boolean> {
-  const first = files[0];
-  if (first === undefined || first.path === '-') return false;
-  const lines = (await firstLines(first, SNIFF_LINES * 4)).filter((l) => l.trim() !== '' && !l.startsWith('#')).slice(0, SNIFF_LINES);
-  if (lines.length === 0) return false;
+  let first: InputFile | undefined;
+  let lines: string[] = [];
+  for (const f of files) {
+    if (f.path === '-') return false;
+    lines = (await firstLines(f, SNIFF_LINES * 4)).filter((l) => l.trim() !== '' && !l.startsWith('#')).slice(0, SNIFF_LINES);
+    if (lines.length > 0) {
+      first = f;
+      break;
+    }
+  }
+  if (first === undefined) return false;
   const name = first.relativePath.replace(/\.gz$/, '');
   if (name.endsWith('.csv') || name.endsWith('.tsv')) {
     const header = (lines[0] as string).toLowerCase().split(name.endsWith('.csv') ? ',' : '\t').map((s) => s.trim().replace(/^"(.*)"$/, '$1'));

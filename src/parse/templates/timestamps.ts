@@ -140,7 +140,7 @@ export function detectTimestamp(file: string, sample: readonly string[], comma: 
 }
 
 /** A timestamp must end where its field ends (or at a bracket or punctuation), so `12:00:01abc` is no time. */
-function endsField(line: string, end: number, comma: boolean): boolean {
+export function endsField(line: string, end: number, comma: boolean): boolean {
   if (end >= line.length) return true;
   const c = line.charCodeAt(end);
   if (comma) return c === 44;
