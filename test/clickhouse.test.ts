@@ -1,0 +1,88 @@
+/**
+ * Feature extraction pushed down to ClickHouse (src/clickhouse) against the file path, on a real server
+ * (scripts/clickhouse-server.mjs starts it; without it these tests fail saying how to install it).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readClasses } from '../src/read.js';
+import type { FeatureSet } from '../src/features/types.js';
+import { serviceOfPod } from '../src/parse/spans.js';
+import { loadDlog, loadSpansCsv, requireServer, serverVersion, sql, startServer } from './helpers/clickhouse.js';
+import { FIXTURES } from './helpers/synth.js';
+import { run } from './helpers/run.js';
+import { ROOT } from './helpers/run.js';
+import { join } from 'node:path';
+
+let server: { url: string; stop(): Promise<void> };
+
+beforeAll(async () => {
+  requireServer();
+  server = await startServer();
+  await loadDlog(server.url, 'records', { good: FIXTURES.pipelineGood, bad: FIXTURES.pipelineBad });
+  const tt = join(ROOT, 'fixtures/trainticket');
+  await loadSpansCsv(server.url, 'otel_traces', { good: join(tt, 'good/trace.csv.gz'), bad: join(tt, 'bad/trace.csv.gz') }, serviceOfPod);
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+/** Equal to 1e-9 relative (and `abs` absolute), NaN where NaN. */
+function close(a: number, b: number, abs = 0): boolean {
+  if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b);
+  return Math.abs(a - b) <= abs + 1e-9 * Math.max(Math.abs(a), Math.abs(b));
+}
+
+/** The first difference between two feature sets (instances, variables, every value), or null. */
+function difference(file: FeatureSet, table: FeatureSet, abs = 0): string | null {
+  if (file.nGood !== table.nGood || file.nBad !== table.nBad) return `instances ${file.nGood}+${file.nBad} vs ${table.nGood}+${table.nBad}`;
+  for (let i = 0; i < file.instances.length; i++) {
+    const a = file.instances[i]!;
+    const b = table.instances[i]!;
+    if (a.id !== b.id || a.records !== b.records || a.kind !== b.kind || !close(a.duration, b.duration, abs)) return `instance ${i}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`;
+  }
+  if (!close(file.referenceDuration, table.referenceDuration, abs)) return `Dref ${file.referenceDuration} vs ${table.referenceDuration}`;
+  if (file.tables.length !== table.tables.length) return `${file.tables.length} tables vs ${table.tables.length}`;
+  for (let t = 0; t < file.tables.length; t++) {
+    const a = file.tables[t]!;
+    const b = table.tables[t]!;
+    if (a.kind !== b.kind || a.feature !== b.feature) return `table ${t}: ${a.kind} ${a.feature} vs ${b.kind} ${b.feature}`;
+    if (JSON.stringify(a.variables) !== JSON.stringify(b.variables)) return `${a.kind} ${a.feature}: variables differ`;
+    for (let v = 0; v < a.variables.length; v++) {
+      for (let i = 0; i < file.instances.length; i++) {
+        const x = a.columns[v]![i]!;
+        const y = b.columns[v]![i]!;
+        if (!close(x, y, abs)) return `${a.variables[v]} ${a.feature} of ${file.instances[i]!.id}: ${x} (file) vs ${y} (table)`;
+      }
+    }
+  }
+  return null;
+}
+
+describe('ClickHouse pushdown', () => {
+  it('runs on the server installed here', async () => {
+    expect(await serverVersion(server.url)).toMatch(/^\d+\.\d+/);
+  });
+
+  it('a records table gives the features of the same records in files (to 1e-9)', async () => {
+    const file = await readClasses(FIXTURES.pipelineGood, FIXTURES.pipelineBad, { jobs: 1 });
+    const table = await readClasses("class = 'good'", "class = 'bad'", { clickhouse: { url: server.url, table: 'records', columns: 'order=seq,kind=none' } });
+    expect(difference(file.features.features, table.features.features)).toBeNull();
+    expect(table.classes.good.records).toBe(file.classes.good.records);
+  });
+
+  it('and the same report', async () => {
+    const file = await run(FIXTURES.pipelineGood, FIXTURES.pipelineBad, '--no-color', '-j', '1', '--json', '-');
+    const table = await run("class = 'good'", "class = 'bad'", '--no-color', '--clickhouse', server.url, '--table', 'records', '--columns', 'order=seq,kind=none', '--json', '-');
+    expect(table.code).toBe(file.code);
+    const strip = (text: string): unknown => {
+      const j = JSON.parse(text) as Record<string, unknown>;
+      // What was read differs in kind (files and their bytes; rows and the bytes sent back): the rest is the answer.
+      for (const c of Object.values(j.classes as Record<string, Record<string, unknown>>)) {
+        delete c.bytes;
+        delete c.files;
+      }
+      return j;
+    };
+    expect(strip(table.stdout)).toEqual(strip(file.stdout));
+  });
+});
