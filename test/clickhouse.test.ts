@@ -98,3 +98,69 @@ describe('ClickHouse pushdown', () => {
     expect(table.features.features.instances.map((i) => i.kind)).toEqual(file.features.features.instances.map((i) => i.kind));
   });
 });
+
+describe('ClickHouse: bad input is one line, exit 2, naming what to fix', () => {
+  const ch = (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
+    run("class = 'good'", "class = 'bad'", '--no-color', '--clickhouse', server.url, ...args);
+  const firstLine = (r: { stderr: string }): string => r.stderr.split('\n')[0] ?? '';
+
+  it('an unknown table', async () => {
+    const r = await ch('--table', 'nope');
+    expect(r.code).toBe(2);
+    expect(firstLine(r)).toMatch(/^distalyze: ClickHouse at http:\/\/127\.0\.0\.1:\d+\/default: Table default\.nope doesn't exist\.?$/);
+  });
+
+  it('a column the mapping names that the table lacks', async () => {
+    const r = await ch('--table', 'records', '--columns', 'instance=run');
+    expect(r.code).toBe(2);
+    expect(firstLine(r)).toBe("distalyze: table records has no column 'run' (the mapping's instance)");
+    expect(r.stderr).toContain('its columns: class, instance, time, seq, event, state, value');
+  });
+
+  it('a server that cannot be reached', async () => {
+    const r = await run('a = 1', 'a = 2', '--clickhouse', 'http://127.0.0.1:9/default', '--table', 'records');
+    expect(r.code).toBe(2);
+    expect(firstLine(r)).toMatch(/^distalyze: ClickHouse at http:\/\/127\.0\.0\.1:9\/default cannot be reached \(ECONNREFUSED\)$/);
+  });
+
+  it('wrong credentials (from the environment), and none on the command line', async () => {
+    const saved = { user: process.env.CLICKHOUSE_USER, password: process.env.CLICKHOUSE_PASSWORD };
+    process.env.CLICKHOUSE_USER = 'distalyze';
+    process.env.CLICKHOUSE_PASSWORD = 'wrong';
+    try {
+      const r = await ch('--table', 'records');
+      expect(r.code).toBe(2);
+      expect(firstLine(r)).toMatch(/^distalyze: ClickHouse at .* refused the login: .*(password|Authentication)/i);
+      expect(r.stderr).toContain('hint: set CLICKHOUSE_USER and CLICKHOUSE_PASSWORD');
+    } finally {
+      if (saved.user === undefined) delete process.env.CLICKHOUSE_USER; else process.env.CLICKHOUSE_USER = saved.user;
+      if (saved.password === undefined) delete process.env.CLICKHOUSE_PASSWORD; else process.env.CLICKHOUSE_PASSWORD = saved.password;
+    }
+    const inUrl = await run('a = 1', 'a = 2', '--clickhouse', server.url.replace('http://', 'http://me:secret@'), '--table', 'records');
+    expect(inUrl.code).toBe(2);
+    expect(firstLine(inUrl)).toBe('distalyze: --clickhouse: credentials do not belong on the command line');
+  });
+
+  it('a class window with no rows', async () => {
+    const r = await run('2001-01-01T00:00/2001-01-02T00:00', "class = 'bad'", '--clickhouse', server.url, '--table', 'records', '--columns', 'order=seq');
+    expect(r.code).toBe(2);
+    expect(firstLine(r)).toBe('distalyze: good class: no rows of records match 2001-01-01T00:00/2001-01-02T00:00');
+  });
+
+  it('a class condition the table cannot evaluate', async () => {
+    const r = await run('colour = 1', "class = 'bad'", '--clickhouse', server.url, '--table', 'records');
+    expect(r.code).toBe(2);
+    expect(firstLine(r)).toMatch(/^distalyze: ClickHouse at .*: Missing columns: 'colour'|Unknown identifier: colour/);
+  });
+
+  it('a time window selects the rows in it', async () => {
+    // The pipeline fixture's good runs start at 1763596802 (2025-11-20T00:00:02Z) and its bad ones later.
+    const all = await sql(server.url, "SELECT class, min(time), max(time) FROM records GROUP BY class ORDER BY class");
+    const [bad, good] = all.trim().split('\n').map((l) => l.split('\t').map(Number));
+    const iso = (t: number): string => new Date(t * 1000).toISOString();
+    const window = (lo: number, hi: number): string => `${iso(Math.floor(lo))}/${iso(Math.ceil(hi) + 1)}`;
+    const byWindow = await readClasses(window(good![1]!, good![2]!), window(bad![1]!, bad![2]!), { clickhouse: { url: server.url, table: 'records', columns: 'order=seq,kind=none' } });
+    expect(byWindow.features.features.nGood).toBe(40);
+    expect(byWindow.features.features.nBad).toBe(40);
+  });
+});

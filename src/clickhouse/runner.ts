@@ -90,8 +90,12 @@ const AUTHENTICATION_FAILED = 516;
 export function serverError(err: unknown, conn: ClickHouseConnection): Error {
   if (err instanceof InputError) return err;
   const e = err as { code?: string | number; message?: string; type?: string };
-  const message = String(e.message ?? err).split('\n')[0]?.replace(/, e\.what\(\) = .*$/, '').replace(/^Code: \d+, e\.displayText\(\) = /, '') ?? '';
-  const code = typeof e.code === 'string' && /^\d+$/.test(e.code) ? Number(e.code) : e.code;
+  const text = String(e.message ?? err).split('\n')[0] ?? '';
+  // A current server's error is parsed by the client (code, message); 18.16's form is not: `Code: 60,
+  // e.displayText() = DB::Exception: Table default.nope doesn't exist., e.what() = DB::Exception`.
+  const old = /^Code: (\d+), e\.displayText\(\) = (?:DB::Exception: )?(.*?)(?:, e\.what\(\) = .*)?$/.exec(text);
+  const message = (old?.[2] ?? text).replace(/\.$/, '');
+  const code = old !== null ? Number(old[1]) : typeof e.code === 'string' && /^\d+$/.test(e.code) ? Number(e.code) : e.code;
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH' || code === 'ETIMEDOUT' || code === 'ECONNRESET' || /ECONNREFUSED|ENOTFOUND|socket hang up|Timeout error/.test(message)) {
     return new InputError(`ClickHouse at ${conn.url} cannot be reached (${code ?? message})`, undefined, undefined, 'check --clickhouse URL (the HTTP port, 8123 by default) and that the server runs');
   }
