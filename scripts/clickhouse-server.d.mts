@@ -4,7 +4,7 @@ export interface RunningServer { readonly url: string; readonly http: number; re
 export function startServer(): Promise<RunningServer>;
 export function startCluster(n?: number): Promise<{ servers: RunningServer[]; stop(): Promise<void> }>;
 export function serverVersion(url: string): Promise<string>;
-export function sql(url: string, query: string, body?: Buffer | string): Promise<string>;
+export function sql(url: string, query: string, body?: Buffer | string, settings?: Record<string, string>): Promise<string>;
 export class RowBinary {
   string(s: string): void;
   float64(x: number): void;

@@ -120,9 +120,11 @@ export async function serverVersion(url) {
   return (await (await fetch(`${url}/?query=${encodeURIComponent('SELECT version()')}`)).text()).trim();
 }
 
-/** Run one statement over HTTP; throws with the server's message. */
-export async function sql(url, query, body) {
-  const r = await fetch(body === undefined ? `${url}/` : `${url}/?query=${encodeURIComponent(query)}`, { method: 'POST', body: body ?? query });
+/** Run one statement over HTTP (with a body: the query in the URL, the data in the body; settings as parameters). */
+export async function sql(url, query, body, settings = {}) {
+  const params = new URLSearchParams(settings);
+  if (body !== undefined) params.set('query', query);
+  const r = await fetch(`${url}/?${params}`, { method: 'POST', body: body ?? query });
   const text = await r.text();
   if (!r.ok) throw new Error(`${query.slice(0, 200)}: ${text.trim()}`);
   return text;

@@ -144,11 +144,20 @@ async function resolveTable(conn: ClickHouseConnection, table: string, shape: Ta
     : { type: 'records', table: name, columns: shape.columns.kind === 'none' ? withoutKind(shape.columns) : shape.columns, timeType };
   const instance = shape.type === 'spans' ? shape.columns.trace : shape.columns.instance;
   const statement = String((await queryAll(conn, `SHOW CREATE TABLE ${name}`))[0]?.statement ?? '');
+  return { resolved, settings: shardSettings(statement, instance) };
+}
+
+/**
+ * The settings a table's query runs with, from its CREATE statement: a Distributed table whose sharding key is an
+ * expression of the instance column holds every instance whole on one shard, so each shard's rows are final and
+ * the server asked only concatenates them (distributed_group_by_no_merge); any other is merged there as usual.
+ */
+export function shardSettings(statement: string, instance: string): Record<string, number> {
   const distributed = /ENGINE = Distributed\((.*)\)/.exec(statement);
   const args = distributed?.[1]?.split(',').map((a) => a.trim()) ?? [];
-  // Sharded by an expression of the instance alone: every instance is whole on one shard.
-  const shardedByInstance = args.length >= 4 && new RegExp(`\\b${instance}\\b`).test(args.slice(3).join(','));
-  return { resolved, settings: shardedByInstance ? { distributed_group_by_no_merge: 1 } : {} };
+  const key = args.slice(3).join(',');
+  const byInstance = args.length >= 4 && new RegExp(`\\b${instance}\\b`).test(key) && !/\brand\w*\(/.test(key);
+  return byInstance ? { distributed_group_by_no_merge: 1 } : {};
 }
 
 function withoutKind(c: import('./mapping.js').ColumnMapping): import('./mapping.js').ColumnMapping {
