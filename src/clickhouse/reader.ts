@@ -37,8 +37,10 @@ export async function readClickHouse(goodSpec: string, badSpec: string, source: 
     const { resolved, settings } = await resolveTable(conn, source.table, shape);
     const filters: Record<ClassName, ClassFilter> = { good: classFilter(goodSpec, resolved), bad: classFilter(badSpec, resolved) };
     const durations: number[] = [];
+    const stats: Record<ClassName, ReadStats> = { good: emptyReadStats(), bad: emptyReadStats() };
     for (const c of ['good', 'bad'] as const) {
-      const rows = await queryAll(conn, durationQuery(resolved, filters[c]));
+      // (Every byte the server sends back is counted, these too: the bytes are O(instances).)
+      const rows = await queryAll(conn, durationQuery(resolved, filters[c]), (n) => { stats[c].bytes += n; });
       if (rows.length === 0) {
         throw new InputError(`${c} class: no rows of ${source.table} match ${c === 'good' ? goodSpec : badSpec}`, undefined, undefined,
           'each class is a time window START/END (ISO-8601 or epoch seconds) or an SQL condition on the table\'s columns');
@@ -47,7 +49,6 @@ export async function readClickHouse(goodSpec: string, badSpec: string, source: 
     }
     const referenceDuration = median(Float64Array.from(durations));
     const collector = new FeatureCollector(false);
-    const stats: Record<ClassName, ReadStats> = { good: emptyReadStats(), bad: emptyReadStats() };
     const named = !(shape.type === 'records' && shape.columns.kind === 'none');
     for (const c of ['good', 'bad'] as const) {
       const s = stats[c];

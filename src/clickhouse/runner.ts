@@ -69,9 +69,9 @@ export async function* queryRows(conn: ClickHouseConnection, query: string, sett
 }
 
 /** All rows of a small query. */
-export async function queryAll(conn: ClickHouseConnection, query: string): Promise<Record<string, unknown>[]> {
+export async function queryAll(conn: ClickHouseConnection, query: string, onBytes?: (n: number) => void): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
-  for await (const row of queryRows(conn, query)) out.push(row);
+  for await (const row of queryRows(conn, query, {}, onBytes)) out.push(row);
   return out;
 }
 
