@@ -10,7 +10,10 @@ import { loadDlog, loadSpansCsv, requireServer, serverVersion, sql, startServer 
 import { FIXTURES } from './helpers/synth.js';
 import { run } from './helpers/run.js';
 import { ROOT } from './helpers/run.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RowBinary } from '../scripts/clickhouse-server.mjs';
 
 let server: { url: string; stop(): Promise<void> };
 
@@ -94,6 +97,38 @@ describe('ClickHouse pushdown', () => {
     const table = await readClasses("class = 'good'", "class = 'bad'", { clickhouse: { url: server.url, table: 'otel_traces', mapping: 'otel_traces', columns: 'order=seq' } });
     // The span reader's seconds since the epoch are doubles (2.4e-7 s apart at 2023's epoch); the table's nanoseconds
     // are subtracted as integers: equal to within that, and to 1e-9 relative elsewhere.
+    expect(difference(file.features.features, table.features.features, 1e-6)).toBeNull();
+    expect(table.features.features.instances.map((i) => i.kind)).toEqual(file.features.features.instances.map((i) => i.kind));
+  });
+});
+
+describe('ClickHouse: otel_logs', () => {
+  it('each log record an event named service:body, per trace, as the same records in a dlog with I records', async () => {
+    // An 18.16-shaped otel_logs (Timestamp UInt64 ns: the exporter's DateTime64(9) needs a current server).
+    await sql(server.url, 'CREATE TABLE otel_logs (class String, TraceId String, Timestamp UInt64, ServiceName String, Body String, seq UInt64) ENGINE = MergeTree ORDER BY (TraceId, Timestamp)');
+    const dir = mkdtempSync(join(tmpdir(), 'distalyze-otel-logs-'));
+    const rows = new RowBinary();
+    let seq = 0;
+    for (const c of ['good', 'bad'] as const) {
+      const lines: string[] = [];
+      for (let k = 0; k < 12; k++) {
+        const trace = `${c}-trace-${String(k).padStart(2, '0')}`;
+        lines.push(`I\t${trace}`);
+        // Whole microseconds since the epoch; the bad class waits longer before the query returns.
+        let us = 1674982208_000_000n + BigInt(k) * 1_000_000n;
+        const steps: [string, string, bigint][] = [['ts-order-service', 'Get Order By ID', 0n], ['ts-order-service', 'Query orders', 1200n],
+          ['ts-db', 'SELECT done', (c === 'bad' ? 9000n : 2500n) + BigInt(k * 37)], ['ts-order-service', 'Get Order By ID Success', 300n + BigInt(k * 11)]];
+        for (const [service, body, after] of steps) {
+          us += after;
+          lines.push(`E\t${us / 1_000_000n}.${String(us % 1_000_000n).padStart(6, '0')}\t${service}:${body}`);
+          rows.string(c); rows.string(trace); rows.uint64(us * 1000n); rows.string(service); rows.string(body); rows.uint64(++seq);
+        }
+      }
+      writeFileSync(join(dir, `${c}.dlog`), `${lines.join('\n')}\n`);
+    }
+    await sql(server.url, 'INSERT INTO otel_logs FORMAT RowBinary', rows.bytes());
+    const file = await readClasses(join(dir, 'good.dlog'), join(dir, 'bad.dlog'), { jobs: 1 });
+    const table = await readClasses("class = 'good'", "class = 'bad'", { clickhouse: { url: server.url, table: 'otel_logs', mapping: 'otel_logs', columns: 'order=seq' } });
     expect(difference(file.features.features, table.features.features, 1e-6)).toBeNull();
     expect(table.features.features.instances.map((i) => i.kind)).toEqual(file.features.features.instances.map((i) => i.kind));
   });

@@ -90,7 +90,7 @@ export function durationQuery(shape: ResolvedShape, cls: ClassFilter): string {
   const last = shape.type === 'spans' ? spanEndKey(shape) : key;
   return `SELECT toString(${column(instance)}) AS instance, ${secondsSince(`max(${last})`, `min(${key})`, keyUnit(shape.timeType, unit), shape.timeType)} AS duration
 FROM ${shape.table}
-WHERE ${cls.where}
+WHERE ${rowsOf(instance, cls)}
 GROUP BY ${column(instance)}`;
 }
 
@@ -131,8 +131,13 @@ export function featureQuery(shape: ResolvedShape, cls: ClassFilter, referenceDu
   ) AS d_work,
   ${outputs.slice(1).join(', ')}
 FROM ${shape.table}
-WHERE ${cls.where}
+WHERE ${rowsOf(instance, cls)}
 GROUP BY ${column(instance)}`;
+}
+
+/** A class's rows that belong to an instance (an empty id, as a log line outside any trace, belongs to none). */
+function rowsOf(instance: string, cls: ClassFilter): string {
+  return `${cls.where} AND toString(${column(instance)}) != ''`;
 }
 
 /** d_base (the first time key) and d_recs (time key, order, event, state, value, kind) in time order, of a records table. */
