@@ -50,6 +50,7 @@ function config(dir, ports, shards) {
   <mark_cache_size>268435456</mark_cache_size>
   <uncompressed_cache_size>268435456</uncompressed_cache_size>
   <max_concurrent_queries>50</max_concurrent_queries>
+  <keep_alive_timeout>600</keep_alive_timeout>
   ${remote}
   <users>
     <default><password></password><networks><ip>127.0.0.1</ip><ip>::1</ip></networks><profile>default</profile><quota>default</quota></default>

@@ -7,7 +7,7 @@ import { emptyReadStats, type ReadStats } from '../parse/reader.js';
 import type { ClassName } from '../parse/records.js';
 import type { ClassesRead, ReadHooks, ReadOptions } from '../read.js';
 import { tableShape, type TableShape, type TimeUnit, UNIT_SCALE } from './mapping.js';
-import { connect, queryAll, queryRows, serverError, type ClickHouseConnection } from './runner.js';
+import { connect, queryAll, queryRows, serverError } from './runner.js';
 import { durationQuery, featureQuery, float64Literal, keyUnit, timeKey, type ClassFilter, type ResolvedShape, type TimeType, column } from './sql.js';
 
 /** The logs are a ClickHouse table (ReadOptions.clickhouse): where, which table, and how its columns map. */
@@ -34,52 +34,71 @@ export async function readClickHouse(goodSpec: string, badSpec: string, source: 
   const shape = tableShape(source.mapping ?? 'records', source.columns);
   const conn = connect(source.url);
   try {
-    const { resolved, settings } = await resolveTable(conn, source.table, shape);
-    const filters: Record<ClassName, ClassFilter> = { good: classFilter(goodSpec, resolved), bad: classFilter(badSpec, resolved) };
-    const durations: number[] = [];
-    const stats: Record<ClassName, ReadStats> = { good: emptyReadStats(), bad: emptyReadStats() };
-    for (const c of ['good', 'bad'] as const) {
-      // (Every byte the server sends back is counted, these too: the bytes are O(instances).)
-      const rows = await queryAll(conn, durationQuery(resolved, filters[c]), (n) => { stats[c].bytes += n; });
-      if (rows.length === 0) {
-        throw new InputError(`${c} class: no rows of ${source.table} match ${c === 'good' ? goodSpec : badSpec}`, undefined, undefined,
-          'each class is a time window START/END (ISO-8601 or epoch seconds) or an SQL condition on the table\'s columns');
-      }
-      for (const r of rows) durations.push(Number(r.duration));
-    }
-    const referenceDuration = median(Float64Array.from(durations));
-    const collector = new FeatureCollector(false);
-    const named = !(shape.type === 'records' && shape.columns.kind === 'none');
-    for (const c of ['good', 'bad'] as const) {
-      const s = stats[c];
-      const query = featureQuery(resolved, filters[c], referenceDuration);
-      for await (const row of queryRows(conn, query, settings, (n) => { s.bytes += n; hooks.onBytes?.(n); })) {
-        addRow(collector, c, row, named);
-        s.records += Number(row.d_records);
-      }
-    }
+    const name = tableName(source.table);
+    const described = await queryAll(conn, `DESCRIBE TABLE ${name}`);
+    const resolved = resolveShape(shape, name, source.table, new Map(described.map((r) => [String(r.name), String(r.type)])));
+    const statement = String((await queryAll(conn, `SHOW CREATE TABLE ${name}`))[0]?.statement ?? '');
+    const settings = shardSettings(statement, shape.type === 'spans' ? shape.columns.trace : shape.columns.instance);
+    const runner: QueryRunner = (query, onBytes) => queryRows(conn, query, settings, onBytes);
+    const read = await pushdown(runner, resolved, { good: goodSpec, bad: badSpec }, source.table, !(shape.type === 'records' && shape.columns.kind === 'none'), options, hooks.onBytes);
     hooks.onStage?.('parse', performance.now() - started);
-    const built = buildFeatureSet(collector, {
-      ...(options.metric !== undefined ? { metric: options.metric } : {}),
-      ...(options.eventMetric !== undefined ? { eventMetric: options.eventMetric } : {}),
-      ...(options.stateMetric !== undefined ? { stateMetric: options.stateMetric } : {}),
-      weight: options.weight ?? { mode: 'none' },
-    });
     hooks.onStage?.('features', 0);
-    const summary = (c: ClassName): ClassInputSummary => ({
-      instances: c === 'good' ? built.features.nGood : built.features.nBad,
-      files: 0,
-      bytes: stats[c].bytes,
-      records: stats[c].records,
-      skippedLines: 0,
-      skippedExamples: [],
-    });
-    return { classes: { good: summary('good'), bad: summary('bad') }, features: built, stats, parallel: false };
+    return read;
   } catch (err) {
     throw serverError(err, conn);
   } finally {
     await conn.client.close();
   }
+}
+
+/** Runs a query and yields its rows (JSONEachRow objects), telling the bytes each brought. */
+export type QueryRunner = (query: string, onBytes: (n: number) => void) => AsyncIterable<Record<string, unknown>>;
+
+/**
+ * The pushdown on any ClickHouse that runs queries (a server through its client; chdb in the tests): each class's
+ * durations, Dref, then each class's feature rows into a FeatureCollector, built as the file path builds it.
+ */
+export async function pushdown(run: QueryRunner, resolved: ResolvedShape, specs: Readonly<Record<ClassName, string>>, table: string, named: boolean,
+  options: ReadOptions = {}, onBytes?: (n: number) => void): Promise<ClassesRead> {
+  const filters: Record<ClassName, ClassFilter> = { good: classFilter(specs.good, resolved), bad: classFilter(specs.bad, resolved) };
+  const durations: number[] = [];
+  const stats: Record<ClassName, ReadStats> = { good: emptyReadStats(), bad: emptyReadStats() };
+  for (const c of ['good', 'bad'] as const) {
+    // (Every byte the server sends back is counted, these too: the bytes are O(instances).)
+    let rows = 0;
+    for await (const r of run(durationQuery(resolved, filters[c]), (n) => { stats[c].bytes += n; })) {
+      durations.push(Number(r.duration));
+      rows++;
+    }
+    if (rows === 0) {
+      throw new InputError(`${c} class: no rows of ${table} match ${specs[c]}`, undefined, undefined,
+        'each class is a time window START/END (ISO-8601 or epoch seconds) or an SQL condition on the table\'s columns');
+    }
+  }
+  const referenceDuration = median(Float64Array.from(durations));
+  const collector = new FeatureCollector(false);
+  for (const c of ['good', 'bad'] as const) {
+    const s = stats[c];
+    for await (const row of run(featureQuery(resolved, filters[c], referenceDuration), (n) => { s.bytes += n; onBytes?.(n); })) {
+      addRow(collector, c, row, named);
+      s.records += Number(row.d_records);
+    }
+  }
+  const built = buildFeatureSet(collector, {
+    ...(options.metric !== undefined ? { metric: options.metric } : {}),
+    ...(options.eventMetric !== undefined ? { eventMetric: options.eventMetric } : {}),
+    ...(options.stateMetric !== undefined ? { stateMetric: options.stateMetric } : {}),
+    weight: options.weight ?? { mode: 'none' },
+  });
+  const summary = (c: ClassName): ClassInputSummary => ({
+    instances: c === 'good' ? built.features.nGood : built.features.nBad,
+    files: 0,
+    bytes: stats[c].bytes,
+    records: stats[c].records,
+    skippedLines: 0,
+    skippedExamples: [],
+  });
+  return { classes: { good: summary('good'), bad: summary('bad') }, features: built, stats, parallel: false };
 }
 
 /** A feature row (sql.ts FEATURE_ROW_COLUMNS) into the collector. JSON's null is a missing value (NaN). */
@@ -116,21 +135,14 @@ export function addRow(collector: FeatureCollector, className: ClassName, row: R
 }
 
 /** A table name (`t` or `db.t`) as SQL. */
-function tableName(table: string): string {
+export function tableName(table: string): string {
   const parts = table.split('.');
   if (parts.length > 2 || parts.some((p) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p))) throw new InputError(`--table ${table}: not a table name (name or database.name)`);
   return parts.map((p) => `\`${p}\``).join('.');
 }
 
-/**
- * The table's columns checked against the mapping, its time column's type,
- * and, for a Distributed table sharded by the instance, the setting that lets
- * each shard compute its instances to the end (distributed_group_by_no_merge).
- */
-async function resolveTable(conn: ClickHouseConnection, table: string, shape: TableShape): Promise<{ resolved: ResolvedShape; settings: Record<string, number> }> {
-  const name = tableName(table);
-  const described = await queryAll(conn, `DESCRIBE TABLE ${name}`);
-  const types = new Map(described.map((r) => [String(r.name), String(r.type)]));
+/** The table's columns (DESCRIBE TABLE: name → type) checked against the mapping, and its time column's type. */
+export function resolveShape(shape: TableShape, name: string, table: string, types: ReadonlyMap<string, string>): ResolvedShape {
   const fields = Object.entries(shape.columns).filter(([k, v]) => typeof v === 'string' && k !== 'unit' && !(k === 'kind' && v === 'none')) as [string, string][];
   for (const [field, col] of fields) {
     if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(col) && !types.has(col)) {
@@ -140,12 +152,9 @@ async function resolveTable(conn: ClickHouseConnection, table: string, shape: Ta
   }
   const timeColumn = shape.type === 'spans' ? shape.columns.start : shape.columns.time;
   const timeType = timeTypeOf(types.get(timeColumn), timeColumn, table);
-  const resolved: ResolvedShape = shape.type === 'spans'
+  return shape.type === 'spans'
     ? { type: 'spans', table: name, columns: shape.columns, timeType }
     : { type: 'records', table: name, columns: shape.columns.kind === 'none' ? withoutKind(shape.columns) : shape.columns, timeType };
-  const instance = shape.type === 'spans' ? shape.columns.trace : shape.columns.instance;
-  const statement = String((await queryAll(conn, `SHOW CREATE TABLE ${name}`))[0]?.statement ?? '');
-  return { resolved, settings: shardSettings(statement, instance) };
 }
 
 /**

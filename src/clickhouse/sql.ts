@@ -179,7 +179,7 @@ function spanRecords(shape: ResolvedShape & { type: 'spans' }): Definitions {
   const sec = (k: string): string => secondsSince(k, 'd_base', unit, shape.timeType);
   const parent = `if(has([${NO_PARENT.map(stringLiteral).join(', ')}], lower(toString(${column(c.parent)}))), '', toString(${column(c.parent)}))`;
   // Spans: (start key, end key, order, span id, parent id, service, operation), in their order.
-  const spans = `arraySort(s -> (s.3, s.4), groupArray((${start}, ${end}, toString(${column(c.order)}), toString(${column(c.span)}), ${parent}, toString(${column(c.service)}), toString(${column(c.operation)}))))`;
+  const spans = `arraySort(s -> (s.3, s.4), groupArray((${start}, ${end}, ${column(c.order)}, toString(${column(c.span)}), ${parent}, toString(${column(c.service)}), toString(${column(c.operation)}))))`;
   return [
     ['d_base', `min(${start})`],
     ['d_spans', spans],
