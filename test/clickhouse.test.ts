@@ -89,6 +89,9 @@ describe('ClickHouse pushdown', () => {
       return j;
     };
     expect(strip(table.stdout)).toEqual(strip(file.stdout));
+    const text = await run("class = 'good'", "class = 'bad'", '--no-color', '--clickhouse', server.url, '--table', 'records', '--columns', 'order=seq,kind=none');
+    expect(text.stdout).toMatch(/^ {2}good: 40 instances from a table \(\d+(\.\d)? KB sent back, 2,108 records\)$/m);
+    expect(text.stdout).toContain('Top cause: lock_wait_ms');
   });
 
   it('otel_traces gives the span reader\'s variables, self time included (times to 1 µs: the file path\'s are float seconds)', async () => {
