@@ -4,7 +4,7 @@
 //
 //   npm run build && node bench/clickhouse.mjs            (BENCH_CH_ROWS=10000000 by default)
 //
-// Generates a set of requests (≈24 records each: events and states; the bad class's Fetch steps slower in some),
+// Generates a set of requests (24 records each by default: events and states; the bad class's Fetch steps slower in some),
 // writes it once as dlog files (bench/data/clickhouse-<rows>/, one per class, `I` records) and loads it into two
 // ClickHouse servers started here (scripts/clickhouse-server.mjs), a Distributed table sharded by the instance.
 // Then measures, with /usr/bin/time: distalyze over the cluster, distalyze over the files (-j1 and -j2), and prints
@@ -15,11 +15,13 @@ import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RowBinary, serverVersion, sql, startCluster } from '../scripts/clickhouse-server.mjs';
+import { RowBinary, processCpuSeconds, serverVersion, sql, startCluster } from '../scripts/clickhouse-server.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ROWS = Number(process.env.BENCH_CH_ROWS ?? 10_000_000);
-const DATA = join(ROOT, 'bench/data', `clickhouse-${ROWS}`);
+/** Fetch steps per request (BENCH_CH_FETCHES, default 10): 2 records each, 4 more per request. */
+const FETCHES = Number(process.env.BENCH_CH_FETCHES ?? 10);
+const DATA = join(ROOT, 'bench/data', `clickhouse-${ROWS}${FETCHES === 10 ? '' : `-${FETCHES}`}`);
 const BIN = join(ROOT, 'bin/distalyze.js');
 const TABLE = '(class String, instance String, time Float64, seq UInt64, event String, state String, value Float64)';
 
@@ -40,7 +42,7 @@ function request(rand, t0, bad) {
   const out = [[t0, 'Start', '', 0], [t0 + 0.0001, '', 'queue', Math.floor(rand() * 20)]];
   let t = t0 + 0.0002 + rand() * 0.002;
   const slow = bad && rand() < 0.5;
-  for (let k = 0; k < 10; k++) {
+  for (let k = 0; k < FETCHES; k++) {
     t += 0.001 + rand() * 0.004 + (slow && k === 6 ? 0.02 + rand() * 0.01 : 0);
     out.push([t, 'Fetch', '', 0]);
     out.push([t + 0.00005, '', 'buffer_kb', Math.round((100 + rand() * 50 + (slow ? 40 : 0)) * 100) / 100]);
@@ -51,7 +53,7 @@ function request(rand, t0, bad) {
   return out;
 }
 
-const PER_REQUEST = 24;
+const PER_REQUEST = 4 + 2 * FETCHES;
 const requests = Math.ceil(ROWS / PER_REQUEST);
 
 /** Writes the two dlog files (once) and returns the RowBinary chunks' generator for the same records. */
@@ -115,6 +117,8 @@ mkdirSync(DATA, { recursive: true });
 const haveFiles = existsSync(join(DATA, 'good.dlog')) && existsSync(join(DATA, 'bad.dlog'));
 console.log(`${ROWS.toLocaleString('en-US')} rows (${requests.toLocaleString('en-US')} requests of ${PER_REQUEST} records); starting a 2-shard cluster`);
 const cluster = await startCluster(2);
+// Interrupted: the servers are this run's, stopped with it.
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => { void cluster.stop().finally(() => process.exit(130)); });
 try {
   const [first] = cluster.servers;
   const version = await serverVersion(first.url);
@@ -128,7 +132,10 @@ try {
   const perShard = await Promise.all(cluster.servers.map(async (s) => Number((await sql(s.url, 'SELECT count() FROM records_local')).trim())));
   console.log(`loaded ${loaded.toLocaleString('en-US')} rows (${perShard.map((n) => n.toLocaleString('en-US')).join(' + ')} by shard) in ${((performance.now() - loadStart) / 1000).toFixed(0)} s; ClickHouse ${version}`);
 
+  const serverCpu = () => cluster.servers.reduce((sum, s) => sum + processCpuSeconds(s.pid), 0);
+  const cpuBefore = serverCpu();
   const cluster1 = measure('cluster', ["class = 'good'", "class = 'bad'", '--clickhouse', `${first.url}/default`, '--table', 'records', '--columns', 'order=seq']);
+  cluster1.serverCpu = serverCpu() - cpuBefore;
   const files1 = measure('files-j1', [join(DATA, 'good.dlog'), join(DATA, 'bad.dlog'), '-j', '1']);
   const files2 = measure('files-j2', [join(DATA, 'good.dlog'), join(DATA, 'bad.dlog'), '-j', '2']);
   const instances = cluster1.report.classes.good.instances + cluster1.report.classes.bad.instances;
@@ -140,13 +147,13 @@ try {
     ['distalyze over the files, -j1', files1],
     ['distalyze over the files, -j2', files2],
   ];
-  console.log('\n| run | wall s | client CPU s | client peak RSS MB |\n|---|---:|---:|---:|');
-  for (const [name, m] of rows) console.log(`| ${name} | ${m.wall.toFixed(1)} | ${m.cpu.toFixed(1)} | ${m.rssMb} |`);
+  console.log('\n| run | wall s | client CPU s | servers\' CPU s | client peak RSS MB |\n|---|---:|---:|---:|---:|');
+  for (const [name, m] of rows) console.log(`| ${name} | ${m.wall.toFixed(1)} | ${m.cpu.toFixed(1)} | ${m.serverCpu === undefined ? '–' : m.serverCpu.toFixed(1)} | ${m.rssMb} |`);
   console.log(`\nbytes sent back by the server: ${sentBack.toLocaleString('en-US')} (${(sentBack / instances).toFixed(0)} per instance, ${(sentBack / loaded).toFixed(1)} per row; the files: ${fileBytes.toLocaleString('en-US')})`);
   console.log(`instances: ${instances.toLocaleString('en-US')}; answers identical (JSON reports, what was read left out): ${identical ? 'yes' : 'NO'}`);
-  writeFileSync(join(ROOT, 'bench/results/clickhouse.json'), `${JSON.stringify({
-    rows: loaded, perShard, requests, instances, clickhouse: version, sentBack, fileBytes, identical,
-    runs: rows.map(([name, m]) => ({ name, wall: m.wall, cpu: m.cpu, rssMb: m.rssMb })),
+  writeFileSync(join(ROOT, `bench/results/clickhouse${FETCHES === 10 ? '' : `-${PER_REQUEST}`}.json`), `${JSON.stringify({
+    rows: loaded, recordsPerInstance: PER_REQUEST, perShard, requests, instances, clickhouse: version, sentBack, fileBytes, identical,
+    runs: rows.map(([name, m]) => ({ name, wall: m.wall, cpu: m.cpu, ...(m.serverCpu !== undefined ? { serverCpu: m.serverCpu } : {}), rssMb: m.rssMb })),
   }, null, 2)}\n`);
 } finally {
   await cluster.stop();

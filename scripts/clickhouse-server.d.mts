@@ -1,6 +1,6 @@
 export const INSTALL_HINT: string;
 export function serverCommand(): string[];
-export interface RunningServer { readonly url: string; readonly http: number; readonly tcp: number; readonly dir: string; stop(): Promise<void> }
+export interface RunningServer { readonly url: string; readonly http: number; readonly tcp: number; readonly dir: string; readonly pid: number; stop(): Promise<void> }
 export function startServer(): Promise<RunningServer>;
 export function startCluster(n?: number): Promise<{ servers: RunningServer[]; stop(): Promise<void> }>;
 export function serverVersion(url: string): Promise<string>;
@@ -14,3 +14,4 @@ export class RowBinary {
 }
 export function serverInstalled(): boolean;
 export function installedPackageVersion(): string | null;
+export function processCpuSeconds(pid: number): number;

@@ -3,7 +3,7 @@
 // on 127.0.0.1 at free ports; stop() ends it. startCluster(2) starts two, each knowing both as the shards of the
 // cluster `distalyze` (for a Distributed table).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,7 +94,7 @@ async function startOne(ports, shards) {
     }
     rmSync(dir, { recursive: true, force: true });
   };
-  return { url, http: ports.http, tcp: ports.tcp, dir, stop };
+  return { url, http: ports.http, tcp: ports.tcp, dir, pid: child.pid, stop };
 }
 
 /** One server; `{ url, stop }`. */
@@ -153,6 +153,14 @@ export class RowBinary {
   uint64(x) { this.room(8); this.buf.writeBigUInt64LE(BigInt(x), this.at); this.at += 8; }
   int64(x) { this.room(8); this.buf.writeBigInt64LE(BigInt(x), this.at); this.at += 8; }
   bytes() { return Buffer.concat([...this.chunks, this.buf.subarray(0, this.at)]); }
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+export function processCpuSeconds(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime: fields 14 and 15 of stat, 12 and 13 after the name; in clock ticks (100 a second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Whether the binary is there at all (for a message before starting). */
