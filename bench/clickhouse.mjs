@@ -15,6 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mulberry32 as prng } from '../dist/dependency-network/prng.js';
 import { RowBinary, processCpuSeconds, serverVersion, sql, startCluster } from '../scripts/clickhouse-server.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -24,18 +25,6 @@ const FETCHES = Number(process.env.BENCH_CH_FETCHES ?? 10);
 const DATA = join(ROOT, 'bench/data', `clickhouse-${ROWS}${FETCHES === 10 ? '' : `-${FETCHES}`}`);
 const BIN = join(ROOT, 'bin/distalyze.js');
 const TABLE = '(class String, instance String, time Float64, seq UInt64, event String, state String, value Float64)';
-
-/** mulberry32: a small seeded PRNG, so the set is the same on every run. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** One request's records: [t, event, state, value], in time order. */
 function request(rand, t0, bad) {

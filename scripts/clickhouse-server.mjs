@@ -84,7 +84,9 @@ async function startOne(ports, shards) {
   const child = spawn(bin, [...args, `--config-file=${join(dir, 'config.xml')}`], { cwd: dir, stdio: 'ignore' });
   const url = `http://127.0.0.1:${ports.http}`;
   await waitReady(url, child, dir);
-  const stop = async () => {
+  // Stopped once, however many ask (an interrupt and a finally block both may).
+  let stopping;
+  const stop = () => (stopping ??= (async () => {
     if (child.exitCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
@@ -93,7 +95,7 @@ async function startOne(ports, shards) {
       clearTimeout(timer);
     }
     rmSync(dir, { recursive: true, force: true });
-  };
+  })());
   return { url, http: ports.http, tcp: ports.tcp, dir, pid: child.pid, stop };
 }
 
@@ -113,7 +115,8 @@ export async function startCluster(n = 2) {
     for (const s of servers) await s.stop();
     throw err;
   }
-  return { servers, stop: async () => { for (const s of servers) await s.stop(); } };
+  let stopping;
+  return { servers, stop: () => (stopping ??= Promise.all(servers.map((s) => s.stop())).then(() => undefined)) };
 }
 
 /** The server's version (`clickhouse-server --version` is not in 18.16: asked of a running one). */
