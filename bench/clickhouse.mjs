@@ -140,7 +140,9 @@ try {
   for (const [name, m] of rows) console.log(`| ${name} | ${m.wall.toFixed(1)} | ${m.cpu.toFixed(1)} | ${m.serverCpu === undefined ? '–' : m.serverCpu.toFixed(1)} | ${m.rssMb} |`);
   console.log(`\nbytes sent back by the server: ${sentBack.toLocaleString('en-US')} (${(sentBack / instances).toFixed(0)} per instance, ${(sentBack / loaded).toFixed(1)} per row; the files: ${fileBytes.toLocaleString('en-US')})`);
   console.log(`instances: ${instances.toLocaleString('en-US')}; answers identical (JSON reports, what was read left out): ${identical ? 'yes' : 'NO'}`);
-  writeFileSync(join(ROOT, `bench/results/clickhouse${FETCHES === 10 ? '' : `-${PER_REQUEST}`}.json`), `${JSON.stringify({
+  // The default set's figures in clickhouse.json; another set's beside it, named by its rows and records an instance.
+  const results = ROWS === 10_000_000 && FETCHES === 10 ? 'clickhouse.json' : `clickhouse-${ROWS}-${PER_REQUEST}.json`;
+  writeFileSync(join(ROOT, 'bench/results', results), `${JSON.stringify({
     rows: loaded, recordsPerInstance: PER_REQUEST, perShard, requests, instances, clickhouse: version, sentBack, fileBytes, identical,
     runs: rows.map(([name, m]) => ({ name, wall: m.wall, cpu: m.cpu, ...(m.serverCpu !== undefined ? { serverCpu: m.serverCpu } : {}), rssMb: m.rssMb })),
   }, null, 2)}\n`);
