@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import type { ClassInputSummary } from './analysis.js';
+import type { ClickHouseSource } from './clickhouse/reader.js';
 import { InputError } from './errors.js';
 import { FeatureCollector } from './features/collector.js';
 import { buildFeatureSet, checkInstanceCounts, type FeatureResult, type WeightOption } from './features/index.js';
@@ -61,6 +62,8 @@ export interface ReadOptions {
   readonly stateMetric?: string;
   /** Cost weights for a heavy tail (default none). */
   readonly weight?: WeightOption;
+  /** The logs are a ClickHouse table: the classes are conditions or time windows on it (src/clickhouse). */
+  readonly clickhouse?: ClickHouseSource;
 }
 
 /** What a caller may watch while reading: all optional, none changes the result. */
@@ -109,6 +112,7 @@ export interface ClassesRead {
  * and the metric join.
  */
 export async function readClasses(goodSpec: string, badSpec: string, options: ReadOptions = {}, hooks: ReadHooks = {}): Promise<ClassesRead> {
+  if (options.clickhouse !== undefined) return (await import('./clickhouse/reader.js')).readClickHouse(goodSpec, badSpec, options.clickhouse, options, hooks);
   if (goodSpec === '-' && badSpec === '-') throw new InputError('only one class can be read from standard input (-)');
   let stageStart = performance.now();
   const stageDone = (name: string): void => {

@@ -80,6 +80,10 @@ function buildProgram(io: Io, setCode: (c: number) => void, how: MainOptions): C
     .option('--metrics-entity <column>', 'the metric files\' entity column (default: PodName, Pod, ServiceName, …)')
     .option('--metrics-time <column>', 'the metric files\' time column (default: TimeStamp, Timestamp, Time)')
     .option('--strict', 'stop at the first line that is not a record')
+    .option('--clickhouse <url>', 'the logs are in ClickHouse (http://host:8123/db; user and password from CLICKHOUSE_USER, CLICKHOUSE_PASSWORD): GOOD and BAD are time windows START/END or SQL conditions, the features computed on the server')
+    .option('--table <name>', 'with --clickhouse: the table of the logs (a Distributed table sharded by the instance is computed shard by shard)')
+    .option('--mapping <name>', 'with --clickhouse: the table\'s shape: records (instance, time, event, state, value), otel_traces or otel_logs (default: records)')
+    .option('--columns <field=col,...>', 'with --clickhouse: the mapping\'s columns renamed (instance, time, unit, event, state, value, kind, entity, order)')
     .option('-j, --jobs <n>', 'parallel parsing threads: this one and n-1 workers (default: up to all cores, two files and 32 MiB of input each, or one large file per class)')
     .optionsGroup('Analysis:')
     .option('--metric <name>', 'the variable that measures performance, for events and states (default: the built-in duration)')
@@ -158,7 +162,7 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
     if (path !== undefined) await checkOutputPath(path, option);
   }
   // Parsing workers the reading will use start now, while this thread loads the stages (threads.ts).
-  if ((options.metrics ?? []).length === 0) (await import('../parse/threads.js')).prestartFor(goodSpec, badSpec, options.jobs);
+  if ((options.metrics ?? []).length === 0 && options.clickhouse === undefined) (await import('../parse/threads.js')).prestartFor(goodSpec, badSpec, options.jobs);
   // The stages are loaded when a run needs them, not at start-up (`--version`, `--help`, subcommands).
   // Reading starts as soon as its own modules are in (with -j2 the workers start sooner).
   const { readClasses } = await import('../read.js');

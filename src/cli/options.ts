@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { InputError } from '../errors.js';
+import type { ClickHouseSource } from '../clickhouse/reader.js';
 import type { WeightOption } from '../features/index.js';
 import type { Correction } from '../ttest/types.js';
 
@@ -43,6 +44,10 @@ export interface RawOptions {
   metricsTime?: string;
   metricsBand: string;
   metricsAlign: string;
+  clickhouse?: string;
+  table?: string;
+  mapping?: string;
+  columns?: string;
 }
 
 export interface Options {
@@ -87,6 +92,8 @@ export interface Options {
   /** k of the normal band a metric sample is measured beyond (MetricJoinOptions). */
   readonly metricsBand: number | 'auto';
   readonly metricsAlign: 'end' | 'start';
+  /** The logs are a ClickHouse table (src/clickhouse): the two classes are conditions or time windows on it. */
+  readonly clickhouse?: ClickHouseSource;
 }
 
 /** Validate every option, naming the option in the one-line error. */
@@ -109,7 +116,9 @@ export function parseOptions(raw: RawOptions): Options {
   if (raw.metric !== undefined && (raw.eventMetric !== undefined || raw.stateMetric !== undefined)) {
     throw new InputError('--metric sets both kinds; use it alone, or --event-metric / --state-metric instead');
   }
+  const clickhouse = clickhouseSource(raw);
   return {
+    ...(clickhouse !== undefined ? { clickhouse } : {}),
     ...(raw.metric !== undefined ? { metric: raw.metric } : {}),
     ...(raw.eventMetric !== undefined ? { eventMetric: raw.eventMetric } : {}),
     ...(raw.stateMetric !== undefined ? { stateMetric: raw.stateMetric } : {}),
@@ -148,6 +157,25 @@ export function parseOptions(raw: RawOptions): Options {
     ...(raw.metricsTime !== undefined ? { metricsTime: raw.metricsTime } : {}),
     metricsBand: raw.metricsBand === 'auto' ? 'auto' : nonNegative('--metrics-band', raw.metricsBand),
     metricsAlign: oneOf('--metrics-align', raw.metricsAlign, ['end', 'start'] as const),
+  };
+}
+
+/** --clickhouse URL --table T [--mapping M] [--columns field=col,…]; the file reader's own options do not apply. */
+function clickhouseSource(raw: RawOptions): ClickHouseSource | undefined {
+  if (raw.clickhouse === undefined) {
+    const stray = (['table', 'mapping', 'columns'] as const).find((k) => raw[k] !== undefined);
+    if (stray !== undefined) throw new InputError(`--${stray} is for logs in ClickHouse: give --clickhouse URL too`);
+    return undefined;
+  }
+  if (raw.table === undefined) throw new InputError('--clickhouse needs --table NAME (the table holding the logs)');
+  const fileOnly = ([['--translator', raw.translator], ['--timestamp', raw.timestamp], ['--instance-pattern', raw.instancePattern], ['--metrics', raw.metrics]] as const)
+    .find(([, v]) => v !== undefined);
+  if (fileOnly !== undefined) throw new InputError(`${fileOnly[0]} reads files; with --clickhouse the table's columns are mapped by --mapping and --columns`);
+  return {
+    url: raw.clickhouse,
+    table: raw.table,
+    ...(raw.mapping !== undefined ? { mapping: raw.mapping } : {}),
+    ...(raw.columns !== undefined ? { columns: raw.columns } : {}),
   };
 }
 

@@ -1121,6 +1121,23 @@ export class FeatureCollector implements ClassSink, RecordIntake {
   }
 
   /**
+   * An instance summarized elsewhere (the SQL pushdown: src/clickhouse), as `summarize` would have: its slot and
+   * each variable's features by number (eventVariable, stateVariable), q*.abs given at the Dref of all instances.
+   */
+  addSummarized(s: SummarizedInstance): void {
+    this.className = s.className;
+    const slot = this.openSlot(s.id, s.kind, s.named, s.duration, s.start, s.records);
+    this.entryEvents.push(s.entry);
+    this.series.beginSlot();
+    for (const e of s.events) this.setEventFeatures(slot, e.variable, s.duration, e.first, e.median, e.last, e.count, e.gap, e.gapAfter, e.wait);
+    for (const v of s.states) {
+      const cols = this.setStateFeatures(slot, v.variable, v.min, v.mean, v.max, v.final, v.rel[0], v.rel[1], v.rel[2]);
+      for (let q = 0; q < 3; q++) (cols[ST_Q1_ABS + q] as GrowableFloat64).set(slot, v.abs[q]);
+    }
+    this.series.endSlot();
+  }
+
+  /**
    * Fill `q1.abs`, `half.abs`, `q3.abs`: the value at q × Dref, where Dref is the
    * median duration of all instances of both classes (one common clock, SPEC §2).
    */
@@ -2676,4 +2693,20 @@ function sharedPrefixLength(ids: readonly string[]): number {
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** One instance's features computed elsewhere (FeatureCollector.addSummarized): SPEC §2's absolute values. */
+export interface SummarizedInstance {
+  readonly className: ClassName;
+  readonly id: string;
+  readonly kind: string | null;
+  /** Named by an instance column (as by `I` records): without kinds, its kind is its entry event. */
+  readonly named: boolean;
+  readonly duration: number;
+  readonly start: number;
+  readonly records: number;
+  /** The event variable of its first event, or −1. */
+  readonly entry: number;
+  readonly events: readonly { variable: number; first: number; median: number; last: number; count: number; gap: number; gapAfter: number; wait: number }[];
+  readonly states: readonly { variable: number; min: number; mean: number; max: number; final: number; rel: readonly [number, number, number]; abs: readonly [number, number, number] }[];
 }

@@ -24,8 +24,10 @@ export function renderText(a: Analysis, options: TextOptions): string {
   const g = a.classes.good;
   const b = a.classes.bad;
   out.push(c.bold(`distalyze ${a.tool.version}`));
-  out.push(`  good: ${plural(g.instances, 'instance')} from ${plural(g.files, 'file')} (${formatBytes(g.bytes)}, ${plural(g.records, 'record')})`);
-  out.push(`  bad:  ${plural(b.instances, 'instance')} from ${plural(b.files, 'file')} (${formatBytes(b.bytes)}, ${plural(b.records, 'record')})`);
+  // Records and no file: the features were computed in a database (src/clickhouse), its bytes those sent back.
+  const from = (s: typeof g): string => (s.files === 0 && s.records > 0 ? `a table (${formatBytes(s.bytes)} sent back` : `${plural(s.files, 'file')} (${formatBytes(s.bytes)}`);
+  out.push(`  good: ${plural(g.instances, 'instance')} from ${from(g)}, ${plural(g.records, 'record')})`);
+  out.push(`  bad:  ${plural(b.instances, 'instance')} from ${from(b)}, ${plural(b.records, 'record')})`);
   const skipped = g.skippedLines + b.skippedLines;
   if (skipped > 0) {
     out.push(c.yellow(`  skipped ${plural(skipped, 'line')} that ${skipped === 1 ? 'was not a record' : 'were not records'} (good ${g.skippedLines}, bad ${b.skippedLines}), e.g.:`));
