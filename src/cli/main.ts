@@ -9,7 +9,8 @@ import { registerTemplatesCommand } from './templates.js';
 import { registerCheckCommand } from './check.js';
 import { registerHistoryCommand } from './history.js';
 import { registerTranslateCommand } from './translate.js';
-import { checkOutputPath, checkReportTargets, formatUserError, guardStream, writeReportFiles, writeStream } from './output.js';
+import { OutputGuard } from './guard.js';
+import { formatUserError, guardStream, writeReportFiles, writeStream } from './output.js';
 import { clearProgressLine, Progress, StageProgress } from './progress.js';
 import { RELAUNCHED_ENV, relaunch, relaunchFor } from './relaunch.js';
 
@@ -154,9 +155,7 @@ class RelaunchInstead extends Error {
 async function runAnalysis(goodSpec: string, badSpec: string, options: Options, io: Io, mayRelaunch: boolean): Promise<number> {
   if (goodSpec === '-' && badSpec === '-') throw new InputError('only one class can be read from standard input (-)');
   const reportPaths = [['--json', options.json], ['--tsv', options.tsv], ['--dot', options.dot], ['--html', options.html]] as const;
-  for (const [option, path] of reportPaths) {
-    if (path !== undefined) await checkOutputPath(path, option);
-  }
+  const guard = await OutputGuard.before(reportPaths);
   // Parsing workers the reading will use start now, while this thread loads the stages (threads.ts).
   if ((options.metrics ?? []).length === 0) (await import('../parse/threads.js')).prestartFor(goodSpec, badSpec, options.jobs);
   // The stages are loaded when a run needs them, not at start-up (`--version`, `--help`, subcommands).
@@ -199,8 +198,9 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
       // A class given as a directory (a single file's list is that file): reports must not go inside it.
       const classDirectories = (['good', 'bad'] as const)
         .map((c) => [c, c === 'good' ? goodSpec : badSpec] as const)
-        .filter(([c, spec]) => spec !== '-' && !(files[c].length === 1 && files[c][0]!.path === spec));
-      await checkReportTargets(reportPaths, all, classDirectories);
+        .filter(([c, spec]) => spec !== '-' && !(files[c].length === 1 && files[c][0]!.path === spec))
+        .map(([c, spec]) => [`${c} class directory`, spec] as const);
+      await guard.against(all, classDirectories);
       // Large input of many instances, read from files (not stdin): the run starts again with huge pages. (What a
       // translator makes of its files is not known ahead: records read as they are only.)
       const namesManyInstances = async (): Promise<boolean> => {

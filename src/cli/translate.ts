@@ -1,5 +1,5 @@
 import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InputError } from '../errors.js';
 import { describeFsError, listInputFiles, type InputFile } from '../parse/files.js';
@@ -10,6 +10,7 @@ import { clip } from '../parse/dlog.js';
 import type { TranslatorProblem } from '../parse/translators/rules.js';
 import { escapeTerminal, grouped } from '../report/format.js';
 import { parseYear } from './options.js';
+import { isInside } from './guard.js';
 import { formatUserError } from './output.js';
 
 export interface TranslateOptions {
@@ -238,12 +239,6 @@ function prepareOutputDirectory(dir: string, inputs: readonly string[], files: r
       undefined, 'translate writes into a new or empty directory, or one holding only the files of an earlier translate run (they are replaced)');
   }
   for (const e of entries) rmSync(join(dir, e), { force: true });
-}
-
-/** Whether `inner` is `outer` or below it (both absolute). */
-function isInside(inner: string, outer: string): boolean {
-  const rel = relative(outer, inner);
-  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !/^[A-Za-z]:/.test(rel));
 }
 
 /** The file names an earlier run listed in its marker; only plain names, never a path. */
