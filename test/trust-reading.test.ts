@@ -1,0 +1,54 @@
+/**
+ * Issue 54, items 7, 11 and 12: what the user's files and code do while we
+ * read is reported as theirs, in one line naming the file (exit 2), and never
+ * lands in our standard output. Through the built executable (exit codes,
+ * stack traces, worker threads): `npm run build` first.
+ */
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runBinary } from './helpers/run.js';
+
+let root = '';
+const at = (...parts: string[]): string => join(root, ...parts);
+
+function mk(dir: string, shift: number): void {
+  mkdirSync(dir, { recursive: true });
+  for (let k = 1; k <= 4; k++) writeFileSync(join(dir, `i${k}.dlog`), `E\t0\tStart\nS\t0.1\tq\t${k + shift}\nE\t${1 + shift}.${k}\tEnd\n`);
+}
+
+/** Raw logs `t=SECONDS NAME`, one instance per file. */
+function raw(dir: string, shift: number): void {
+  mkdirSync(dir, { recursive: true });
+  for (let k = 1; k <= 4; k++) writeFileSync(join(dir, `n${k}.log`), `t=0 start\nt=${k + shift}.5 end\n`);
+}
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'distalyze-trust-reading-'));
+  mk(at('g'), 0);
+  mk(at('b'), 1);
+  raw(at('rg'), 0);
+  raw(at('rb'), 3);
+});
+
+describe('item 11: a corrupt .gz is the file\'s error, on every path', () => {
+  it('the first file of a class (read by the sniff before the reading): one line naming it, exit 2', () => {
+    mk(at('bz'), 0);
+    writeFileSync(at('bz', 'a.dlog.gz'), Buffer.from('1f8b0800676172626167650a', 'hex'));
+    for (const jobs of [[], ['-j1'], ['-j2']]) {
+      const r = runBinary([at('bz'), at('b'), ...jobs]);
+      expect(r.stderr).toBe(`distalyze: ${at('bz', 'a.dlog.gz')}: truncated gzip data (unexpected end of file)\n`);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('a raw log class (template mining samples the first lines)', () => {
+    raw(at('rz'), 0);
+    writeFileSync(at('rz', 'a.log.gz'), Buffer.from('1f8b0800676172626167650a', 'hex'));
+    const r = runBinary([at('rz'), at('rb')]);
+    expect(r.stderr).toBe(`distalyze: ${at('rz', 'a.log.gz')}: truncated gzip data (unexpected end of file)\n`);
+    expect(r.code).toBe(2);
+  });
+});
