@@ -52,3 +52,38 @@ describe('item 11: a corrupt .gz is the file\'s error, on every path', () => {
     expect(r.code).toBe(2);
   });
 });
+
+/** A translator module `name` in the sandbox: `body` is its default export's body (line, ctx). */
+function translator(name: string, body: string): string {
+  const path = at(name);
+  writeFileSync(path, `export default function (line, ctx) {\n${body}\n}\n`);
+  return path;
+}
+
+const EVENTS = "const m = /t=(\\S+) (\\w+)/.exec(line); if (m) ctx.event(Number(m[1]), m[2]);";
+
+describe('item 12: a translator that throws what cannot be shown is still named, with the file and line', () => {
+  const cases: [string, string][] = [
+    ['throws-tostring.mjs', "throw { toString() { throw new Error('nested'); } };"],
+    ['throws-null-proto.mjs', 'throw Object.create(null);'],
+  ];
+  for (const [name, body] of cases) {
+    it(`${name}: on one thread, on two, and in translate`, () => {
+      const path = translator(name, body);
+      const expected = `distalyze: ${at('rg', 'n1.log')}:1: translator ${path} failed: it threw [object Object], which cannot be shown as text\n`;
+      for (const args of [[at('rg'), at('rb'), '--translator', path, '-j1'], [at('rg'), at('rb'), '--translator', path, '-j2'], ['translate', '--translator', path, at('rg'), '-o', '-']]) {
+        const r = runBinary(args);
+        expect(r.stderr).toBe(expected);
+        expect(r.code).toBe(2);
+        expect(r.stdout).toBe('');
+      }
+    });
+  }
+
+  it('a value that cannot be shown thrown from a timer: named too (not an internal error)', () => {
+    const path = translator('throws-later.mjs', `${EVENTS}\nif (ctx.line === 1 && ctx.file.endsWith('n1.log')) setTimeout(() => { throw Object.create(null); });`);
+    const r = runBinary([at('rg'), at('rb'), '--translator', path, '-j1']);
+    expect(r.stderr).toMatch(new RegExp(`^distalyze: ${at('rg')}/n\\d\\.log: translator ${path} failed: it threw \\[object Object\\], which cannot be shown as text\\n$`));
+    expect(r.code).toBe(2);
+  });
+});

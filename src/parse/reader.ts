@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { killProcessGroup, registerProcessGroup, releaseProcessGroup } from '../cleanup.js';
-import { InputError } from '../errors.js';
+import { InputError, thrownMessage } from '../errors.js';
 import { clip, parseDlogLine } from './dlog.js';
 import { readDlogFast, readDlogSmall, smallPlainFile, type SkipHandler } from './dlog-fast.js';
 import { SPAN_OR_TABLE_NAME, type InputFile } from './files.js';
@@ -146,7 +146,7 @@ async function readThroughLines(file: InputFile, className: ClassName, translato
         mapped = translator.translateLine(text, ctx, sink);
       } catch (err) {
         if (err instanceof InputError) throw err;
-        throw new InputError(`translator ${translator.path} failed: ${err instanceof Error ? err.message : String(err)}`, file.path, lineNo);
+        throw new InputError(`translator ${translator.path} failed: ${thrownMessage(err)}`, file.path, lineNo);
       }
       // A rule that matched but could not use the line (no timestamp in its format…) says so: the true cause.
       if (!mapped) skip(stats, options, file.path, lineNo, () => `${translator.whyUnmapped?.() ?? 'no translator rule matched'}: '${clip(text)}'`);

@@ -4,7 +4,7 @@ import { threadId } from 'node:worker_threads';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { InputError } from '../../errors.js';
+import { InputError, thrownMessage } from '../../errors.js';
 import { parseDecimal, parseTimestamp } from '../timestamp.js';
 import type { LineContext, RecordSink } from '../records.js';
 import type { LineTranslator } from '../translator.js';
@@ -55,10 +55,12 @@ let lastActive: { readonly path: string; readonly url: string; file: string } | 
  */
 export function translatorFailureOf(err: unknown): InputError | null {
   if (lastActive === null) return null;
-  const stack = err instanceof Error ? err.stack ?? '' : '';
+  // A thrown value that is no Error (a string, an object) has no stack to tell: distalyze throws only Errors.
+  if (!(err instanceof Error)) return new InputError(`translator ${lastActive.path} failed: ${thrownMessage(err)}`, lastActive.file);
+  const stack = err.stack ?? '';
   const compiledTs = /\.m?ts$/.test(lastActive.path) ? `${lastActive.url.replace(/\/[^/]*$/, '/.')}` : null;
   if (!stack.includes(lastActive.url) && !(compiledTs !== null && stack.includes(compiledTs))) return null;
-  return new InputError(`translator ${lastActive.path} failed: ${err instanceof Error ? err.message : String(err)}`, lastActive.file);
+  return new InputError(`translator ${lastActive.path} failed: ${thrownMessage(err)}`, lastActive.file);
 }
 
 /** The module translator that last ran and the file it read, or null. */
@@ -147,7 +149,7 @@ class ModuleTranslator implements LineTranslator {
    */
   private watch(result: PromiseLike<unknown>, file: string, line: number): void {
     result.then(undefined, (err: unknown) => {
-      this.rejected ??= { message: err instanceof Error ? err.message : String(err), file, line };
+      this.rejected ??= { message: thrownMessage(err), file, line };
     });
   }
 
@@ -178,7 +180,7 @@ class ModuleTranslator implements LineTranslator {
       fn();
     } catch (err) {
       if (err instanceof InputError) throw err;
-      throw new InputError(`translator ${this.path} failed in ${what}: ${err instanceof Error ? err.message : String(err)}`, file);
+      throw new InputError(`translator ${this.path} failed in ${what}: ${thrownMessage(err)}`, file);
     }
   }
 }
