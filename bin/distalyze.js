@@ -10,8 +10,11 @@ const bundled = (() => {
     return false;
   }
 })();
-const { cleanUpNow, installSignalCleanup, main, formatUserError, clearProgressLine, translatorFailureOf, translatorInCharge } =
+const { cleanUpNow, consoleOnStderr, installSignalCleanup, main, formatUserError, clearProgressLine, translatorFailureOf, translatorInCharge } =
   await import(bundled ? '../dist/bundle/distalyze.js' : '../dist/cli/entry.js');
+
+// The CLI writes its output to stdout itself, never through console: what a translator module prints goes to stderr.
+consoleOnStderr();
 
 // SIGINT/SIGTERM/SIGHUP: remove temporary reports, stop translator programs, exit 130/143/129.
 installSignalCleanup(clearProgressLine);

@@ -4,7 +4,8 @@
  * lands in our standard output. Through the built executable (exit codes,
  * stack traces, worker threads): `npm run build` first.
  */
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -85,5 +86,52 @@ describe('item 12: a translator that throws what cannot be shown is still named,
     const r = runBinary([at('rg'), at('rb'), '--translator', path, '-j1']);
     expect(r.stderr).toMatch(new RegExp(`^distalyze: ${at('rg')}/n\\d\\.log: translator ${path} failed: it threw \\[object Object\\], which cannot be shown as text\\n$`));
     expect(r.code).toBe(2);
+  });
+});
+
+describe("item 7: a translator module's console output never lands in our standard output", () => {
+  /** Writes through every console method that prints to stdout: on import, per line, and later from a timer. */
+  const noisy = (timer = true): string => {
+    const path = at(timer ? 'noisy.mjs' : 'noisy-no-timer.mjs');
+    writeFileSync(path, [
+      "console.log('noise: import');",
+      `let timer = ${!timer};`,
+      'export default function (line, ctx) {',
+      "  console.log('noise: log'); console.info('noise: info'); console.debug('noise: debug');",
+      "  console.dir('noise: dir'); console.table(['noise: table']); console.count('noise: count');",
+      "  if (!timer) { timer = true; setTimeout(() => console.log('noise: timer'), 0); }",
+      `  ${EVENTS}`,
+      '}',
+    ].join('\n'));
+    return path;
+  };
+
+  it('--json - parses, on one thread and on two; the noise goes to stderr', () => {
+    const path = noisy();
+    for (const jobs of ['-j1', '-j2']) {
+      const r = runBinary([at('rg'), at('rb'), '--translator', path, '--json', '-', '-q', jobs]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toContain('noise');
+      expect((JSON.parse(r.stdout) as { classes: { good: { instances: number } } }).classes.good.instances).toBe(4);
+      for (const what of ['import', 'log', 'info', 'debug', 'dir', 'table', 'count', 'timer']) expect(r.stderr).toContain(`noise: ${what}`);
+    }
+  });
+
+  it('translate -o -: standard output holds the records only', () => {
+    const r = runBinary(['translate', '--translator', noisy(), at('rg'), '-o', '-']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n').filter((l) => l !== '' && !/^[IES]\t/.test(l))).toEqual([]);
+    expect(r.stderr).toContain('noise: log');
+  });
+
+  // (The library has no stdout of its own: a module's timers print where the caller's console does.)
+  it('the library: a translator module\'s import and calls do not write to the caller\'s standard output', () => {
+    const script = at('lib.mjs');
+    writeFileSync(script, `const { distalyze } = await import(${JSON.stringify(join(import.meta.dirname, '..', 'dist', 'index.js'))});\n` +
+      `await distalyze({ good: ${JSON.stringify(at('rg'))}, bad: ${JSON.stringify(at('rb'))}, translator: ${JSON.stringify(noisy(false))}, jobs: 1 });\n`);
+    const r = spawnSync(process.execPath, [script], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('noise: log');
   });
 });

@@ -8,6 +8,7 @@ import { InputError, thrownMessage } from '../../errors.js';
 import { parseDecimal, parseTimestamp } from '../timestamp.js';
 import type { LineContext, RecordSink } from '../records.js';
 import type { LineTranslator } from '../translator.js';
+import { userCodeRuns, userCodeRunsAsync } from './console.js';
 
 /**
  * The code translator (SPEC §1, form 2): a JavaScript module whose default
@@ -36,7 +37,8 @@ interface ModuleShape {
 }
 
 export async function loadModuleTranslator(path: string): Promise<LineTranslator> {
-  const mod = await importTranslatorModule(path);
+  // Its top-level code runs on import: its console output goes to stderr too.
+  const mod = await userCodeRunsAsync(() => importTranslatorModule(path));
   const shape = moduleShape(mod);
   if (shape === null) {
     throw new InputError('a translator module must export a function: `export default function (line, ctx) { … }` or `export function translate(line, ctx)`', path);
@@ -130,12 +132,12 @@ class ModuleTranslator implements LineTranslator {
     this.run(() => this.guarded(() => this.shape.endFile?.(this.ctx)), 'endFile', ctx.file);
   }
 
-  /** Run the module's code with process.exit turned into an error (see exitFromTranslator). */
+  /** Run the module's code with process.exit turned into an error (see exitFromTranslator), its console output on stderr (console.ts). */
   private guarded<T>(fn: () => T): T {
     const exit = process.exit;
     process.exit = exitFromTranslator;
     try {
-      return fn();
+      return userCodeRuns(fn);
     } finally {
       process.exit = exit;
     }
