@@ -5,7 +5,7 @@
  * stack traces, worker threads): `npm run build` first.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -133,5 +133,19 @@ describe("item 7: a translator module's console output never lands in our standa
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('noise: log');
+  });
+});
+
+describe('beyond: a translator program that leaves a process running', () => {
+  it('is not waited for: what it left is stopped when it exits, and the run ends', () => {
+    const path = at('leaves-sleep.sh');
+    writeFileSync(path, "#!/bin/sh\n(sleep 60 &)\nsed -n 's/^t=\\([0-9.]*\\) \\(.*\\)$/E\\t\\1\\t\\2/p' \"$1\"\n");
+    chmodSync(path, 0o755);
+    const started = Date.now();
+    const r = runBinary([at('rg'), at('rb'), '--translator', path, '--json', '-', '-q', '-j1']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { classes: { bad: { instances: number } } }).classes.bad.instances).toBe(4);
+    expect(Date.now() - started).toBeLessThan(30_000);
   });
 });

@@ -179,6 +179,16 @@ async function readThroughExecutable(file: InputFile, translator: ExecutableTran
     child.on('error', (err) => reject(new InputError(`cannot run translator ${translator.path}: ${err.message}`, file.path)));
     child.on('close', (code) => resolve(code));
   });
+  // What the program left running when it exited (`cmd &`) would hold its stdout open, and the reading would wait
+  // for it: stopped once the program exits (its group outlives it only while a member does, so no other is hit).
+  child.on('exit', () => {
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, 'SIGTERM');
+    } catch {
+      // none left
+    }
+  });
   child.on('close', () => { if (pid !== undefined) releaseProcessGroup(pid); });
   exited.catch(() => undefined);
   const where = `${file.path} (translator ${translator.path} output)`;
