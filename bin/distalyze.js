@@ -48,8 +48,11 @@ process.on('exit', (code) => {
 });
 
 // As the executable, a large run may start itself again with huge pages (src/cli/relaunch.ts).
+// The run is over when main() returns (its output written: stdout and stderr are synchronous for files, pipes and
+// terminals on Linux and macOS): a translator module's child process or timer that keeps the event loop alive is
+// not waited for.
 main(process.argv.slice(2), undefined, { relaunch: true }).then(
-  (code) => { finished = true; process.exitCode = code; },
+  (code) => { finished = true; process.exit(code); },
   (err) => {
     finished = true;
     clearProgressLine();

@@ -149,3 +149,16 @@ describe('beyond: a translator program that leaves a process running', () => {
     expect(Date.now() - started).toBeLessThan(30_000);
   });
 });
+
+describe('beyond: a translator module that starts a child process', () => {
+  it('is not waited for once the run is over', () => {
+    const path = at('spawns.mjs');
+    writeFileSync(path, `import { spawn } from 'node:child_process';\nspawn('sleep', ['60'], { stdio: 'ignore' });\nexport default function (line, ctx) {\n${EVENTS}\n}\n`);
+    const started = Date.now();
+    const r = runBinary([at('rg'), at('rb'), '--translator', path, '--json', '-', '-q', '-j1']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { classes: { bad: { instances: number } } }).classes.bad.instances).toBe(4);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
+});
