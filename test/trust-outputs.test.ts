@@ -41,6 +41,7 @@ beforeAll(() => {
     writeFileSync(at('rb', `n${k}.log`), `2026-11-20 10:00:0${k},000 INFO a ${k}\n2026-11-20 10:00:0${k + 5},000 INFO done\n`);
   }
   mkdirSync(at('out'));
+  writeFileSync(at('rules.yaml'), "timestamp: iso8601\nrules:\n  - match: 'INFO (?<name>\\w+)'\n    event: '{name}'\n");
 });
 
 /** Refused: exit 2, exactly this one line, nothing on stdout, and no file of the sandbox changed or added. */
@@ -131,5 +132,18 @@ describe('two outputs never share a file or standard output', () => {
 
   it('the main command: --json - and --dot - as before', async () => {
     await refused([at('g'), at('b'), '--json', '-', '--dot', '-'], '--dot - and --json - both write to standard output; send one of them to a file');
+  });
+});
+
+describe('beyond: an error names the option as the user typed it', () => {
+  it('-j or --jobs', async () => {
+    await refused([at('g'), at('b'), '-j', '0'], '-j 0: must be a whole number from 1 to 64');
+    await refused([at('g'), at('b'), '-j200'], '-j 200: must be a whole number from 1 to 64');
+    await refused([at('g'), at('b'), '--jobs', '0'], '--jobs 0: must be a whole number from 1 to 64');
+  });
+
+  it('translate -o or --out', async () => {
+    await refused(['translate', '--translator', at('rules.yaml'), at('rg'), '--out', at('rules.yaml')], `${at('rules.yaml')}: --out: exists and is not a directory`);
+    await refused(['translate', '--translator', at('rules.yaml'), at('rg'), '-o', at('rules.yaml')], `${at('rules.yaml')}: -o: exists and is not a directory`);
   });
 });

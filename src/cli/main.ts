@@ -4,7 +4,7 @@ import type { Analysis } from '../analysis.js';
 import type { InputFile } from '../parse/files.js';
 import { InputError } from '../errors.js';
 import { VERSION } from '../version.js';
-import { parseOptions, type Options, type RawOptions } from './options.js';
+import { parseOptions, typedOption, type Options, type RawOptions } from './options.js';
 import { registerTemplatesCommand } from './templates.js';
 import { registerCheckCommand } from './check.js';
 import { registerHistoryCommand } from './history.js';
@@ -135,8 +135,8 @@ In a clone, run it as npx distalyze (or node bin/distalyze.js); npm install -g .
         if (!s.startsWith('error:')) io.stderr.write(s);
       },
     })
-    .action(async (good: string, bad: string, raw: RawOptions) => {
-      setCode(await runAnalysis(good, bad, parseOptions(raw), io, how.relaunch === true));
+    .action(async (good: string, bad: string, raw: RawOptions, cmd: Command) => {
+      setCode(await runAnalysis(good, bad, parseOptions(raw, typedOption(cmd, '--jobs', '-j')), io, how.relaunch === true));
     });
   registerTranslateCommand(program, io, setCode);
   registerTemplatesCommand(program, io, setCode);

@@ -89,8 +89,8 @@ export interface Options {
   readonly metricsAlign: 'end' | 'start';
 }
 
-/** Validate every option, naming the option in the one-line error. */
-export function parseOptions(raw: RawOptions): Options {
+/** Validate every option, naming the option in the one-line error (`jobsOption`: `--jobs` or `-j`, as typed). */
+export function parseOptions(raw: RawOptions, jobsOption = '--jobs'): Options {
   if (raw.html === '-') throw new InputError('--html needs a file name (the report is one self-contained file)');
   // Reports that share a file or standard output: the output guard (guard.ts), as for every command.
   for (const [option, value] of [['--timestamp', raw.timestamp], ['--instance-pattern', raw.instancePattern]] as const) {
@@ -129,7 +129,7 @@ export function parseOptions(raw: RawOptions): Options {
     ...(raw.timestamp !== undefined ? { timestamp: raw.timestamp } : {}),
     ...(raw.instancePattern !== undefined ? { instancePattern: raw.instancePattern } : {}),
     ...(raw.year !== undefined ? { year: parseYear(raw.year) } : {}),
-    ...(raw.jobs !== undefined ? { jobs: integer('--jobs', raw.jobs, 1, MAX_JOBS) } : {}),
+    ...(raw.jobs !== undefined ? { jobs: integer(jobsOption, raw.jobs, 1, MAX_JOBS) } : {}),
     limit: integer('--limit', raw.limit, 1),
     timings: raw.timings === true,
     twoPass: raw.twoPass === true,
