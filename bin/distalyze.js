@@ -18,8 +18,11 @@ const bundled = (() => {
     return false;
   }
 })();
-const { cleanUpNow, installSignalCleanup, main, formatUserError, clearProgressLine, translatorFailureOf, translatorInCharge } =
+const { cleanUpNow, consoleOnStderr, installSignalCleanup, main, formatUserError, clearProgressLine, translatorFailureOf, translatorInCharge } =
   await import(bundled ? '../dist/bundle/distalyze.js' : '../dist/cli/entry.js');
+
+// The CLI writes its output to stdout itself, never through console: what a translator module prints goes to stderr.
+consoleOnStderr();
 
 // SIGINT/SIGTERM/SIGHUP: remove temporary reports, stop translator programs, exit 130/143/129.
 installSignalCleanup(clearProgressLine);
@@ -53,8 +56,11 @@ process.on('exit', (code) => {
 });
 
 // As the executable, a large run may start itself again with huge pages (src/cli/relaunch.ts).
+// The run is over when main() returns (its output written: stdout and stderr are synchronous for files, pipes and
+// terminals on Linux and macOS): a translator module's child process or timer that keeps the event loop alive is
+// not waited for.
 main(process.argv.slice(2), undefined, { relaunch: true }).then(
-  (code) => { finished = true; process.exitCode = code; },
+  (code) => { finished = true; process.exit(code); },
   (err) => {
     finished = true;
     clearProgressLine();

@@ -19,3 +19,24 @@ export class InputError extends Error {
     return line === undefined ? `${file}: ${message}` : `${file}:${line}: ${message}`;
   }
 }
+
+/**
+ * What a thrown value says, for an error naming whose code threw it (a
+ * translator module's): an Error's message, else the value as text. Never
+ * throws itself: a value whose toString throws, or that has none
+ * (`Object.create(null)`), is shown by its type.
+ */
+export function thrownMessage(err: unknown): string {
+  try {
+    if (err instanceof Error) return String(err.message);
+    return String(err);
+  } catch {
+    let type = 'a value';
+    try {
+      type = Object.prototype.toString.call(err);
+    } catch {
+      // a revoked proxy: its type cannot be asked either
+    }
+    return `it threw ${type}, which cannot be shown as text`;
+  }
+}

@@ -6,6 +6,7 @@
 import { analyze, type Analysis } from './analysis.js';
 import type { Correction } from './ttest/types.js';
 import { readClasses, type ReadHooks, type ReadOptions } from './read.js';
+import { checkDistalyzeOptions } from './validate.js';
 
 export { analyze, type Analysis, type AnalysisOptions, type ClassInputSummary } from './analysis.js';
 export { InputError } from './errors.js';
@@ -54,9 +55,11 @@ export interface DistalyzeOptions extends ReadOptions {
 /**
  * Compare the good and bad logs and return the Analysis every report draws
  * from. Rejects with an InputError (message names file and line) on input a
- * user can fix. Same input and options → the same Analysis.
+ * user can fix, and on an option of the wrong type or range (src/validate.ts).
+ * Same input and options → the same Analysis.
  */
 export async function distalyze(options: DistalyzeOptions): Promise<Analysis> {
+  checkDistalyzeOptions(options);
   const { good, bad, hooks, ...rest } = options;
   const read = await readClasses(good, bad, rest, hooks ?? {});
   return analyze({ classes: read.classes, features: read.features }, {

@@ -17,6 +17,7 @@ import { automaticJobs, prestartWorkers, stopPrestarted } from './parse/threads.
 import type { MinedTranslator, TemplateModel } from './parse/templates/index.js';
 import { rawLogs } from './parse/templates/raw.js';
 import type { Translator } from './parse/translator.js';
+import { checkReadOptions } from './validate.js';
 
 /** Below this much input, starting workers costs more than it saves (template mining). */
 export const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
@@ -112,6 +113,7 @@ export interface ClassesRead {
  * and the metric join.
  */
 export async function readClasses(goodSpec: string, badSpec: string, options: ReadOptions = {}, hooks: ReadHooks = {}): Promise<ClassesRead> {
+  checkReadOptions(options);
   if (options.clickhouse !== undefined) return (await import('./clickhouse/reader.js')).readClickHouse(goodSpec, badSpec, options.clickhouse, options, hooks);
   if (goodSpec === '-' && badSpec === '-') throw new InputError('only one class can be read from standard input (-)');
   let stageStart = performance.now();

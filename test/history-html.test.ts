@@ -32,7 +32,8 @@ describe('distalyze history --html', () => {
         writeFileSync(join(dir, `n${i}.dlog`), `E\t0\tstart\nS\t0.5\t${name}\t${v}\nE\t${1 + i / 10 + (run % 2) / 1000}\tend\n`);
       }
     }
-    const out = join(root, 'h.html');
+    // Beside the runs, not among them: a file in the directory of runs is a run to the next history (refused).
+    const out = join(mkdtempSync(join(tmpdir(), 'distalyze-hx-out-')), 'h.html');
     const r = await run('history', root, '--html', out, '--json', '-', '--quiet');
     expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as { events: { runName: string }[] }).events.map((e) => e.runName)).toEqual(['run-09']);

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { InputError } from '../errors.js';
-import { checkOutputPath, writeReportFiles, writeStream } from './output.js';
-import { addRunsOptions, numberOption, readRunsFor, runArgument, runsInDirectory, type RunCommandIo, type RunsRawOptions } from './runs.js';
+import { OutputGuard } from './guard.js';
+import { writeReportFiles, writeStream } from './output.js';
+import { addRunsOptions, numberOption, readRunsFor, runArgument, runDirectories, runsInDirectory, type RunCommandIo, type RunsRawOptions } from './runs.js';
 
 interface CheckRawOptions extends RunsRawOptions {
   maxSlowdown: string;
@@ -43,10 +44,8 @@ async function runCheckCommand(baselineDir: string, news: readonly string[], raw
   const maxSlowdown = parsePercent('--max-slowdown', raw.maxSlowdown);
   const minEffect = numberOption('--min-effect', raw.minEffect, (x) => x >= 0, 'must be a number ≥ 0 (standard deviations)');
   const alpha = numberOption('--alpha', raw.alpha, (x) => x > 0 && x < 1, 'must be between 0 and 1 (exclusive)');
-  for (const [option, path] of [['--json', raw.json], ['--junit', raw.junit]] as const) {
-    if (path !== undefined && path !== '-') await checkOutputPath(path, option);
-  }
   if (raw.junit === '-') throw new InputError('--junit needs a file name');
+  const guard = await OutputGuard.before([['--json', raw.json], ['--junit', raw.junit]], raw.github === true ? ['--github'] : []);
   const baseline = await runsInDirectory(baselineDir, 'good', 'check: baseline');
   const fresh = news.map((n) => runArgument(n, 'bad'));
   const runs = [...baseline, ...fresh];
@@ -59,7 +58,9 @@ async function runCheckCommand(baselineDir: string, news: readonly string[], raw
     throw new InputError(`check: the baseline '${baselineDir}' holds ${baseline.length} run${baseline.length === 1 ? '' : 's'}; at least 3 are needed for a distribution`, undefined, undefined,
       'BASELINE is a directory of earlier runs, one subdirectory (or file) per run');
   }
-  const read = await readRunsFor(runs, raw, { good: 3, bad: 1 });
+  // A report must not replace a log, nor land in the baseline or a new run, where the next check would read it.
+  const read = await readRunsFor(runs, raw, { good: 3, bad: 1 }, (listed) => guard.against(listed.flat(),
+    [['baseline directory', baselineDir], ...runDirectories(fresh, listed.slice(baseline.length), 'run directory')]));
   let result;
   try {
     result = runCheck({

@@ -9,3 +9,4 @@ export { main } from './main.js';
 export { formatUserError } from './output.js';
 export { clearProgressLine } from './progress.js';
 export { translatorFailureOf, translatorInCharge } from '../parse/translators/module.js';
+export { consoleOnStderr } from '../parse/translators/console.js';

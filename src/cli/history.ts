@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import type { AnalysisOptions } from '../analysis.js';
 import { InputError } from '../errors.js';
-import { checkOutputPath, writeReportFiles, writeStream } from './output.js';
-import { addRunsOptions, numberOption, readRunsFor, runArgument, runsInDirectory, type RunCommandIo, type RunsRawOptions } from './runs.js';
+import { OutputGuard } from './guard.js';
+import { writeReportFiles, writeStream } from './output.js';
+import { addRunsOptions, numberOption, readRunsFor, runArgument, runDirectories, runsInDirectory, type RunCommandIo, type RunsRawOptions } from './runs.js';
 
 /** Default options of the before/after comparison (the main command's defaults). */
 export function comparisonOptions(seed: number): AnalysisOptions {
@@ -37,9 +38,7 @@ async function runHistory(args: readonly string[], raw: RunsRawOptions & { minSe
   const minSegment = numberOption('--min-segment', raw.minSegment, (x) => Number.isInteger(x) && x >= 2, 'must be a whole number ≥ 2');
   const seed = numberOption('--seed', raw.seed, (x) => Number.isInteger(x) && x >= 0, 'must be a whole number ≥ 0');
   if (raw.html === '-') throw new InputError('--html needs a file name (the page is one self-contained file)');
-  for (const [option, path] of [['--json', raw.json], ['--html', raw.html]] as const) {
-    if (path !== undefined && path !== '-') await checkOutputPath(path, option);
-  }
+  const guard = await OutputGuard.before([['--json', raw.json], ['--html', raw.html]]);
   const runs = args.length === 1 ? await runsInDirectory(args[0]!, 'good', 'history') : args.map((a) => runArgument(a, 'good'));
   if (runs.length < 2 * minSegment) {
     throw new InputError(`history needs at least ${2 * minSegment} runs (--min-segment ${minSegment} on each side of a change); got ${runs.length}`);
@@ -47,7 +46,9 @@ async function runHistory(args: readonly string[], raw: RunsRawOptions & { minSe
   const [{ ignoreMatcher }, { detectHistory }, { renderHistoryJson, renderHistoryText }] = await Promise.all([
     import('../check/ignore.js'), import('../history/index.js'), import('../history/render.js'),
   ]);
-  const read = await readRunsFor(runs, raw, { good: 2, bad: 0 });
+  // A report must not replace a log, nor land among the runs, where the next history would read it.
+  const read = await readRunsFor(runs, raw, { good: 2, bad: 0 }, (listed) => guard.against(listed.flat(),
+    args.length === 1 ? [['directory of runs', args[0]!]] : runDirectories(runs, listed, 'run directory')));
   const ignored = ignoreMatcher(raw.ignore);
   const history = detectHistory({ features: read.features, runOf: read.runOf, runNames: runs.map((r) => r.name), skipped: read.skipped }, {
     alpha, minSegment, seed, ignored, analysis: comparisonOptions(seed),

@@ -4,12 +4,13 @@ import type { Analysis } from '../analysis.js';
 import type { InputFile } from '../parse/files.js';
 import { InputError } from '../errors.js';
 import { VERSION } from '../version.js';
-import { parseOptions, type Options, type RawOptions } from './options.js';
+import { parseOptions, typedOption, type Options, type RawOptions } from './options.js';
 import { registerTemplatesCommand } from './templates.js';
 import { registerCheckCommand } from './check.js';
 import { registerHistoryCommand } from './history.js';
 import { registerTranslateCommand } from './translate.js';
-import { checkOutputPath, checkReportTargets, formatUserError, guardStream, writeReportFiles, writeStream } from './output.js';
+import { OutputGuard } from './guard.js';
+import { formatUserError, guardStream, writeReportFiles, writeStream } from './output.js';
 import { clearProgressLine, Progress, StageProgress } from './progress.js';
 import { RELAUNCHED_ENV, relaunch, relaunchFor } from './relaunch.js';
 
@@ -138,8 +139,8 @@ In a clone, run it as npx distalyze (or node bin/distalyze.js); npm install -g .
         if (!s.startsWith('error:')) io.stderr.write(s);
       },
     })
-    .action(async (good: string, bad: string, raw: RawOptions) => {
-      setCode(await runAnalysis(good, bad, parseOptions(raw), io, how.relaunch === true));
+    .action(async (good: string, bad: string, raw: RawOptions, cmd: Command) => {
+      setCode(await runAnalysis(good, bad, parseOptions(raw, typedOption(cmd, '--jobs', '-j')), io, how.relaunch === true));
     });
   registerTranslateCommand(program, io, setCode);
   registerTemplatesCommand(program, io, setCode);
@@ -158,9 +159,7 @@ class RelaunchInstead extends Error {
 async function runAnalysis(goodSpec: string, badSpec: string, options: Options, io: Io, mayRelaunch: boolean): Promise<number> {
   if (goodSpec === '-' && badSpec === '-') throw new InputError('only one class can be read from standard input (-)');
   const reportPaths = [['--json', options.json], ['--tsv', options.tsv], ['--dot', options.dot], ['--html', options.html]] as const;
-  for (const [option, path] of reportPaths) {
-    if (path !== undefined) await checkOutputPath(path, option);
-  }
+  const guard = await OutputGuard.before(reportPaths);
   // Parsing workers the reading will use start now, while this thread loads the stages (threads.ts).
   if ((options.metrics ?? []).length === 0 && options.clickhouse === undefined) (await import('../parse/threads.js')).prestartFor(goodSpec, badSpec, options.jobs);
   // The stages are loaded when a run needs them, not at start-up (`--version`, `--help`, subcommands).
@@ -203,8 +202,9 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
       // A class given as a directory (a single file's list is that file): reports must not go inside it.
       const classDirectories = (['good', 'bad'] as const)
         .map((c) => [c, c === 'good' ? goodSpec : badSpec] as const)
-        .filter(([c, spec]) => spec !== '-' && !(files[c].length === 1 && files[c][0]!.path === spec));
-      await checkReportTargets(reportPaths, all, classDirectories);
+        .filter(([c, spec]) => spec !== '-' && !(files[c].length === 1 && files[c][0]!.path === spec))
+        .map(([c, spec]) => [`${c} class directory`, spec] as const);
+      await guard.against(all, classDirectories);
       // Large input of many instances, read from files (not stdin): the run starts again with huge pages. (What a
       // translator makes of its files is not known ahead: records read as they are only.)
       const namesManyInstances = async (): Promise<boolean> => {

@@ -1,6 +1,6 @@
-import { resolve } from 'node:path';
 import { InputError } from '../errors.js';
 import type { ClickHouseSource } from '../clickhouse/reader.js';
+import type { Command } from 'commander';
 import type { WeightOption } from '../features/index.js';
 import type { Correction } from '../ttest/types.js';
 
@@ -96,20 +96,10 @@ export interface Options {
   readonly clickhouse?: ClickHouseSource;
 }
 
-/** Validate every option, naming the option in the one-line error. */
-export function parseOptions(raw: RawOptions): Options {
-  const stdoutUsers = (['dot', 'json', 'tsv'] as const).filter((k) => raw[k] === '-');
-  if (stdoutUsers.length > 1) {
-    throw new InputError(`--${stdoutUsers[0]} - and --${stdoutUsers[1]} - both write to standard output; send one of them to a file`);
-  }
+/** Validate every option, naming the option in the one-line error (`jobsOption`: `--jobs` or `-j`, as typed). */
+export function parseOptions(raw: RawOptions, jobsOption = '--jobs'): Options {
   if (raw.html === '-') throw new InputError('--html needs a file name (the report is one self-contained file)');
-  const files = (['json', 'tsv', 'dot', 'html'] as const).filter((k) => raw[k] !== undefined && raw[k] !== '-');
-  for (let i = 0; i < files.length; i++) {
-    for (let j = i + 1; j < files.length; j++) {
-      const [a, b] = [files[i]!, files[j]!];
-      if (resolve(raw[a]!) === resolve(raw[b]!)) throw new InputError(`--${a} and --${b} both write to '${raw[a]}'; give each report its own file`);
-    }
-  }
+  // Reports that share a file or standard output: the output guard (guard.ts), as for every command.
   for (const [option, value] of [['--timestamp', raw.timestamp], ['--instance-pattern', raw.instancePattern]] as const) {
     if (value !== undefined && raw.translator !== undefined) throw new InputError(`${option} is for raw logs without a translator; with --translator, the translator says where times and instances are`);
   }
@@ -148,7 +138,7 @@ export function parseOptions(raw: RawOptions): Options {
     ...(raw.timestamp !== undefined ? { timestamp: raw.timestamp } : {}),
     ...(raw.instancePattern !== undefined ? { instancePattern: raw.instancePattern } : {}),
     ...(raw.year !== undefined ? { year: parseYear(raw.year) } : {}),
-    ...(raw.jobs !== undefined ? { jobs: integer('--jobs', raw.jobs, 1, MAX_JOBS) } : {}),
+    ...(raw.jobs !== undefined ? { jobs: integer(jobsOption, raw.jobs, 1, MAX_JOBS) } : {}),
     limit: integer('--limit', raw.limit, 1),
     timings: raw.timings === true,
     twoPass: raw.twoPass === true,
@@ -237,4 +227,21 @@ export function parseYear(text: string): number {
 function oneOf<T extends string>(option: string, text: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(text)) throw new InputError(`${option} ${text}: must be one of ${allowed.join(', ')}`);
   return text as T;
+}
+
+/**
+ * The name the user typed for an option that has a short form (`-o` or
+ * `--out`, `-j` or `--jobs`), so that an error names the option as typed.
+ * The last use counts, as commander keeps the last value.
+ */
+export function typedOption(cmd: Command, long: string, short: string): string {
+  let root = cmd;
+  while (root.parent !== null) root = root.parent;
+  let typed = long;
+  for (const arg of (root as Command & { rawArgs?: readonly string[] }).rawArgs ?? []) {
+    if (arg === '--') break;
+    if (arg === long || arg.startsWith(`${long}=`)) typed = long;
+    else if (/^-[^-]/.test(arg) && arg.slice(1).startsWith(short.slice(1))) typed = short;
+  }
+  return typed;
 }

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { constants, fstat as fstatFd, renameSync, statSync, write as writeFd, type Stats } from 'node:fs';
+import { constants, fstat as fstatFd, renameSync, write as writeFd } from 'node:fs';
 import { access, lstat, readlink, realpath, stat, unlink, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { dirname, basename, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, basename, join, resolve } from 'node:path';
 import { registerTemporaryFile, releaseTemporaryFile } from '../cleanup.js';
 import { InputError } from '../errors.js';
-import { describeFsError, type InputFile } from '../parse/files.js';
+import { describeFsError } from '../parse/files.js';
 import { escapeTerminal } from '../report/format.js';
 
 /**
@@ -164,66 +164,6 @@ export async function checkOutputPath(path: string, option: string): Promise<voi
   const dir = await stat(dirPath).catch((err: unknown) => fail(describeFsError(err)));
   if (!dir.isDirectory()) fail('a part of the path is not a directory');
   await access(dirPath, constants.W_OK).catch((err: unknown) => fail(describeFsError(err)));
-}
-
-/**
- * Refuse reports that would destroy something: a report path that is one of
- * the input files (the same file by device and inode, so through symbolic and
- * hard links too), and two reports that lead to the same file.
- */
-export async function checkReportTargets(
-  reports: readonly (readonly [string, string | undefined])[],
-  inputs: readonly InputFile[],
-  classDirectories: readonly (readonly [label: string, path: string])[] = [],
-): Promise<void> {
-  const named = reports.filter((r): r is readonly [string, string] => r[1] !== undefined);
-  if (named.length === 0) return;
-  const roots = await Promise.all(classDirectories.map(async ([label, dir]) => [label, dir, await realpath(dir).catch(() => resolve(dir))] as const));
-  const seen = new Map<string, string>();
-  const existing = new Map<string, readonly [string, string]>(); // device:inode → [option, path]
-  const paths: (readonly [string, string, string])[] = []; // [option, path, where it leads]
-  for (const [option, path] of named) {
-    const dest = path === '-' ? { fd: 1 } : await destinationOf(path).catch(() => null);
-    if (dest === null) continue;
-    const key = 'fd' in dest ? `fd:${dest.fd}` : dest.path;
-    const first = seen.get(key);
-    if (first !== undefined) throw new InputError(`${first} and ${option} both write to '${named.find((r) => r[0] === first)![1]}'; give each report its own file`);
-    seen.set(key, option);
-    if ('fd' in dest) continue;
-    paths.push([option, path, dest.path]);
-    if (dest.exists) {
-      const info = await stat(dest.path).catch(() => null);
-      // Inputs are regular files (the listing refuses anything else): only a regular file can be one (not /dev/null).
-      if (info?.isFile() === true) existing.set(`${info.dev}:${info.ino}`, [option, path]);
-    }
-  }
-  // Only when a report would replace an existing file: stat the inputs (in input order, so the first match is named).
-  // Synchronously: a few µs each instead of a turn of the thread pool each (200 files: ~2.5 → ~0.5 ms).
-  if (existing.size > 0) {
-    for (const f of inputs) {
-      if (f.path === '-') continue;
-      const info = statOrNull(f.path);
-      const hit = info === null ? undefined : existing.get(`${info.dev}:${info.ino}`);
-      if (hit !== undefined) throw new InputError(`${hit[0]} ${hit[1]}: cannot write: it is the input file ${f.path}`);
-    }
-  }
-  // A new report inside a class directory would be read as a log by the next run.
-  for (const [option, path, where] of paths) {
-    for (const [label, dir, real] of roots) {
-      const rel = relative(real, where);
-      if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) {
-        throw new InputError(`${option} ${path}: cannot write: it is inside the ${label} class directory ${dir}, whose every file is read as a log`);
-      }
-    }
-  }
-}
-
-function statOrNull(path: string): Stats | null {
-  try {
-    return statSync(path);
-  } catch {
-    return null;
-  }
 }
 
 /**

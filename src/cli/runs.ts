@@ -61,7 +61,7 @@ export function runArgument(path: string, className: ClassName): RunInput {
  * command. Instance ids are prefixed with their run's name (`run/instance`),
  * so instances named alike in two runs stay apart.
  */
-export async function readRuns(runs: readonly RunInput[], options: FeatureOptions & { readonly translator?: Translator; readonly strict: boolean }): Promise<RunsRead> {
+export async function readRuns(runs: readonly RunInput[], options: FeatureOptions & { readonly translator?: Translator; readonly strict: boolean; readonly onFiles?: RunFilesHook }): Promise<RunsRead> {
   const [{ FeatureCollector }, { buildFeatureSet }, { emptyReadStats, readClass }] = await Promise.all([
     import('../features/collector.js'), import('../features/index.js'), import('../parse/reader.js'),
   ]);
@@ -81,6 +81,10 @@ export async function readRuns(runs: readonly RunInput[], options: FeatureOption
     event: (t, n) => collector.event(t, n),
     state: (t, n, v) => collector.state(t, n, v),
   };
+  // Every run listed before any is read: the caller checks its reports against the files (onFiles).
+  const listed: InputFile[][] = [];
+  for (const run of runs) listed.push(await listInputFiles(run.path, `run ${run.name}`));
+  await options.onFiles?.(listed);
   let lastClass: ClassName | undefined;
   const skipped: RunSkipped[] = new Array<RunSkipped>(runs.length);
   for (const r of order) {
@@ -88,7 +92,7 @@ export async function readRuns(runs: readonly RunInput[], options: FeatureOption
     current = r;
     if (lastClass !== undefined && lastClass !== run.className) collector.finishClass();
     lastClass = run.className;
-    const files: InputFile[] = (await listInputFiles(run.path, `run ${run.name}`)).map((f) => {
+    const files: InputFile[] = listed[r]!.map((f) => {
       const relativePath = `${run.name}/${f.relativePath}`;
       runOfId.set(relativePath, r);
       return { ...f, relativePath };
@@ -124,6 +128,14 @@ async function refuseOverlaps(runs: readonly RunInput[]): Promise<void> {
   }
 }
 
+/** The files of each run (in the order of `runs`), listed before any is read. */
+export type RunFilesHook = (listed: readonly (readonly InputFile[])[]) => Promise<void>;
+
+/** The runs given as directories (a run given as one file lists that file alone), labelled for OutputGuard.against. */
+export function runDirectories(runs: readonly RunInput[], listed: readonly (readonly InputFile[])[], label: string): [string, string][] {
+  return runs.filter((r, i) => !(listed[i]!.length === 1 && listed[i]![0]!.path === r.path)).map((r) => [label, r.path]);
+}
+
 export interface RunCommandIo {
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
   readonly stderr: NodeJS.WritableStream;
@@ -156,7 +168,7 @@ export function addRunsOptions(cmd: Command): Command {
 }
 
 /** Read runs with the options `check` and `history` share (metric, translator, strictness). */
-export async function readRunsFor(runs: readonly RunInput[], raw: RunsRawOptions, minInstances: { good: number; bad: number }): Promise<RunsRead> {
+export async function readRunsFor(runs: readonly RunInput[], raw: RunsRawOptions, minInstances: { good: number; bad: number }, onFiles?: RunFilesHook): Promise<RunsRead> {
   if (raw.metric !== undefined && (raw.eventMetric !== undefined || raw.stateMetric !== undefined)) {
     throw new InputError('--metric sets both kinds; use it alone, or --event-metric / --state-metric instead');
   }
@@ -174,6 +186,7 @@ export async function readRunsFor(runs: readonly RunInput[], raw: RunsRawOptions
     minInstances,
     ...(translator !== undefined ? { translator } : {}),
     strict: raw.strict === true,
+    ...(onFiles !== undefined ? { onFiles } : {}),
   });
 }
 

@@ -3,13 +3,17 @@ import { InputError } from '../errors.js';
 import { listInputFiles } from '../parse/files.js';
 import type { TemplateModel } from '../parse/templates/index.js';
 import { clip } from '../parse/dlog.js';
-import { checkOutputPath, formatUserError, StagedOutputs, writeStream } from './output.js';
+import { typedOption } from './options.js';
+import { OutputGuard } from './guard.js';
+import { formatUserError, StagedOutputs, writeStream } from './output.js';
 
 export interface TemplatesOptions {
   readonly good: string;
   readonly bad: string;
   /** Write a starter rules file here. */
   readonly out?: string;
+  /** How the user named `out` (`-o` or `--out`, default), for errors. */
+  readonly outOption?: string;
   readonly timestamp?: string;
   readonly instancePattern?: string;
   readonly year?: number;
@@ -30,9 +34,15 @@ export interface TemplatesIo {
 export async function runTemplates(opts: TemplatesOptions, io: TemplatesIo): Promise<number> {
   try {
     if (opts.good === '-' || opts.bad === '-') throw new InputError('templates are mined in a pass over the files; standard input (-) cannot be used');
-    if (opts.out !== undefined && opts.out !== '-') await checkOutputPath(opts.out, '--out');
+    const outOption = opts.outOption ?? '--out';
+    const guard = await OutputGuard.before([[outOption, opts.out]]);
     const [{ mineTemplates, untimedNotes }, { rulesYaml }] = await Promise.all([import('../parse/templates/index.js'), import('../parse/templates/rules.js')]);
-    const model = await mineTemplates({ good: await listInputFiles(opts.good, 'good'), bad: await listInputFiles(opts.bad, 'bad') }, {
+    const files = { good: await listInputFiles(opts.good, 'good'), bad: await listInputFiles(opts.bad, 'bad') };
+    // The rules file must not replace a log, nor land in a class directory, where the next run would read it as one.
+    await guard.against([...files.good, ...files.bad], (['good', 'bad'] as const)
+      .filter((c) => !(files[c].length === 1 && files[c][0]!.path === opts[c]))
+      .map((c) => [`${c} class directory`, opts[c]]));
+    const model = await mineTemplates(files, {
       ...(opts.timestamp !== undefined ? { timestamp: opts.timestamp } : {}),
       ...(opts.instancePattern !== undefined ? { instancePattern: opts.instancePattern } : {}),
       ...(opts.year !== undefined ? { year: opts.year } : {}),
@@ -44,7 +54,7 @@ export async function runTemplates(opts: TemplatesOptions, io: TemplatesIo): Pro
     if (opts.out !== undefined) {
       const files = new StagedOutputs();
       try {
-        await files.stage(opts.out, rulesYaml(model), '--out');
+        await files.stage(opts.out, rulesYaml(model), outOption);
         await files.commit();
       } finally {
         await files.discard();
@@ -93,7 +103,7 @@ export function registerTemplatesCommand(program: Command, io: TemplatesIo, setC
     .option('--timestamp <format>', 'the timestamp format (default: detected per file)')
     .option('--instance-pattern <regex>', 'a regex whose group id (or 1) names instances')
     .option('--year <yyyy>', 'year for timestamps that have none (syslog)')
-    .action(async (good: string, bad: string, raw: { out?: string; timestamp?: string; instancePattern?: string; year?: string }) => {
+    .action(async (good: string, bad: string, raw: { out?: string; timestamp?: string; instancePattern?: string; year?: string }, cmd: Command) => {
       if (raw.year !== undefined && !/^\d{4}$/.test(raw.year)) {
         io.stderr.write(formatUserError(`--year must be a year such as 2026, not '${raw.year}'`));
         setCode(2);
@@ -101,7 +111,7 @@ export function registerTemplatesCommand(program: Command, io: TemplatesIo, setC
       }
       setCode(await runTemplates({
         good, bad,
-        ...(raw.out !== undefined ? { out: raw.out } : {}),
+        ...(raw.out !== undefined ? { out: raw.out, outOption: typedOption(cmd, '--out', '-o') } : {}),
         ...(raw.timestamp !== undefined ? { timestamp: raw.timestamp } : {}),
         ...(raw.instancePattern !== undefined ? { instancePattern: raw.instancePattern } : {}),
         ...(raw.year !== undefined ? { year: Number(raw.year) } : {}),

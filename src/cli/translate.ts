@@ -1,5 +1,5 @@
 import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InputError } from '../errors.js';
 import { describeFsError, listInputFiles, type InputFile } from '../parse/files.js';
@@ -9,7 +9,8 @@ import type { LineTranslator, Translator } from '../parse/translator.js';
 import { clip } from '../parse/dlog.js';
 import type { TranslatorProblem } from '../parse/translators/rules.js';
 import { escapeTerminal, grouped } from '../report/format.js';
-import { parseYear } from './options.js';
+import { parseYear, typedOption } from './options.js';
+import { isInside } from './guard.js';
 import { formatUserError } from './output.js';
 
 export interface TranslateOptions {
@@ -17,6 +18,8 @@ export interface TranslateOptions {
   readonly inputs: readonly string[];
   /** A directory (one `.dlog` per instance) or `-` (one dlog stream on stdout). */
   readonly out: string;
+  /** How the user named `out` (`-o`, default, or `--out`), for errors. */
+  readonly outOption?: string;
   readonly strict: boolean;
   readonly year?: number;
 }
@@ -62,7 +65,7 @@ export function registerTranslateCommand(program: Command, io: TranslateIo, setC
     .option('--year <yyyy>', 'year for timestamps that have none (syslog); default: the current year')
     .option('--strict', 'stop at the first line no rule translates')
     .argument('<inputs...>', 'raw log files or directories (searched recursively), or - for stdin')
-    .action(async (inputs: string[], raw: { translator: string; out: string; year?: string; strict?: boolean }) => {
+    .action(async (inputs: string[], raw: { translator: string; out: string; year?: string; strict?: boolean }, cmd: Command) => {
       let year: number | undefined;
       try {
         if (raw.year !== undefined) year = parseYear(raw.year); // validated as the main command does
@@ -71,7 +74,7 @@ export function registerTranslateCommand(program: Command, io: TranslateIo, setC
         setCode(2);
         return;
       }
-      setCode(await runTranslate({ translator: raw.translator, inputs, out: raw.out, strict: raw.strict === true, ...(year !== undefined ? { year } : {}) }, io));
+      setCode(await runTranslate({ translator: raw.translator, inputs, out: raw.out, outOption: typedOption(cmd, '--out', '-o'), strict: raw.strict === true, ...(year !== undefined ? { year } : {}) }, io));
     });
 }
 
@@ -118,7 +121,7 @@ async function translate(opts: TranslateOptions, io: TranslateIo): Promise<void>
     sink = writer;
     instances = () => writer.instances.size;
   } else {
-    prepareOutputDirectory(opts.out, opts.inputs, files);
+    prepareOutputDirectory(opts.out, opts.outOption ?? '-o', opts.inputs, files);
     const writer = new DlogDirectoryWriter(opts.out);
     sink = writer;
     instances = () => writer.files().size;
@@ -197,7 +200,7 @@ const MARKER_HEADER = '# written by distalyze translate; a rerun with -o here re
  * mistyped `-o` never deletes or mixes into a user's files; and it must not
  * hold (or be inside) one of the inputs, which translate would overwrite.
  */
-function prepareOutputDirectory(dir: string, inputs: readonly string[], files: readonly InputFile[]): void {
+function prepareOutputDirectory(dir: string, option: string, inputs: readonly string[], files: readonly InputFile[]): void {
   const out = resolve(dir);
   for (const input of inputs) {
     if (input === '-') continue;
@@ -207,15 +210,15 @@ function prepareOutputDirectory(dir: string, inputs: readonly string[], files: r
   }
   let entries: string[];
   try {
-    if (!statSync(dir).isDirectory()) throw new InputError('-o: exists and is not a directory', dir);
+    if (!statSync(dir).isDirectory()) throw new InputError(`${option}: exists and is not a directory`, dir);
     entries = readdirSync(dir);
   } catch (err) {
     if (err instanceof InputError) throw err;
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new InputError(`-o: cannot read: ${describeFsError(err)}`, dir);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new InputError(`${option}: cannot read: ${describeFsError(err)}`, dir);
     try {
       mkdirSync(dir, { recursive: true });
     } catch (e) {
-      throw new InputError(`-o: cannot create directory: ${describeFsError(e)}`, dir);
+      throw new InputError(`${option}: cannot create directory: ${describeFsError(e)}`, dir);
     }
     return;
   }
@@ -229,30 +232,24 @@ function prepareOutputDirectory(dir: string, inputs: readonly string[], files: r
     } catch {
       continue;
     }
-    if (isInside(real, realOut)) throw new InputError(`-o: directory holds input ${f.path}; translate would overwrite its own input`, dir);
+    if (isInside(real, realOut)) throw new InputError(`${option}: directory holds input ${f.path}; translate would overwrite its own input`, dir);
   }
-  const ours = new Set(entries.includes(TRANSLATE_MARKER) ? readMarker(dir) : []);
+  const ours = new Set(entries.includes(TRANSLATE_MARKER) ? readMarker(dir, option) : []);
   const foreign = entries.filter((e) => e !== TRANSLATE_MARKER && !ours.has(e));
   if (foreign.length > 0) {
-    throw new InputError(`-o: directory is not empty (it holds ${foreign[0]}${foreign.length > 1 ? ` and ${foreign.length - 1} more` : ''})`, dir,
+    throw new InputError(`${option}: directory is not empty (it holds ${foreign[0]}${foreign.length > 1 ? ` and ${foreign.length - 1} more` : ''})`, dir,
       undefined, 'translate writes into a new or empty directory, or one holding only the files of an earlier translate run (they are replaced)');
   }
   for (const e of entries) rmSync(join(dir, e), { force: true });
 }
 
-/** Whether `inner` is `outer` or below it (both absolute). */
-function isInside(inner: string, outer: string): boolean {
-  const rel = relative(outer, inner);
-  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !/^[A-Za-z]:/.test(rel));
-}
-
 /** The file names an earlier run listed in its marker; only plain names, never a path. */
-function readMarker(dir: string): string[] {
+function readMarker(dir: string, option: string): string[] {
   let text: string;
   try {
     text = readFileSync(join(dir, TRANSLATE_MARKER), 'utf8');
   } catch (err) {
-    throw new InputError(`-o: cannot read ${TRANSLATE_MARKER}: ${describeFsError(err)}`, dir);
+    throw new InputError(`${option}: cannot read ${TRANSLATE_MARKER}: ${describeFsError(err)}`, dir);
   }
   if (!text.startsWith(MARKER_HEADER)) return [];
   return text.split('\n').slice(1).filter((n) => n.endsWith('.dlog') && !n.includes('/') && !n.includes('\\') && !n.startsWith('.'));

@@ -213,8 +213,24 @@ export function openInputFile(file: InputFile, highWaterMark = 64 * 1024, onRead
   if (!file.gzip) return raw;
   if (onRead !== undefined) raw.on('data', (chunk: Buffer) => onRead(chunk.length));
   const gunzip = createGunzip({ chunkSize: highWaterMark });
+  // Its failures (corrupt or truncated data, a read error) are the file's: an InputError naming it, whichever
+  // reader meets it (the sniffs read a file's first lines too). zlib fails a stream through destroy(err).
+  const destroy = gunzip.destroy.bind(gunzip);
+  gunzip.destroy = (err?: Error) => destroy(err === undefined || err === null || err instanceof InputError ? err : new InputError(readFailure(err, file), file.path));
   raw.on('error', (err) => gunzip.destroy(err));
   return raw.pipe(gunzip);
+}
+
+/** The message for a file's stream that failed: truncated or corrupt gzip, or a file-system error. */
+export function readFailure(err: unknown, file: InputFile): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (file.gzip && err instanceof Error && /unexpected end of file/i.test(err.message)) {
+    return 'truncated gzip data (unexpected end of file)';
+  }
+  if (file.gzip && typeof code === 'string' && code.startsWith('Z_')) {
+    return `corrupt gzip data (${(err as Error).message})`;
+  }
+  return `cannot read: ${describeFsError(err)}`;
 }
 
 /** Each chunk copied (plainChunks reuses its buffer). */

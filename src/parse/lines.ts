@@ -2,7 +2,10 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../errors.js';
 import { ChunkChecks, plainChunks } from './chunks.js';
-import { describeFsError, openInputFile, plainFile, type InputFile } from './files.js';
+import { openInputFile, plainFile, readFailure, type InputFile } from './files.js';
+
+/** (Defined beside openInputFile, whose compressed streams fail with it.) */
+export { readFailure };
 
 /** Bytes per read: 64 KiB (a stream's, and a plain file's: LineEnds decides a file's line ends from its first chunk). */
 const LINE_CHUNK = 64 * 1024;
@@ -105,14 +108,3 @@ export async function readLines(
   return { bytes: checks.bytes, lines: lineNo };
 }
 
-/** The message for a stream that failed: truncated or corrupt gzip, or a file-system error. */
-export function readFailure(err: unknown, file: InputFile): string {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  if (file.gzip && err instanceof Error && /unexpected end of file/i.test(err.message)) {
-    return 'truncated gzip data (unexpected end of file)';
-  }
-  if (file.gzip && typeof code === 'string' && code.startsWith('Z_')) {
-    return `corrupt gzip data (${(err as Error).message})`;
-  }
-  return `cannot read: ${describeFsError(err)}`;
-}

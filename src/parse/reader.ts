@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { killProcessGroup, registerProcessGroup, releaseProcessGroup } from '../cleanup.js';
-import { InputError } from '../errors.js';
+import { InputError, thrownMessage } from '../errors.js';
 import { clip, parseDlogLine } from './dlog.js';
 import { readDlogFast, readDlogSmall, smallPlainFile, type SkipHandler } from './dlog-fast.js';
 import { SPAN_OR_TABLE_NAME, type InputFile } from './files.js';
@@ -153,7 +153,7 @@ async function readThroughLines(file: InputFile, className: ClassName, translato
         mapped = translator.translateLine(text, ctx, sink);
       } catch (err) {
         if (err instanceof InputError) throw err;
-        throw new InputError(`translator ${translator.path} failed: ${err instanceof Error ? err.message : String(err)}`, file.path, lineNo);
+        throw new InputError(`translator ${translator.path} failed: ${thrownMessage(err)}`, file.path, lineNo);
       }
       // A rule that matched but could not use the line (no timestamp in its format…) says so: the true cause.
       if (!mapped) {
@@ -189,6 +189,16 @@ async function readThroughExecutable(file: InputFile, translator: ExecutableTran
   const exited = new Promise<number | null>((resolve, reject) => {
     child.on('error', (err) => reject(new InputError(`cannot run translator ${translator.path}: ${err.message}`, file.path)));
     child.on('close', (code) => resolve(code));
+  });
+  // What the program left running when it exited (`cmd &`) would hold its stdout open, and the reading would wait
+  // for it: stopped once the program exits (its group outlives it only while a member does, so no other is hit).
+  child.on('exit', () => {
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, 'SIGTERM');
+    } catch {
+      // none left
+    }
   });
   child.on('close', () => { if (pid !== undefined) releaseProcessGroup(pid); });
   exited.catch(() => undefined);

@@ -9,6 +9,7 @@ import { InputError } from '../errors.js';
 import { emptyContribution, FeatureCollector, forEachRun, valueAtIn, withoutPoints, type FileContribution } from '../features/collector.js';
 import { emptyReadStats, readClass } from './reader.js';
 import type { Translator } from './translator.js';
+import { consoleOnStderr } from './translators/console.js';
 import { readRange, splitRange, type RangeSplit, type RangeTask } from './ranges.js';
 import { batchBytes, MainPace, PARTS_AHEAD, QUARTILE_STRIDE, ReferenceCell, type ColumnsOffer, type WorkerStart, type QuartileChunk, type QuartileRequest, type WorkerBatches, type WorkerInit, type WorkerReply, type WorkerTask } from './parallel.js';
 import { BatchClaims } from './claims.js';
@@ -18,6 +19,8 @@ import { AbsoluteQuartilePass, QuartileSlots } from '../features/quartile-pass.j
 import { float64sIn } from '../features/growable.js';
 import type { StatesBatches, StatesReply } from './second-pass.js';
 
+// This thread prints nothing to stdout of its own: a translator module's console output (its timers' too) goes to stderr.
+consoleOnStderr();
 const port = parentPort!;
 // Nothing this worker sends is moved (no transfer list): its contributions' arrays are shared (FeatureCollector's
 // exportMemory says why), the rest copied.

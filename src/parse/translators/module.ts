@@ -5,10 +5,11 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { registerTemporaryFile, releaseTemporaryFile } from '../../cleanup.js';
-import { InputError } from '../../errors.js';
+import { InputError, thrownMessage } from '../../errors.js';
 import { parseDecimal, parseTimestamp } from '../timestamp.js';
 import type { LineContext, RecordSink } from '../records.js';
 import type { LineTranslator } from '../translator.js';
+import { userCodeRuns, userCodeRunsAsync } from './console.js';
 
 /**
  * The code translator (SPEC §1, form 2): a JavaScript module whose default
@@ -37,7 +38,8 @@ interface ModuleShape {
 }
 
 export async function loadModuleTranslator(path: string): Promise<LineTranslator> {
-  const mod = await importTranslatorModule(path);
+  // Its top-level code runs on import: its console output goes to stderr too.
+  const mod = await userCodeRunsAsync(() => importTranslatorModule(path));
   const shape = moduleShape(mod);
   if (shape === null) {
     throw new InputError('a translator module must export a function: `export default function (line, ctx) { … }` or `export function translate(line, ctx)`', path);
@@ -56,10 +58,12 @@ let lastActive: { readonly path: string; readonly url: string; file: string } | 
  */
 export function translatorFailureOf(err: unknown): InputError | null {
   if (lastActive === null) return null;
-  const stack = err instanceof Error ? err.stack ?? '' : '';
+  // A thrown value that is no Error (a string, an object) has no stack to tell: distalyze throws only Errors.
+  if (!(err instanceof Error)) return new InputError(`translator ${lastActive.path} failed: ${thrownMessage(err)}`, lastActive.file);
+  const stack = err.stack ?? '';
   const compiledTs = /\.m?ts$/.test(lastActive.path) ? `${lastActive.url.replace(/\/[^/]*$/, '/.')}` : null;
   if (!stack.includes(lastActive.url) && !(compiledTs !== null && stack.includes(compiledTs))) return null;
-  return new InputError(`translator ${lastActive.path} failed: ${err instanceof Error ? err.message : String(err)}`, lastActive.file);
+  return new InputError(`translator ${lastActive.path} failed: ${thrownMessage(err)}`, lastActive.file);
 }
 
 /** The module translator that last ran and the file it read, or null. */
@@ -129,12 +133,12 @@ class ModuleTranslator implements LineTranslator {
     this.run(() => this.guarded(() => this.shape.endFile?.(this.ctx)), 'endFile', ctx.file);
   }
 
-  /** Run the module's code with process.exit turned into an error (see exitFromTranslator). */
+  /** Run the module's code with process.exit turned into an error (see exitFromTranslator), its console output on stderr (console.ts). */
   private guarded<T>(fn: () => T): T {
     const exit = process.exit;
     process.exit = exitFromTranslator;
     try {
-      return fn();
+      return userCodeRuns(fn);
     } finally {
       process.exit = exit;
     }
@@ -148,7 +152,7 @@ class ModuleTranslator implements LineTranslator {
    */
   private watch(result: PromiseLike<unknown>, file: string, line: number): void {
     result.then(undefined, (err: unknown) => {
-      this.rejected ??= { message: err instanceof Error ? err.message : String(err), file, line };
+      this.rejected ??= { message: thrownMessage(err), file, line };
     });
   }
 
@@ -179,7 +183,7 @@ class ModuleTranslator implements LineTranslator {
       fn();
     } catch (err) {
       if (err instanceof InputError) throw err;
-      throw new InputError(`translator ${this.path} failed in ${what}: ${err instanceof Error ? err.message : String(err)}`, file);
+      throw new InputError(`translator ${this.path} failed in ${what}: ${thrownMessage(err)}`, file);
     }
   }
 }
