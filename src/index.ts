@@ -5,8 +5,10 @@
  */
 import { analyze, type Analysis } from './analysis.js';
 import type { Correction } from './ttest/types.js';
+import { InputError } from './errors.js';
 import { readClasses, type ReadHooks, type ReadOptions } from './read.js';
-import { checkDistalyzeOptions } from './validate.js';
+import { READ_CHECKS } from './read-options.js';
+import { boolean, checkEach, fail, fraction, hooks, oneOf, probability, string, wholeFrom, type Check } from './validate.js';
 
 export { analyze, type Analysis, type AnalysisOptions, type ClassInputSummary } from './analysis.js';
 export { InputError } from './errors.js';
@@ -83,4 +85,38 @@ export async function distalyze(options: DistalyzeOptions): Promise<Analysis> {
     distributions: options.distributions === true,
     ...(hooks?.onStage !== undefined ? { onStage: hooks.onStage } : {}),
   });
+}
+
+/** Every option distalyze() takes. */
+const CHECKS: Readonly<Record<keyof DistalyzeOptions, Check>> = {
+  ...READ_CHECKS,
+  good: string,
+  bad: string,
+  correction: oneOf('bonferroni', 'holm', 'bh', 'none'),
+  kinds: oneOf('on', 'combine', 'off'),
+  inflation: oneOf('auto', 'off'),
+  balance: fraction,
+  top: wholeFrom(1),
+  maxNodes: wholeFrom(1),
+  dnClass: oneOf('good', 'bad', 'both'),
+  minSplit: wholeFrom(2),
+  splitAlpha: probability,
+  splitTest: oneOf('rank', 'f-splits', 'f-predictors'),
+  dnSample: wholeFrom(2),
+  seed: wholeFrom(0),
+  distributions: boolean,
+  hooks,
+};
+
+/** distalyze()'s options: an object with good and bad, every option known and of its type and range. */
+export function checkDistalyzeOptions(options: unknown): asserts options is DistalyzeOptions {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    fail('distalyze(options)', 'needs an object such as { good: \'good/\', bad: \'bad/\' }', options);
+  }
+  const given = options as Record<string, unknown>;
+  for (const key of Object.keys(given)) {
+    if (!Object.hasOwn(CHECKS, key)) throw new InputError(`unknown option '${key}'`);
+  }
+  for (const required of ['good', 'bad'] as const) if (given[required] === undefined) fail(required, 'is required: a directory or a file of logs', undefined);
+  checkEach(given, CHECKS);
 }

@@ -1,7 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import type { ClassInputSummary } from './analysis.js';
-import type { ClickHouseSource } from './clickhouse/reader.js';
 import { InputError } from './errors.js';
 import { FeatureCollector } from './features/collector.js';
 import { buildFeatureSet, checkInstanceCounts, type FeatureResult, type WeightOption } from './features/index.js';
@@ -17,93 +16,16 @@ import { automaticJobs, prestartWorkers, stopPrestarted } from './parse/threads.
 import type { MinedTranslator, TemplateModel } from './parse/templates/index.js';
 import { rawLogs } from './parse/templates/raw.js';
 import type { Translator } from './parse/translator.js';
-import { checkReadOptions } from './validate.js';
+import { checkReadOptions, type ClassesRead, type ReadHooks, type ReadOptions } from './read-options.js';
 
 /** Below this much input, starting workers costs more than it saves (template mining). */
 export const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
 
 export { automaticJobs };
+export type { ClassesRead, ReadHooks, ReadOptions } from './read-options.js';
 /** Above this much input, state change points are not held in memory: see AbsoluteQuartilePass. */
 export const SERIES_IN_MEMORY_MAX_BYTES = 1024 * 1024 * 1024;
 
-/** How to read the two classes and build features (the CLI's input options; every field optional). */
-export interface ReadOptions {
-  /** Raw logs: a rules file (.yaml/.json), a JS module or an executable (a path), or a loaded Translator. */
-  readonly translator?: string | Translator;
-  /** Raw logs without a translator (template mining): the timestamp format and the instance-id regex. */
-  readonly timestamp?: string;
-  readonly instancePattern?: string;
-  /** Year for timestamps that have none (syslog). */
-  readonly year?: number;
-  /** Stop at the first line that is not a record (default false: skip and count it). */
-  readonly strict?: boolean;
-  /** Parsing threads (default: automaticJobs, up to all cores with 32 MiB and two files each; a number always uses them). */
-  readonly jobs?: number;
-  /** Read twice instead of holding state series (automatic above 1 GiB when the input can be reread). */
-  readonly twoPass?: boolean;
-  /**
-   * Decompress the compressed files once before reading them, for their first and last times, so that a large
-   * compressed run is summarized as it is read, not held (default: dlog files when one decompresses to 256 MiB,
-   * sniff.ts compressedEndsPay; raw logs through a rules translator, each that decompresses to 256 MiB,
-   * largeCompressedLog). The result is the same either way; only time and memory differ.
-   */
-  readonly compressedEnds?: boolean;
-  /** Resource metrics (directories or files of .csv/.csv.gz) joined to instances. */
-  readonly metrics?: readonly string[];
-  readonly metricsEntity?: string;
-  readonly metricsTime?: string;
-  /** k robust SDs, or 'auto' (default): see README "Resource metrics". */
-  readonly metricsBand?: number | 'auto';
-  readonly metricsAlign?: 'end' | 'start';
-  /** The significance level, for the metrics band 'auto' (default 0.05). */
-  readonly alpha?: number;
-  /** The performance metric (default: the built-in duration). */
-  readonly metric?: string;
-  readonly eventMetric?: string;
-  readonly stateMetric?: string;
-  /** Cost weights for a heavy tail (default none). */
-  readonly weight?: WeightOption;
-  /** The logs are a ClickHouse table: the classes are conditions or time windows on it (src/clickhouse). */
-  readonly clickhouse?: ClickHouseSource;
-}
-
-/** What a caller may watch while reading: all optional, none changes the result. */
-export interface ReadHooks {
-  /** The files found, before any is read (the CLI checks report paths against them here). */
-  readonly onFiles?: (files: Readonly<Record<ClassName, readonly InputFile[]>>, totalBytes: number) => void | Promise<void>;
-  readonly onBytes?: (n: number) => void;
-  readonly onFileDone?: () => void;
-  /** A line for the user (the template-mining summary). */
-  readonly onNote?: (text: string) => void;
-  /**
-   * The second pass begins (q*.abs of inputs over 1 GiB, or --two-pass): its
-   * bytes and files come through onBytes and onFileDone as the first pass's did.
-   */
-  readonly onSecondPass?: (totalBytes: number, files: number) => void;
-  /**
-   * The compressed files are decompressed once before the reading, for their ends (ReadOptions.compressedEnds):
-   * their compressed bytes and files come through onBytes and onFileDone until onEndsPassDone.
-   */
-  readonly onEndsPass?: (compressedBytes: number, files: number) => void;
-  readonly onEndsPassDone?: () => void;
-  /**
-   * Raw logs with no translator: templates are mined in a pass over them before the reading; its bytes and files
-   * come through onBytes and onFileDone until onMiningPassDone.
-   */
-  readonly onMiningPass?: (bytes: number, files: number) => void;
-  readonly onMiningPassDone?: () => void;
-  /** Stage durations in milliseconds ('parse', 'features'). */
-  readonly onStage?: (stage: string, ms: number) => void;
-}
-
-/** The two classes read: what each held (for the report) and the features. */
-export interface ClassesRead {
-  readonly classes: Readonly<Record<ClassName, ClassInputSummary>>;
-  readonly features: FeatureResult;
-  readonly stats: Readonly<Record<ClassName, ReadStats>>;
-  /** Whether parsing ran in worker threads. */
-  readonly parallel: boolean;
-}
 
 /**
  * Read the good and bad logs (a directory, a file, or '-' for stdin; one of

@@ -18,7 +18,7 @@ const SRC = resolve(import.meta.dirname, '..', 'src');
 
 /** Lowest first. A top-level file `x.ts` is its own unit `x`; a folder is one unit. */
 const LAYERS: readonly (readonly string[])[] = [
-  ['errors', 'version', 'cleanup'],
+  ['errors', 'version', 'cleanup', 'validate'],
   ['parse'],
   ['features'],
   ['ttest'],
@@ -27,7 +27,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['analysis'],
   ['report'],
   ['check', 'history'],
-  ['clickhouse', 'read'],
+  ['clickhouse', 'read', 'read-options'],
   ['cli'],
   ['index'],
 ];

@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js';
+import { MAX_JOBS } from '../validate.js';
 import type { ClickHouseSource } from '../clickhouse/reader.js';
 import type { Command } from 'commander';
 import type { WeightOption } from '../features/index.js';
@@ -211,12 +212,6 @@ function integer(option: string, text: string, min: number, max?: number): numbe
   if (!Number.isInteger(x) || x < min) throw new InputError(`${option} ${text}: must be a whole number ≥ ${min}`);
   return x;
 }
-
-/**
- * Parsing workers at most: each costs a thread and its memory (tens of MB),
- * and parsing stops scaling long before this on any machine we measured.
- */
-export const MAX_JOBS = 64;
 
 /** `--year`, for both `distalyze` and `distalyze translate`: four digits, 1970–9999. */
 export function parseYear(text: string): number {

@@ -5,22 +5,13 @@ import { buildFeatureSet } from '../features/index.js';
 import { median } from '../features/stats.js';
 import { emptyReadStats, type ReadStats } from '../parse/reader.js';
 import type { ClassName } from '../parse/records.js';
-import type { ClassesRead, ReadHooks, ReadOptions } from '../read.js';
+import type { ClassesRead, ClickHouseSource, ReadHooks, ReadOptions } from '../read-options.js';
+export type { ClickHouseSource } from '../read-options.js';
 import { tableShape, type TableShape, type TimeUnit, UNIT_SCALE } from './mapping.js';
 import { connect, queryAll, queryRows, serverError } from './runner.js';
 import { durationQuery, featureQuery, float64Literal, keyUnit, timeKey, type ClassFilter, type ResolvedShape, type TimeType, column } from './sql.js';
 
 /** The logs are a ClickHouse table (ReadOptions.clickhouse): where, which table, and how its columns map. */
-export interface ClickHouseSource {
-  /** http(s)://host:port[/database]; credentials from CLICKHOUSE_USER / CLICKHOUSE_PASSWORD. */
-  readonly url: string;
-  /** The table (or `database.table`); a Distributed table sharded by the instance is computed shard by shard. */
-  readonly table: string;
-  /** `records` (default), `otel_traces` or `otel_logs` (mapping.ts). */
-  readonly mapping?: string;
-  /** `field=column,…` overrides of the mapping's columns. */
-  readonly columns?: string;
-}
 
 /**
  * Read the two classes from a ClickHouse table: each class's per-instance
