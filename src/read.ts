@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import type { ColumnOverrides } from './parse/layout.js';
 import { getHeapStatistics } from 'node:v8';
 import type { ClassInputSummary } from './analysis.js';
 import { InputError } from './errors.js';
@@ -31,6 +32,8 @@ export interface ReadOptions {
   /** Raw logs without a translator (template mining): the timestamp format and the instance-id regex. */
   readonly timestamp?: string;
   readonly instancePattern?: string;
+  /** Raw tables without a translator: columns named instead of detected (src/parse/layout.ts). */
+  readonly columns?: ColumnOverrides;
   /** Year for timestamps that have none (syslog). */
   readonly year?: number;
   /** Stop at the first line that is not a record (default false: skip and count it). */
@@ -284,8 +287,9 @@ async function minedTranslator(files: Record<ClassName, InputFile[]>, options: R
   // The sniff first: the miner is loaded only for raw logs.
   const logs = await rawLogs(files);
   if (logs === undefined) {
-    if (options.timestamp !== undefined || options.instancePattern !== undefined) {
-      throw new InputError(`${options.timestamp !== undefined ? '--timestamp' : '--instance-pattern'} is for raw logs, but the input holds records`);
+    if (options.timestamp !== undefined || options.instancePattern !== undefined || options.columns !== undefined) {
+      const option = options.timestamp !== undefined ? '--timestamp' : options.instancePattern !== undefined ? '--instance-pattern' : 'a --*-column option';
+      throw new InputError(`${option} is for raw logs, but the input holds records`);
     }
     return undefined;
   }
@@ -297,6 +301,7 @@ async function minedTranslator(files: Record<ClassName, InputFile[]>, options: R
     jobs: options.jobs ?? (bytes >= PARALLEL_MIN_BYTES ? availableParallelism() : 1),
     ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
     ...(options.instancePattern !== undefined ? { instancePattern: options.instancePattern } : {}),
+    ...(options.columns !== undefined ? { columns: options.columns } : {}),
     ...(options.year !== undefined ? { year: options.year } : {}),
   }, {
     onMining: (n, count) => { mining = true; hooks.onMiningPass?.(n, count); },

@@ -3,6 +3,8 @@ import { InputError } from '../errors.js';
 import { listInputFiles } from '../parse/files.js';
 import type { TemplateModel } from '../parse/templates/index.js';
 import { clip } from '../parse/dlog.js';
+import type { ColumnOverrides } from '../parse/layout.js';
+import { columnOverrides } from './options.js';
 import { checkOutputPath, formatUserError, StagedOutputs, writeStream } from './output.js';
 
 export interface TemplatesOptions {
@@ -10,8 +12,11 @@ export interface TemplatesOptions {
   readonly bad: string;
   /** Write a starter rules file here. */
   readonly out?: string;
+  /** Print, for each input line, its file, line number and template id (`--lines`). */
+  readonly lines?: boolean;
   readonly timestamp?: string;
   readonly instancePattern?: string;
+  readonly columns?: ColumnOverrides;
   readonly year?: number;
 }
 
@@ -35,6 +40,7 @@ export async function runTemplates(opts: TemplatesOptions, io: TemplatesIo): Pro
     const model = await mineTemplates({ good: await listInputFiles(opts.good, 'good'), bad: await listInputFiles(opts.bad, 'bad') }, {
       ...(opts.timestamp !== undefined ? { timestamp: opts.timestamp } : {}),
       ...(opts.instancePattern !== undefined ? { instancePattern: opts.instancePattern } : {}),
+      ...(opts.columns !== undefined ? { columns: opts.columns } : {}),
       ...(opts.year !== undefined ? { year: opts.year } : {}),
     });
     if (opts.out === '-') {
@@ -42,13 +48,29 @@ export async function runTemplates(opts: TemplatesOptions, io: TemplatesIo): Pro
       return 0;
     }
     if (opts.out !== undefined) {
+      const yaml = rulesYaml(model);
       const files = new StagedOutputs();
       try {
-        await files.stage(opts.out, rulesYaml(model), '--out');
+        await files.stage(opts.out, yaml, '--out');
         await files.commit();
       } finally {
         await files.discard();
       }
+      // Writing a file: its summary only (the listing is `distalyze templates` without -o).
+      const rules = yaml.split('\n').filter((l) => /^ {2}- (?:match:|\{ match:)/.test(l)).length;
+      const leftOut = yaml.split('\n').filter((l) => l.startsWith('  # left out:')).length;
+      await writeStream(io.stdout, `${renderTemplates(model).split('\n')[0]}\nwrote ${opts.out}: ${rules} rules${leftOut > 0 ? `, ${leftOut} templates left out (see its comments)` : ''}\n`);
+      return 0;
+    }
+    if (opts.lines === true) {
+      const { lineTemplates } = await import('../parse/templates/index.js');
+      const files = [...await listInputFiles(opts.good, 'good'), ...await listInputFiles(opts.bad, 'bad')];
+      let text = 'file\tline\ttemplate\n';
+      for (const file of files) {
+        for (const [line, id] of await lineTemplates(model, file)) text += `${file.relativePath}\t${line}\t${id < 0 ? '-' : id}\n`;
+      }
+      await writeStream(io.stdout, text);
+      return 0;
     }
     await writeStream(io.stdout, renderTemplates(model));
     return 0;
@@ -88,11 +110,16 @@ export function registerTemplatesCommand(program: Command, io: TemplatesIo, setC
     .description('show the templates mined from raw logs (counts per class, an example each); -o writes a starter rules file')
     .argument('<good>', 'raw logs of acceptable performance: a directory or a file')
     .argument('<bad>', 'raw logs with the problem: a directory or a file')
-    .option('-o, --out <file>', 'write a rules file (YAML) that reproduces the templates, for --translator (- for stdout)')
+    .option('-o, --out <file>', 'write a rules file (YAML) that reproduces the templates, for --translator (- for stdout); prints only a summary')
+    .option('--lines', 'print each input line\'s file, line number and template id (tab-separated; - for a line no template takes)')
     .option('--timestamp <format>', 'the timestamp format (default: detected per file)')
     .option('--instance-pattern <regex>', 'a regex whose group id (or 1) names instances')
+    .option('--message-column <name>', 'tables: the column (or field) holding the message (default: detected)')
+    .option('--entity-column <name>', 'tables: the column naming the component (default: detected)')
+    .option('--trace-column <name>', 'tables: the request/trace id column naming instances (default: detected)')
+    .option('--time-column <name>', 'tables: the time column (default: detected)')
     .option('--year <yyyy>', 'year for timestamps that have none (syslog)')
-    .action(async (good: string, bad: string, raw: { out?: string; timestamp?: string; instancePattern?: string; year?: string }) => {
+    .action(async (good: string, bad: string, raw: { out?: string; lines?: boolean; timestamp?: string; instancePattern?: string; year?: string; messageColumn?: string; entityColumn?: string; traceColumn?: string; timeColumn?: string }) => {
       if (raw.year !== undefined && !/^\d{4}$/.test(raw.year)) {
         io.stderr.write(formatUserError(`--year must be a year such as 2026, not '${raw.year}'`));
         setCode(2);
@@ -101,8 +128,10 @@ export function registerTemplatesCommand(program: Command, io: TemplatesIo, setC
       setCode(await runTemplates({
         good, bad,
         ...(raw.out !== undefined ? { out: raw.out } : {}),
+        ...(raw.lines === true ? { lines: true } : {}),
         ...(raw.timestamp !== undefined ? { timestamp: raw.timestamp } : {}),
         ...(raw.instancePattern !== undefined ? { instancePattern: raw.instancePattern } : {}),
+        ...(columnOverrides(raw) !== undefined ? { columns: columnOverrides(raw) } : {}),
         ...(raw.year !== undefined ? { year: Number(raw.year) } : {}),
       }, io));
     });

@@ -306,9 +306,11 @@ export interface RowParts {
 /** Reads rows of one file by its layout. */
 export class RowReader {
   private readonly format: TimeFormat | null;
+  private readonly pods: boolean;
 
   constructor(readonly layout: TableLayout) {
     this.format = layout.time >= 0 ? makeTimeFormat(layout.timeFormat, { year: 2000 }) : null;
+    this.pods = namesPods(layout);
   }
 
   /** Split a row into `out`; false for a row that cannot be read (wrong width, quotes that do not close, no time). */
@@ -327,7 +329,7 @@ export class RowReader {
     }
     out.t = t;
     out.message = message.trim();
-    out.entity = layout.entity >= 0 ? serviceOf((fields[layout.entity] as string).trim()) : '';
+    out.entity = layout.entity >= 0 ? serviceOf((fields[layout.entity] as string).trim(), this.pods) : '';
     out.trace = layout.trace >= 0 ? (fields[layout.trace] as string).trim() : '';
     out.level = layout.level >= 0 ? (fields[layout.level] as string).trim().toUpperCase() : '';
     return true;
@@ -337,10 +339,19 @@ export class RowReader {
 /**
  * The component a pod or container name stands for: Kubernetes replica suffixes dropped. Reason: a Deployment's
  * pods are named `<deployment>-<pod-template hash, 6-10>-<5 random>` (`ts-basic-service-5dc8d4f9fd-46997` →
- * `ts-basic-service`), a StatefulSet's `<name>-<ordinal>`; a restarted pod is the same component.
+ * `ts-basic-service`), a StatefulSet's `<name>-<ordinal>` (`kafka-2` → `kafka`); a restarted pod is the same
+ * component. The ordinal is dropped from a pod column's values only (`pods`): a host `node-12` is its own.
+ * One suffix at most (REPLICA_SUFFIX, which rules files written by `distalyze templates -o` use too).
  */
-export function serviceOf(name: string): string {
-  return name.replace(/-[a-z0-9]{6,10}-[a-z0-9]{5}$/, '').replace(/-\d+$/, '');
+export function serviceOf(name: string, pods = true): string {
+  return name.replace(pods ? REPLICA_SUFFIX : DEPLOYMENT_SUFFIX, '');
+}
+export const DEPLOYMENT_SUFFIX = /-[a-z0-9]{6,10}-[a-z0-9]{5}$/;
+export const REPLICA_SUFFIX = /(?:-[a-z0-9]{6,10}-[a-z0-9]{5}|-\d+)$/;
+
+/** Whether a layout's entity column names pods or containers (whose StatefulSet ordinals are replicas). */
+export function namesPods(layout: TableLayout): boolean {
+  return layout.entity >= 0 && /pod|container|instance/.test(normal(layout.columns[layout.entity] as string));
 }
 
 /** The summary of a layout for the run's summary line: `messages from column Log (JSON field log); entity PodName; trace TraceID`. */

@@ -145,6 +145,27 @@ export interface MinedTranslator extends LineTranslator {
   readonly model: TemplateModel;
   /** One line for the user: what was mined. */
   summary(): string;
+  /** The template id of the line translated last (−1: it took none). */
+  lastTemplate(): number;
+}
+
+/**
+ * Each line of a mined file with the template the translator gives it (`distalyze templates --lines`): [line
+ * number, template id], −1 for a line no template takes (a header, a row that cannot be read, no match).
+ */
+export async function lineTemplates(model: TemplateModel, file: InputFile): Promise<Array<[number, number]>> {
+  const translator = templateTranslator(model);
+  const ctx = { file: file.path, relativePath: file.relativePath, className: 'good' as const };
+  const none: RecordSink = { instance: () => undefined, event: () => undefined, state: () => undefined };
+  translator.beginFile?.(ctx, none);
+  const out: Array<[number, number]> = [];
+  await readLines(file, {
+    line: (text, line) => {
+      out.push([line, translator.translateLine(text, { ...ctx, line }, none) ? translator.lastTemplate() : -1]);
+    },
+    tooLong: () => undefined,
+  });
+  return out;
 }
 
 /**
@@ -800,11 +821,13 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
   const idGroup = idRegex === null ? 0 : idRegex.names.has('id') ? 'id' : 1;
   let currentInstance: string | null = null;
   const formats = new Map<string, TimeFormat>();
+  let last = -1;
   return {
     type: 'lines',
     path,
     model,
     summary: () => describeModel(model),
+    lastTemplate: () => last,
     beginFile(ctx: Omit<LineContext, 'line'>): void {
       const layout = model.files[ctx.file];
       if (layout === undefined) throw new InputError('file was not in the template mining pass', ctx.file);
@@ -814,6 +837,7 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
       currentInstance = null;
     },
     translateLine(line: string, ctx: LineContext, sink: RecordSink): boolean {
+      last = -1;
       const s = state as FileState;
       if (s.layout.header && ctx.line === 1) return true;
       if (!splitLine(line, ctx.line, s)) return false;
@@ -890,6 +914,7 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
    * errors spread over statements each too rare to be significant alone.
    */
   function emit(id: number, split: FileState, sink: RecordSink, nStates: number): void {
+    last = id;
     const template = templates[id] as MinedTemplate;
     const entity = split.rows !== null ? split.row.entity : '';
     let event = template.name;

@@ -1,6 +1,7 @@
 import { NAMED_TIME_FORMATS } from '../translators/time-formats.js';
 import type { FileLayout, MinedTemplate, TemplateModel } from './index.js';
 import { WILDCARD } from './mask.js';
+import { tableRulesYaml } from './table-rules.js';
 
 /**
  * A starter rules file (the rules translator's YAML, examples/README.md) that
@@ -19,6 +20,7 @@ export function rulesYaml(model: TemplateModel): string {
   out.push('# Starter rules file written by `distalyze templates` from the templates mined');
   out.push('# from your logs: rename the events, drop the rules you do not need, and use it');
   out.push('# with --translator. The first matching rule wins (continue: true goes on).');
+  if (layout.table !== undefined) return tableRulesYaml(model, layout.table, out);
   const { format, prefix } = timestampOf(layout);
   if (prefix === null) out.push(`timestamp: ${q(format)}`);
   else out.push(`timestamp: { format: ${q(format)}, pattern: ${q(prefix.pattern)} }`);

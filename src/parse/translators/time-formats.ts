@@ -273,8 +273,9 @@ function tokenize(format: string): Token[] {
       case 'd': tokens.push(digits('day', Math.min(run, 2), 2)); break;
       case 'H': tokens.push(digits('hour', Math.min(run, 2), 2)); break;
       case 'h': tokens.push(digits('hour12', Math.min(run, 2), 2)); break;
-      case 'm': tokens.push(digits('minute', 2, 2)); break;
-      case 's': tokens.push(digits('second', 2, 2)); break;
+      // One letter reads one or two digits, as SimpleDateFormat does (HealthApp writes `20171223-22:16:0:150`).
+      case 'm': tokens.push(digits('minute', Math.min(run, 2), 2)); break;
+      case 's': tokens.push(digits('second', Math.min(run, 2), 2)); break;
       case 'S': tokens.push(digits('fraction', 1, 9)); break;
       case 'a': tokens.push(digits('ampm', 2, 2)); break;
       case 'E': tokens.push(digits('dayName', 3, 9)); break;
@@ -535,6 +536,8 @@ class PatternFormat implements TimeFormat {
  */
 function prefixCacheable(tokens: readonly Token[]): boolean {
   if (tokens.some((t) => t.kind === 'ampm' || t.kind === 'zone')) return false;
+  // Minutes or seconds of one or two digits: the same text up to the fraction may be another time (`0:1` `:15`).
+  if (tokens.some((t) => (t.kind === 'minute' || t.kind === 'second') && t.min !== t.max)) return false;
   const f = tokens.findIndex((t) => t.kind === 'fraction');
   if (f !== -1 && f !== tokens.length - 1) return false;
   const last = tokens[f === -1 ? tokens.length - 1 : f - 1];
