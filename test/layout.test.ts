@@ -124,3 +124,28 @@ describe('the TrainTicket export with no translator', () => {
     expect(Object.values(raw.byInstance).flat().filter((r) => r.startsWith('S '))).toEqual([]);
   });
 });
+
+describe('a text header of its own: fields joined by `|`, times with one-digit fields (HealthApp\'s format)', () => {
+  it('every line is timed, and the component and pid are tokens of their own, not glued to the message', async () => {
+    const { mineTemplates } = await import('../src/parse/templates/index.js');
+    const model = await mineTemplates({ good: await listInputFiles(`${RAW}/pipes/good`, 'good'), bad: await listInputFiles(`${RAW}/pipes/bad`, 'bad') });
+    expect(model.untimed).toBe(0);
+    expect(Object.values(model.files).every((f) => f.format === 'yyyyMMdd-H:m:s:SSS' && f.pipes === 3)).toBe(true);
+    expect(model.templates.map((t) => t.name)).toEqual([
+      'Step_LSC <*> onStandStepChanged <*>',
+      'Step_StandStepCounter <*> flush sensor data',
+      'Step_StandStepCounter <*> flush done in <*> ms',
+      'Step_ExtSDM <*> calculateCaloriesWithCache totalCalories=<*>',
+    ]);
+  });
+
+  it('one-digit minutes and seconds parse (m, s read one or two digits)', async () => {
+    const { makeTimeFormat } = await import('../src/parse/translators/time-formats.js');
+    const f = makeTimeFormat('yyyyMMdd-H:m:s:SSS', { year: 2000 });
+    expect(f.parse('20171223-22:16:0:150', 0)).toBe(Date.UTC(2017, 11, 23, 22, 16, 0, 150) / 1000);
+    expect(f.parse('20171223-22:6:15:150', 0)).toBe(Date.UTC(2017, 11, 23, 22, 6, 15, 150) / 1000);
+    // After a one-digit second, the next line's two-digit one is read whole (no cached prefix across widths).
+    expect(f.parse('20171223-22:16:01:150', 0)).toBe(Date.UTC(2017, 11, 23, 22, 16, 1, 150) / 1000);
+    expect(makeTimeFormat('HH:mm:ss', { year: 2000 }).parse('10:0:01', 0)).toBeNaN();
+  });
+});

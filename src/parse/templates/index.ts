@@ -32,6 +32,7 @@ import { DEFAULT_DRAIN_PARAMETERS, Drain, skeleton, type DrainParameters, type S
 import { IdFieldCounter, ID_SAMPLE_LINES, idColumnOf, type IdCounts, type InstanceRule } from './instances.js';
 import { hasKey, keyPlan, maskToken, numericValue, readByPlan, tokenize, walkMessage, WILDCARD, type KeyPlan } from './mask.js';
 import { detectTimestamp, fieldStart, isTimeOfDay, plausibleTime, SAMPLE_LINES, type FileTimestamp } from './timestamps.js';
+import { learnPipes, unpipe } from './header.js';
 import { describeTable, detectTable, readHead, RowReader, type ColumnOverrides, type MessageHead, type RowParts, type TableLayout } from '../layout.js';
 
 export { DEFAULT_DRAIN_PARAMETERS, type DrainParameters } from './drain.js';
@@ -81,6 +82,8 @@ export interface FileLayout extends FileTimestamp {
   readonly host: boolean;
   /** A table (CSV/TSV with a header, JSON Lines): its columns' roles (src/parse/layout.ts). */
   readonly table?: TableLayout;
+  /** A text header joined by `|`: how many bars after the timestamp are read as spaces (header.ts). */
+  readonly pipes?: number;
 }
 
 export interface TemplateModel {
@@ -194,7 +197,8 @@ function describeModel(model: TemplateModel): string {
   }
   const instances = model.instance === null ? 'one file = one instance'
     : model.instance.kind === 'host' ? 'instances by syslog host' : model.instance.kind === 'column' ? `instances by column '${model.instance.name}'` : `instances by /${model.instance.pattern}/`;
-  return `raw logs, no translator: ${model.templates.length} templates mined from ${model.lines} lines (timestamps: ${formats}; ${instances}); ` +
+  const pipes = Object.values(model.files).some((f) => f.pipes !== undefined) ? '; header fields joined by |' : '';
+  return `raw logs, no translator: ${model.templates.length} templates mined from ${model.lines} lines (timestamps: ${formats}${pipes}; ${instances}); ` +
     'see them with distalyze templates GOOD BAD';
 }
 
@@ -274,6 +278,7 @@ function splitLine(line: string, lineNo: number, state: FileState): boolean {
     } else {
       state.message = from === 0 ? line.slice(end) : line.slice(0, from) + line.slice(end);
     }
+    if (layout.pipes !== undefined) state.message = unpipe(state.message, layout.pipes);
     state.t = t;
     state.timed = true;
     state.lastTime = t;
@@ -421,6 +426,11 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}, o
     const header = csv && sample.length > 0;
     const detected = detectTimestamp(file.path, header ? sample.slice(1) : sample, csv, year, options.timestamp);
     layout = { ...detected, header, host: detected.format === 'syslog' && detected.field === 0 };
+    if (!csv) {
+      const probe = fileState(layout, makeTimeFormat(layout.format, { year }));
+      const pipes = learnPipes(sample.flatMap((l, i) => (splitLine(l, i + 1, probe) && probe.timed ? [probe.message] : [])));
+      if (pipes > 0) layout = { ...layout, pipes };
+    }
   }
   const comma = layout.comma;
   const header = layout.header;

@@ -96,11 +96,15 @@ function timestampOf(layout: FileLayout): { format: string; prefix: { pattern: s
     const before = `^(?:[^,]*,){${layout.field}}`;
     return { format: layout.format, prefix: { pattern: `${before}(?<ts>[^,]+)`, skip: '' } };
   }
-  const ts = layout.format === 'iso8601' ? '\\S+(?:\\s+\\d\\d:\\S+)?' : `\\S+${n > 1 ? `(?:\\s+\\S+){${n - 1}}` : ''}`;
+  // (A header joined by `|` ends the timestamp at its first bar.)
+  const word = layout.pipes !== undefined ? '[^\\s|]+' : '\\S+';
+  const ts = layout.format === 'iso8601' ? '\\S+(?:\\s+\\d\\d:\\S+)?' : `${word}${n > 1 ? `(?:\\s+${word}){${n - 1}}` : ''}`;
   const before = layout.field > 0 ? `(?:\\S+\\s+){${layout.field}}` : '';
   // The skip pattern of a rule: any fields before the timestamp, the timestamp (maybe in brackets), the syslog host.
   const skip = `^\\s*${before}\\[?${ts}\\]?${layout.host ? '\\s+\\S+' : ''}`;
-  if (layout.field === 0) return { format: layout.format, prefix: { pattern: `^\\s*\\[?(?<ts>${ts.replace(/\\S\+$/, '[^\\s\\]]+')})`, skip } };
+  const last = layout.pipes !== undefined ? /\[\^\\s\|\]\+$/ : /\\S\+$/;
+  const bracket = layout.pipes !== undefined ? '[^\\s\\]|]+' : '[^\\s\\]]+';
+  if (layout.field === 0) return { format: layout.format, prefix: { pattern: `^\\s*\\[?(?<ts>${ts.replace(last, bracket)})`, skip } };
   return { format: layout.format, prefix: { pattern: `^\\s*${before}\\[?(?<ts>${ts.replace(/\\S\+$/, '[^\\s\\]]+')})`, skip } };
 }
 
@@ -120,7 +124,9 @@ function templateRegex(t: MinedTemplate, layout: FileLayout, skip: string): stri
     fields.splice(layout.field, 0, '[^,]*');
     return `^${fields.join(',')}$`;
   }
-  return `${skip}\\s+${parts.join('\\s+')}\\s*$`;
+  // (A header joined by `|`, header.ts: its bars are read as spaces.)
+  const sep = layout.pipes !== undefined ? '[\\s|]+' : '\\s+';
+  return `${skip}${layout.pipes !== undefined ? '[\\s|]*' : '\\s+'}${parts.join(sep)}\\s*$`;
 }
 
 function q(text: string): string {
