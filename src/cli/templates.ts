@@ -3,7 +3,7 @@ import { InputError } from '../errors.js';
 import { listInputFiles } from '../parse/files.js';
 import type { TemplateModel } from '../parse/templates/index.js';
 import { clip } from '../parse/dlog.js';
-import type { ColumnOverrides } from '../parse/layout.js';
+import { describeTable, type ColumnOverrides } from '../parse/layout.js';
 import { columnOverrides } from './options.js';
 import { checkOutputPath, formatUserError, StagedOutputs, writeStream } from './output.js';
 
@@ -67,7 +67,7 @@ export async function runTemplates(opts: TemplatesOptions, io: TemplatesIo): Pro
       const files = [...await listInputFiles(opts.good, 'good'), ...await listInputFiles(opts.bad, 'bad')];
       let text = 'file\tline\ttemplate\n';
       for (const file of files) {
-        for (const [line, id] of await lineTemplates(model, file)) text += `${file.relativePath}\t${line}\t${id < 0 ? '-' : id}\n`;
+        for (const [line, id] of await lineTemplates(model, file)) text += `${file.path}\t${line}\t${id < 0 ? '-' : id}\n`;
       }
       await writeStream(io.stdout, text);
       return 0;
@@ -88,8 +88,12 @@ export function renderTemplates(model: TemplateModel): string {
     : model.instance.kind === 'host' ? 'instances: the syslog host'
       : model.instance.kind === 'column' ? `instances: column '${model.instance.name}'` : `instances: /${model.instance.pattern}/`;
   const formats = [...new Set(Object.values(model.files).map((f) => f.format))].join(', ');
-  lines.push(`${model.templates.length} templates from ${model.lines} lines (timestamps: ${formats}; ${instances})`);
-  if (model.untimed > 0) lines.push(`${model.untimed} lines had no timestamp and no earlier line to continue: not used`);
+  const tables = [...new Set(Object.values(model.files).flatMap((f) => (f.table === undefined ? [] : [describeTable(f.table)])))];
+  lines.push(`${model.templates.length} templates from ${model.lines} lines (${tables.length > 0 ? tables.join(' | ') : `timestamps: ${formats}`}; ${instances})`);
+  if (model.untimed > 0) {
+    lines.push(tables.length > 0 ? `${model.untimed} lines were no row that could be read (a width other than the header's, a quote that does not close, no time) or had no timestamp: not used`
+      : `${model.untimed} lines had no timestamp and no earlier line to continue: not used`);
+  }
   lines.push('');
   lines.push(`${'good'.padStart(9)} ${'bad'.padStart(9)}  template`);
   const order = [...model.templates].sort((a, b) => (b.counts.good + b.counts.bad) - (a.counts.good + a.counts.bad) || a.id - b.id);
