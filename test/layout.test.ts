@@ -57,6 +57,9 @@ describe('table layouts: the roles of the columns', () => {
 
   it('a text log is no table', () => {
     expect(detectTable('x.log', 'x.log', ['2026-11-20 10:00:01,534 INFO  [main] Foo: started', '2026-11-20 10:00:02,534 INFO  [main] Foo: done'])).toBeNull();
+    // A first line with commas is no header unless the rows have its width (a .csv name aside).
+    expect(detectTable('x.log', 'x.log', ['Starting server, version 2, build 7', '2026-11-20 10:00:01,534 INFO  Foo: started'])).toBeNull();
+    expect(detectTable('x.log', 'x.log', ['alpha,beta,gamma', '2026-11-20 10:00:01,534 INFO  Foo: started', '2026-11-20 10:00:02,534 INFO  Foo: done'])).toBeNull();
   });
 
   it('options name columns; a name that is no column is an InputError naming the option and the columns', async () => {

@@ -181,15 +181,18 @@ export function detectTable(file: string, name: string, lines: readonly string[]
   const delimiter = tsv ? 9 : 44;
   const columns = splitDelimited(sample[0] as string, delimiter)?.map((c) => c.trim());
   if (columns === undefined || columns.length < 2 || columns.some((c) => c === '' || /^[-+]?\d/.test(c))) return null;
-  const rows = sample.slice(1, 51).map((l) => splitDelimited(l, delimiter)).filter((r): r is string[] => r !== null && r.length === columns.length);
-  if (rows.length === 0) return null;
+  const split = sample.slice(1, 51).map((l) => splitDelimited(l, delimiter));
+  const rows = split.filter((r): r is string[] => r !== null && r.length === columns.length);
+  // Without a .csv/.tsv name, a table only if nine rows in ten have the header's width (a text log's first line
+  // may hold commas).
+  if (rows.length === 0 || (!plain.endsWith('.csv') && !plain.endsWith('.tsv') && rows.length * 10 < split.length * 9)) return null;
   return assignRoles(file, tsv ? 'tsv' : 'csv', columns, rows, overrides);
 }
 
 /** A first line that looks like a header: 3+ fields split by the delimiter, each a name (a letter first, no spaces). */
 function headerLike(line: string, delimiter: number): boolean {
   const f = line.split(String.fromCharCode(delimiter));
-  return f.length >= 3 && f.every((x) => /^"?[A-Za-z_@][\w.@ -]*"?$/.test(x.trim()));
+  return f.length >= 3 && f.every((x) => /^"?[A-Za-z_@][\w.@-]*"?$/.test(x));
 }
 
 /** The time format every non-empty value of a column parses by (plausibly, whole), or null. */
