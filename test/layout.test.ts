@@ -152,3 +152,17 @@ describe('a text header of its own: fields joined by `|`, times with one-digit f
     expect(makeTimeFormat('HH:mm:ss', { year: 2000 }).parse('10:0:01', 0)).toBeNaN();
   });
 });
+
+describe('a text header with a pid and a tid after the time (logcat\'s format)', () => {
+  it('the leading ids are left out of the message: the level and tag open it', async () => {
+    const { mineTemplates } = await import('../src/parse/templates/index.js');
+    const model = await mineTemplates({ good: await listInputFiles(`${RAW}/pids/good`, 'good'), bad: await listInputFiles(`${RAW}/pids/bad`, 'bad') });
+    expect(Object.values(model.files).every((f) => f.ids === 2)).toBe(true);
+    expect(model.templates.map((t) => t.name)).toEqual([
+      'D WindowManager: relayout window <*> visible',
+      'I Choreographer: frame scheduled',
+      'D ViewRootImpl: draw done in <*> ms',
+      'W ActivityManager: slow operation took',
+    ]);
+  });
+});

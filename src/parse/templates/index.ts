@@ -32,7 +32,7 @@ import { DEFAULT_DRAIN_PARAMETERS, Drain, skeleton, type DrainParameters, type S
 import { IdFieldCounter, ID_SAMPLE_LINES, idColumnOf, type IdCounts, type InstanceRule } from './instances.js';
 import { hasKey, keyPlan, maskToken, numericValue, readByPlan, tokenize, walkMessage, WILDCARD, type KeyPlan } from './mask.js';
 import { detectTimestamp, fieldStart, isTimeOfDay, plausibleTime, SAMPLE_LINES, type FileTimestamp } from './timestamps.js';
-import { learnPipes, unpipe } from './header.js';
+import { dropLeadingIds, learnLeadingIds, learnPipes, unpipe } from './header.js';
 import { describeTable, detectTable, readHead, RowReader, type ColumnOverrides, type MessageHead, type RowParts, type TableLayout } from '../layout.js';
 
 export { DEFAULT_DRAIN_PARAMETERS, type DrainParameters } from './drain.js';
@@ -84,6 +84,8 @@ export interface FileLayout extends FileTimestamp {
   readonly table?: TableLayout;
   /** A text header joined by `|`: how many bars after the timestamp are read as spaces (header.ts). */
   readonly pipes?: number;
+  /** A text header's leading id fields (pid, tid) after the timestamp, left out of the message (header.ts). */
+  readonly ids?: number;
 }
 
 export interface TemplateModel {
@@ -197,7 +199,8 @@ function describeModel(model: TemplateModel): string {
   }
   const instances = model.instance === null ? 'one file = one instance'
     : model.instance.kind === 'host' ? 'instances by syslog host' : model.instance.kind === 'column' ? `instances by column '${model.instance.name}'` : `instances by /${model.instance.pattern}/`;
-  const pipes = Object.values(model.files).some((f) => f.pipes !== undefined) ? '; header fields joined by |' : '';
+  const pipes = (Object.values(model.files).some((f) => f.pipes !== undefined) ? '; header fields joined by |' : '') +
+    (Object.values(model.files).some((f) => f.ids !== undefined) ? '; leading pid/tid fields left out' : '');
   return `raw logs, no translator: ${model.templates.length} templates mined from ${model.lines} lines (timestamps: ${formats}${pipes}; ${instances}); ` +
     'see them with distalyze templates GOOD BAD';
 }
@@ -279,6 +282,7 @@ function splitLine(line: string, lineNo: number, state: FileState): boolean {
       state.message = from === 0 ? line.slice(end) : line.slice(0, from) + line.slice(end);
     }
     if (layout.pipes !== undefined) state.message = unpipe(state.message, layout.pipes);
+    if (layout.ids !== undefined) state.message = dropLeadingIds(state.message, layout.ids);
     state.t = t;
     state.timed = true;
     state.lastTime = t;
@@ -430,6 +434,9 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}, o
       const probe = fileState(layout, makeTimeFormat(layout.format, { year }));
       const pipes = learnPipes(sample.flatMap((l, i) => (splitLine(l, i + 1, probe) && probe.timed ? [probe.message] : [])));
       if (pipes > 0) layout = { ...layout, pipes };
+      const unpiped = fileState(layout, makeTimeFormat(layout.format, { year }));
+      const ids = learnLeadingIds(sample.flatMap((l, i) => (splitLine(l, i + 1, unpiped) && unpiped.timed ? [unpiped.message] : [])));
+      if (ids > 0) layout = { ...layout, ids };
     }
   }
   const comma = layout.comma;

@@ -101,7 +101,9 @@ function timestampOf(layout: FileLayout): { format: string; prefix: { pattern: s
   const ts = layout.format === 'iso8601' ? '\\S+(?:\\s+\\d\\d:\\S+)?' : `${word}${n > 1 ? `(?:\\s+${word}){${n - 1}}` : ''}`;
   const before = layout.field > 0 ? `(?:\\S+\\s+){${layout.field}}` : '';
   // The skip pattern of a rule: any fields before the timestamp, the timestamp (maybe in brackets), the syslog host.
-  const skip = `^\\s*${before}\\[?${ts}\\]?${layout.host ? '\\s+\\S+' : ''}`;
+  // (A header's leading id fields, header.ts: up to `ids` integers after the timestamp, left out of the message.)
+  const ids = layout.ids !== undefined ? `(?:\\s+\\d+){0,${layout.ids}}` : '';
+  const skip = `^\\s*${before}\\[?${ts}\\]?${layout.host ? '\\s+\\S+' : ''}${ids}`;
   const last = layout.pipes !== undefined ? /\[\^\\s\|\]\+$/ : /\\S\+$/;
   const bracket = layout.pipes !== undefined ? '[^\\s\\]|]+' : '[^\\s\\]]+';
   if (layout.field === 0) return { format: layout.format, prefix: { pattern: `^\\s*\\[?(?<ts>${ts.replace(last, bracket)})`, skip } };
