@@ -166,3 +166,17 @@ describe('a text header with a pid and a tid after the time (logcat\'s format)',
     ]);
   });
 });
+
+describe('the CLI: the roles in the summary line, options to name them', () => {
+  it('says what it found; --entity-column and --time-column override it; a name that is no column exits 2 in one line', async () => {
+    const { run } = await import('./helpers/run.js');
+    const found = await run(`${RAW}/trainticket/good`, `${RAW}/trainticket/bad`, '--json', '/dev/null');
+    expect(found.stderr.split('\n')[0]).toMatch(/^raw logs, no translator: messages from column Log \(JSON field log\); time Timestamp; entity PodName; trace TraceID; /);
+    const named = await run(`${RAW}/trainticket/good`, `${RAW}/trainticket/bad`, '--entity-column', 'Node', '--time-column', 'TimeUnixNano', '--json', '/dev/null');
+    expect(named.stderr.split('\n')[0]).toContain('time TimeUnixNano; entity Node; trace TraceID');
+    const wrong = await run(`${RAW}/trainticket/good`, `${RAW}/trainticket/bad`, '--message-column', 'Body');
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr.trim().split('\n')).toHaveLength(1);
+    expect(wrong.stderr).toContain('--message-column Body: no such column');
+  });
+});
