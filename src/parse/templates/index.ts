@@ -9,11 +9,15 @@
  *    the header does not name the record columns (kind, timestamp, name).
  * 2. `mineTemplates`: one sequential pass over all files of both classes, in
  *    input order (good then bad), so templates are comparable across classes
- *    and the same whatever `--jobs`: per file the timestamp is detected
- *    (timestamps.ts), each line's message (the line without its timestamp) is
- *    tokenized and masked (mask.ts) and fed to Drain (drain.ts). A line
- *    without a timestamp continues the previous line (a stack trace) and takes
- *    its time.
+ *    and the same whatever `--jobs`: per file the layout is found first — a
+ *    table (CSV/TSV with a header, JSON Lines, a JSON cell: ../layout.ts)
+ *    gives each row's time, message, entity, trace and level by its columns;
+ *    a text log's timestamp is detected (timestamps.ts) and its header learned
+ *    (header.ts) — then each line's message is tokenized and masked (mask.ts)
+ *    and fed to Drain (drain.ts). A text line without a timestamp continues
+ *    the previous line (a stack trace) and takes its time. A message whose
+ *    head names its log statement (`Class#line`) is that template, not mined.
+ *    With an entity, variables are named `entity:template`.
  * 3. `templateTranslator`: each line becomes an event named by its template,
  *    and a state `<template> #k` for each numeric parameter (the k-th token
  *    holding `<*>` whose values were all numbers in the mining pass).
