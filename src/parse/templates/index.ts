@@ -619,6 +619,9 @@ export function mergeMinings(minings: readonly FileMining[], classOf: readonly C
   });
   // Syslog collects many hosts in one file: with no id field, the host names instances.
   let instance: InstanceRule | null = ids.rule() ?? (hosts.size >= 2 ? { kind: 'host' } : null);
+  // --trace-column names instances whether or not its values recur.
+  const traced = options.columns?.traceColumn === undefined ? undefined : Object.values(files).find((f) => f.table !== undefined && f.table.trace >= 0)?.table;
+  if (traced !== undefined) instance = { kind: 'column', column: traced.trace, name: traced.columns[traced.trace] as string };
   if (options.instancePattern !== undefined) {
     try {
       compileUserRegex(options.instancePattern);
