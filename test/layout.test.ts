@@ -150,6 +150,9 @@ describe('a text header of its own: fields joined by `|`, times with one-digit f
     // After a one-digit second, the next line's two-digit one is read whole (no cached prefix across widths).
     expect(f.parse('20171223-22:16:01:150', 0)).toBe(Date.UTC(2017, 11, 23, 22, 16, 1, 150) / 1000);
     expect(makeTimeFormat('HH:mm:ss', { year: 2000 }).parse('10:0:01', 0)).toBeNaN();
+    // S after `:` counts milliseconds (SimpleDateFormat's S; HealthApp writes 11 ms as `:11`), after `.` it is a fraction.
+    expect(f.parse('20171223-22:15:35:11', 0)).toBe(Date.UTC(2017, 11, 23, 22, 15, 35, 11) / 1000);
+    expect(makeTimeFormat('HH:mm:ss.SSS', { year: 2000 }).parse('10:00:01.5', 0)).toBe(36001.5);
   });
 });
 
