@@ -22,8 +22,9 @@
 // A fault whose cause is not ranked at all (not significant) is a miss.
 //
 // Options:
-//   --sources logs|logs+traces|logs+metrics|logs+traces+metrics|all   (default all = each in turn)
+//   --sources logs|logs+traces|logs+metrics|logs+traces+metrics|raw|all   (default all = each in turn)
 //       logs     log.csv.gz only;
+//       raw      log.csv.gz only, with no translator (the layout and templates found by distalyze: docs/raw-logs.md);
 //       +traces  trace.csv.gz beside it, in the same class directory;
 //       +metrics --metrics <dataset>/metric/baseline --metrics <dataset>/metric/fault-day.
 //       A source this build cannot read is reported "not supported by this build" and skipped.
@@ -44,7 +45,7 @@ import { serviceOf } from '../examples/trainticket/trainticket.mjs';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'bin', 'distalyze.js');
 const TRANSLATOR = 'examples/trainticket/trainticket.mjs';
-const SOURCES = ['logs', 'logs+traces', 'logs+metrics', 'logs+traces+metrics'];
+const SOURCES = ['logs', 'logs+traces', 'logs+metrics', 'logs+traces+metrics', 'raw'];
 const TYPES = ['exception', 'return', 'cpu_contention', 'network_delay'];
 const KS = [1, 3, 5];
 
@@ -168,6 +169,21 @@ export function summarize(rows) {
 // ---------------------------------------------------------------------------
 // Running the CLI
 
+/**
+ * CPU seconds (user + system) of the waited-for children of this process so far, from /proc/self/stat (cutime,
+ * cstime; Linux), or null where it cannot be read. The machine is shared, so CPU, not wall time, compares runs.
+ */
+function childrenCpu() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[13]) + Number(fields[14]); // cutime, cstime (fields 16 and 17 of proc(5))
+    return Number.isFinite(ticks) ? ticks / 100 : null; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
+}
+
 function git(args) {
   const r = spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' });
   return r.status === 0 ? r.stdout.trim() : null;
@@ -210,11 +226,15 @@ function runFault(fault, source, o, tmp) {
   const bad = stage(dir, 'bad', classFiles(join(o.dataset, 'faults', fault.fault), source));
   const metrics = source.includes('metrics') ? ['--metrics', join(o.dataset, 'metric', 'baseline'), '--metrics', join(o.dataset, 'metric', 'fault-day')] : [];
   const extra = o.extra.split(/\s+/).filter((x) => x !== '');
+  const translator = source === 'raw' ? [] : ['--translator', TRANSLATOR];
   const started = process.hrtime.bigint();
-  const r = cli([good, bad, '--translator', TRANSLATOR, '--json', '-', ...metrics, ...extra]);
+  const cpuBefore = childrenCpu();
+  const r = cli([good, bad, ...translator, '--json', '-', ...metrics, ...extra]);
+  const cpuAfter = childrenCpu();
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   rmSync(dir, { recursive: true, force: true });
-  const row = { fault: fault.fault, type: fault.type, service: fault.service, inner_label: fault.inner_label, seconds: Math.round(seconds * 100) / 100 };
+  const cpu = cpuBefore === null || cpuAfter === null ? null : Math.round((cpuAfter - cpuBefore) * 100) / 100;
+  const row = { fault: fault.fault, type: fault.type, service: fault.service, inner_label: fault.inner_label, seconds: Math.round(seconds * 100) / 100, cpu };
   if (r.status !== 0) return { ...row, error: (r.stderr ?? '').trim().split('\n')[0] ?? `exit ${r.status}`, serviceRank: null, regionRank: null, top3: [], ranked: 0 };
   const json = JSON.parse(r.stdout);
   return { ...row, ...score(json, fault), instances: { good: json.classes.good.instances, bad: json.classes.bad.instances } };
@@ -268,9 +288,11 @@ function main() {
       const summary = summarize(rows);
       say(printTable(source, summary));
       say(printRows(rows));
+      const cpu = rows.every((r) => r.cpu !== null) ? Math.round(rows.reduce((n, r) => n + r.cpu, 0) * 10) / 10 : null;
+      say(`  CPU ${cpu === null ? '-' : `${cpu} s`} (all runs), wall ${Math.round(rows.reduce((n, r) => n + r.seconds, 0) * 10) / 10} s`);
       const errors = rows.filter((r) => r.error !== undefined).length;
       if (errors > 0) say(`  ${errors} run(s) failed (counted as misses)`);
-      result.sources[source] = { supported: true, summary, faults: rows };
+      result.sources[source] = { supported: true, summary, cpu, faults: rows };
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });

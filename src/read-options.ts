@@ -7,6 +7,7 @@ import type { ClassInputSummary } from './analysis.js';
 import { InputError } from './errors.js';
 import type { FeatureResult, WeightOption } from './features/index.js';
 import type { InputFile } from './parse/files.js';
+import type { ColumnOverrides } from './parse/layout.js';
 import type { ReadStats } from './parse/reader.js';
 import type { ClassName } from './parse/records.js';
 import type { Translator } from './parse/translator.js';
@@ -31,6 +32,8 @@ export interface ReadOptions {
   /** Raw logs without a translator (template mining): the timestamp format and the instance-id regex. */
   readonly timestamp?: string;
   readonly instancePattern?: string;
+  /** Raw tables without a translator: columns named instead of detected (src/parse/layout.ts). */
+  readonly columns?: ColumnOverrides;
   /** Year for timestamps that have none (syslog). */
   readonly year?: number;
   /** Stop at the first line that is not a record (default false: skip and count it). */
@@ -108,6 +111,13 @@ export const READ_CHECKS: Readonly<Record<keyof ReadOptions, Check>> = {
   translator,
   timestamp: string,
   instancePattern: string,
+  columns: (v, name) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(name, 'must be an object { messageColumn?, entityColumn?, traceColumn?, timeColumn? }', v);
+    for (const [key, value] of Object.entries(v)) {
+      if (!['messageColumn', 'entityColumn', 'traceColumn', 'timeColumn'].includes(key)) fail(`${name}.${key}`, 'is not a column role (messageColumn, entityColumn, traceColumn, timeColumn)', value);
+      if (value !== undefined) string(value, `${name}.${key}`);
+    }
+  },
   year: wholeFrom(1970, 9999),
   strict: boolean,
   // More threads than this cost memory (tens of MB each) and gain nothing: as --jobs.

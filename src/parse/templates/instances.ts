@@ -66,6 +66,17 @@ export class IdFieldCounter {
     }
   }
 
+  /** Count one sampled row of a table by its trace column's value ('' for none: layout.ts). */
+  addValue(value: string, column: { column: number; name: string }): void {
+    this.sampled++;
+    if (value === '') return;
+    const key = `column:${column.name}`;
+    let c = this.columns.get(key);
+    if (c === undefined) this.columns.set(key, c = { column: column.column, lines: 0, values: new Map() });
+    c.lines++;
+    c.values.set(value, (c.values.get(value) ?? 0) + 1);
+  }
+
   /** Count sampled lines that hold no id field (they only weigh in the 10 % share). */
   addSampled(n: number): void {
     this.sampled += n;
@@ -73,17 +84,11 @@ export class IdFieldCounter {
 
   /** Count one sampled line (CSV: its header column index of an id, if any). */
   add(line: string, csvIdColumn: { column: number; name: string } | null): void {
-    this.sampled++;
     if (csvIdColumn !== null) {
-      const value = line.split(',')[csvIdColumn.column]?.trim() ?? '';
-      if (value === '') return;
-      const key = `column:${csvIdColumn.name}`;
-      let c = this.columns.get(key);
-      if (c === undefined) this.columns.set(key, c = { column: csvIdColumn.column, lines: 0, values: new Map() });
-      c.lines++;
-      c.values.set(value, (c.values.get(value) ?? 0) + 1);
+      this.addValue(line.split(',')[csvIdColumn.column]?.trim() ?? '', csvIdColumn);
       return;
     }
+    this.sampled++;
     if (!/[=:]/.test(line)) return;
     // exec in a loop, as matchAll does (a match is never empty), without the copy of the regex matchAll makes per line.
     let seen: Set<string> | undefined;

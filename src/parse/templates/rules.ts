@@ -1,6 +1,7 @@
 import { NAMED_TIME_FORMATS } from '../translators/time-formats.js';
 import type { FileLayout, MinedTemplate, TemplateModel } from './index.js';
 import { WILDCARD } from './mask.js';
+import { tableRulesYaml } from './table-rules.js';
 
 /**
  * A starter rules file (the rules translator's YAML, examples/README.md) that
@@ -19,6 +20,7 @@ export function rulesYaml(model: TemplateModel): string {
   out.push('# Starter rules file written by `distalyze templates` from the templates mined');
   out.push('# from your logs: rename the events, drop the rules you do not need, and use it');
   out.push('# with --translator. The first matching rule wins (continue: true goes on).');
+  if (layout.table !== undefined) return tableRulesYaml(model, layout.table, out);
   const { format, prefix } = timestampOf(layout);
   if (prefix === null) out.push(`timestamp: ${q(format)}`);
   else out.push(`timestamp: { format: ${q(format)}, pattern: ${q(prefix.pattern)} }`);
@@ -94,11 +96,17 @@ function timestampOf(layout: FileLayout): { format: string; prefix: { pattern: s
     const before = `^(?:[^,]*,){${layout.field}}`;
     return { format: layout.format, prefix: { pattern: `${before}(?<ts>[^,]+)`, skip: '' } };
   }
-  const ts = layout.format === 'iso8601' ? '\\S+(?:\\s+\\d\\d:\\S+)?' : `\\S+${n > 1 ? `(?:\\s+\\S+){${n - 1}}` : ''}`;
+  // (A header joined by `|` ends the timestamp at its first bar.)
+  const word = layout.pipes !== undefined ? '[^\\s|]+' : '\\S+';
+  const ts = layout.format === 'iso8601' ? '\\S+(?:\\s+\\d\\d:\\S+)?' : `${word}${n > 1 ? `(?:\\s+${word}){${n - 1}}` : ''}`;
   const before = layout.field > 0 ? `(?:\\S+\\s+){${layout.field}}` : '';
   // The skip pattern of a rule: any fields before the timestamp, the timestamp (maybe in brackets), the syslog host.
-  const skip = `^\\s*${before}\\[?${ts}\\]?${layout.host ? '\\s+\\S+' : ''}`;
-  if (layout.field === 0) return { format: layout.format, prefix: { pattern: `^\\s*\\[?(?<ts>${ts.replace(/\\S\+$/, '[^\\s\\]]+')})`, skip } };
+  // (A header's leading id fields, header.ts: up to `ids` integers after the timestamp, left out of the message.)
+  const ids = layout.ids !== undefined ? `(?:\\s+\\d+){0,${layout.ids}}` : '';
+  const skip = `^\\s*${before}\\[?${ts}\\]?${layout.host ? '\\s+\\S+' : ''}${ids}`;
+  const last = layout.pipes !== undefined ? /\[\^\\s\|\]\+$/ : /\\S\+$/;
+  const bracket = layout.pipes !== undefined ? '[^\\s\\]|]+' : '[^\\s\\]]+';
+  if (layout.field === 0) return { format: layout.format, prefix: { pattern: `^\\s*\\[?(?<ts>${ts.replace(last, bracket)})`, skip } };
   return { format: layout.format, prefix: { pattern: `^\\s*${before}\\[?(?<ts>${ts.replace(/\\S\+$/, '[^\\s\\]]+')})`, skip } };
 }
 
@@ -118,7 +126,9 @@ function templateRegex(t: MinedTemplate, layout: FileLayout, skip: string): stri
     fields.splice(layout.field, 0, '[^,]*');
     return `^${fields.join(',')}$`;
   }
-  return `${skip}\\s+${parts.join('\\s+')}\\s*$`;
+  // (A header joined by `|`, header.ts: its bars are read as spaces.)
+  const sep = layout.pipes !== undefined ? '[\\s|]+' : '\\s+';
+  return `${skip}${layout.pipes !== undefined ? '[\\s|]*' : '\\s+'}${parts.join(sep)}\\s*$`;
 }
 
 function q(text: string): string {

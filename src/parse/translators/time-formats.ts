@@ -242,7 +242,7 @@ class EpochFormat implements TimeFormat {
 // literal text ('quoted' for letters). A space matches one or more spaces.
 
 type TokenKind = 'year4' | 'year2' | 'month' | 'monthName' | 'day' | 'hour' | 'hour12' | 'minute' | 'second'
-  | 'fraction' | 'ampm' | 'dayName' | 'zone' | 'space' | 'literal';
+  | 'fraction' | 'millis' | 'ampm' | 'dayName' | 'zone' | 'space' | 'literal';
 
 interface Token {
   readonly kind: TokenKind;
@@ -273,9 +273,12 @@ function tokenize(format: string): Token[] {
       case 'd': tokens.push(digits('day', Math.min(run, 2), 2)); break;
       case 'H': tokens.push(digits('hour', Math.min(run, 2), 2)); break;
       case 'h': tokens.push(digits('hour12', Math.min(run, 2), 2)); break;
-      case 'm': tokens.push(digits('minute', 2, 2)); break;
-      case 's': tokens.push(digits('second', 2, 2)); break;
-      case 'S': tokens.push(digits('fraction', 1, 9)); break;
+      // One letter reads one or two digits, as SimpleDateFormat does (HealthApp writes `20171223-22:16:0:150`).
+      case 'm': tokens.push(digits('minute', Math.min(run, 2), 2)); break;
+      case 's': tokens.push(digits('second', Math.min(run, 2), 2)); break;
+      // After `.` or `,` the digits are a decimal fraction; after `:` a count of milliseconds, as SimpleDateFormat
+      // reads S (HealthApp writes `22:15:35:11` for 11 ms, unpadded).
+      case 'S': tokens.push(tokens.at(-1)?.kind === 'literal' && tokens.at(-1)?.code === 58 ? digits('millis', 1, 3) : digits('fraction', 1, 9)); break;
       case 'a': tokens.push(digits('ampm', 2, 2)); break;
       case 'E': tokens.push(digits('dayName', 3, 9)); break;
       case 'X': case 'Z': tokens.push(digits('zone', 1, 6)); break;
@@ -311,7 +314,7 @@ function tokenize(format: string): Token[] {
 /** Token kinds as small integers; the numeric fields come first (kind <= K.second). */
 const K = {
   year4: 0, year2: 1, month: 2, day: 3, hour: 4, minute: 5, second: 6,
-  literal: 7, space: 8, fraction: 9, monthName: 10, dayName: 11, ampm: 12, zone: 13,
+  literal: 7, space: 8, fraction: 9, monthName: 10, dayName: 11, ampm: 12, zone: 13, millis: 14,
 } as const;
 const KIND_CODES: Readonly<Record<TokenKind, number>> = { ...K, hour12: K.hour };
 
@@ -435,6 +438,14 @@ class PatternFormat implements TimeFormat {
         if (scale === 1) return NaN;
         while (c >= 48 && c <= 57) c = text.charCodeAt(++i); // digits past ns
         fraction = n / scale;
+      } else if (kind === K.millis) {
+        fractionStart = i;
+        let n = 0;
+        let c = text.charCodeAt(i);
+        const from = i;
+        while (c >= 48 && c <= 57 && i - from < 3) { n = n * 10 + (c - 48); c = text.charCodeAt(++i); }
+        if (i === from) return NaN;
+        fraction = n / 1000;
       } else if (kind === K.monthName) {
         const m = MONTHS.get(((text.charCodeAt(i) | 32) << 16) | ((text.charCodeAt(i + 1) | 32) << 8) | (text.charCodeAt(i + 2) | 32));
         if (m === undefined) return NaN;
@@ -535,6 +546,8 @@ class PatternFormat implements TimeFormat {
  */
 function prefixCacheable(tokens: readonly Token[]): boolean {
   if (tokens.some((t) => t.kind === 'ampm' || t.kind === 'zone')) return false;
+  // Minutes or seconds of one or two digits: the same text up to the fraction may be another time (`0:1` `:15`).
+  if (tokens.some((t) => ((t.kind === 'minute' || t.kind === 'second') && t.min !== t.max) || t.kind === 'millis')) return false;
   const f = tokens.findIndex((t) => t.kind === 'fraction');
   if (f !== -1 && f !== tokens.length - 1) return false;
   const last = tokens[f === -1 ? tokens.length - 1 : f - 1];

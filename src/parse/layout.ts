@@ -1,0 +1,417 @@
+/**
+ * Finding the message before mining it (issue 53): the layout of a raw log
+ * file that is a table — CSV or TSV with a header row, JSON Lines, and a JSON
+ * object inside a table cell (as Kubernetes and Docker export a container's
+ * line) — and the role of each column: time, message, level, entity (the
+ * component: service, pod, container, host, node), trace (request) id, span id.
+ *
+ * Roles are found from the header names and from the values of the first
+ * sample rows; each rule states the reason it holds for a format (docs/raw-logs.md
+ * lists them with their evidence). A column of times or ids is never a
+ * measured value: only the message is mined (templates/index.ts).
+ */
+import { InputError } from '../errors.js';
+import { makeTimeFormat, type TimeFormat } from './translators/time-formats.js';
+
+/** The role of a column. */
+export type ColumnRole = 'time' | 'message' | 'level' | 'entity' | 'trace' | 'span' | 'id' | 'other';
+
+/** A file's table layout: how a row splits and which column holds what (-1: none). */
+export interface TableLayout {
+  readonly kind: 'csv' | 'tsv' | 'jsonl';
+  /** Column names: the header row's, or JSON Lines' keys in order of first appearance in the sample. */
+  readonly columns: readonly string[];
+  readonly time: number;
+  /** The time column's format (a name or format string of time-formats.ts). */
+  readonly timeFormat: string;
+  readonly message: number;
+  /** The field of a JSON object in the message cell that holds the line (`log`, `message`, `msg`), or ''. */
+  readonly messageField: string;
+  /** With no message column (message −1): the columns that make the message, joined by spaces. */
+  readonly rest: readonly number[];
+  readonly level: number;
+  readonly entity: number;
+  readonly trace: number;
+  readonly span: number;
+}
+
+/** Options that name a column instead of detecting it (the CLI's --message-column, --entity-column, ...). */
+export interface ColumnOverrides {
+  readonly messageColumn?: string;
+  readonly entityColumn?: string;
+  readonly traceColumn?: string;
+  readonly timeColumn?: string;
+}
+
+// ---------------------------------------------------------------------------
+// Splitting rows
+
+/**
+ * The fields of a CSV/TSV row (RFC 4180: a quoted field may hold the
+ * delimiter and doubled quotes), or null for a row whose quotes do not close
+ * (a line cut by a newline inside a quoted field, or two writes interleaved).
+ */
+export function splitDelimited(line: string, delimiter: number): string[] | null {
+  const out: string[] = [];
+  const n = line.length;
+  let i = 0;
+  for (;;) {
+    if (line.charCodeAt(i) === 34 /* " */) {
+      let field = '';
+      let from = i + 1;
+      for (;;) {
+        const q = line.indexOf('"', from);
+        if (q < 0) return null;
+        if (line.charCodeAt(q + 1) === 34) {
+          field += line.slice(from, q + 1);
+          from = q + 2;
+          continue;
+        }
+        field += line.slice(from, q);
+        i = q + 1;
+        break;
+      }
+      out.push(field);
+      if (i >= n) return out;
+      if (line.charCodeAt(i) !== delimiter) return null;
+      i++;
+    } else {
+      const d = line.indexOf(String.fromCharCode(delimiter), i);
+      if (d < 0) {
+        out.push(line.slice(i));
+        return out;
+      }
+      out.push(line.slice(i, d));
+      i = d + 1;
+    }
+    if (i === n) {
+      out.push('');
+      return out;
+    }
+  }
+}
+
+/** A JSON Lines row as strings per column (nested values as JSON), or null when the line is no JSON object. */
+function jsonRow(line: string, columns: readonly string[]): string[] | null {
+  const o = parseObject(line);
+  if (o === null) return null;
+  return columns.map((c) => cellText(o[c]));
+}
+
+function parseObject(text: string): Record<string, unknown> | null {
+  const s = text.trimStart();
+  if (s.charCodeAt(0) !== 123 /* { */) return null;
+  try {
+    const o: unknown = JSON.parse(s);
+    return o !== null && typeof o === 'object' && !Array.isArray(o) ? (o as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function cellText(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return JSON.stringify(v);
+}
+
+/** A row's fields by the layout (null: a row that cannot be read, counted by the caller). */
+export function rowFields(line: string, layout: TableLayout): string[] | null {
+  if (layout.kind === 'jsonl') return jsonRow(line, layout.columns);
+  const fields = splitDelimited(line, layout.kind === 'csv' ? 44 : 9);
+  // A row of another width is two writes interleaved, or a cut line: not guessed at.
+  return fields !== null && fields.length === layout.columns.length ? fields : null;
+}
+
+// ---------------------------------------------------------------------------
+// Detecting
+
+/**
+ * Names that say a column's role, matched on the name lower-cased without `_`, `-`, `.`, `@`, spaces.
+ * Reason: these are the names the common exporters write (Kubernetes/Loki/Elastic/OpenTelemetry/Docker
+ * json-file: `timestamp`, `@timestamp`, `time`, `TimeUnixNano`; `log`, `message`, `msg`, `body`;
+ * `level`, `severity`; `pod`, `PodName`, `service.name`, `container`, `host`, `node`; `TraceID`, `trace_id`,
+ * `request_id`; `SpanID`).
+ */
+const TIME_NAME = /^(?:time|timestamp|ts|date|datetime|eventtime|logtime|timeunixnano|timeunix|timeunixms|observedtimestamp|timestampnanos?|\w*timestamp)$/;
+const MESSAGE_NAME = /^(?:log|message|msg|body|text|line|content|logline|rawlog|rawmessage|event)$/;
+const LEVEL_NAME = /^(?:level|loglevel|lvl|severity|severitytext|priority)$/;
+const TRACE_NAME = /^(?:x)?(?:trace|traceid|requestid|reqid|request|correlationid|transactionid|txid|txnid)$/;
+const SPAN_NAME = /^(?:spanid|span|parentid|parentspanid)$/;
+/** Entity names, most specific component first: a service is what a user fixes; a node hosts many services. */
+const ENTITY_NAMES: readonly RegExp[] = [
+  /^(?:service|servicename|svc|app|application|appname|component|k8sdeploymentname|deployment)$/,
+  /^(?:pod|podname|k8spodname|kubernetespodname|instance)$/,
+  /^(?:container|containername|k8scontainername|kubernetescontainername)$/,
+  /^(?:host|hostname|source|server)$/,
+  /^(?:node|nodename|k8snodename)$/,
+];
+/** Fields of a JSON cell that hold the line (Docker json-file and Kubernetes write `log`; most loggers `message`/`msg`). */
+const MESSAGE_FIELDS = ['log', 'message', 'msg', 'MESSAGE', 'body', 'text'];
+const LEVEL_WORDS = new Set(['TRACE', 'DEBUG', 'INFO', 'NOTICE', 'WARN', 'WARNING', 'ERROR', 'ERR', 'FATAL', 'CRITICAL', 'CRIT', 'SEVERE', 'ALERT', 'EMERG', 'FINE', 'FINER', 'FINEST', 'CONFIG']);
+/** Time formats a time column is tried against (epochs by their digit count, then ISO). */
+const COLUMN_TIME_FORMATS = ['epoch-ns', 'epoch-us', 'epoch-ms', 'epoch-s', 'iso8601', 'yyyy-MM-dd HH:mm:ss,SSS', 'yyyy-MM-dd HH:mm:ss.SSS', 'yyyy/MM/dd HH:mm:ss', 'dd/MMM/yyyy:HH:mm:ss Z'];
+const MIN_TIME = 631152000; // 1990
+const MAX_TIME = 4102444800; // 2100
+
+const normal = (name: string): string => name.toLowerCase().replace(/[\s_.@-]/g, '');
+
+/**
+ * The table layout of a file from its first lines (the header and sample rows), or null when the file is not a
+ * table: JSON Lines (most sample lines are JSON objects), or a .csv/.tsv (or a first line with the delimiter
+ * between 3+ names) whose header names its columns and whose rows have its width. `name` is the file's name
+ * (an extension hints the delimiter). Throws an InputError naming the option when an override names no column.
+ */
+export function detectTable(file: string, name: string, lines: readonly string[], overrides: ColumnOverrides = {}): TableLayout | null {
+  const sample = lines.filter((l) => l.trim() !== '');
+  if (sample.length === 0) return null;
+  const plain = name.replace(/\.gz$/i, '').toLowerCase();
+  const objects = sample.slice(0, 50).map(parseObject);
+  if (objects.filter((o) => o !== null).length * 2 > objects.length && (sample[0] as string).trimStart().startsWith('{')) {
+    const columns: string[] = [];
+    const seen = new Set<string>();
+    for (const o of objects) for (const k of Object.keys(o ?? {})) if (!seen.has(k)) { seen.add(k); columns.push(k); }
+    const rows = objects.filter((o): o is Record<string, unknown> => o !== null).map((o) => columns.map((c) => cellText(o[c])));
+    return assignRoles(file, 'jsonl', columns, rows, overrides);
+  }
+  const tsv = plain.endsWith('.tsv') || (!plain.endsWith('.csv') && headerLike(sample[0] as string, 9));
+  const csv = !tsv && (plain.endsWith('.csv') || headerLike(sample[0] as string, 44));
+  if (!tsv && !csv) return null;
+  const delimiter = tsv ? 9 : 44;
+  const columns = splitDelimited(sample[0] as string, delimiter)?.map((c) => c.trim());
+  if (columns === undefined || columns.length < 2 || columns.some((c) => c === '' || /^[-+]?\d/.test(c))) return null;
+  const split = sample.slice(1, 51).map((l) => splitDelimited(l, delimiter));
+  const rows = split.filter((r): r is string[] => r !== null && r.length === columns.length);
+  // Without a .csv/.tsv name, a table only if nine rows in ten have the header's width (a text log's first line
+  // may hold commas).
+  if (rows.length === 0 || (!plain.endsWith('.csv') && !plain.endsWith('.tsv') && rows.length * 10 < split.length * 9)) return null;
+  return assignRoles(file, tsv ? 'tsv' : 'csv', columns, rows, overrides);
+}
+
+/** A first line that looks like a header: 3+ fields split by the delimiter, each a name (a letter first, no spaces). */
+function headerLike(line: string, delimiter: number): boolean {
+  const f = line.split(String.fromCharCode(delimiter));
+  return f.length >= 3 && f.every((x) => /^"?[A-Za-z_@][\w.@-]*"?$/.test(x));
+}
+
+/** The time format every non-empty value of a column parses by (plausibly, whole), or null. */
+export function columnTimeFormat(values: readonly string[]): string | null {
+  const filled = values.filter((v) => v !== '');
+  if (filled.length === 0) return null;
+  for (const spec of COLUMN_TIME_FORMATS) {
+    const format = makeTimeFormat(spec, { year: 2000 });
+    if (filled.every((v) => timeOf(v, format) !== null)) return spec;
+  }
+  return null;
+}
+
+function timeOf(value: string, format: TimeFormat): number | null {
+  const t = format.parse(value, 0);
+  return Number.isFinite(t) && t >= MIN_TIME && t < MAX_TIME && format.end === value.length ? t : null;
+}
+
+/** Ids: hex of 8+ digits, UUIDs (a request or span id as tracers write them). */
+const ID_VALUE = /^(?:[0-9a-fA-F]{8,}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
+
+function assignRoles(file: string, kind: TableLayout['kind'], columns: readonly string[], rows: readonly string[][], overrides: ColumnOverrides): TableLayout {
+  const names = columns.map(normal);
+  const values = columns.map((_, c) => rows.map((r) => (r[c] ?? '').trim()));
+  const distinct = values.map((v) => new Set(v.filter((x) => x !== '')).size);
+  const filled = values.map((v) => v.filter((x) => x !== '').length);
+  const taken = new Set<number>();
+  const named = (option: string, wanted: string | undefined): number | undefined => {
+    if (wanted === undefined) return undefined;
+    const i = columns.indexOf(wanted);
+    const j = i >= 0 ? i : names.indexOf(normal(wanted));
+    if (j < 0) throw new InputError(`${option} ${wanted}: no such column (columns: ${columns.join(', ')})`, file);
+    taken.add(j);
+    return j;
+  };
+  const forcedTime = named('--time-column', overrides.timeColumn);
+  const forcedMessage = named('--message-column', overrides.messageColumn);
+  const forcedEntity = named('--entity-column', overrides.entityColumn);
+  const forcedTrace = named('--trace-column', overrides.traceColumn);
+  const free = (c: number): boolean => !taken.has(c);
+
+  // Time: a column whose every value is a plausible time (epoch by its digits, or ISO), a time name first.
+  // Reason: exporters write one row per line with its time in a column; a time is never measured.
+  const formats = values.map((v) => columnTimeFormat(v));
+  const timeColumns = columns.map((_, c) => c).filter((c) => formats[c] !== null);
+  const time = forcedTime ?? timeColumns.find((c) => TIME_NAME.test(names[c] as string)) ?? timeColumns[0] ?? -1;
+  if (forcedTime !== undefined && formats[forcedTime] === null) throw new InputError(`--time-column ${overrides.timeColumn}: its values are not times (${values[forcedTime]?.[0] ?? ''})`, file);
+  for (const c of timeColumns) taken.add(c);
+
+  // Ids: values of 8+ hex digits or UUIDs. Reason: tracers write trace and span ids so; an id is never measured.
+  const ids = columns.map((_, c) => c).filter((c) => free(c) && filled[c] as number > 0 && (values[c] as string[]).every((v) => v === '' || ID_VALUE.test(v)));
+  const trace = forcedTrace ?? ids.find((c) => TRACE_NAME.test(names[c] as string)) ?? columns.findIndex((_, c) => free(c) && TRACE_NAME.test(names[c] as string));
+  if (trace >= 0) taken.add(trace);
+  const span = ids.find((c) => free(c) && SPAN_NAME.test(names[c] as string)) ?? -1;
+  if (span >= 0) taken.add(span);
+  for (const c of ids) taken.add(c);
+
+  // Message: a named column (the JSON cell's `log`/`message`/`msg` field if it is JSON), else the longest free-text
+  // column (spaces in most values). Reason: it is the line the program wrote; the other columns are the exporter's.
+  // A table with no such column is a structured event (`service,span,phase,duration_ms`): its message is the
+  // columns left once time, ids, level and entity are set apart, in order.
+  const avgLength = (c: number): number => (values[c] as string[]).reduce((n, v) => n + v.length, 0) / Math.max(1, rows.length);
+  const textColumns = columns.map((_, c) => c).filter((c) => free(c) && formats[c] === null);
+  let message = forcedMessage ?? textColumns.find((c) => MESSAGE_NAME.test(names[c] as string)) ?? -1;
+  if (message < 0) {
+    const prose = textColumns.filter((c) => (values[c] as string[]).filter((v) => /\S\s+\S/.test(v)).length * 2 > rows.length);
+    for (const c of prose) if (message < 0 || avgLength(c) > avgLength(message)) message = c;
+  }
+  if (message >= 0) taken.add(message);
+  let messageField = '';
+  const cells = message < 0 ? [] : (values[message] as string[]).filter((v) => v !== '');
+  const objects = cells.map(parseObject);
+  if (cells.length > 0 && objects.every((o) => o !== null)) {
+    messageField = MESSAGE_FIELDS.find((f) => objects.every((o) => typeof (o as Record<string, unknown>)[f] === 'string')) ?? '';
+  }
+
+  // Level: a named column, or one whose values are all level words. Reason: it is a property of the statement.
+  const level = columns.findIndex((_, c) => free(c) && (LEVEL_NAME.test(names[c] as string) || ((filled[c] as number) > 0 && (values[c] as string[]).every((v) => v === '' || LEVEL_WORDS.has(v.toUpperCase())))));
+  if (level >= 0) taken.add(level);
+
+  // Entity: a named component column, the most specific kind first, one that varies before a constant one (in a
+  // file of all pods, `Container=server` names nothing; in a file per service, its one service does); else a
+  // low-cardinality column of name-like words. Reason: the answer must name a component.
+  const varies = (c: number): boolean => (distinct[c] as number) >= 2;
+  let entity = forcedEntity ?? -1;
+  if (forcedEntity === undefined) {
+    const byName = (c: number): number => ENTITY_NAMES.findIndex((re) => re.test(names[c] as string));
+    const candidates = columns.map((_, c) => c).filter((c) => free(c) && (filled[c] as number) > 0 && byName(c) >= 0);
+    entity = candidates.find(varies) ?? candidates[0] ?? -1;
+    for (const c of candidates) if (varies(c) && byName(c) < byName(entity)) entity = c;
+  }
+  if (entity < 0 && forcedEntity === undefined) {
+    entity = columns.findIndex((_, c) => free(c) && varies(c) && (distinct[c] as number) * 3 <= (filled[c] as number) &&
+      (values[c] as string[]).every((v) => v === '' || /^[A-Za-z][\w.-]*$/.test(v)));
+  }
+  if (entity >= 0) taken.add(entity);
+  const rest = message >= 0 ? [] : columns.map((_, c) => c).filter(free);
+  if (message < 0 && rest.length === 0) throw new InputError(`no message column found among ${columns.join(', ')}`, file, undefined, 'name it with --message-column NAME');
+  return { kind, columns, time, timeFormat: time >= 0 ? (formats[time] as string) : '', message, messageField, rest, level, entity, trace, span };
+}
+
+// ---------------------------------------------------------------------------
+// Reading a row
+
+/** A table row's parts (fields of one reused object). */
+export interface RowParts {
+  t: number;
+  message: string;
+  entity: string;
+  trace: string;
+  level: string;
+}
+
+/** Reads rows of one file by its layout. */
+export class RowReader {
+  private readonly format: TimeFormat | null;
+  private readonly pods: boolean;
+
+  constructor(readonly layout: TableLayout) {
+    this.format = layout.time >= 0 ? makeTimeFormat(layout.timeFormat, { year: 2000 }) : null;
+    this.pods = namesPods(layout);
+  }
+
+  /** Split a row into `out`; false for a row that cannot be read (wrong width, quotes that do not close, no time). */
+  read(line: string, out: RowParts): boolean {
+    const layout = this.layout;
+    const fields = rowFields(line, layout);
+    if (fields === null) return false;
+    const t = this.format === null ? NaN : this.format.parse((fields[layout.time] as string).trim(), 0);
+    if (!Number.isFinite(t)) return false;
+    let message = layout.message >= 0 ? fields[layout.message] as string : layout.rest.map((c) => fields[c] as string).join(' ');
+    if (layout.messageField !== '') {
+      const o = parseObject(message);
+      const m = o?.[layout.messageField];
+      if (typeof m !== 'string') return false;
+      message = m;
+    }
+    out.t = t;
+    out.message = message.trim();
+    out.entity = layout.entity >= 0 ? serviceOf((fields[layout.entity] as string).trim(), this.pods) : '';
+    out.trace = layout.trace >= 0 ? (fields[layout.trace] as string).trim() : '';
+    out.level = layout.level >= 0 ? (fields[layout.level] as string).trim().toUpperCase() : '';
+    return true;
+  }
+}
+
+/**
+ * The component a pod or container name stands for: Kubernetes replica suffixes dropped. Reason: a Deployment's
+ * pods are named `<deployment>-<pod-template hash, 6-10>-<5 random>` (`ts-basic-service-5dc8d4f9fd-46997` →
+ * `ts-basic-service`), a StatefulSet's `<name>-<ordinal>` (`kafka-2` → `kafka`); a restarted pod is the same
+ * component. The ordinal is dropped from a pod column's values only (`pods`): a host `node-12` is its own.
+ * One suffix at most (REPLICA_SUFFIX, which rules files written by `distalyze templates -o` use too).
+ */
+export function serviceOf(name: string, pods = true): string {
+  return name.replace(pods ? REPLICA_SUFFIX : DEPLOYMENT_SUFFIX, '');
+}
+export const DEPLOYMENT_SUFFIX = /-[a-z0-9]{6,10}-[a-z0-9]{5}$/;
+export const REPLICA_SUFFIX = /(?:-[a-z0-9]{6,10}-[a-z0-9]{5}|-\d+)$/;
+
+/** Whether a layout's entity column names pods or containers (whose StatefulSet ordinals are replicas). */
+export function namesPods(layout: TableLayout): boolean {
+  return layout.entity >= 0 && /pod|container|instance/.test(normal(layout.columns[layout.entity] as string));
+}
+
+/** The summary of a layout for the run's summary line: `messages from column Log (JSON field log); entity PodName; trace TraceID`. */
+export function describeTable(layout: TableLayout): string {
+  const col = (i: number): string => layout.columns[i] as string;
+  const what = layout.kind === 'jsonl' ? 'field' : 'column';
+  const parts = [layout.message < 0 ? `messages from ${what}s ${layout.rest.map(col).join(', ')}`
+    : `messages from ${what} ${col(layout.message)}${layout.messageField !== '' ? ` (JSON field ${layout.messageField})` : ''}`];
+  if (layout.time >= 0) parts.push(`time ${col(layout.time)}`);
+  parts.push(layout.entity >= 0 ? `entity ${col(layout.entity)}` : 'no entity');
+  if (layout.trace >= 0) parts.push(`trace ${col(layout.trace)}`);
+  return parts.join('; ');
+}
+
+// ---------------------------------------------------------------------------
+// The head of a message
+
+/** A time of day or date-time opening a message (the row has its time already): `16:44:10.485`, `2023-01-29 08:48:42,123`. */
+const LEADING_TIME = /^(?:\d{4}-\d\d-\d\d[T ])?\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\s+/;
+/** A level word after it. */
+const LEADING_LEVEL = /^\[?(TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL|SEVERE)\]?\s+/;
+/**
+ * A code location: `t.s.TravelServiceImpl#372` (logback's `%logger#%line`), `Foo.java:123`, `app.py:45`, `(main.go:12)`.
+ * Reason: it names the log statement, which is the template, exactly: mining only guesses it, and its line number
+ * would be masked as a number.
+ */
+const LOCATION = /^[[(]?((?:[A-Za-z_$][\w$]*\.)*[A-Za-z_$][\w$]*#\d+|[\w$./-]*[A-Za-z_$][\w$-]*\.(?:java|kt|scala|groovy|py|go|rb|js|mjs|ts|c|cc|cpp|cxx|h|hpp|cs|php|rs|swift|ex|exs|erl):\d+)[\])]?:?(?:\s+|$)/;
+
+/** What opens a message: its level and the code location of its statement ('' each when none). */
+export interface MessageHead {
+  level: string;
+  location: string;
+}
+
+/**
+ * Read a leading time, level and code location off a message (in that order, each optional, the location within
+ * the first two tokens after them); the location is the statement, so `head.location` is set and the rest is not
+ * needed. Returns the message without its leading time.
+ */
+export function readHead(message: string, head: MessageHead): string {
+  let m = message;
+  const time = LEADING_TIME.exec(m);
+  if (time !== null) m = m.slice(time[0].length);
+  const level = LEADING_LEVEL.exec(m);
+  head.level = level === null ? '' : (level[1] as string);
+  let rest = level === null ? m : m.slice(level[0].length);
+  head.location = '';
+  for (let k = 0; k < 2 && rest.length > 0; k++) {
+    const loc = LOCATION.exec(rest);
+    if (loc !== null) {
+      head.location = loc[1] as string;
+      break;
+    }
+    // One token (a thread `[main]`, a logger) may stand before the location.
+    const sp = rest.search(/\s/);
+    if (sp < 0) break;
+    rest = rest.slice(sp).trimStart();
+  }
+  return m;
+}

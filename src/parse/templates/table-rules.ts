@@ -1,0 +1,120 @@
+import { namesPods, type TableLayout } from '../layout.js';
+import type { MinedTemplate, TemplateModel } from './index.js';
+import { WILDCARD } from './mask.js';
+
+/**
+ * The rules file (examples/README.md, "Rules files") that reproduces what the miner makes of a table
+ * (src/parse/layout.ts): the time column as the timestamp, the trace column as the instance, and per template one
+ * rule whose regex reads the entity (a lookahead, replica suffixes left out of the capture) and the message:
+ *  - a log statement the lines name (`Class#line`) is matched by its location in the message's head;
+ *  - a mined template of a plain CSV/TSV table (no quotes) or of a JSON Lines field, token by token;
+ *  - a mined template inside a quoted or JSON cell is left out, with a comment (its escaping is the exporter's).
+ * WARN and ERROR lines give `entity:WARN` / `entity:ERROR` as the miner does (a rule that lets the line go on).
+ */
+export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header: string[]): string {
+  const out = [...header];
+  const col = (i: number): string => layout.columns[i] as string;
+  out.push(`# a ${layout.kind === 'jsonl' ? 'JSON Lines' : layout.kind.toUpperCase()} table: time ${col(layout.time)}` +
+    `${layout.entity >= 0 ? `, entity ${col(layout.entity)}` : ''}${layout.trace >= 0 ? `, instances ${col(layout.trace)}` : ''}`);
+  out.push(`timestamp: { format: ${q(layout.timeFormat)}, pattern: ${q(cellPattern(layout, layout.time, 'ts'))} }`);
+  if (model.instance !== null && layout.trace >= 0) out.push(`instance: { pattern: ${q(cellPattern(layout, layout.trace, 'id'))} }`);
+  const entity = layout.entity < 0 ? '' : entityLookahead(layout);
+  const prefix = layout.entity < 0 ? '' : '${entity}:';
+  // The entity's lookahead at the start of the line, then the rule's own part (anywhere unless it is anchored).
+  const withEntity = (match: string): string => (entity === '' || match.startsWith('^') ? `${entity}${match}` : `${entity}[\\s\\S]*?${match}`);
+  out.push('rules:');
+  if (layout.kind !== 'jsonl') out.push(`  - { match: ${q(`^${escape(layout.columns.join(layout.kind === 'csv' ? ',' : '\t'))}$`)}, ignore: true }   # the header`);
+  if (layout.level >= 0 || model.templates.some((t) => t.statement === true)) {
+    // (The level read from its column, or from the message's head as the miner reads it.)
+    for (const [words, name] of [['WARN|WARNING', 'WARN'], ['ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG', 'ERROR']] as const) {
+      const re = layout.level >= 0 ? cellPattern(layout, layout.level, '', `(?:${anyCase(words)})(?=[",}\\s]|$)`)
+        : `\\d\\d:\\d\\d:\\d\\d[.,]\\d+\\s+\\[?(?:${words})\\]?\\s`;
+      out.push(`  - { match: ${q(withEntity(re))}, event: ${q(`${prefix}${name}`)}, continue: true }`);
+    }
+  }
+  const ordered = [...model.templates].sort((a, b) => wildcards(a) - wildcards(b) || a.id - b.id);
+  for (const t of ordered) {
+    const match = t.statement === true ? `(?:^|[\\s"\\[(])${escape(t.tokens[0] as string)}[\\])]?:?(?:\\s|\\\\n|"|$)` : messageRegex(t, layout);
+    if (match === null) {
+      out.push(`  # left out: ${clip(t.name)} (inside a quoted or JSON cell: write its rule by hand)`);
+      continue;
+    }
+    const full = withEntity(match);
+    const states = t.states.map((name, i) => ({ name, i })).filter((s) => s.name !== '');
+    out.push(`  - match: ${q(full)}`);
+    out.push(`    event: ${q(`${prefix}${t.name}`)}`);
+    if (states.length > 0) out.push('    continue: true');
+    states.forEach((s, k) => {
+      out.push(`  - match: ${q(full)}`);
+      out.push(`    state: ${q(`${prefix}${s.name}`)}`);
+      out.push(`    value: p${s.i}`);
+      if (k < states.length - 1) out.push('    continue: true');
+    });
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/**
+ * A regex capturing column `c` of a row as group `group` (CSV/TSV: by position, unquoted; JSON Lines: by key), or
+ * with `value` (a regex) matching it there instead.
+ */
+function cellPattern(layout: TableLayout, c: number, group: string, value?: string): string {
+  if (layout.kind === 'jsonl') return `"${escape(jsonEscape(layout.columns[c] as string))}":\\s*"?${value ?? `(?<${group}>[^",}]*)`}`;
+  const d = layout.kind === 'csv' ? ',' : '\\t';
+  return `^(?:[^${d}]*${d}){${c}}${value ?? `(?<${group}>[^${d}]*)`}`;
+}
+
+/** A lookahead capturing the entity, its replica suffix left out as serviceOf leaves it out (layout.ts). */
+function entityLookahead(layout: TableLayout): string {
+  const suffix = namesPods(layout) ? '(?:-[a-z0-9]{6,10}-[a-z0-9]{5}|-\\d+)?' : '(?:-[a-z0-9]{6,10}-[a-z0-9]{5})?';
+  if (layout.kind === 'jsonl') return `^(?=.*"${escape(jsonEscape(layout.columns[layout.entity] as string))}":\\s*"(?<entity>[^"]*?)${suffix}")`;
+  const d = layout.kind === 'csv' ? ',' : '\\t';
+  return `^(?=(?:[^${d}]*${d}){${layout.entity}}(?<entity>[^${d}]*?)${suffix}(?:${d}|$))`;
+}
+
+/**
+ * The regex of a mined template's message: JSON Lines, inside its field (tokens without quotes or backslashes);
+ * a plain table, over the message's columns (a column without a value gives no token); null where the message
+ * sits in a quoted or JSON cell.
+ */
+function messageRegex(t: MinedTemplate, layout: TableLayout): string | null {
+  const tokens = t.tokens.map((tok, i) => tokenRegex(tok, t.states[i] !== '', i));
+  if (layout.kind === 'jsonl') {
+    if (layout.message < 0 || t.tokens.some((tok) => /["\\]/.test(tok))) return null;
+    return `"${escape(jsonEscape(layout.columns[layout.message] as string))}":\\s*"\\s*${tokens.join('\\s+')}\\s*"`;
+  }
+  if (layout.message >= 0 || t.example.includes('"')) return null;
+  // The message's columns, in order: each as many tokens as its value in the template's first line has.
+  const d = layout.kind === 'csv' ? ',' : '\t';
+  const cells = t.example.split(d);
+  const parts: string[] = [];
+  let k = 0;
+  for (let c = 0; c < layout.columns.length; c++) {
+    if (!layout.rest.includes(c)) {
+      parts.push(`[^${d === '\t' ? '\\t' : d}]*`);
+      continue;
+    }
+    const n = (cells[c] ?? '').split(/\s+/).filter((x) => x !== '').length;
+    parts.push(`\\s*${tokens.slice(k, k + n).join('\\s+')}\\s*`);
+    k += n;
+  }
+  if (k !== tokens.length) return null;
+  return `^${parts.join(d === '\t' ? '\\t' : d)}$`;
+}
+
+function tokenRegex(token: string, numeric: boolean, i: number): string {
+  const pieces = token.split(WILDCARD).map(escape);
+  return pieces.join(numeric ? `(?<p${i}>[-+]?\\d+(?:\\.\\d+)?)[A-Za-z%]*` : '[^\\s,"]+?');
+}
+
+function wildcards(t: MinedTemplate): number {
+  return t.tokens.reduce((n, tok) => n + (tok.includes(WILDCARD) ? 1 : 0), 0);
+}
+
+/** `WARN|ERR` in upper, lower and capitalized case (the miner reads a level column in any case). */
+const anyCase = (words: string): string =>
+  words.split('|').flatMap((w) => [w, w.toLowerCase(), w.charAt(0) + w.slice(1).toLowerCase()]).join('|');
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const jsonEscape = (text: string): string => JSON.stringify(text).slice(1, -1);
+const q = (text: string): string => `'${text.replace(/'/g, "''")}'`;
+const clip = (text: string): string => text.replace(/[\r\n]/g, ' ').slice(0, 70);
