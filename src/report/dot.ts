@@ -1,5 +1,6 @@
 import type { Analysis } from '../analysis.js';
 import type { AttentionGraph, AttentionNode } from '../attention/types.js';
+import { supportingGraph, supportNote } from './support.js';
 
 export interface DotOptions {
   /** Draw only this graph (an index into analysis.graphs); fonts keep the scale of all graphs. */
@@ -10,7 +11,8 @@ export interface DotOptions {
 
 /**
  * The `--dot` output (SPEC §6): one Graphviz `digraph` with each top graph as
- * a cluster, and a legend. P is filled, at a fixed size (its t is not a
+ * a cluster — the part that supports the answer (support.ts), what was left
+ * out said in its heading — and a legend. P is filled, at a fixed size (its t is not a
  * cause's); a node's font size grows with |t| of its feature (10–28 pt, scaled
  * by the largest finite |t| among the drawn non-P nodes of every graph, so
  * sizes compare across graphs; ∞ = 28). Edge pen width grows with the edge
@@ -49,15 +51,19 @@ const METRIC_FILL = '#fdb863';
 const BAD_LARGER = '#b2182b';
 const GOOD_LARGER = '#2166ac';
 
-function cluster(g: AttentionGraph, gi: number, maxT: number): string[] {
+function cluster(whole: AttentionGraph, gi: number, maxT: number): string[] {
+  // Only what supports the answer: significant nodes and their paths to P, the chain cut at MAX_HOPS (support.ts).
+  const support = supportingGraph(whole);
+  const g = support.graph;
   const id = (i: number): string => `g${gi}_n${i}`;
   const index = new Map(g.nodes.map((n, i) => [n.variable, i]));
-  const alone = g.nodes.length <= 1;
+  const alone = g.nodes.length <= 1 && support.cut === 0;
   const heading = [
     `${g.kind} · ${g.features.join(', ')} · class ${g.className}`,
     alone ? 'score 0 · no divergent dependency found' : `score ${formatNumber(g.score)}`,
   ];
-  if (g.omitted > 0) heading.push(`(${g.omitted} more node${g.omitted === 1 ? '' : 's'} not shown)`);
+  const note = supportNote(support);
+  if (note !== null) heading.push(`(${note})`);
   // A weight says something only where weights differ: one value on every edge is said once, in the heading.
   const weights = new Set(g.edges.map((e) => formatNumber(e.weight, 2)));
   const labelled = weights.size > 1;
@@ -109,7 +115,7 @@ function fontScale(t: number, maxT: number): number {
 function largestFiniteAbsT(analysis: Analysis): number {
   let max = 0;
   for (const g of analysis.graphs) {
-    for (const n of g.nodes) if (!n.metric && Number.isFinite(n.t)) max = Math.max(max, Math.abs(n.t));
+    for (const n of supportingGraph(g).graph.nodes) if (!n.metric && Number.isFinite(n.t)) max = Math.max(max, Math.abs(n.t));
   }
   return max;
 }

@@ -129,7 +129,7 @@ export function causeStanding(c: VerdictCause, v: Pick<Verdict, 'metric' | 'caus
   if (c.source === 'divergence') {
     return v.causes.some((x) => x.source === 'graph')
       ? { role: 'herring', words: `changed, but not tied to ${change}` }
-      : { role: 'untied', words: `changed; the graphs tie nothing to ${change} here, so it may be a herring` };
+      : { role: 'untied', words: `changed; the graphs tie nothing to ${change}, so it is unconfirmed` };
   }
   const hops = graphs === undefined ? null : hopsFromP(graphs, c);
   const via = hops !== null && hops > 1 ? ` through ${hops - 1} other variable${hops === 2 ? '' : 's'}` : '';
@@ -142,7 +142,7 @@ function describeCause(c: VerdictCause, v: Verdict, graphs: readonly AttentionGr
     const how = c.presence === 'new' ? 'new in bad' : c.presence === 'vanished' ? 'vanished from bad' : 'occurs';
     return `${c.kind}, ${how}: ${featureChange(c.kind, c.feature, c.meanGood, c.meanBad)}, ${z}`;
   }
-  const where = c.source === 'graph' ? `, ${causeStanding(c, v, graphs).words}` : '';
+  const where = c.source === 'graph' || c.source === 'divergence' ? `, ${causeStanding(c, v, graphs).words}` : '';
   return `${c.kind} ${c.feature} ${featureChange(c.kind, c.feature, c.meanGood, c.meanBad)}, ${z}${where}`;
 }
 
