@@ -51,6 +51,6 @@ export function supportNote(s: SupportingGraph): string | null {
   const parts: string[] = [];
   if (s.cut > 0) parts.push(`cut: ${s.cut} significant node${s.cut === 1 ? '' : 's'} more than ${MAX_HOPS} steps from P`);
   if (s.dropped > 0) parts.push(`${s.dropped} node${s.dropped === 1 ? '' : 's'} not significant and on no path to a significant one`);
-  if (s.graph.omitted > 0) parts.push(`${s.graph.omitted} more left out by --max-nodes`);
+  if (s.graph.omitted > 0) parts.push(`${s.graph.omitted} more by --max-nodes`);
   return parts.length === 0 ? null : `left out: ${parts.join('; ')} (--json has the whole graph)`;
 }
