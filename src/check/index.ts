@@ -75,7 +75,7 @@ export interface CheckResult {
   readonly ignored: readonly string[];
   /** Baseline instances against the new runs' (CheckOptions.analysis): its verdict's causes, in its order; null when not asked for. */
   readonly analysis: Analysis | null;
-  /** The verdict's causes, in its order, that also differ significantly from the baseline run by run (`tests`). */
+  /** The verdict's significant causes, in its order, that also differ significantly from the baseline run by run (`tests`). */
   readonly causes: readonly VerdictCause[];
 }
 
@@ -131,7 +131,8 @@ export function runCheck(input: { readonly features: FeatureSet; readonly runOf:
   // The verdict's causes, in its order, that also differ from the baseline run by run: the run is check's unit, and a
   // variable that the baseline's runs already spread over (a build number counting up) is no news in a new run.
   const runLevel = new Set(tests.filter((t) => t.significant && !t.metric).map((t) => `${t.kind}\u0000${t.variable}`));
-  const causes = analysis === null ? [] : analysis.verdict.causes.filter((c) => runLevel.has(`${c.kind}\u0000${c.variable}`));
+  // Neither a variable that is not significant among the instances nor a time too small to matter is news for a CI job.
+  const causes = analysis === null ? [] : analysis.verdict.causes.filter((c) => c.source !== 'weak' && !c.negligible && runLevel.has(`${c.kind}\u0000${c.variable}`));
   const gate = gateOf(p, tests, { ...options, baselineRuns: baseRuns.length, causes: analysis === null ? '' : causesClause(analysis, causes) });
   return {
     baseline: { runs: names(baseRuns), instances: countOf(baseRuns) },
