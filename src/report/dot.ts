@@ -1,6 +1,6 @@
 import type { Analysis } from '../analysis.js';
 import type { AttentionGraph, AttentionNode } from '../attention/types.js';
-import { supportingGraph, supportNote } from './support.js';
+import { supportingGraph, supportParts } from './support.js';
 
 export interface DotOptions {
   /** Draw only this graph (an index into analysis.graphs); fonts keep the scale of all graphs. */
@@ -62,8 +62,9 @@ function cluster(whole: AttentionGraph, gi: number, maxT: number): string[] {
     `${g.kind} · ${g.features.join(', ')} · class ${g.className}`,
     alone ? 'score 0 · no divergent dependency found' : `score ${formatNumber(g.score)}`,
   ];
-  const note = supportNote(support);
-  if (note !== null) heading.push(`(${note})`);
+  // One line per reason, so the heading does not widen the drawing.
+  const left = supportParts(support);
+  if (left.length > 0) heading.push('left out (--json has the whole graph):', ...left);
   // A weight says something only where weights differ: one value on every edge is said once, in the heading.
   const weights = new Set(g.edges.map((e) => formatNumber(e.weight, 2)));
   const labelled = weights.size > 1;

@@ -46,11 +46,17 @@ export function supportingGraph(g: AttentionGraph, maxHops = MAX_HOPS): Supporti
   return { graph: { ...g, nodes, edges }, cut, dropped: g.nodes.length - nodes.length - cut };
 }
 
-/** The sentence a drawing ends with when nodes were left out; null when none were. */
-export function supportNote(s: SupportingGraph): string | null {
+/** What was left out, one part per reason; empty when nothing was. */
+export function supportParts(s: SupportingGraph): string[] {
   const parts: string[] = [];
   if (s.cut > 0) parts.push(`cut: ${s.cut} significant node${s.cut === 1 ? '' : 's'} more than ${MAX_HOPS} steps from P`);
   if (s.dropped > 0) parts.push(`${s.dropped} node${s.dropped === 1 ? '' : 's'} not significant and on no path to a significant one`);
   if (s.graph.omitted > 0) parts.push(`${s.graph.omitted} more by --max-nodes`);
+  return parts;
+}
+
+/** The sentence a drawing ends with when nodes were left out; null when none were. */
+export function supportNote(s: SupportingGraph): string | null {
+  const parts = supportParts(s);
   return parts.length === 0 ? null : `left out: ${parts.join('; ')} (--json has the whole graph)`;
 }

@@ -142,7 +142,7 @@ function describeCause(c: VerdictCause, v: Verdict, graphs: readonly AttentionGr
     const how = c.presence === 'new' ? 'new in bad' : c.presence === 'vanished' ? 'vanished from bad' : 'occurs';
     return `${c.kind}, ${how}: ${featureValue(c.kind, c.feature, c.meanGood)} of good → ${featureValue(c.kind, c.feature, c.meanBad)} of bad instances, ${z}`;
   }
-  const where = c.source === 'graph' || c.source === 'divergence' ? `, ${causeStanding(c, v, graphs).words}` : '';
+  const where = c.source === 'graph' || (c.source === 'divergence' && !c.negligible) ? `, ${causeStanding(c, v, graphs).words}` : '';
   return `${c.kind} ${c.feature} ${featureChange(c.kind, c.feature, c.meanGood, c.meanBad)}, ${z}${where}`;
 }
 
