@@ -18,7 +18,8 @@ const FIRST_SCREEN = [
   '   2. FlushEnd       event wait      0.7257 → 6.449 s           z +7.33 cause: tied to the slowdown',
   '   3. config_version state min       3 → 4                      z +9.98 herring: changed, but not tied to the slowdown',
   '   4. heap_mb        state min       415.2 → 772.1              z +9.98 herring: changed, but not tied to the slowdown',
-  '   5. FlushBegin     event gap.after 0.1205 → 0.907 s           z +7.29 herring: changed, but not tied to the slowdown',
+  // FlushBegin's gap.after is FlushEnd's gap seen from the other event: the cause's twin, not a herring.
+  '   5. FlushBegin     event gap.after 0.1205 → 0.907 s           z +7.29 cause: tied to the slowdown: the same change as FlushEnd gap',
   '   6. Compaction     event first.rel 85.13% → 91.29% of the run z +7.93 moved in time with the slowdown: a consequence, not a cause',
   '   7. OpenSegment    event last.abs  5.058 → 9.961 s            z +6.93 moved in time with the slowdown: a consequence, not a cause',
   '   8. cpu_pct        state min       54.72 → 51.97              z -1.77 not significant: where to look next',

@@ -160,9 +160,9 @@ function causesClause(a: Analysis, causes: readonly VerdictCause[]): string {
   const v = a.verdict;
   const top = causes[0];
   if (top === undefined || top.source === 'weak' || top.negligible) return '';
-  const herrings = causes.slice(1).filter((c) => causeStanding(c, v).role === 'herring').slice(0, HERRINGS_NAMED).map((c) => c.variable);
+  const herrings = causes.slice(1).filter((c) => causeStanding(c, v, a).role === 'herring').slice(0, HERRINGS_NAMED).map((c) => c.variable);
   const tail = herrings.length > 0 ? `; changed, but not tied to it: ${herrings.join(', ')}` : '';
-  return `; top cause: ${top.variable} (${top.kind} ${top.feature} ${featureChange(top.kind, top.feature, top.meanGood, top.meanBad)}, ${causeStanding(top, v, a.graphs).words})${tail}`;
+  return `; top cause: ${top.variable} (${top.kind} ${top.feature} ${featureChange(top.kind, top.feature, top.meanGood, top.meanBad)}, ${causeStanding(top, v, a).words})${tail}`;
 }
 
 /** A check that cannot be made from its input; the CLI turns it into an InputError. */

@@ -46,7 +46,7 @@ function causeLines(r: CheckResult): string[] {
   const v = r.analysis.verdict;
   return r.causes.map((c) => `${c.variable} (${c.kind} ${c.feature}): ${featureChange(c.kind, c.feature, c.meanGood, c.meanBad)}, z ${formatStat(c.z)}; ${standingText(r, c)}`);
   function standingText(res: CheckResult, c: VerdictCause): string {
-    const s = causeStanding(c, v, res.analysis!.graphs);
+    const s = causeStanding(c, v, res.analysis!);
     return s.role === 'cause' || s.role === 'herring' ? `${s.role}: ${s.words}` : s.words;
   }
 }
@@ -75,7 +75,7 @@ export function renderCheckJson(r: CheckResult): string {
     untestable: r.untestable,
     causes: r.causes.map((c) => ({
       variable: c.variable, kind: c.kind, feature: c.feature, z: jsonNumber(c.z), meanBaseline: jsonNumber(c.meanGood), meanNew: jsonNumber(c.meanBad),
-      source: c.source, role: causeStanding(c, r.analysis!.verdict).role,
+      source: c.source, role: causeStanding(c, r.analysis!.verdict, r.analysis!).role,
     })),
     tests: r.tests.map(test),
   };
@@ -125,7 +125,7 @@ export function renderGithub(r: CheckResult, file: string | null): string {
     const v = r.analysis.verdict;
     const text = causeLines(r);
     r.causes.slice(0, 10).forEach((c, i) => {
-      const role = causeStanding(c, v).role;
+      const role = causeStanding(c, v, r.analysis!).role;
       const level = role === 'cause' || role === 'untied' ? 'warning' : 'notice';
       lines.push(`::${level} ${at}title=${prop(`distalyze: ${i + 1}. ${c.variable} (${role})`)}::${data(text[i]!)}`);
     });

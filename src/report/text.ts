@@ -76,7 +76,7 @@ function renderCauses(a: Analysis, c: InstanceType<typeof Chalk>, limit: number)
   }
   const shown = v.causes.slice(0, limit);
   const rows = shown.map((x) => {
-    const standing = causeStanding(x, v, a.graphs);
+    const standing = causeStanding(x, v, a);
     const presence = x.presence !== 'both' ? `${x.presence}, ` : '';
     return {
       name: esc(x.variable), kind: x.kind, feature: x.feature, change: esc(featureChange(x.kind, x.feature, x.meanGood, x.meanBad)),
@@ -118,7 +118,7 @@ function renderDivergence(a: Analysis, c: InstanceType<typeof Chalk>, limit: num
       ? '  No feature differs significantly between the two classes.'
       : '  Only the metric P itself differs significantly; no other feature does.');
   } else {
-    const roles = new Map(a.verdict.causes.map((x) => [`${x.kind}\u0000${x.variable}`, causeStanding(x, a.verdict).role]));
+    const roles = new Map(a.verdict.causes.map((x) => [`${x.kind}\u0000${x.variable}`, causeStanding(x, a.verdict, a).role]));
     const shown = candidates.slice(0, limit);
     const width = Math.min(40, Math.max(8, ...shown.map((r) => esc(r.variable).length)));
     const aliases = new Set(a.verdict.aliases.map((x) => `${x.kind}\u0000${x.variable}`));

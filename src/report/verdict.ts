@@ -22,7 +22,7 @@ export function verdictSentence(v: Verdict, context: SentenceContext = {}): stri
   const metric = v.metric;
   const top = v.causes[0] ?? null;
   if (metric !== null) parts.push(metricSentence(metric, context.tests));
-  const describe = (c: VerdictCause): string => describeCause(c, v, context.graphs);
+  const describe = (c: VerdictCause): string => describeCause(c, v, context);
   if (top !== null && top.source !== 'weak' && !top.negligible) {
     parts.push(`Top cause: ${top.variable} (${describe(top)}).`);
   } else if (top !== null && top.negligible) {
@@ -118,10 +118,15 @@ export type CauseRole = 'cause' | 'herring' | 'untied' | 'consequence' | 'weak' 
  * apart); an event that only moved in time; not significant; or a time too
  * small to matter.
  */
-export function causeStanding(c: VerdictCause, v: Pick<Verdict, 'metric' | 'causes'>, graphs?: readonly AttentionGraph[]): { readonly role: CauseRole; readonly words: string } {
+export function causeStanding(c: VerdictCause, v: Pick<Verdict, 'metric' | 'causes'>, context: SentenceContext = {}): { readonly role: CauseRole; readonly words: string } {
   const change = changeOfP(v.metric);
   if (c.negligible) return { role: 'negligible', words: `changed by under ${NEGLIGIBLE_SHARE * 100}% of a run: too little to matter` };
   if (c.source === 'weak') return { role: 'weak', words: 'not significant: where to look next' };
+  if (c.source === 'divergence') {
+    // The same wait seen from the other event (db:Done's gap is db:Query's gap.after): the graph cause's twin, not a herring.
+    const twin = twinOfGraphCause(c, v, context.tests);
+    if (twin !== null) return { role: 'cause', words: `tied to ${change}: the same change as ${twin.variable} ${twin.feature}` };
+  }
   // An event's position in time moves when anything before it takes longer: a consequence of the change, which it cannot locate.
   if (c.source === 'divergence' && c.kind === 'event' && isTimeFeature(c.kind, c.feature as FeatureType)) {
     return { role: 'consequence', words: `moved in time with ${change}: a consequence, not a cause` };
@@ -131,18 +136,26 @@ export function causeStanding(c: VerdictCause, v: Pick<Verdict, 'metric' | 'caus
       ? { role: 'herring', words: `changed, but not tied to ${change}` }
       : { role: 'untied', words: `changed; the graphs tie nothing to ${change}, so it is unconfirmed` };
   }
-  const hops = graphs === undefined ? null : hopsFromP(graphs, c);
+  const hops = context.graphs === undefined ? null : hopsFromP(context.graphs, c);
   const via = hops !== null && hops > 1 ? ` through ${hops - 1} other variable${hops === 2 ? '' : 's'}` : '';
   return { role: 'cause', words: `tied to ${change}${via}` };
 }
 
-function describeCause(c: VerdictCause, v: Verdict, graphs: readonly AttentionGraph[] | undefined): string {
+/** A test of a graph cause's variable whose result is the cause's own, number for number; null when there is none. */
+function twinOfGraphCause(c: VerdictCause, v: Pick<Verdict, 'causes'>, tests: readonly TestResult[] | undefined): TestResult | null {
+  if (tests === undefined) return null;
+  const graphCauses = new Set(v.causes.filter((x) => x.source === 'graph' && x.kind === c.kind).map((x) => x.variable));
+  if (graphCauses.size === 0) return null;
+  return tests.find((t) => t.kind === c.kind && graphCauses.has(t.variable) && t.meanGood === c.meanGood && t.meanBad === c.meanBad && Object.is(t.t, c.t)) ?? null;
+}
+
+function describeCause(c: VerdictCause, v: Verdict, context: SentenceContext): string {
   const z = `z ${formatStat(c.z)}`;
   if (c.feature === 'occurrence') {
     const how = c.presence === 'new' ? 'new in bad' : c.presence === 'vanished' ? 'vanished from bad' : 'occurs';
     return `${c.kind}, ${how}: ${featureValue(c.kind, c.feature, c.meanGood)} of good → ${featureValue(c.kind, c.feature, c.meanBad)} of bad instances, ${z}`;
   }
-  const where = c.source === 'graph' || (c.source === 'divergence' && !c.negligible) ? `, ${causeStanding(c, v, graphs).words}` : '';
+  const where = c.source === 'graph' || (c.source === 'divergence' && !c.negligible) ? `, ${causeStanding(c, v, context).words}` : '';
   return `${c.kind} ${c.feature} ${featureChange(c.kind, c.feature, c.meanGood, c.meanBad)}, ${z}${where}`;
 }
 

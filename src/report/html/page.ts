@@ -212,7 +212,7 @@ function verdictOf(a: Analysis): { title: string; html: (ix: Map<string, number>
     html: (ix) => `<p class="headline" id="verdict-headline">${h(sentence)}</p>` +
       `<p class="hint">What changed, the cause first (a herring changed but is not tied to P in the dependency graphs):</p>` +
       `<ol id="verdict-causes">${causes.map((c) => {
-        const standing = causeStanding(c, v, a.graphs);
+        const standing = causeStanding(c, v, a);
         const words = standing.role === 'cause' || standing.role === 'herring' ? `${standing.role}: ${standing.words}` : standing.words;
         return `<li class="${standing.role}">${nameButton(c.kind, c.variable, c.feature, ix)} <span class="muted">${h(`${c.kind} ${c.feature}: ${featureChange(c.kind, c.feature, c.meanGood, c.meanBad)}, z ${formatStat(c.z)}`)}</span> — ${h(words)}</li>`;
       }).join('')}</ol>`,
