@@ -33,7 +33,7 @@ export function renderDot(analysis: Analysis, options: DotOptions = {}): string 
     lines.push(`  note [${attrs({ shape: 'note', label: 'No dependency graphs: no log kind had a performance metric to focus on.' })}];`);
   }
   analysis.graphs.forEach((g, gi) => {
-    if (options.only === undefined || options.only === gi) lines.push(...cluster(g, gi, maxT));
+    if (options.only === undefined || options.only === gi) lines.push(...cluster(g, gi, maxT, zOf(analysis, g)));
   });
   if (analysis.graphs.length > 0 && options.legend !== false) lines.push(...legend());
   lines.push('}');
@@ -51,7 +51,7 @@ const METRIC_FILL = '#fdb863';
 const BAD_LARGER = '#b2182b';
 const GOOD_LARGER = '#2166ac';
 
-function cluster(whole: AttentionGraph, gi: number, maxT: number): string[] {
+function cluster(whole: AttentionGraph, gi: number, maxT: number, z: ReadonlyMap<string, number>): string[] {
   // Only what supports the answer: significant nodes and their paths to P, the chain cut at MAX_HOPS (support.ts).
   const support = supportingGraph(whole);
   const g = support.graph;
@@ -73,7 +73,7 @@ function cluster(whole: AttentionGraph, gi: number, maxT: number): string[] {
     `  subgraph cluster_${gi} {`,
     `    graph [${attrs({ label: heading.join('\n'), labeljust: 'l', style: 'rounded', color: '#999999' })}];`,
   ];
-  g.nodes.forEach((n, i) => out.push(`    ${id(i)} [${attrs(nodeAttrs(n, maxT))}];`));
+  g.nodes.forEach((n, i) => out.push(`    ${id(i)} [${attrs(nodeAttrs(n, maxT, z.get(n.variable)))}];`));
   for (const e of g.edges) {
     const from = index.get(e.from);
     const to = index.get(e.to);
@@ -87,9 +87,16 @@ function cluster(whole: AttentionGraph, gi: number, maxT: number): string[] {
   return out;
 }
 
-function nodeAttrs(n: AttentionNode, maxT: number): Record<string, string | number> {
+/** z of each node's test in the graph's feature, the statistic the text and the lists show. */
+function zOf(a: Analysis, g: AttentionGraph): Map<string, number> {
+  return new Map(a.tests.filter((t) => t.kind === g.kind && t.feature === g.feature).map((t) => [t.variable, t.z]));
+}
+
+function nodeAttrs(n: AttentionNode, maxT: number, z: number | undefined): Record<string, string | number> {
+  // The label gives z, as every list does; a graph built without its tests (a library caller's) gives t.
+  const stat = z !== undefined && !Number.isNaN(z) ? `z = ${formatT(z)}` : Number.isNaN(n.t) ? 'untested' : `t = ${formatT(n.t)}`;
   const a: Record<string, string | number> = {
-    label: `${n.variable}\n${Number.isNaN(n.t) ? 'untested' : `t = ${formatT(n.t)}`}`,
+    label: `${n.variable}\n${stat}`,
     fontsize: n.metric ? METRIC_FONT : round(MIN_FONT + (MAX_FONT - MIN_FONT) * fontScale(n.t, maxT)),
   };
   if (n.metric) {
@@ -125,10 +132,11 @@ function largestFiniteAbsT(analysis: Analysis): number {
 function legend(): string[] {
   const text = [
     'Legend',
+    'shown: significant variables within 3 steps of P, and their paths to it',
     'filled: P, the performance metric',
     'red outline: larger in bad (t > 0); blue: larger in good (t < 0)',
     'dashed: not significant (on the path to P)',
-    'text size: |t| (one scale for all graphs)',
+    'label: z of the feature; text size: |t| (one scale for all graphs)',
     'arrow: happens-before (earlier → later), not causality',
     'plain line: dependency with no time order',
     'line width: dependency weight',

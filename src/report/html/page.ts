@@ -230,7 +230,7 @@ function nameButton(kind: LogKind, variable: string, feature: string, ix: Map<st
 }
 
 /** What the drawings' colours, sizes and lines mean (the DOT output draws the same as a legend node). */
-const GRAPH_LEGEND = 'Filled: P, the performance metric. Red outline: larger in bad (t > 0); blue: larger in good (t < 0); dashed: not significant. '
+const GRAPH_LEGEND = 'Each graph shows what supports the answer: significant variables within 3 steps of P and their paths to it. Filled: P, the performance metric. Red outline: larger in bad (t > 0); blue: larger in good (t < 0); dashed: not significant. '
   + 'Text size: |t|, one scale for all graphs. Arrows: happens-before (earlier → later), not causality; plain lines: no time order. '
   + 'Line width: dependency weight (labelled where the weights differ).';
 
@@ -254,6 +254,8 @@ function renderCard(a: Analysis, whole: AttentionGraph, index: number, drawing: 
   const metric = g.nodes.find((n) => n.metric)?.variable ?? (g.kind === 'event' ? a.metric.event : a.metric.state) ?? '?';
   const same = g.features.filter((f) => f !== g.feature);
   const causes = causesOf(g);
+  // One statistic, as in the lists: z of the graph's feature.
+  const zOf = new Map(a.tests.filter((t) => t.kind === g.kind && t.feature === g.feature).map((t) => [t.variable, t.z]));
   const title = `${KIND_TITLES[g.kind]} · feature ${g.feature}${same.length > 0 ? ` (same graph: ${same.join(', ')})` : ''}`;
   const sub = `${g.className === 'both' ? 'both classes' : `${g.className} class`} dependency network · score ${formatStat(g.score, false)} · P = ${metric}`;
   let body: string;
@@ -264,7 +266,9 @@ function renderCard(a: Analysis, whole: AttentionGraph, index: number, drawing: 
   } else {
     const items = causes.slice(0, MAX_LISTED).map((c) => {
       const order = c.order === null ? '' : `, happens ${c.order} ${c.via}`;
-      return `<li>${nameButton(g.kind, c.variable, g.feature, ix)} <span class="muted">${h(`t ${formatStat(c.t)} · weight ${c.weight.toFixed(2)} to ${c.via}${order}`)}</span></li>`;
+      const z = zOf.get(c.variable);
+      const stat = z !== undefined ? `z ${formatStat(z)}` : `t ${formatStat(c.t)}`;
+      return `<li>${nameButton(g.kind, c.variable, g.feature, ix)} <span class="muted">${h(`${stat} · weight ${c.weight.toFixed(2)} to ${c.via}${order}`)}</span></li>`;
     });
     if (causes.length > MAX_LISTED) items.push(`<li class="muted">${h(`and ${causes.length - MAX_LISTED} more in the graph`)}</li>`);
     const note = supportNote(support);
