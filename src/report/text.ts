@@ -81,7 +81,7 @@ function renderCauses(a: Analysis, c: InstanceType<typeof Chalk>, limit: number)
     return {
       name: esc(x.variable), kind: x.kind, feature: x.feature, change: esc(featureChange(x.kind, x.feature, x.meanGood, x.meanBad)),
       z: `z ${formatStat(x.z)}`, role: standing.role,
-      words: `${presence}${standing.role === 'cause' || standing.role === 'herring' ? `${standing.role}: ` : ''}${standing.words}`,
+      words: esc(`${presence}${standing.role === 'cause' || standing.role === 'herring' ? `${standing.role}: ` : ''}${standing.words}`),
     };
   });
   const width = (f: (r: (typeof rows)[number]) => string, max: number): number => Math.min(max, Math.max(0, ...rows.map((r) => f(r).length)));
