@@ -22,31 +22,48 @@ beforeAll(() => {
   for (let d = 1; d <= 18; d++) cpSync(night(d), join(baseline, `2026-11-${String(d).padStart(2, '0')}`), { recursive: true });
 });
 
-const PASS_19 = 'distalyze check: pass: duration is 4.4% slower than the baseline (3.602 against 3.448 ± 0.1568 over 18 baseline runs; p 0.35, effect 0.98 sd), within --max-slowdown 5%\n';
-const FAIL_20 = 'distalyze check: FAIL: duration is 19.2% slower than the baseline (4.112 against 3.448 ± 0.1568 over 18 baseline runs; p 0.00072, effect 4.23 sd), beyond --max-slowdown 5%; 15 other features differ significantly\n';
+const PASS_19 = 'pass: duration is 4.4% slower than the baseline (+0.1534 s: 3.602 against 3.448 ± 0.1568 over 18 baseline runs; p 0.35, effect 0.98 sd), within --max-slowdown 5%';
+// The failure names the added time and the verdict's top cause (from 6 new instances the graphs tie nothing: said so).
+const FAIL_20 = 'FAIL: duration is 19.2% slower than the baseline (+0.6635 s: 4.112 against 3.448 ± 0.1568 over 18 baseline runs; p 0.00072, effect 4.23 sd), beyond --max-slowdown 5%; ' +
+  'top cause: load_done (event gap 0.9945 → 1.759 s, changed; the graphs tie nothing to the slowdown, so it is unconfirmed); 15 other features differ significantly';
 
 describe('distalyze check BASELINE NEW (one new run)', () => {
-  it('passes a run without regression, saying why in one line on stderr', async () => {
+  it('passes a run without regression, saying why in one line, once', async () => {
     const r = await run('check', baseline, night(19));
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe(PASS_19);
+    expect(r.stdout.split('\n')[1]).toBe(PASS_19);
+    expect(r.stderr).toBe('');
     expect(r.stdout).toContain('check: 1 new run (');
   });
 
-  it('fails the regressed run (exit 1) with the one-line reason', async () => {
+  it('fails the regressed run (exit 1) with the one-line reason, naming the top cause; the line once', async () => {
     const r = await run('check', baseline, night(20));
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(FAIL_20);
-    expect(r.stdout).toContain('load_done first.abs (event): 0.9945 → 1.759');
+    expect(r.stdout.split('\n')[1]).toBe(FAIL_20);
+    expect(r.stdout.split('FAIL:')).toHaveLength(2);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('   1. load_done (event gap): 0.9945 → 1.759 s, z +6.16;');
+  });
+
+  it('-q: only the gate\'s line, or only what was asked for; beside --json - the line goes to stderr', async () => {
+    const q = await run('check', baseline, night(20), '-q');
+    expect(q.code).toBe(1);
+    expect(q.stdout).toBe(`distalyze check: ${FAIL_20}\n`);
+    expect(q.stderr).toBe('');
+    const github = await run('check', baseline, night(20), '-q', '--github');
+    expect(github.stdout.split('\n').every((l) => l === '' || l.startsWith('::'))).toBe(true);
+    const json = await run('check', baseline, night(20), '--json', '-');
+    expect(json.stderr).toBe(`distalyze check: ${FAIL_20}\n`);
+    expect((await run('check', baseline, night(20), '--json', '-', '-q')).stderr).toBe('');
   });
 
   it('a larger --max-slowdown lets the same run pass; --min-effect likewise', async () => {
     const a = await run('check', baseline, night(20), '--max-slowdown', '25%');
     expect(a.code).toBe(0);
-    expect(a.stderr).toMatch(/^distalyze check: pass: duration is 19\.2% slower .*, within --max-slowdown 25%; 15 other features differ significantly\n$/);
+    expect(a.stdout.split('\n')[1]).toMatch(/^pass: duration is 19\.2% slower .*, within --max-slowdown 25%; 15 other features differ significantly$/);
     const b = await run('check', baseline, night(20), '--min-effect', '5');
     expect(b.code).toBe(0);
-    expect(b.stderr).toMatch(/, below --min-effect 5 sd; /);
+    expect(b.stdout.split('\n')[1]).toMatch(/, below --min-effect 5 sd; /);
   });
 
   it('one instance is a run too', async () => {
@@ -80,18 +97,19 @@ describe('distalyze check BASELINE NEW (one new run)', () => {
     const xml = readFileSync(file, 'utf8');
     expect(wellFormed(xml)).toBe(true);
     expect(xml).toContain('<testsuite name="distalyze check" tests="16" failures="1" errors="0" skipped="0">');
-    expect(xml).toContain(`<failure message="${escapeXml(FAIL_20.slice('distalyze check: '.length, -1))}" type="regression">`);
+    expect(xml).toContain(`<failure message="${escapeXml(FAIL_20)}" type="regression">`);
     const pass = join(out, 'pass.xml');
     await run('check', baseline, night(19), '--junit', pass);
     expect(wellFormed(readFileSync(pass, 'utf8'))).toBe(true);
     expect(readFileSync(pass, 'utf8')).toContain('failures="0"');
   });
 
-  it('--github writes workflow commands, escaped', async () => {
+  it('--github writes workflow commands, escaped, on a log file of the new run, causes in the verdict\'s order', async () => {
     const r = await run('check', baseline, night(20), '--github');
-    const first = r.stdout.split('\n')[0];
-    expect(first).toBe(`::error file=${night(20).replace(/:/g, '%3A').replace(/,/g, '%2C')},title=distalyze check::FAIL: duration is 19.2%25 slower than the baseline (4.112 against 3.448 ± 0.1568 over 18 baseline runs; p 0.00072, effect 4.23 sd), beyond --max-slowdown 5%25; 15 other features differ significantly`);
-    expect(r.stdout.split('\n')[1]).toMatch(/^::warning file=.*,title=distalyze%3A load_done first\.abs::load_done first\.abs \(event\)/);
+    const lines = r.stdout.split('\n');
+    // Attached to a file GitHub can find: a log file of the run, relative to the workspace (the repository root here).
+    expect(lines[0]).toBe(`::error file=fixtures/history/nightly/2026-11-20/node-1.dlog,title=distalyze check::${FAIL_20.replace(/%/g, '%25')}`);
+    expect(lines[1]).toBe('::warning file=fixtures/history/nightly/2026-11-20/node-1.dlog,title=distalyze%3A 1. load_done (untied)::load_done (event gap): 0.9945 → 1.759 s, z +6.16; changed; the graphs tie nothing to the slowdown, so it is unconfirmed');
   });
 
   it('input errors: one line, exit 2', async () => {
@@ -150,15 +168,15 @@ describe('the gate on P (gateOf)', () => {
   });
   const o = { alpha: 0.05, maxSlowdown: 0.05, minEffect: 0, baselineRuns: 10 };
   it('passes a faster run', () => {
-    expect(gateOf(p(9, 0.01, -2), [], o)).toMatchObject({ passed: true, reason: 'pass: duration is 10.0% faster than the baseline (9 against 10 ± 0.5 over 10 baseline runs; p 0.01, effect -2 sd)' });
+    expect(gateOf(p(9, 0.01, -2), [], o)).toMatchObject({ passed: true, reason: 'pass: duration is 10.0% faster than the baseline (−1 s: 9 against 10 ± 0.5 over 10 baseline runs; p 0.01, effect -2 sd)' });
   });
   it('passes a slowdown above the limit that is within the run-to-run spread', () => {
-    expect(gateOf(p(12, 0.2, 1), [], o).reason).toBe('pass: duration is 20.0% slower than the baseline (12 against 10 ± 2 over 10 baseline runs; p 0.2, effect 1 sd), within the baseline\'s run-to-run spread (p ≥ 0.05)');
+    expect(gateOf(p(12, 0.2, 1), [], o).reason).toBe('pass: duration is 20.0% slower than the baseline (+2 s: 12 against 10 ± 2 over 10 baseline runs; p 0.2, effect 1 sd), within the baseline\'s run-to-run spread (p ≥ 0.05)');
   });
   it('fails a significant slowdown above the limit, and counts the other features that differ', () => {
     const other = { ...p(1, 1e-6, 9), metric: false, significant: true, variable: 'x' };
     const g = gateOf(p(12, 1e-5, 8), [other], o);
     expect(g.passed).toBe(false);
-    expect(g.reason).toBe('FAIL: duration is 20.0% slower than the baseline (12 against 10 ± 0.25 over 10 baseline runs; p 1.0e-5, effect 8 sd), beyond --max-slowdown 5%; 1 other feature differs significantly');
+    expect(g.reason).toBe('FAIL: duration is 20.0% slower than the baseline (+2 s: 12 against 10 ± 0.25 over 10 baseline runs; p 1.0e-5, effect 8 sd), beyond --max-slowdown 5%; 1 other feature differs significantly');
   });
 });

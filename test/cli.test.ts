@@ -59,9 +59,10 @@ describe('the pipeline fixture: planted lock contention', () => {
     const r = await run(FIXTURES.pipelineGood, FIXTURES.pipelineBad, '--no-color');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('good: 40 instances from 40 files');
-    expect(r.stdout).toContain('Divergent variables');
+    expect(r.stdout).toContain('What changed, the cause first');
     expect(r.stdout).toContain('lock_wait_ms');
     expect(r.stdout).toContain('Where to look');
+    expect(r.stdout).toContain('Divergence alone');
     expect(r.stdout).not.toMatch(/\x1b\[/); // no color codes when not a TTY
   });
 

@@ -71,7 +71,7 @@ describe('renderDot', () => {
     expect(svg).toContain('event · first.abs, median.abs · class bad');
     expect(svg).toContain('score 0.812');
     expect(svg).toContain('no divergent dependency found');
-    expect(svg).toContain('(2 more nodes not shown)');
+    expect(dot).toContain('left out (--json has the whole graph):\\n2 more by --max-nodes');
   });
 
   it('fills P, sizes fonts by |t| and pens by weight, and directs only happens-before edges', () => {
@@ -133,8 +133,9 @@ describe('renderDot', () => {
     const names = ['\\', 'ends with backslash\\', '"', '\\"', 'tab\there', 'cr\rlf\r\n', 'nul\u0000bell\u0007', 'del\u007f', '\\N \\G \\L \\E', 'ünïcödé ✓ 日本', 'lone \ud800 surrogate', '{record|shape}', '<b>html</b>', '-> edge ;', ''];
     const g: AttentionGraph = {
       ...eventGraph,
-      nodes: names.map((variable, i) => ({ variable, t: i, significant: i % 2 === 0, metric: i === 0 })),
-      edges: names.slice(1).map((to, i) => ({ from: names[i], to, weight: 0.5, directed: i % 2 === 0 })),
+      // Every name next to P and significant, so the drawing (what supports the answer, support.ts) keeps them all.
+      nodes: names.map((variable, i) => ({ variable, t: i, significant: true, metric: i === 0 })),
+      edges: names.slice(1).map((to, i) => ({ from: names[0]!, to, weight: 0.5, directed: i % 2 === 0 })),
       omitted: 0,
       aliases: [],
     };
@@ -143,6 +144,21 @@ describe('renderDot', () => {
     expect(svg).toContain('\\N \\G \\L \\E');
     expect(svg).toContain('ünïcödé ✓ 日本');
     expect(svg).toContain('&lt;b&gt;html&lt;/b&gt;');
+  });
+});
+
+describe('renderDot draws what supports the answer', () => {
+  it('cuts a chain beyond 3 steps from P and drops insignificant branches, saying so in the heading', () => {
+    const chain = ['c1', 'c2', 'c3', 'c4', 'c5'];
+    const long: AttentionGraph = {
+      ...eventGraph, omitted: 0,
+      nodes: [{ variable: 'done', t: 12, significant: true, metric: true }, ...chain.map((variable) => ({ variable, t: 4, significant: true, metric: false })),
+        { variable: 'noise', t: 0.1, significant: false, metric: false }],
+      edges: [...chain.map((to, i) => ({ from: i === 0 ? 'done' : chain[i - 1]!, to, weight: 0.9, directed: false })), { from: 'done', to: 'noise', weight: 0.4, directed: false }],
+    };
+    const dot = renderDot(analysis([long]));
+    expect([...dot.matchAll(/^\s+g0_n\d+ \[label="([^\\"]*)/gm)].map((m) => m[1])).toEqual(['done', 'c1', 'c2', 'c3']);
+    expect(dot).toContain('left out (--json has the whole graph):\\ncut: 2 significant nodes more than 3 steps from P\\n1 node not significant and on no path to a significant one');
   });
 });
 

@@ -96,7 +96,12 @@ describe('distalyze history on 30 generated nightly runs (fixtures/history)', ()
     expect(regression!.before).toEqual({ from: '2026-11-12', to: '2026-11-19' });
     expect(regression!.after).toEqual({ from: '2026-11-20', to: '2026-11-30' });
     // The two-set verdict (SPEC §6) of runs before against runs after the change.
-    expect(regression!.verdict).toBe('Bad instances are worse: duration 3.391 s → 4.185 s (+23.42%), p 1.8e-12. Top cause: load_done (event gap 0.9889 → 1.8, z +12). Where the time went: +0.8113 s (102%) before load_done.');
+    // P in plain words (how much slower, the test); a cause the graphs do not tie is said to be unconfirmed; a share above 100% says why.
+    expect(regression!.verdict).toBe("Bad instances are worse: duration 3.391 s → 4.185 s, 23.42% slower (+0.794 s); Welch's t-test, p 1.8e-12. " +
+      'Top cause: load_done (event gap 0.9889 → 1.8 s, z +12, changed; the graphs tie nothing to the slowdown, so it is unconfirmed). ' +
+      'Where the time went: +0.8113 s before load_done (102% of the added time); other waits shrank, so a share passes 100%.');
+    // A change of P's spread is said as such, not as "does not differ significantly" (issue 57).
+    expect(variance!.verdict).toBe('duration changed its spread, not its mean: sd 0.1098 → 0.502 (p 0.0062); mean 3.505 → 3.391 (p 0.14), so a comparison of means names no cause; changed with it: compute_done, load_done.');
     // The build counter changes between any two sets of runs; it is kept out of the comparisons.
     expect(regression!.analysis.tests.some((t) => t.variable === 'config_version')).toBe(false);
   });

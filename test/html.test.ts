@@ -84,10 +84,12 @@ describe('renderHtml', () => {
     const html = await renderHtml(makeAnalysis());
     const headline = /<p class="headline" id="verdict-headline">([\s\S]*?)<\/p>/.exec(html)![1]!;
     // The same sentence as the terminal and JSON (src/report/verdict.ts).
-    expect(headline).toBe(h(verdictSentence(makeAnalysis().verdict)));
+    const a = makeAnalysis();
+    expect(headline).toBe(h(verdictSentence(a.verdict, a)));
     expect(headline).toContain('Top cause: lock_wait_ms');
-    const causes = /<p class="hint" id="verdict-causes">([\s\S]*?)<\/p>/.exec(html)![1]!;
-    expect(causes).toContain('Where to look');
+    // The causes in the verdict's order, each with its standing in the terminal's words (issue 57).
+    const causes = /<ol id="verdict-causes">([\s\S]*?)<\/ol>/.exec(html)![1]!;
+    expect(causes).toContain('cause: tied to the slowdown');
     expect(causes).toContain('lock_wait_ms');
     expect(causes).toContain('FlushEnd');
     expect(causes).not.toContain('heap_mb');

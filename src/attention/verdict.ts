@@ -244,7 +244,7 @@ function divergentByLocatingFeatures(tests: readonly TestResult[]): { best: Test
 }
 
 /**
- * P's change: the test of P's headline feature — for the built-in duration
+ * P's change: the test of P's headline feature, significant at α uncorrected — for the built-in duration
  * (D in every feature type) its first table; for a named event metric
  * `last.abs`, for a named state metric `final` (as for the heavy tail).
  */
@@ -260,7 +260,8 @@ function metricOf(fs: FeatureSet, summary: TestSummary): VerdictMetric | null {
     return {
       variable: name, kind, feature, meanGood: t.meanGood, meanBad: t.meanBad, difference,
       relative: t.meanGood !== 0 ? difference / Math.abs(t.meanGood) : NaN,
-      p: t.p, log10p: t.log10p, significant: t.significant,
+      // P is the one question asked in advance, as in `check`: tested at α itself, not among the m hypotheses of the search.
+      p: t.p, log10p: t.log10p, significant: t.significant || t.log10p < Math.log10(summary.alpha),
     };
   }
   return null;

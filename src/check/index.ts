@@ -11,10 +11,14 @@
  * test (SPEC §3 "few instances": 1–2 new runs against ≥ 3 baseline runs), or
  * Welch's test from 3 new runs on.
  */
+import { analyze, type Analysis, type AnalysisOptions } from '../analysis.js';
 import { metricValues } from '../features/metric.js';
 import type { RunSkipped } from './skipped.js';
 import type { FeatureSet, FeatureType, LogKind } from '../features/types.js';
+import { subsetFeatures } from '../history/index.js';
 import { mean, groupByRun } from '../history/series.js';
+import type { VerdictCause } from '../attention/verdict.js';
+import { causeStanding, featureChange } from '../report/verdict.js';
 import { significantFlags } from '../ttest/correction.js';
 import { fewValuesTest, REFERENCE_MIN_VALUES } from '../ttest/prediction.js';
 import type { WelchResult } from '../ttest/types.js';
@@ -28,6 +32,12 @@ export interface CheckOptions {
   /** ... and at least this many baseline standard deviations above it. */
   readonly minEffect: number;
   readonly ignored: (name: string) => boolean;
+  /**
+   * The two-set analysis of the baseline's instances against the new runs',
+   * as the main command makes it: its verdict orders the causes that the
+   * failure line, the text and the annotations name. Without it, no causes.
+   */
+  readonly analysis?: AnalysisOptions;
 }
 
 export interface FeatureCheck extends WelchResult {
@@ -68,6 +78,10 @@ export interface CheckResult {
   readonly skipped: { readonly baseline: readonly RunSkipped[]; readonly new: readonly RunSkipped[] };
   /** Baseline runs left out of the distribution because records of theirs were lost (RunSkipped.lost). */
   readonly leftOut: readonly RunSkipped[];
+  /** Baseline instances against the new runs' (CheckOptions.analysis): its verdict's causes, in its order; null when not asked for. */
+  readonly analysis: Analysis | null;
+  /** The verdict's significant causes, in its order, that also differ significantly from the baseline run by run (`tests`). */
+  readonly causes: readonly VerdictCause[];
 }
 
 export function runCheck(input: { readonly features: FeatureSet; readonly runOf: Int32Array; readonly runNames: readonly string[]; readonly runIsNew: readonly boolean[]; readonly skipped?: readonly RunSkipped[] }, options: CheckOptions): CheckResult {
@@ -132,15 +146,49 @@ export function runCheck(input: { readonly features: FeatureSet; readonly runOf:
     throw new CheckInputError(`cannot test P (${pv.variable}): the baseline needs at least ${REFERENCE_MIN_VALUES} runs with a value of it, and the new runs at least 1`);
   }
   const skippedOf = (runs: readonly number[]): RunSkipped[] => input.skipped === undefined ? [] : runs.map((r) => input.skipped![r]!);
-  const gate = gateOf(p, tests, { ...options, baselineRuns: baseRuns.length });
+  const baseIdx = baseRuns.flatMap((r) => byRun[r]!);
+  const newIdx = newRuns.flatMap((r) => byRun[r]!);
+  const analysis = options.analysis === undefined ? null : analyze({
+    classes: { good: classSummary(fs, baseIdx), bad: classSummary(fs, newIdx) },
+    features: subsetFeatures(fs, baseIdx, newIdx, options.ignored),
+  }, options.analysis);
+  // The verdict's causes, in its order, that also differ from the baseline run by run: the run is check's unit, and a
+  // variable that the baseline's runs already spread over (a build number counting up) is no news in a new run.
+  const runLevel = new Set(tests.filter((t) => t.significant && !t.metric).map((t) => `${t.kind}\u0000${t.variable}`));
+  // Neither a variable that is not significant among the instances nor a time too small to matter is news for a CI job.
+  const causes = analysis === null ? [] : analysis.verdict.causes.filter((c) => c.source !== 'weak' && !c.negligible && runLevel.has(`${c.kind}\u0000${c.variable}`));
+  const gate = gateOf(p, tests, { ...options, baselineRuns: baseRuns.length, causes: analysis === null ? '' : causesClause(analysis, causes) });
   return {
     baseline: { runs: names(baseRuns), instances: countOf(baseRuns) },
     new: { runs: names(newRuns), instances: countOf(newRuns) },
     metric: { variable: pv.variable, kind: pv.kind, feature: pv.feature },
-    gate, p, tests, untestable, ignored: [...ignored].sort(),
+    gate, p, tests, untestable, ignored: [...ignored].sort(), analysis, causes,
     skipped: { baseline: skippedOf(allBase), new: skippedOf(newRuns) },
     leftOut: skippedOf(allBase.filter(lost)),
   };
+}
+
+function classSummary(fs: FeatureSet, idx: readonly number[]) {
+  return {
+    instances: idx.length, files: idx.length, bytes: 0,
+    records: idx.reduce((s, i) => s + fs.instances[i]!.records, 0), skippedLines: 0, skippedExamples: [],
+  };
+}
+
+/** How many herrings the failure line names. */
+const HERRINGS_NAMED = 2;
+
+/**
+ * The verdict's top cause and its first herrings, as the gate's line ends
+ * with them: the same cause, in the same words, as the main command's verdict.
+ */
+function causesClause(a: Analysis, causes: readonly VerdictCause[]): string {
+  const v = a.verdict;
+  const top = causes[0];
+  if (top === undefined || top.source === 'weak' || top.negligible) return '';
+  const herrings = causes.slice(1).filter((c) => causeStanding(c, v, a).role === 'herring').slice(0, HERRINGS_NAMED).map((c) => c.variable);
+  const tail = herrings.length > 0 ? `; changed, but not tied to it: ${herrings.join(', ')}` : '';
+  return `; top cause: ${top.variable} (${top.kind} ${top.feature} ${featureChange(top.kind, top.feature, top.meanGood, top.meanBad)}, ${causeStanding(top, v, a).words})${tail}`;
 }
 
 /** A check that cannot be made from its input; the CLI turns it into an InputError. */
@@ -149,14 +197,18 @@ export class CheckInputError extends Error {}
 /**
  * The gate: fail iff P's new mean is above the baseline's by more than
  * maxSlowdown, by at least minEffect baseline sds, and significantly (P's own
- * two-sided p < alpha). Larger P is worse (a duration, a runtime).
+ * two-sided p < alpha). Larger P is worse (a duration, a runtime). A failure
+ * names `causes` (the verdict's top cause and herrings, as runCheck words them).
  */
-export function gateOf(p: FeatureCheck, tests: readonly FeatureCheck[], o: Omit<CheckOptions, 'ignored'> & { readonly baselineRuns: number }): Gate {
+export function gateOf(p: FeatureCheck, tests: readonly FeatureCheck[], o: Omit<CheckOptions, 'ignored' | 'analysis'> & { readonly baselineRuns: number; readonly causes?: string }): Gate {
   const slowdown = (p.meanBad - p.meanGood) / Math.abs(p.meanGood);
   const pct = (x: number): string => `${(Math.abs(x) * 100).toFixed(1)}%`;
   const limit = `${+(o.maxSlowdown * 100).toFixed(4)}%`;
   const sd = p.effectSize !== 0 && Number.isFinite(p.effectSize) ? Math.abs((p.meanBad - p.meanGood) / p.effectSize) : Number.NaN;
-  const facts = `${fmt(p.meanBad)} against ${fmt(p.meanGood)}${Number.isFinite(sd) ? ` ± ${fmt(sd)}` : ''} over ${o.baselineRuns} baseline runs; ` +
+  const isTime = p.variable === 'duration' || p.feature === 'last.abs';
+  const added = p.meanBad - p.meanGood;
+  const addedText = Number.isFinite(added) && added !== 0 ? `${added > 0 ? '+' : '−'}${fmt(Math.abs(added))}${isTime ? ' s' : ''}: ` : '';
+  const facts = `${addedText}${fmt(p.meanBad)} against ${fmt(p.meanGood)}${Number.isFinite(sd) ? ` ± ${fmt(sd)}` : ''} over ${o.baselineRuns} baseline runs; ` +
     `p ${p.p < 1e-4 ? p.p.toExponential(1) : +p.p.toPrecision(2)}, effect ${p.separated ? '∞' : +p.effectSize.toFixed(2)} sd`;
   const others = tests.filter((t) => t.significant && !t.metric).length;
   const tail = others > 0 ? `; ${others} other feature${others === 1 ? '' : 's'} differ${others === 1 ? 's' : ''} significantly` : '';
@@ -169,7 +221,7 @@ export function gateOf(p: FeatureCheck, tests: readonly FeatureCheck[], o: Omit<
   if (slowdown <= o.maxSlowdown) return { ...base, passed: true, reason: `pass: ${head}, within --max-slowdown ${limit}${tail}` };
   if (!(p.p < o.alpha)) return { ...base, passed: true, reason: `pass: ${head}, within the baseline's run-to-run spread (p ≥ ${o.alpha})${tail}` };
   if (p.effectSize < o.minEffect) return { ...base, passed: true, reason: `pass: ${head}, below --min-effect ${o.minEffect} sd${tail}` };
-  return { ...base, passed: false, reason: `FAIL: ${head}, beyond --max-slowdown ${limit}${tail}` };
+  return { ...base, passed: false, reason: `FAIL: ${head}, beyond --max-slowdown ${limit}${o.causes ?? ''}${tail}` };
 }
 
 function fmt(x: number): string {

@@ -1,5 +1,7 @@
 import { escapeTerminal, formatP, formatStat, formatValue, plural } from '../report/format.js';
 import { jsonNumber } from '../report/json.js';
+import type { VerdictCause } from '../attention/verdict.js';
+import { causeStanding, featureChange } from '../report/verdict.js';
 import type { CheckResult, FeatureCheck } from './index.js';
 import { skippedJson, skippedText } from './skipped.js';
 
@@ -15,6 +17,11 @@ function leftOutLine(r: CheckResult): string[] {
     `${plural(n, 'line')} that should be records could not be read, e.g. ${r.leftOut[0]!.firstLost}`];
 }
 
+/**
+ * The text report: what was compared, the gate's line, then the verdict's
+ * causes in its order (the cause first, herrings named as herrings), then how
+ * many features differ from the baseline run by run (all in --json).
+ */
 export function renderCheckText(r: CheckResult, limit = 10): string {
   const out: string[] = [];
   out.push(`check: ${plural(r.new.runs.length, 'new run')} (${r.new.runs.map(escapeTerminal).join(', ')}; ${plural(r.new.instances, 'instance')}) ` +
@@ -23,11 +30,35 @@ export function renderCheckText(r: CheckResult, limit = 10): string {
   out.push(...skippedText([...r.skipped.baseline, ...r.skipped.new], [{ label: 'baseline', runs: r.skipped.baseline }, { label: 'new', runs: r.skipped.new }]));
   out.push(...leftOutLine(r));
   if (r.ignored.length > 0) out.push(`ignored (--ignore): ${r.ignored.map(escapeTerminal).join(', ')}`);
-  const sig = r.tests.filter((t) => t.significant && !t.metric).sort((a, b) => a.log10p - b.log10p || Math.abs(b.t) - Math.abs(a.t));
-  out.push(`${plural(sig.length, 'other feature')} differ${sig.length === 1 ? 's' : ''} significantly from the baseline (Bonferroni over ${r.tests.length} tests)${sig.length > 0 ? ':' : ''}`);
-  for (const t of sig.slice(0, limit)) out.push(`  ${escapeTerminal(featureLine(t))}`);
-  if (sig.length > limit) out.push(`  … and ${sig.length - limit} more (see --json)`);
+  const lines = causeLines(r);
+  if (lines.length > 0) {
+    out.push('what changed, the cause first (the verdict\'s order; each also differs from the baseline run by run):');
+    lines.slice(0, limit).forEach((line, i) => out.push(`  ${String(i + 1).padStart(2)}. ${escapeTerminal(line)}`));
+    if (lines.length > limit) out.push(`  … and ${lines.length - limit} more (see --json)`);
+  }
+  const sig = significantOthers(r);
+  out.push(`${plural(sig.length, 'other feature')} differ${sig.length === 1 ? 's' : ''} significantly from the baseline run by run (Bonferroni over ${r.tests.length} tests)${sig.length > 0 ? '; each with its numbers in --json' : ''}`);
+  // Without the verdict (a library call without CheckOptions.analysis), the features themselves, strongest first.
+  if (r.analysis === null) {
+    for (const t of sig.slice(0, limit)) out.push(`  ${escapeTerminal(featureLine(t))}`);
+    if (sig.length > limit) out.push(`  … and ${sig.length - limit} more (see --json)`);
+  }
   return `${out.join('\n')}\n`;
+}
+
+function significantOthers(r: CheckResult): FeatureCheck[] {
+  return r.tests.filter((t) => t.significant && !t.metric).sort((a, b) => a.log10p - b.log10p || Math.abs(b.t) - Math.abs(a.t));
+}
+
+/** One line per cause of the verdict, in its order: its change in its own units, z, and its standing. */
+function causeLines(r: CheckResult): string[] {
+  if (r.analysis === null) return [];
+  const v = r.analysis.verdict;
+  return r.causes.map((c) => `${c.variable} (${c.kind} ${c.feature}): ${featureChange(c.kind, c.feature, c.meanGood, c.meanBad)}, z ${formatStat(c.z)}; ${standingText(r, c)}`);
+  function standingText(res: CheckResult, c: VerdictCause): string {
+    const s = causeStanding(c, v, res.analysis!);
+    return s.role === 'cause' || s.role === 'herring' ? `${s.role}: ${s.words}` : s.words;
+  }
 }
 
 function featureLine(t: FeatureCheck): string {
@@ -54,6 +85,10 @@ export function renderCheckJson(r: CheckResult): string {
     skippedLines: { baseline: r.skipped.baseline.reduce((n, s) => n + s.lines, 0), new: r.skipped.new.reduce((n, s) => n + s.lines, 0), runs: skippedJson([...r.skipped.baseline, ...r.skipped.new]) },
     testsPerformed: r.tests.length,
     untestable: r.untestable,
+    causes: r.causes.map((c) => ({
+      variable: c.variable, kind: c.kind, feature: c.feature, z: jsonNumber(c.z), meanBaseline: jsonNumber(c.meanGood), meanNew: jsonNumber(c.meanBad),
+      source: c.source, role: causeStanding(c, r.analysis!.verdict, r.analysis!).role,
+    })),
     tests: r.tests.map(test),
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
@@ -85,14 +120,31 @@ export function renderJunit(r: CheckResult): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n  <testsuite name="distalyze check" tests="${cases.length}" failures="${r.gate.passed ? 0 : 1}" errors="0" skipped="0">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
 }
 
-/** GitHub Actions workflow commands: data escaped (% CR LF), properties also (: ,). */
-export function renderGithub(r: CheckResult, file: string): string {
+/**
+ * GitHub Actions workflow commands: the gate's line (an error when it fails),
+ * then one annotation per cause in the verdict's order — a warning for a cause
+ * tied to P, a notice for the rest (herrings, events that only moved). Each is
+ * attached to `file` (a log file of the new run, relative to the workspace)
+ * where there is one, else to the workflow. Data escaped (% CR LF),
+ * properties also (: ,).
+ */
+export function renderGithub(r: CheckResult, file: string | null): string {
   const data = (s: string): string => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const prop = (s: string): string => data(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
-  const lines = [`::${r.gate.passed ? 'notice' : 'error'} file=${prop(file)},title=${prop('distalyze check')}::${data(r.gate.reason)}`];
-  const sig = r.tests.filter((x) => x.significant && !x.metric).sort((a, b) => a.log10p - b.log10p || Math.abs(b.t) - Math.abs(a.t));
-  for (const t of sig.slice(0, 10)) {
-    lines.push(`::warning file=${prop(file)},title=${prop(`distalyze: ${t.variable} ${t.feature}`)}::${data(featureLine(t))}`);
+  const at = file === null ? '' : `file=${prop(file)},`;
+  const lines = [`::${r.gate.passed ? 'notice' : 'error'} ${at}title=${prop('distalyze check')}::${data(r.gate.reason)}`];
+  if (r.analysis !== null) {
+    const v = r.analysis.verdict;
+    const text = causeLines(r);
+    r.causes.slice(0, 10).forEach((c, i) => {
+      const role = causeStanding(c, v, r.analysis!).role;
+      const level = role === 'cause' || role === 'untied' ? 'warning' : 'notice';
+      lines.push(`::${level} ${at}title=${prop(`distalyze: ${i + 1}. ${c.variable} (${role})`)}::${data(text[i]!)}`);
+    });
+  } else {
+    for (const t of significantOthers(r).slice(0, 10)) {
+      lines.push(`::warning ${at}title=${prop(`distalyze: ${t.variable} ${t.feature}`)}::${data(featureLine(t))}`);
+    }
   }
   return `${lines.join('\n')}\n`;
 }

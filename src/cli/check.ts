@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
+import { isAbsolute, relative, sep } from 'node:path';
 import { InputError } from '../errors.js';
 import { OutputGuard } from './guard.js';
 import { writeReportFiles, writeStream } from './output.js';
 import { addRunsOptions, numberOption, readRunsFor, runArgument, runDirectories, runsInDirectory, type RunCommandIo, type RunsRawOptions } from './runs.js';
+import { comparisonOptions } from './history.js';
 
 interface CheckRawOptions extends RunsRawOptions {
   maxSlowdown: string;
@@ -65,7 +67,7 @@ async function runCheckCommand(baselineDir: string, news: readonly string[], raw
   try {
     result = runCheck({
       features: read.features.features, runOf: read.runOf, runNames: runs.map((r) => r.name), runIsNew: runs.map((r) => r.className === 'bad'), skipped: read.skipped,
-    }, { alpha, maxSlowdown, minEffect, ignored: ignoreMatcher(raw.ignore) });
+    }, { alpha, maxSlowdown, minEffect, ignored: ignoreMatcher(raw.ignore), analysis: comparisonOptions(1) });
   } catch (err) {
     if (err instanceof CheckInputError) throw new InputError(`check: ${err.message}`);
     throw err;
@@ -74,11 +76,23 @@ async function runCheckCommand(baselineDir: string, news: readonly string[], raw
     ['--json', raw.json, () => renderCheckJson(result)],
     ['--junit', raw.junit, () => renderJunit(result)],
   ]);
+  // The gate's line once: in the text report, else (JSON on stdout) on stderr; --quiet leaves only what was asked for.
+  const quiet = raw.quiet === true;
   let stdout = '';
-  if (raw.github === true) stdout += renderGithub(result, news[0]!);
+  if (raw.github === true) stdout += renderGithub(result, await annotationFile(news[0]!));
   if (json !== undefined) stdout += json;
-  else stdout += renderCheckText(result);
+  else if (!quiet) stdout += renderCheckText(result);
+  else if (raw.github !== true) stdout += gateLine(result);
   await writeStream(io.stdout, stdout);
-  await writeStream(io.stderr, gateLine(result), 'standard error');
+  if (json !== undefined && !quiet) await writeStream(io.stderr, gateLine(result), 'standard error');
   return result.gate.passed ? 0 : 1;
+}
+
+/** A log file of the new run, relative to the working directory (GitHub attaches annotations to files of the workspace); null when there is none. */
+async function annotationFile(run: string): Promise<string | null> {
+  const { listInputFiles } = await import('../parse/files.js');
+  const first = (await listInputFiles(run, 'check: new run').catch(() => []))[0];
+  if (first === undefined || first.path === '-') return null;
+  const path = relative(process.cwd(), first.path).split(sep).join('/');
+  return path === '' || path.startsWith('../') || isAbsolute(path) ? null : path;
 }

@@ -104,7 +104,8 @@ function buildProgram(io: Io, setCode: (c: number) => void, how: MainOptions): C
     .option('--html <file>', 'write a self-contained HTML report')
     .option('--dot <file>', 'write the top graphs as Graphviz DOT (- for stdout)')
     .option('--tsv <file>', 'write every t-test as TSV (- for stdout)')
-    .option('--limit <n>', 'ranked variables listed in the terminal report', '10')
+    .option('--limit <n>', 'causes and ranked variables listed in the terminal report', '10')
+    .option('--sort <order>', 'the terminal report\'s first list: cause (the verdict\'s order) or divergence (Σ|z| alone)', 'cause')
     .option('--top <k>', 'graphs to show per log kind', '1')
     .option('--max-nodes <n>', 'nodes to draw per graph (besides P and the paths to it)', '10')
     .option('--fail-on-divergence', 'exit 1 when any feature diverges significantly (for CI gates)')
@@ -124,14 +125,14 @@ function buildProgram(io: Io, setCode: (c: number) => void, how: MainOptions): C
     .addOption(new Option('--two-pass', 'read the input twice instead of holding state series (automatic above 1 GiB)').hideHelp())
     .addHelpText('after', `
 Examples:
-  distalyze good/ bad/                          the terminal report: the verdict, the ranking, the top graphs
+  distalyze good/ bad/                          the terminal report: the verdict, its causes, the graphs that support it
   distalyze good/ bad/ --html report.html -q    a self-contained HTML report, nothing else printed
   distalyze good/ bad/ --json - | jq .verdict   JSON on stdout (the terminal report goes to stderr)
   distalyze good/ bad/ --translator rules.yaml  raw logs through a rules file (see examples/README.md)
   distalyze templates good/ bad/ -o rules.yaml  a starter rules file from the templates mined in raw logs
   distalyze check baseline-runs/ new-run/       a CI gate against the distribution of earlier runs
 
-In a clone, run it as npx distalyze (or node bin/distalyze.js); npm install -g . puts it on PATH.
+In a clone, run it as node bin/distalyze.js (npm run demo runs the fixture); npm install -g . puts it on PATH.
 `)
     // `translate` has its own --translator: options after a subcommand's name are the subcommand's.
     .enablePositionalOptions()
@@ -324,7 +325,7 @@ async function writeReports(analysis: Analysis, options: Options, io: Io): Promi
   // --quiet with any report asked for (a file or stdout): no terminal report at all.
   if (options.quiet && reportAsked(options)) return;
   const { renderText } = await import('../report/text.js');
-  const text = renderText(analysis, { color: options.color && io.stdout.isTTY === true && !process.env.NO_COLOR, limit: options.limit });
+  const text = renderText(analysis, { color: options.color && io.stdout.isTTY === true && !process.env.NO_COLOR, limit: options.limit, sort: options.sort });
   if (toStdout !== undefined) {
     await writeStream(io.stderr, text, 'standard error');
   } else {

@@ -57,6 +57,7 @@ export interface RawOptions {
   year?: string;
   jobs?: string;
   limit: string;
+  sort: string;
   timings?: boolean;
   twoPass?: boolean;
   metrics?: string[];
@@ -105,6 +106,8 @@ export interface Options {
   readonly year?: number;
   readonly jobs?: number;
   readonly limit: number;
+  /** The terminal report's first list (src/report/text.ts). */
+  readonly sort: 'cause' | 'divergence';
   readonly timings: boolean;
   readonly twoPass: boolean;
   /** Directories (or files) of resource metrics joined to instances (src/features/metric-join.ts). */
@@ -164,6 +167,7 @@ export function parseOptions(raw: RawOptions, jobsOption = '--jobs'): Options {
     ...(raw.year !== undefined ? { year: parseYear(raw.year) } : {}),
     ...(raw.jobs !== undefined ? { jobs: integer(jobsOption, raw.jobs, 1, MAX_JOBS) } : {}),
     limit: integer('--limit', raw.limit, 1),
+    sort: oneOf('--sort', raw.sort, ['cause', 'divergence'] as const),
     timings: raw.timings === true,
     twoPass: raw.twoPass === true,
     metrics: raw.metrics ?? [],

@@ -164,7 +164,7 @@ export function addRunsOptions(cmd: Command): Command {
     .option('--translator <file>', 'translate raw logs: a rules file (.yaml/.json), a JS module, or an executable')
     .option('--year <yyyy>', 'year for timestamps that have none (syslog)')
     .option('--strict', 'stop at the first line that is not a record')
-    .option('-q, --quiet', 'no text report on stderr when --json - takes stdout');
+    .option('-q, --quiet', 'no text report on stderr when --json - takes stdout (check: no text report at all, only what was asked for, else the gate\'s line)');
 }
 
 /** Read runs with the options `check` and `history` share (metric, translator, strictness). */

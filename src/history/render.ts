@@ -6,15 +6,49 @@ import { skippedJson, skippedText } from '../check/skipped.js';
 
 const STATISTIC_WORDS = { mean: 'mean', sd: 'variance (sd)', correlation: 'correlation with P' } as const;
 
-/** One line on what the before/after comparison found: P's move and the top-ranked other variable. */
-/** The before/after comparison's verdict: the same sentence the two-set analysis prints (SPEC §6). */
-export function comparisonVerdict(_h: History, c: Comparison): string {
-  return verdictSentence(c.analysis.verdict);
+/**
+ * The before/after comparison's verdict: the same sentence the two-set
+ * analysis prints (SPEC §6) — unless P changed its spread and not its mean:
+ * a comparison of means has nothing to say about that, so the line says what
+ * changed and which series changed with it.
+ */
+export function comparisonVerdict(h: History, c: Comparison): string {
+  const v = c.analysis.verdict;
+  const here = h.changes.filter((x) => x.run === c.run);
+  const spread = here.find((x) => x.metric && x.statistic === 'sd');
+  if (spread !== undefined && !here.some((x) => x.metric && x.statistic === 'mean') && v.metric !== null && !v.metric.significant) {
+    const aliases = new Set(v.aliases.map((x) => `${x.kind}\u0000${x.variable}`));
+    const others = [...new Set(here.filter((x) => !x.metric && !aliases.has(`${x.kind}\u0000${x.variable}`)).map((x) => x.variable))];
+    const m = v.metric;
+    return `${h.metric.variable} changed its spread, not its mean: sd ${formatValue(spread.before)} → ${formatValue(spread.after)} (p ${pText(spread.p)}); ` +
+      `mean ${formatValue(m.meanGood)} → ${formatValue(m.meanBad)} (p ${pText(m.p)}), so a comparison of means names no cause` +
+      `${others.length > 0 ? `; changed with it: ${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''}` : ''}.`;
+  }
+  return verdictSentence(v, c.analysis);
 }
 
-export function changeLine(h: History, c: DetectedChange): string {
-  const what = c.metric ? `P = ${c.variable}` : `${c.variable} ${c.feature}`;
-  return `${what}: ${STATISTIC_WORDS[c.statistic]} ${formatValue(c.before)} → ${formatValue(c.after)} (p ${c.p < 1e-4 ? c.p.toExponential(1) : c.p.toPrecision(2)})`;
+function pText(p: number): string {
+  return p < 1e-4 ? p.toExponential(1) : p.toPrecision(2);
+}
+
+/**
+ * The series that changed at one event, those with identical numbers (an
+ * event's first/median/last.abs when it occurs once) as one line.
+ */
+function groupedChanges(here: readonly DetectedChange[]): { names: string[]; c: DetectedChange }[] {
+  const groups = new Map<string, { names: string[]; c: DetectedChange }>();
+  for (const x of here) {
+    const key = [x.kind, x.variable, x.statistic, x.metric, x.p, x.before, x.after].join('\t');
+    const g = groups.get(key);
+    if (g === undefined) groups.set(key, { names: [x.feature], c: x });
+    else g.names.push(x.feature);
+  }
+  return [...groups.values()];
+}
+
+export function changeLine(h: History, c: DetectedChange, features: readonly string[] = [c.feature]): string {
+  const what = c.metric ? `P = ${c.variable}` : `${c.variable} ${features.join(' = ')}`;
+  return `${what}: ${STATISTIC_WORDS[c.statistic]} ${formatValue(c.before)} → ${formatValue(c.after)} (p ${pText(c.p)})`;
 }
 
 export function renderHistoryText(h: History): string {
@@ -35,9 +69,10 @@ export function renderHistoryText(h: History): string {
   for (const c of h.comparisons) {
     const here = h.changes.filter((x) => x.run === c.run);
     out.push('');
+    const groups = groupedChanges(here);
     out.push(`change at run ${escapeTerminal(h.runs[c.run]!.name)} (#${c.run + 1}): ${`${here.length} series`}`);
-    for (const x of here.slice(0, 8)) out.push(`  ${escapeTerminal(changeLine(h, x))}`);
-    if (here.length > 8) out.push(`  … and ${here.length - 8} more (see --json)`);
+    for (const g of groups.slice(0, 8)) out.push(`  ${escapeTerminal(changeLine(h, g.c, g.names))}`);
+    if (groups.length > 8) out.push(`  … and ${groups.length - 8} more (see --json)`);
     out.push(`  runs ${escapeTerminal(h.runs[c.before[0]]!.name)}…${escapeTerminal(h.runs[c.before[1] - 1]!.name)} against ${escapeTerminal(h.runs[c.after[0]]!.name)}…${escapeTerminal(h.runs[c.after[1] - 1]!.name)}: ${escapeTerminal(comparisonVerdict(h, c))}`);
   }
   if (h.drifts.length > 0) {

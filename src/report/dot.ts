@@ -1,5 +1,6 @@
 import type { Analysis } from '../analysis.js';
 import type { AttentionGraph, AttentionNode } from '../attention/types.js';
+import { supportingGraph, supportParts } from './support.js';
 
 export interface DotOptions {
   /** Draw only this graph (an index into analysis.graphs); fonts keep the scale of all graphs. */
@@ -10,7 +11,8 @@ export interface DotOptions {
 
 /**
  * The `--dot` output (SPEC §6): one Graphviz `digraph` with each top graph as
- * a cluster, and a legend. P is filled, at a fixed size (its t is not a
+ * a cluster — the part that supports the answer (support.ts), what was left
+ * out said in its heading — and a legend. P is filled, at a fixed size (its t is not a
  * cause's); a node's font size grows with |t| of its feature (10–28 pt, scaled
  * by the largest finite |t| among the drawn non-P nodes of every graph, so
  * sizes compare across graphs; ∞ = 28). Edge pen width grows with the edge
@@ -31,7 +33,7 @@ export function renderDot(analysis: Analysis, options: DotOptions = {}): string 
     lines.push(`  note [${attrs({ shape: 'note', label: 'No dependency graphs: no log kind had a performance metric to focus on.' })}];`);
   }
   analysis.graphs.forEach((g, gi) => {
-    if (options.only === undefined || options.only === gi) lines.push(...cluster(g, gi, maxT));
+    if (options.only === undefined || options.only === gi) lines.push(...cluster(g, gi, maxT, zOf(analysis, g)));
   });
   if (analysis.graphs.length > 0 && options.legend !== false) lines.push(...legend());
   lines.push('}');
@@ -49,15 +51,20 @@ const METRIC_FILL = '#fdb863';
 const BAD_LARGER = '#b2182b';
 const GOOD_LARGER = '#2166ac';
 
-function cluster(g: AttentionGraph, gi: number, maxT: number): string[] {
+function cluster(whole: AttentionGraph, gi: number, maxT: number, z: ReadonlyMap<string, number>): string[] {
+  // Only what supports the answer: significant nodes and their paths to P, the chain cut at MAX_HOPS (support.ts).
+  const support = supportingGraph(whole);
+  const g = support.graph;
   const id = (i: number): string => `g${gi}_n${i}`;
   const index = new Map(g.nodes.map((n, i) => [n.variable, i]));
-  const alone = g.nodes.length <= 1;
+  const alone = g.nodes.length <= 1 && support.cut === 0;
   const heading = [
     `${g.kind} · ${g.features.join(', ')} · class ${g.className}`,
     alone ? 'score 0 · no divergent dependency found' : `score ${formatNumber(g.score)}`,
   ];
-  if (g.omitted > 0) heading.push(`(${g.omitted} more node${g.omitted === 1 ? '' : 's'} not shown)`);
+  // One line per reason, so the heading does not widen the drawing.
+  const left = supportParts(support);
+  if (left.length > 0) heading.push('left out (--json has the whole graph):', ...left);
   // A weight says something only where weights differ: one value on every edge is said once, in the heading.
   const weights = new Set(g.edges.map((e) => formatNumber(e.weight, 2)));
   const labelled = weights.size > 1;
@@ -66,7 +73,7 @@ function cluster(g: AttentionGraph, gi: number, maxT: number): string[] {
     `  subgraph cluster_${gi} {`,
     `    graph [${attrs({ label: heading.join('\n'), labeljust: 'l', style: 'rounded', color: '#999999' })}];`,
   ];
-  g.nodes.forEach((n, i) => out.push(`    ${id(i)} [${attrs(nodeAttrs(n, maxT))}];`));
+  g.nodes.forEach((n, i) => out.push(`    ${id(i)} [${attrs(nodeAttrs(n, maxT, z.get(n.variable)))}];`));
   for (const e of g.edges) {
     const from = index.get(e.from);
     const to = index.get(e.to);
@@ -80,9 +87,16 @@ function cluster(g: AttentionGraph, gi: number, maxT: number): string[] {
   return out;
 }
 
-function nodeAttrs(n: AttentionNode, maxT: number): Record<string, string | number> {
+/** z of each node's test in the graph's feature, the statistic the text and the lists show. */
+function zOf(a: Analysis, g: AttentionGraph): Map<string, number> {
+  return new Map(a.tests.filter((t) => t.kind === g.kind && t.feature === g.feature).map((t) => [t.variable, t.z]));
+}
+
+function nodeAttrs(n: AttentionNode, maxT: number, z: number | undefined): Record<string, string | number> {
+  // The label gives z, as every list does; a graph built without its tests (a library caller's) gives t.
+  const stat = z !== undefined && !Number.isNaN(z) ? `z = ${formatT(z)}` : Number.isNaN(n.t) ? 'untested' : `t = ${formatT(n.t)}`;
   const a: Record<string, string | number> = {
-    label: `${n.variable}\n${Number.isNaN(n.t) ? 'untested' : `t = ${formatT(n.t)}`}`,
+    label: `${n.variable}\n${stat}`,
     fontsize: n.metric ? METRIC_FONT : round(MIN_FONT + (MAX_FONT - MIN_FONT) * fontScale(n.t, maxT)),
   };
   if (n.metric) {
@@ -109,7 +123,7 @@ function fontScale(t: number, maxT: number): number {
 function largestFiniteAbsT(analysis: Analysis): number {
   let max = 0;
   for (const g of analysis.graphs) {
-    for (const n of g.nodes) if (!n.metric && Number.isFinite(n.t)) max = Math.max(max, Math.abs(n.t));
+    for (const n of supportingGraph(g).graph.nodes) if (!n.metric && Number.isFinite(n.t)) max = Math.max(max, Math.abs(n.t));
   }
   return max;
 }
@@ -118,10 +132,11 @@ function largestFiniteAbsT(analysis: Analysis): number {
 function legend(): string[] {
   const text = [
     'Legend',
+    'shown: significant variables within 3 steps of P, and their paths to it',
     'filled: P, the performance metric',
     'red outline: larger in bad (t > 0); blue: larger in good (t < 0)',
     'dashed: not significant (on the path to P)',
-    'text size: |t| (one scale for all graphs)',
+    'label: z of the feature; text size: |t| (one scale for all graphs)',
     'arrow: happens-before (earlier → later), not causality',
     'plain line: dependency with no time order',
     'line width: dependency weight',

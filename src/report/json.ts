@@ -90,7 +90,7 @@ function verdictJson(a: Analysis) {
   const v = a.verdict;
   const m = v.metric;
   return {
-    sentence: verdictSentence(v),
+    sentence: verdictSentence(v, a),
     metric: m === null ? null : {
       variable: m.variable, kind: m.kind, feature: m.feature, meanGood: jsonNumber(m.meanGood), meanBad: jsonNumber(m.meanBad),
       difference: jsonNumber(m.difference), relative: jsonNumber(m.relative), p: jsonNumber(m.p), log10p: jsonNumber(m.log10p), significant: m.significant,

@@ -893,9 +893,23 @@ export const MAX_NAME_LENGTH = 80;
  */
 export function templateName(tokens: readonly string[], comma: boolean): string {
   const short = tokens.map((t) => t.replace(/^([[(]?)(?:[a-z_$][\w$]*\.){2,}([A-Za-z_$][\w$]*)/, '$1$2'));
-  let name = short.join(comma ? ',' : ' ');
-  if (name.length > MAX_NAME_LENGTH) name = `${name.slice(0, MAX_NAME_LENGTH - 21)}…${name.slice(-20)}`;
-  return name;
+  const sep = comma ? ',' : ' ';
+  const name = short.join(sep);
+  if (name.length <= MAX_NAME_LENGTH) return name;
+  // Cut between tokens, not inside a word (`addStoredBlock … to`, not `addStoredBlock…dded to`); a token longer than the room is cut.
+  const head = wholeTokens(short, MAX_NAME_LENGTH - 21, sep);
+  const tail = wholeTokens([...short].reverse(), 20, sep, true);
+  return `${head ?? name.slice(0, MAX_NAME_LENGTH - 21)}…${tail ?? name.slice(-20)}`;
+}
+
+/** The longest run of whole tokens from the start (or, reversed, from the end) that fits `room` characters; null when not even one does. */
+function wholeTokens(tokens: readonly string[], room: number, sep: string, reversed = false): string | null {
+  let length = -sep.length;
+  let n = 0;
+  while (n < tokens.length && length + sep.length + (tokens[n] as string).length <= room) length += sep.length + (tokens[n++] as string).length;
+  if (n === 0) return null;
+  const kept = tokens.slice(0, n);
+  return (reversed ? kept.reverse() : kept).join(sep);
 }
 
 // ---------------------------------------------------------------------------

@@ -135,9 +135,13 @@ var COLUMNS = {
   meanGood: { get: function (t) { return t.meanGood; } },
   meanBad: { get: function (t) { return t.meanBad; } },
   g: { get: function (t) { return t.g; } },
-  sig: { get: function (t) { return t.sig ? 1 : 0; } }
+  sig: { get: function (t) { return t.sig ? 1 : 0; } },
+  // Not a column: the order the table opens in, the verdict's causes first (in its order), then by p.
+  cause: { asc: true, get: function (t) { return causeRank[t.i]; } }
 };
-var sortKey = 'p', sortDir = 1;
+var causeRank = tests.map(function () { return Infinity; });
+(D.causes || []).forEach(function (i, k) { if (i >= 0 && i < causeRank.length) causeRank[i] = k; });
+var sortKey = 'cause', sortDir = 1;
 var order = [];
 var view = [];
 var shown = PAGE;

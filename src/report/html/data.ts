@@ -49,6 +49,8 @@ export interface PageData {
   /** Instance ids shown in plots, good ones then bad ones; `good` of them are good. */
   readonly instances: { readonly ids: string[]; readonly good: number; readonly totalGood: number; readonly totalBad: number };
   readonly dists: DistRow[];
+  /** Indices into `tests` of the verdict's causes, in its order: the tests table opens on them. */
+  readonly causes: number[];
   /** Per top graph: its kind, feature and node names, for clicking a node. */
   readonly graphs: { readonly kind: 0 | 1; readonly feature: number; readonly nodes: number[] }[];
 }
@@ -96,6 +98,7 @@ export function buildPageData(a: Analysis, budget: DataBudget = DEFAULT_BUDGET):
       totalBad: sample?.totalBad ?? a.classes.bad.instances,
     },
     dists,
+    causes: a.verdict.causes.map((c) => testIndex.get(distributionKey(c.kind, c.variable, c.feature)) ?? -1).filter((i) => i >= 0),
     graphs,
   };
 }

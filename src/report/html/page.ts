@@ -3,7 +3,8 @@
  * written here as escaped HTML (readable before any script runs); the ranking,
  * the tests table and the plots are built by the page's script from the blob.
  */
-import { verdictSentence } from '../verdict.js';
+import { causeStanding, featureChange, verdictSentence } from '../verdict.js';
+import { supportingGraph, supportNote } from '../support.js';
 import { createHash } from 'node:crypto';
 import type { Analysis } from '../../analysis.js';
 import type { AttentionGraph } from '../../attention/types.js';
@@ -53,12 +54,12 @@ ${renderCards(a, drawings, testIndex)}
 </section>
 <section id="ranking">
 <h2>Ranking</h2>
-<p class="hint">Variables with a significant feature, by Σ|z| over those features: divergence alone, which can rank a harmless change (a version number, a bigger heap) above the cause. The verdict above also weighs how strongly each variable is tied to P. Click a variable or a feature to see its distributions.</p>
+<p class="hint">Divergence alone, second: variables with a significant feature, by Σ|z| over those features, tied to P or not — which can rank a herring (a version number, a bigger heap) above the cause. The verdict's list above is the answer. Click a variable or a feature to see its distributions.</p>
 <div id="ranking-list"><noscript><p class="empty">The ranking, the table and the plots need JavaScript.</p></noscript></div>
 </section>
 <section id="tests">
 <h2>All tests</h2>
-<p class="hint">Welch's t-test of bad against good for every feature (positive t: larger in bad). Click a column to sort, a row to see both classes' values.</p>
+<p class="hint">Welch's t-test of bad against good for every feature (positive t: larger in bad), the verdict's causes first, in its order. Click a column to sort, a row to see both classes' values.</p>
 <div class="toolbar">
 <input type="search" id="filter" placeholder="Filter by variable, kind or feature" aria-label="Filter tests" autocomplete="off" spellcheck="false">
 <label><input type="checkbox" id="sig-only"> significant only</label>
@@ -197,21 +198,29 @@ function topGraphs(a: Analysis): { graph: AttentionGraph; index: number }[] {
  */
 function verdictOf(a: Analysis): { title: string; html: (ix: Map<string, number>) => string } {
   const v = a.verdict;
-  const sentence = verdictSentence(v);
-  const causes = v.causes.slice(0, 3);
+  const sentence = verdictSentence(v, a);
+  const causes = v.causes.slice(0, CAUSES_LISTED);
   if (causes.length === 0) {
     return {
       title: v.anySignificant ? 'no cause found' : 'no divergence found',
       html: () => `<p class="headline none" id="verdict-headline">${h(sentence)}</p>`,
     };
   }
+  // The same list as the terminal's first one: the verdict's order, each cause's standing in the same words.
   return {
-    title: `look at ${causes.map((c) => c.variable).join(', ')}`,
+    title: `look at ${causes.slice(0, 3).map((c) => c.variable).join(', ')}`,
     html: (ix) => `<p class="headline" id="verdict-headline">${h(sentence)}</p>` +
-      `<p class="hint" id="verdict-causes">Where to look: ${causes.map((c) =>
-        `${nameButton(c.kind, c.variable, c.feature, ix)} <span class="muted">(${h(c.kind)} ${h(c.feature)})</span>`).join(' · ')}</p>`,
+      `<p class="hint">What changed, the cause first (a herring changed but is not tied to P in the dependency graphs):</p>` +
+      `<ol id="verdict-causes">${causes.map((c) => {
+        const standing = causeStanding(c, v, a);
+        const words = standing.role === 'cause' || standing.role === 'herring' ? `${standing.role}: ${standing.words}` : standing.words;
+        return `<li class="${standing.role}">${nameButton(c.kind, c.variable, c.feature, ix)} <span class="muted">${h(`${c.kind} ${c.feature}: ${featureChange(c.kind, c.feature, c.meanGood, c.meanBad)}, z ${formatStat(c.z)}`)}</span> — ${h(words)}</li>`;
+      }).join('')}</ol>`,
   };
 }
+
+/** Causes listed under the verdict. */
+const CAUSES_LISTED = 5;
 
 function nameButton(kind: LogKind, variable: string, feature: string, ix: Map<string, number>): string {
   const i = ix.get(testKey(kind, variable, feature));
@@ -221,7 +230,7 @@ function nameButton(kind: LogKind, variable: string, feature: string, ix: Map<st
 }
 
 /** What the drawings' colours, sizes and lines mean (the DOT output draws the same as a legend node). */
-const GRAPH_LEGEND = 'Filled: P, the performance metric. Red outline: larger in bad (t > 0); blue: larger in good (t < 0); dashed: not significant. '
+const GRAPH_LEGEND = 'Each graph shows what supports the answer: significant variables within 3 steps of P and their paths to it. Filled: P, the performance metric. Red outline: larger in bad (t > 0); blue: larger in good (t < 0); dashed: not significant. '
   + 'Text size: |t|, one scale for all graphs. Arrows: happens-before (earlier → later), not causality; plain lines: no time order. '
   + 'Line width: dependency weight (labelled where the weights differ).';
 
@@ -238,23 +247,32 @@ function renderCards(a: Analysis, drawings: readonly GraphDrawing[], ix: Map<str
   return out;
 }
 
-function renderCard(a: Analysis, g: AttentionGraph, index: number, drawing: GraphDrawing | undefined, ix: Map<string, number>): string {
+function renderCard(a: Analysis, whole: AttentionGraph, index: number, drawing: GraphDrawing | undefined, ix: Map<string, number>): string {
+  // The part that supports the answer, as the drawing (DOT) shows it.
+  const support = supportingGraph(whole);
+  const g = support.graph;
   const metric = g.nodes.find((n) => n.metric)?.variable ?? (g.kind === 'event' ? a.metric.event : a.metric.state) ?? '?';
   const same = g.features.filter((f) => f !== g.feature);
   const causes = causesOf(g);
+  // One statistic, as in the lists: z of the graph's feature.
+  const zOf = new Map(a.tests.filter((t) => t.kind === g.kind && t.feature === g.feature).map((t) => [t.variable, t.z]));
   const title = `${KIND_TITLES[g.kind]} · feature ${g.feature}${same.length > 0 ? ` (same graph: ${same.join(', ')})` : ''}`;
   const sub = `${g.className === 'both' ? 'both classes' : `${g.className} class`} dependency network · score ${formatStat(g.score, false)} · P = ${metric}`;
   let body: string;
   let wide = false;
   if (causes.length === 0) {
-    body = `<p class="none">No divergence found: P has no significant neighbour.</p>`;
+    const note = supportNote(support);
+    body = `<p class="none">${h(support.cut > 0 && note !== null ? `No significant variable within the drawn distance of P; ${note}.` : 'No divergence found: P has no significant neighbour.')}</p>`;
   } else {
     const items = causes.slice(0, MAX_LISTED).map((c) => {
       const order = c.order === null ? '' : `, happens ${c.order} ${c.via}`;
-      return `<li>${nameButton(g.kind, c.variable, g.feature, ix)} <span class="muted">${h(`t ${formatStat(c.t)} · weight ${c.weight.toFixed(2)} to ${c.via}${order}`)}</span></li>`;
+      const z = zOf.get(c.variable);
+      const stat = z !== undefined ? `z ${formatStat(z)}` : `t ${formatStat(c.t)}`;
+      return `<li>${nameButton(g.kind, c.variable, g.feature, ix)} <span class="muted">${h(`${stat} · weight ${c.weight.toFixed(2)} to ${c.via}${order}`)}</span></li>`;
     });
     if (causes.length > MAX_LISTED) items.push(`<li class="muted">${h(`and ${causes.length - MAX_LISTED} more in the graph`)}</li>`);
-    const omitted = g.omitted > 0 ? `<p class="note">${h(`${plural(g.omitted, 'more node')} left out (--max-nodes shows more).`)}</p>` : '';
+    const note = supportNote(support);
+    const omitted = note !== null ? `<p class="note">${h(`${note[0]!.toUpperCase()}${note.slice(1)}.`)}</p>` : '';
     const width = drawing !== undefined && 'svg' in drawing ? naturalWidth(drawing.svg) : 0;
     wide = g.nodes.length > WIDE_NODES || width > WIDE_PX;
     const draw = drawing === undefined ? ''

@@ -26,6 +26,10 @@ section + section { border-top: 1px solid var(--line); }
 .facts dd { margin: 0; }
 .hint, .note { color: var(--muted); font-size: 13px; margin: 2px 0 10px; max-width: 80ch; }
 .muted { color: var(--muted); }
+#verdict-causes { margin: 4px 0 14px; padding-left: 24px; }
+#verdict-causes li { margin: 2px 0; }
+#verdict-causes li.cause { font-weight: 600; }
+#verdict-causes li.weak, #verdict-causes li.negligible, #verdict-causes li.consequence { color: var(--muted); }
 .empty { color: var(--muted); font-style: italic; }
 .var { font-family: var(--mono); font-size: 13px; overflow-wrap: anywhere; }
 button.var { all: unset; font-family: var(--mono); font-size: 13px; color: var(--accent); cursor: pointer; border-bottom: 1px dotted currentColor; overflow-wrap: anywhere; }
