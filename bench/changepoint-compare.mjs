@@ -7,7 +7,7 @@
 // 200 series of 30 N(0,1) points (no change) and 200 with a step of 3σ at
 // point 19, same seeds for both methods: the share of null series with any
 // alarm, the share of step series with exactly one change at 19, and the time.
-// bayesian-changepoint is not a dependency (README, Design notes: why).
+// bayesian-changepoint is not a dependency (docs/dependencies.md and docs/method.md, "Nightly runs: check and history": why).
 
 import { changePoints } from '../dist/history/changepoint.js';
 import { mulberry32, normal } from '../fixtures/generate.mjs';

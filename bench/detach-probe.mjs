@@ -1,5 +1,5 @@
-// What a detached ArrayBuffer costs a parsing thread (README, "Nothing crosses
-// between threads moved"): the same dlog files read into a collector by
+// What a detached ArrayBuffer costs a parsing thread (docs/internals.md, "Threads":
+// "Nothing crosses between threads moved"): the same dlog files read into a collector by
 // workers of two kinds, in turn, one at a time: "keep" never detaches a
 // buffer, "detach" detaches an empty one before it loads anything (as a
 // transfer list would after its first batch). Prints each worker's best of 3

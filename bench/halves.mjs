@@ -5,7 +5,7 @@
 // once" gives each process the whole set, so each process's start and
 // warm-up are spread over twice the data a -j2 thread reads; this pair is
 // the fair yardstick for what one process's two threads could get
-// (bench/README.md, thirty-fourth pass).
+// (docs/performance.md, "Targets").
 //
 //   node bench/halves.mjs SET_DIR [--rounds R]
 //

@@ -10,7 +10,7 @@
 // synchronous reads into one reused buffer, as distalyze reads plain files
 // since the thirty-third pass of issue 17: no stream's round trips through
 // libuv's pool, which were half this loop's time on the dlog set and most of
-// it on 10 000 small files (bench/README.md). The issue's targets keep the
+// it on 10 000 small files (docs/internals.md, "Reading"). The issue's targets keep the
 // stream loop as their yardstick; the bench prints the other beside it.
 import { closeSync, createReadStream, openSync, readFileSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';

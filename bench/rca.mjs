@@ -24,7 +24,7 @@
 // Options:
 //   --sources logs|logs+traces|logs+metrics|logs+traces+metrics|raw|all   (default all = each in turn)
 //       logs     log.csv.gz only;
-//       raw      log.csv.gz only, with no translator (the layout and templates found by distalyze: docs/raw-logs.md);
+//       raw      log.csv.gz only, with no translator (the layout and templates found by distalyze: docs/input.md);
 //       +traces  trace.csv.gz beside it, in the same class directory;
 //       +metrics --metrics <dataset>/metric/baseline --metrics <dataset>/metric/fault-day.
 //       A source this build cannot read is reported "not supported by this build" and skipped.

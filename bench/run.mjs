@@ -174,7 +174,7 @@ function setSpecs() {
       jobs: (root) => log4jJobs(root, { bytes: P.log4jMB * 1e6, files: P.log4jFiles, seed: P.seed + 200 }),
       args: ['--translator', P.translator],
     },
-    // The log4j set's files with no translator: templates mined from them (README, "Raw logs, no translator").
+    // The log4j set's files with no translator: templates mined from them (docs/input.md, "Raw logs, no translator").
     'log4j-raw': {
       name: 'log4j-raw',
       title: `log4j text, ${P.log4jFiles} files, no translator (templates mined)`,
@@ -455,9 +455,9 @@ async function measureDistalyze(set, spec, jobs, repeat = P.repeat, { oneCore = 
       bytes: t.bytes,
       lines: t.lines,
       parallel: t.parallel,
-      // Large files whose rest a second thread read (README design notes, "The rest of a large run read by a thread with nothing left").
+      // Large files whose rest a second thread read (docs/internals.md, "Threads": "The rest of a large run is read by a thread with nothing left").
       helped: t.helped ?? 0,
-      // The first process's time before it relaunched the run with huge pages (README design notes), if it did.
+      // The first process's time before it relaunched the run with huge pages (docs/internals.md, "Memory"), if it did.
       relaunchedAfterMs: t.relaunchedAfterMs,
     });
   }
@@ -778,7 +778,7 @@ function targets17(F) {
       // Each round's -j2 speed-up against the machine's scaling measured right after it: the median of the rounds.
       // The speed-up is from -j1 on one core (taskset), as the check's one thread runs, to -j2 on two: -j1 left free
       // on two cores already takes 1.1-1.3 of them (V8 compiles and marks on its own threads, large files are read
-      // ahead), so -j1 → -j2 is not a 1 → 2 core speed-up (bench/README.md, thirty-fourth pass). Without taskset,
+      // ahead), so -j1 → -j2 is not a 1 → 2 core speed-up (bench/README.md, "What each figure means"; docs/performance.md, "Targets"). Without taskset,
       // from -j1 as it runs.
       const unpinned = moment.rounds.map((r) => `${r.ours.toFixed(2)}×/${r.machine.toFixed(2)}×`).join(', ');
       const pinnedRounds = moment.rounds.filter((r) => r.ratioOneCore !== undefined);

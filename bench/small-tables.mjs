@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Many small CSV tables, one run each (the shape of the thirty-third pass's CSV
-// measurement in bench/README.md): FILES files per class of 40 rows
+// Many small CSV tables, one run each (the shape of the small-CSV
+// measurement behind docs/internals.md, "Reading"): FILES files per class of 40 rows
 // (kind,timestamp,name,value), events and one state; the bad class's 21st
 // record comes later. Deterministic (a fixed seed).
 //

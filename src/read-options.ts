@@ -53,7 +53,7 @@ export interface ReadOptions {
   readonly metrics?: readonly string[];
   readonly metricsEntity?: string;
   readonly metricsTime?: string;
-  /** k robust SDs, or 'auto' (default): see README "Resource metrics". */
+  /** k robust SDs, or 'auto' (default): see docs/input.md, "Microservices: logs, traces and metrics from Kubernetes". */
   readonly metricsBand?: number | 'auto';
   readonly metricsAlign?: 'end' | 'start';
   /** The significance level, for the metrics band 'auto' (default 0.05). */

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { SIGNALS } from '../cleanup.js';
 
 /**
- * Relaunching a large run with huge pages (README design notes, "Huge pages
+ * Relaunching a large run with huge pages (docs/internals.md, "Memory": "Huge pages
  * for large runs").
  *
  * A large run writes hundreds of MB of fresh memory on its main thread (a
@@ -34,7 +34,7 @@ export const RELAUNCH_TEST_ENV = 'DISTALYZE_RELAUNCH_TEST';
  * bytes). The gain is the faults spared on memory written once; the cost a
  * start-up, the files listed again and the modules loaded again (~0.19 s on
  * the VM below). Measured there on 2 cores (wall, medians of 5 interleaved
- * runs; bench/README.md, sixteenth pass): 1 M requests (293 MB) in 2 files
+ * runs; docs/internals.md, "Memory"): 1 M requests (293 MB) in 2 files
  * 5.98 → 5.28 s, ids not in order 8.28 → 6.75 s, in 40 files 7.45 → 6.54 s;
  * but 1 GB of dlog in 100 files, one run each, 2.39 → 2.47 s (the parse 155
  * ms shorter, less than the relaunch).

@@ -7,7 +7,7 @@ export { SUPERVISED_ENV };
 
 /**
  * Running user code where a signal can stop it (issue 54, item 8;
- * docs/signals-and-mining.md).
+ * docs/method.md, "Trust: user code and outputs").
  *
  * A rules file's regex (`(a+)+$` on a long line backtracks for hours) or a
  * translator module's loop runs in the thread that reads, and Node runs a

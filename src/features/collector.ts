@@ -65,7 +65,7 @@ class RecordBuffer {
    * Room for n more records (at least GROW_FAST times the present room when
    * it must grow): the four columns in one allocation, each a view of its
    * part. One mapping of 24 bytes a record, not four: with huge pages
-   * (README, "Huge pages for large runs") a mapping is in small pages from
+   * (docs/internals.md, "Memory": huge pages) a mapping is in small pages from
    * its start to the first 2 MiB boundary and from the last one to its end,
    * which for a worker's batch of a few MB was nearly all of each (a million
    * requests in 20 files a class: ~24 000 faults of the worker's reading).
@@ -411,13 +411,13 @@ export class FeatureCollector implements ClassSink, RecordIntake {
    * neither copied nor moved: a move (a transfer list) detaches the
    * sender's buffer, and V8 then recompiles every typed-array access of that
    * thread with a check for it (a parsing thread 6–14 % slower from then on;
-   * bench/README.md, twenty-sixth pass).
+   * docs/internals.md, "Threads").
    */
   constructor(readonly keepSeries = true, private readonly exportMemory: ExportMemory = ArrayBuffer) {
     this.held = new RecordBuffer(exportMemory);
     // Written twice, so that V8 makes it a plain field now: a field that has kept its first value is compiled as a
     // constant, and changing it (at the second class) threw away every function compiled on that promise
-    // (`summarize`, "code dependencies" in `--trace-deopt`; bench/README.md, twenty-seventh pass).
+    // (`summarize`, "code dependencies" in `--trace-deopt`; docs/internals.md, "V8: keep what it compiles").
     this.className = 'bad';
     this.className = 'good';
   }
@@ -978,7 +978,7 @@ export class FeatureCollector implements ClassSink, RecordIntake {
       if (b < nEvents) {
         // Each column's set called here, not through a helper (setEventFeatures, which summarizeStreamed calls once per
         // large run): a worker thread's compile left a helper not inlined (~100 ms of calls per 500 000 requests;
-        // bench/README.md, tenth pass; through setEventFeatures again, a million hashed ids' -j2 parse 2.33 → 2.46 s).
+        // docs/internals.md, "V8: keep what it compiles"; through setEventFeatures again, a million hashed ids' -j2 parse 2.33 → 2.46 s).
         // median and last follow first (followers.ts) while they are the same (an event that occurred once).
         const cols = this.columnsOf(this.eventColumns, b, EVENT_FEATURE_TYPES.length);
         const firstT = bt[begin] as number;
@@ -1774,7 +1774,7 @@ function renumberCodes(codes: Int32Array, to: Int32Array, at: number, eventMap: 
  * instance over thousands of records, so V8 optimizes it on-stack inside its first loop, before
  * the code after that loop has run, and each later part then deoptimizes it and recompiles the
  * whole method (the dlog set: 5–8 compiles of ~20 ms each per thread). Small loop functions are
- * optimized once each (bench/README.md, issue 17 sixth pass).
+ * optimized once each (docs/internals.md, "V8: keep what it compiles").
  */
 
 /** The end of the run of records of inst[i]'s instance that starts at i (inst: held indices, n of them). */
@@ -1801,7 +1801,7 @@ function runEnds(inst: Int32Array, start: Int32Array, from: number, k: number): 
  * long loop while it runs (on-stack replacement), and that code, going on
  * into the next loop or a call that had never run, stopped there on every
  * call (a million requests in 20 files a class: 20 stops a run;
- * bench/README.md, twenty-seventh pass).
+ * docs/internals.md, "V8: keep what it compiles").
  */
 function countRuns(inst: Int32Array, start: Int32Array, from: number): void {
   const n = inst.length;
@@ -1908,8 +1908,8 @@ function changePoints(bt: Float64Array, bv: Float64Array, begin: number, end: nu
  * Every column of `columns` in shared storage with room for `room` slots:
  * those that are not yet moved into views of new SharedArrayBuffers, as many
  * columns per buffer as reserveTogether puts in one. One large mapping
- * instead of one per column: with huge pages (README, "Huge pages for large
- * runs") each column's own mapping began and ended in small pages, 2 MB at
+ * instead of one per column: with huge pages (docs/internals.md, "Memory":
+ * huge pages) each column's own mapping began and ended in small pages, 2 MB at
  * most at each end (a million requests with ids not in order: of the 155
  * blocks of 2 MiB written, 28 wholly in small pages and ~40 in part; 19 000
  * page faults more in all).
@@ -2059,7 +2059,7 @@ export function valueAt(t: ArrayLike<number>, v: ArrayLike<number>, n: number, x
  * first, the code went on into the sort, which had never run, and stopped
  * there — for every instance not in order, each time entering the same
  * compiled loop again and sorting in the interpreter (a worker on the dlog
- * set: 61 stops a run; bench/README.md, twenty-seventh pass).
+ * set: 61 stops a run; docs/internals.md, "V8: keep what it compiles").
  */
 function inTimeOrderFrom(ts: Float64Array, from: number, to: number): number {
   let i = from + 1;

@@ -89,7 +89,7 @@ export interface QuartileFindings {
  * skips the event lines unparsed (RecordIntake.statesOnly). Several threads
  * may read consecutive parts of the input, each into a pass of its own; the
  * parts' findings merged in input order (`merge`) are what one pass over
- * all of them finds (bench/README.md, issue 17 thirteenth pass).
+ * all of them finds (docs/internals.md, "Memory").
  */
 export class AbsoluteQuartilePass implements ClassSink {
   /**

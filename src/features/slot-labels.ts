@@ -2,8 +2,8 @@
  * Per instance slot, its class and its kind, in typed arrays: a collector
  * gives a million slots each, and an array of a million strings grown one
  * push at a time cost ~25 ms per array on the thread that gathers every
- * slot, plus its copies and marking by the GC (bench/README.md, issue 17
- * thirteenth pass).
+ * slot, plus its copies and marking by the GC (docs/internals.md,
+ * "Memory").
  */
 import type { ClassName } from '../parse/records.js';
 import { GrowableInt32 } from './growable.js';

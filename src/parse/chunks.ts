@@ -56,7 +56,7 @@ export function plainChunks(path: string, from: number, size: number, ahead: boo
  * asynchronous read's answer waits for a core to run the pool's thread and
  * then for an event-loop turn (measured on the dlog set: the parse stage of
  * `-j1` 557 → 536 ms, `-j2` 414 → 390 ms, and no slower from a cold page
- * cache; bench/README.md). The kernel still reads ahead of a sequential
+ * cache; docs/internals.md, "Reading"). The kernel still reads ahead of a sequential
  * reader. Every YIELD_BYTES the event loop runs once (worker messages,
  * signals, the progress line), as the asynchronous reads let it.
  */

@@ -127,7 +127,7 @@ export function smallPlainFile(file: InputFile): boolean {
  * records and errors, by a synchronous loop. With many small files the
  * asynchronous one cost each file an async generator, its promises and
  * their turns, and V8 compiled readDlogFast and fileChunks for it, in each
- * thread (bench/README.md, thirty-third pass). Every YIELD_BYTES the event
+ * thread (docs/internals.md, "Reading"). Every YIELD_BYTES the event
  * loop runs once, as fileChunks lets it.
  */
 export async function readDlogSmall(file: InputFile, sink: RecordSink, onSkip: SkipHandler, onBytes?: (n: number) => void): Promise<{ bytes: number; lines: number; records: number; helped: boolean }> {
@@ -389,7 +389,7 @@ class TailStore implements RecordSink, RecordIntake {
  * (on-stack replacement), and when they were in TailStore.piece, that code
  * ran on to calls that had never run and stopped there, on every piece,
  * entering the same compiled loop again each time (the few set, `-j2`: 34
- * stops a run; bench/README.md, twenty-seventh pass).
+ * stops a run; docs/internals.md, "V8: keep what it compiles").
  */
 function stateRecords(code: Int32Array, n: number): number {
   let states = 0;

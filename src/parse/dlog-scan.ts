@@ -6,8 +6,8 @@ import type { RecordIntake } from './records.js';
  * WebAssembly into record columns, for DlogBufferParser. The module is
  * compiled once per thread (1.5 KB: about a millisecond with its memory) and
  * runs compiled from the first line, where the parser's JavaScript ran its
- * first megabytes in the interpreter on every parsing thread (bench/README.md,
- * issue 17, thirty-first pass). It takes a line only in the shape `timed`'s
+ * first megabytes in the interpreter on every parsing thread (docs/internals.md,
+ * "Parsing dlog lines"). It takes a line only in the shape `timed`'s
  * fast path takes it, and hands every other line back to the parser.
  */
 

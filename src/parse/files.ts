@@ -143,7 +143,7 @@ async function walk(root: string, rootId: string, out: InputFile[], label: strin
  * normalized once (`./a//b/` → `a/b/`, `.` → ''), the name then appended.
  * join normalized the whole path each time, and `relative` resolved both
  * paths again to give the relative one: 10 000 files listed in 191 ms in the
- * CLI, 100 ms without them (bench/README.md, twenty-fifth pass).
+ * CLI, 100 ms without them (docs/internals.md, "Reading").
  */
 function childPrefix(dir: string): string {
   return join(dir, '_').slice(0, -1);

@@ -6,8 +6,8 @@
  * component: service, pod, container, host, node), trace (request) id, span id.
  *
  * Roles are found from the header names and from the values of the first
- * sample rows; each rule states the reason it holds for a format (docs/raw-logs.md
- * lists them with their evidence). A column of times or ids is never a
+ * sample rows; each rule states the reason it holds for a format (docs/input.md,
+ * "Raw logs, no translator", lists them; docs/method.md, "Template mining", their evidence). A column of times or ids is never a
  * measured value: only the message is mined (templates/index.ts).
  */
 import { InputError } from '../errors.js';

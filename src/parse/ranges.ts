@@ -1,7 +1,7 @@
 /**
  * One large dlog file (a class's only input) read by several threads, each a
  * byte range cut at line starts, with the result of a sequential read. Two
- * phases (see bench/README.md, "Issue 17, parallel pass"):
+ * phases (see docs/internals.md, "Threads"):
  *
  * 1. Each worker parses its range into a compact record store and reports
  *    the instance ids its `I` records name (in order of first appearance),

@@ -255,8 +255,8 @@ function skip(stats: ReadStats, options: ReadOptions, file: string, lineNo: numb
  * class, not an object of closures: V8 inlines a function made only once as
  * a constant, so closures made again for the second class threw away the
  * compiled readers that called them (`readDlogFast` and the parser's
- * constructor, "code dependencies" in `--trace-deopt`; bench/README.md,
- * twenty-seventh pass).
+ * constructor, "code dependencies" in `--trace-deopt`; docs/internals.md,
+ * "V8: keep what it compiles").
  */
 class CountingSink implements RecordSink {
   readonly intake: RecordIntake | undefined;

@@ -1,7 +1,7 @@
 /**
  * The rest of a large file read by a second thread, with the result of one
- * thread's read (README design notes, "The rest of a large run read by a
- * thread with nothing left").
+ * thread's read (docs/internals.md, "Threads": "The rest of a large run is
+ * read by a thread with nothing left").
  *
  * Parsing threads claim whole files (parallel.ts). With a few large runs the
  * last file read keeps one thread busy while the others have nothing left:

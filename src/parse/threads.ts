@@ -11,7 +11,7 @@ const workerUrl = new URL('./worker.js', import.meta.url);
  * optimizes on a background thread by default, which on the main thread of
  * `--jobs 1` runs on an idle core; with every core parsing it waits for one,
  * and a worker runs its first megabytes unoptimized (measured on the dlog
- * set, 2 cores: the parse stage of `-j2` 430 → 400 ms; bench/README.md). The
+ * set, 2 cores: the parse stage of `-j2` 430 → 400 ms; docs/internals.md, "Threads"). The
  * flag is V8's, read when an isolate starts: set once before the first
  * worker, it leaves this thread's isolate as it is.
  */

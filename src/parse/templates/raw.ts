@@ -2,7 +2,7 @@
  * Whether the input is raw logs, to mine templates from, rather than records:
  * the sniff alone, without the miner (templates/index.ts and what it loads,
  * whose loading took 5–8 ms of every run's start on a dlog set of 200 files,
- * before the first line was read; bench/README.md, twenty-sixth pass).
+ * before the first line was read; docs/internals.md, "Template mining").
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { openInputFile, SPAN_OR_TABLE_NAME, type InputFile } from '../files.js';
