@@ -13,6 +13,8 @@ export interface RawOptions {
   correction: string;
   kinds: string;
   inflation: string;
+  windows?: boolean;
+  window?: string;
   minSplit?: string;
   splitAlpha: string;
   splitTest: string;
@@ -87,10 +89,24 @@ export interface Options {
   /** k of the normal band a metric sample is measured beyond (MetricJoinOptions). */
   readonly metricsBand: number | 'auto';
   readonly metricsAlign: 'end' | 'start';
+  /** `--windows`: each entry of a class directory is one window (TestOptions.windows). */
+  readonly windowsByEntry: boolean;
+  /** `--window DURATION`: windows of this many seconds by each instance's first time. */
+  readonly window?: number;
+}
+
+/** `--window`: seconds from `500ms`, `10s`, `5m`, `1h` or a plain number of seconds; positive and finite. */
+export function windowDuration(text: string): number {
+  const m = /^\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*(ms|s|m|h)?\s*$/i.exec(text);
+  const unit = { ms: 0.001, s: 1, m: 60, h: 3600 } as const;
+  const seconds = m === null ? Number.NaN : Number(m[1]) * unit[(m[2]?.toLowerCase() ?? 's') as keyof typeof unit];
+  if (!(seconds > 0) || !Number.isFinite(seconds)) throw new InputError(`--window ${text}: a duration such as 10s, 5m or 1h`);
+  return seconds;
 }
 
 /** Validate every option, naming the option in the one-line error. */
 export function parseOptions(raw: RawOptions): Options {
+  if (raw.windows === true && raw.window !== undefined) throw new InputError('--windows and --window both say what a window is; use one');
   const stdoutUsers = (['dot', 'json', 'tsv'] as const).filter((k) => raw[k] === '-');
   if (stdoutUsers.length > 1) {
     throw new InputError(`--${stdoutUsers[0]} - and --${stdoutUsers[1]} - both write to standard output; send one of them to a file`);
@@ -118,6 +134,8 @@ export function parseOptions(raw: RawOptions): Options {
     correction: oneOf('--correction', raw.correction, ['bonferroni', 'holm', 'bh', 'none'] as const),
     kinds: oneOf('--kinds', raw.kinds, ['on', 'combine', 'off'] as const),
     inflation: oneOf('--inflation', raw.inflation, ['auto', 'off'] as const),
+    windowsByEntry: raw.windows === true,
+    ...(raw.window !== undefined ? { window: windowDuration(raw.window) } : {}),
     ...(raw.minSplit !== undefined ? { minSplit: integer('--min-split', raw.minSplit, 2) } : {}),
     splitAlpha: probability('--split-alpha', raw.splitAlpha),
     splitTest: oneOf('--split-test', raw.splitTest, ['rank', 'f-splits', 'f-predictors'] as const),
