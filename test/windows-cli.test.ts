@@ -14,11 +14,11 @@ import { mulberry32, normal } from '../fixtures/generate.mjs';
 
 type Rng = () => number;
 
-function windowFile(rng: Rng, bad: boolean, dbLevel: number, cacheLevel: number, prefix: string): string {
+function windowFile(rng: Rng, bad: boolean, dbLevel: number, cacheLevel: number, prefix: string, offset = 0): string {
   let text = '';
   for (let r = 0; r < 40; r++) {
     const ms = (mean: number, sd: number): number => Math.max(0.1, mean + sd * normal(rng));
-    let t = r * 1.5;
+    let t = offset + r * 1.5;
     const lines = [`I\t${prefix}-${r}`, `E\t${t.toFixed(6)}\tapi:Recv`];
     t += ms(dbLevel, 0.5) / 1000;
     lines.push(`E\t${t.toFixed(6)}\tdb:Query`);
@@ -31,24 +31,31 @@ function windowFile(rng: Rng, bad: boolean, dbLevel: number, cacheLevel: number,
   return text;
 }
 
+const WINDOWS: [cls: string, name: string, bad: boolean][] = [
+  ['good', 'w1', false], ['good', 'w2', false], ['good', 'w3', false], ['good', 'w4', false], ['bad', 'w5', true],
+];
+
+/** good/w1..w4/requests.dlog, bad/w5/requests.dlog (each from 0 s); and timed/good.dlog: w1..w4 100 s apart in one file. */
 function windowedSet(): string {
   const root = mkdtempSync(join(tmpdir(), 'distalyze-windows-'));
   const rng = mulberry32(5201);
-  const windows: [cls: string, name: string, bad: boolean][] = [
-    ['good', 'w1', false], ['good', 'w2', false], ['good', 'w3', false], ['good', 'w4', false], ['bad', 'w5', true],
-  ];
-  for (const [cls, name, bad] of windows) {
+  let timed = '';
+  WINDOWS.forEach(([cls, name, bad], j) => {
     const dir = join(root, cls, name);
     mkdirSync(dir, { recursive: true });
     const db = 20 + 4 * normal(rng);
     const cache = 5 + 0.5 * normal(rng);
-    writeFileSync(join(dir, 'requests.dlog'), windowFile(rng, bad, db, cache, name));
-  }
+    const state = rng();
+    writeFileSync(join(dir, 'requests.dlog'), windowFile(mulberry32(Math.floor(state * 2 ** 32)), bad, db, cache, name));
+    if (!bad) timed += windowFile(mulberry32(Math.floor(state * 2 ** 32)), bad, db, cache, name, 100 * j);
+  });
+  mkdirSync(join(root, 'timed'), { recursive: true });
+  writeFileSync(join(root, 'timed', 'good.dlog'), timed);
   return root;
 }
 
 interface Json {
-  verdict: { causes: Array<{ variable: string; source: string }> };
+  verdict: { causes: Array<{ variable: string; feature: string; source: string }> };
   tests: Array<{ variable: string; feature: string; method: string; significant: boolean }>;
   windows?: { good: number; bad: number; calibrated: boolean };
   warnings: string[];
@@ -60,6 +67,11 @@ describe('--windows: tests calibrated against the spread between good windows (i
     const r = await run(join(root, good), join(root, 'bad'), '--json', '-', '--quiet', ...extra);
     expect(r.code).toBe(0);
     return JSON.parse(r.stdout) as Json;
+  };
+  // The cache step by either end: cache:Get's gap, or db:Query's gap.after (the same interval: SPEC §2).
+  const cacheStep = (j: Json): boolean => {
+    const top = j.verdict.causes[0];
+    return top !== undefined && (top.variable === 'cache:Get' || (top.variable === 'db:Query' && top.feature === 'gap.after'));
   };
   const significant = (j: Json, variable: string): boolean => j.tests.some((t) => t.variable === variable && t.feature === 'gap' && t.significant);
 
@@ -75,8 +87,15 @@ describe('--windows: tests calibrated against the spread between good windows (i
     expect(j.windows).toEqual({ good: 4, bad: 1, calibrated: true });
     expect(significant(j, 'db:Query')).toBe(false);
     expect(significant(j, 'cache:Get')).toBe(true);
-    expect(j.verdict.causes[0]?.variable).toBe('cache:Get');
+    expect(cacheStep(j)).toBe(true);
     expect(j.warnings.some((w) => w.includes('good window'))).toBe(false);
+  });
+
+  it('--window 100s over one time-stamped file: the same four windows, the same answer', async () => {
+    const j = await analyse('timed', '--window', '100s');
+    expect(j.windows).toEqual({ good: 4, bad: 1, calibrated: true });
+    expect(significant(j, 'db:Query')).toBe(false);
+    expect(cacheStep(j)).toBe(true);
   });
 
   it('the same bytes twice', async () => {
