@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { run } from './helpers/run.js';
 import { mulberry32, normal } from '../fixtures/generate.mjs';
@@ -96,6 +97,14 @@ describe('--windows: tests calibrated against the spread between good windows (i
     expect(j.windows).toEqual({ good: 4, bad: 1, calibrated: true });
     expect(significant(j, 'db:Query')).toBe(false);
     expect(cacheStep(j)).toBe(true);
+  });
+
+  it('the report validates against schema/analysis.schema.json (methods `windows`, the `windows` field)', async () => {
+    const schema = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'schema', 'analysis.schema.json'), 'utf8')) as object;
+    const validate = new Ajv({ allErrors: true, strict: true, strictTypes: false }).compile(schema);
+    const j = await analyse('good', '--windows');
+    expect(j.tests.some((t) => t.method === 'windows')).toBe(true);
+    expect(validate(j), JSON.stringify(validate.errors)).toBe(true);
   });
 
   it('the same bytes twice', async () => {
