@@ -5,7 +5,7 @@ import type { DependencyNetworkOptions } from './dependency-network/types.js';
 import type { FeatureResult } from './features/index.js';
 import type { FeatureSet, FeatureType, HeavyTail, LogKind, MetricInfo } from './features/types.js';
 import type { ClassName } from './parse/records.js';
-import { runTests } from './ttest/index.js';
+import { runTests, type Windows } from './ttest/index.js';
 import type { Inflation } from './ttest/inflation.js';
 import type { Correction, RankedVariable, TestedFeature, TestResult } from './ttest/types.js';
 import { VERSION } from './version.js';
@@ -53,6 +53,8 @@ export interface Analysis {
   readonly kinds: readonly string[] | null;
   /** λ of every (kind, feature) family of ≥ 100 tests; those above 1 were deflated (genomic control, src/ttest/inflation.ts). */
   readonly inflation: readonly Inflation[];
+  /** The windows the tests were calibrated with (`--windows`, `--window`), or null: none given. */
+  readonly windows?: { readonly good: number; readonly bad: number; readonly calibrated: boolean } | null;
   /** Notes for the user: variables present in one class only, etc. */
   readonly warnings: readonly string[];
   /** Per-instance values of every feature, for the HTML report's distributions (optional: large). */
@@ -76,6 +78,8 @@ export interface AnalysisOptions {
   readonly kinds?: 'on' | 'combine' | 'off';
   /** Deflate inflated test families (default 'auto'; see TestOptions). */
   readonly inflation?: 'auto' | 'off';
+  /** Each instance's window (`--windows`, `--window`; see TestOptions.windows). */
+  readonly windows?: Windows;
   readonly attention: AttentionOptions;
   readonly network: DependencyNetworkOptions;
   /** Keep per-instance feature values for the HTML report. */
@@ -99,7 +103,7 @@ export function analyze(
     options.onStage?.(stage, performance.now() - start);
     return result;
   };
-  const summary = timed('t-tests', () => runTests(fs, { alpha: options.alpha, correction: options.correction, kinds: options.kinds ?? 'on', inflation: options.inflation ?? 'auto' }));
+  const summary = timed('t-tests', () => runTests(fs, { alpha: options.alpha, correction: options.correction, kinds: options.kinds ?? 'on', inflation: options.inflation ?? 'auto', ...(options.windows !== undefined ? { windows: options.windows } : {}) }));
   // Aliases of P (SPEC §5), once: the networks leave them out, the verdict lists them.
   const aliases = aliasesByTable(fs);
   const graphs = timed('dependency networks + attention', () => focusAttention(fs, summary, { ...options.attention, ...options.network }, aliases));
@@ -120,9 +124,26 @@ export function analyze(
     verdict,
     kinds: summary.kinds,
     inflation: summary.inflation,
-    warnings: input.features.warnings,
+    windows: summary.windows ?? null,
+    warnings: [...input.features.warnings, ...calibrationNotes(fs, summary.windows ?? null)],
     ...(options.distributions ? { distributions: distributionsOf(fs) } : {}),
   };
+}
+
+/**
+ * What the tests could not calibrate (issue 52): requests of one window share
+ * its load and state, so with one good window a difference between the
+ * classes cannot be told from the drift between any two windows. Said when
+ * windows were asked for and the good class has only one, or when instances
+ * are requests (named by I records: many to a window) and none were asked for.
+ */
+function calibrationNotes(fs: FeatureSet, windows: { readonly good: number; readonly calibrated: boolean } | null): string[] {
+  const requests = fs.instances.some((i) => i.kind !== null);
+  if (windows !== null ? windows.calibrated : !requests) return [];
+  const how = 'give several fault-free windows: a directory of window subdirectories with --windows, or --window DURATION';
+  return [windows !== null
+    ? `only ${windows.good} good window: differences cannot be told from the drift between windows; ${how}`
+    : `one good window of requests: a difference may be the drift between any two windows rather than a cause; ${how}`];
 }
 
 function distributionsOf(fs: FeatureSet): Distributions {

@@ -56,6 +56,12 @@ export interface ReadOptions {
   /** k robust SDs, or 'auto' (default): see docs/input.md, "Microservices: logs, traces and metrics from Kubernetes". */
   readonly metricsBand?: number | 'auto';
   readonly metricsAlign?: 'end' | 'start';
+  /**
+   * `--windows`: each subdirectory (or file) directly inside a class's
+   * directory is one window (run, minute, day); the reading then names each
+   * instance's entry (ClassesRead.entryOf) and reads on this thread.
+   */
+  readonly windowsByEntry?: boolean;
   /** The significance level, for the metrics band 'auto' (default 0.05). */
   readonly alpha?: number;
   /** The performance metric (default: the built-in duration). */
@@ -104,6 +110,8 @@ export interface ClassesRead {
   readonly stats: Readonly<Record<ClassName, ReadStats>>;
   /** Whether parsing ran in worker threads. */
   readonly parallel: boolean;
+  /** With `windowsByEntry`: each instance's entry (its window), in FeatureSet.instances order; null where unknown. */
+  readonly entryOf?: readonly (string | null)[];
 }
 
 /** Every option readClasses takes: a new option without a check here does not compile. */
@@ -132,6 +140,7 @@ export const READ_CHECKS: Readonly<Record<keyof ReadOptions, Check>> = {
   metricsTime: string,
   metricsBand: (v, name) => { if (v !== 'auto' && (typeof v !== 'number' || !(v >= 0) || !Number.isFinite(v))) fail(name, "must be 'auto' or a number ≥ 0", v); },
   metricsAlign: oneOf('end', 'start'),
+  windowsByEntry: boolean,
   alpha: probability,
   metric: string,
   eventMetric: string,

@@ -11,7 +11,7 @@ import type { WorkerInit } from './parse/parallel.js';
 import { listInputFiles, type InputFile, type RecordEnds } from './parse/files.js';
 import { compressedEndsPay, largeCompressedLog, largeRunEnds, recordEndsAhead, recordEndsDecompressing, referenceDurationOfEnds, translatedEnds } from './parse/sniff.js';
 import type { MetricSeries } from './parse/metrics.js';
-import { emptyReadStats, readClass, type ReadStats } from './parse/reader.js';
+import { emptyReadStats, readClass, type ClassSink, type ReadStats } from './parse/reader.js';
 import type { ClassName } from './parse/records.js';
 import { automaticJobs, prestartWorkers, stopPrestarted } from './parse/threads.js';
 import type { MinedTranslator, TemplateModel } from './parse/templates/index.js';
@@ -64,7 +64,7 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
   const jobs = options.jobs ?? automaticJobs(totalBytes, all.length, availableParallelism(), all.reduce((min, f) => Math.min(min, f.size), Infinity));
   // The metric join watches every record, so it runs on this thread; a loaded
   // Translator object cannot be sent to workers.
-  const parallel = metricPaths.length === 0 && typeof options.translator !== 'object' && jobs > 1 && all.length > 1 && rereadable;
+  const parallel = metricPaths.length === 0 && typeof options.translator !== 'object' && jobs > 1 && all.length > 1 && rereadable && options.windowsByEntry !== true;
   // Its workers start now (unless started ahead: threads.ts), loading their modules while this thread looks
   // at the files (templates, their ends): a directory's size is known only once it is listed.
   if (parallel) prestartWorkers(jobs - 1);
@@ -100,6 +100,7 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
     files.bad = all.slice(files.good.length);
   }
   const collector = new FeatureCollector(keepSeries);
+  const entryOfId = options.windowsByEntry === true ? new Map<string, string>() : undefined;
   // Every file, read here or by a worker and absorbed: room for one instance each, while each gives one.
   collector.expectFiles(all.length);
   if (guessed !== null) collector.useReferenceDuration(guessed);
@@ -133,7 +134,7 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
     collector.finishClass();
   } else {
     const translator = await translatorOnce();
-    const direct = collector.sink(progress.fileDone);
+    const direct = entryOfId === undefined ? collector.sink(progress.fileDone) : entryRecorder(collector.sink(progress.fileDone), entryOfId);
     const band = options.metricsBand ?? 'auto';
     // Loaded with --metrics only: it brings spans.js and csv-parse, which a plain dlog run never needs.
     const mj = metrics === undefined ? undefined : await import('./features/metric-join.js');
@@ -208,7 +209,35 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
     skippedLines: stats[c].skippedLines,
     skippedExamples: stats[c].skippedExamples,
   });
-  return { classes: { good: summary('good'), bad: summary('bad') }, features, stats, parallel };
+  const entryOf = entryOfId === undefined ? undefined : features.features.instances.map((i) => entryOfId.get(`${i.className}\u0000${i.id}`) ?? null);
+  return { classes: { good: summary('good'), bad: summary('bad') }, features, stats, parallel, ...(entryOf !== undefined ? { entryOf } : {}) };
+}
+
+/**
+ * A sink that passes everything on and notes, per (class, instance id), the
+ * entry of the class directory its file is in: the first segment of the file's
+ * path relative to the class root (the file itself when it lies directly
+ * inside). A whole-file instance is known by its relative path.
+ */
+function entryRecorder(sink: ClassSink, entryOfId: Map<string, string>): ClassSink {
+  let entry = '';
+  let className: ClassName = 'good';
+  return {
+    beginFile: (file, c) => {
+      className = c;
+      const slash = file.relativePath.indexOf('/');
+      entry = slash < 0 ? file.relativePath : file.relativePath.slice(0, slash);
+      entryOfId.set(`${c}\u0000${file.relativePath}`, entry);
+      sink.beginFile(file, c);
+    },
+    endFile: (file, c) => sink.endFile(file, c),
+    instance: (id, kind) => {
+      entryOfId.set(`${className}\u0000${id}`, entry);
+      sink.instance(id, kind);
+    },
+    event: (t, n) => sink.event(t, n),
+    state: (t, n, v) => sink.state(t, n, v),
+  };
 }
 
 async function minedTranslator(files: Record<ClassName, InputFile[]>, options: ReadOptions, hooks: ReadHooks): Promise<MinedTranslator | undefined> {

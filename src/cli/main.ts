@@ -98,6 +98,8 @@ function buildProgram(io: Io, setCode: (c: number) => void, how: MainOptions): C
     .option('--alpha <p>', 'significance level before correction', '0.05')
     .addOption(new Option('--correction <method>', 'multiple-testing correction').choices(['bonferroni', 'holm', 'bh', 'none']).default('bonferroni'))
     .addOption(new Option('--inflation <mode>', 'deflate a family of tests (one source and feature type, 100+ tests) that diverges as a whole, as when the two sets differ in load (auto), or test each as it is (off)').choices(['auto', 'off']).default('auto'))
+    .option('--windows', 'each subdirectory (or file) inside GOOD and BAD is one window (a minute, a run, a day): differences are tested against how much the good windows differ from one another (give several fault-free windows)')
+    .option('--window <duration>', 'cut each class into windows of this length by each instance\'s first time (e.g. 10s, 5m), and test against how much the good windows differ')
     .addOption(new Option('--kinds <mode>', 'instance kinds (request types): test within each kind (on), combine the kinds\' differences by inverse variance (combine), or pool them (off)').choices(['on', 'combine', 'off']).default('on'))
     .optionsGroup('Output:')
     .option('--json <file>', 'write everything as JSON (- for stdout)')
@@ -254,11 +256,13 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
   const dnProgress = new StageProgress(Progress.enabledFor(options.quiet));
   let analysis: Analysis;
   try {
+    const windows = await windowsOf(read, options);
     analysis = analyze({ classes: read.classes, features }, {
       alpha: options.alpha,
       correction: options.correction,
       kinds: options.kinds,
       inflation: options.inflation,
+      ...(windows !== undefined ? { windows } : {}),
       attention: { balance: options.balance, top: options.top, maxNodes: options.maxNodes, dnClass: options.dnClass },
       network: {
         ...(options.minSplit !== undefined ? { minSplit: options.minSplit } : {}),
@@ -289,6 +293,14 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
     })}\n`);
   }
   return options.failOnDivergence && analysis.tests.some((t) => t.significant) ? 1 : 0;
+}
+
+/** The windows `--windows` / `--window` ask for, or undefined. */
+async function windowsOf(read: { readonly features: { readonly features: import('../features/types.js').FeatureSet }; readonly entryOf?: readonly (string | null)[] }, options: Options): Promise<import('../ttest/windows.js').Windows | undefined> {
+  const fs = read.features.features;
+  if (options.windowsByEntry && read.entryOf !== undefined) return (await import('../ttest/windows.js')).windowsByEntry(read.entryOf, fs.nGood);
+  if (options.window !== undefined && fs.starts !== undefined) return (await import('../ttest/windows.js')).windowsByTime(fs.starts, fs.nGood, fs.nBad, options.window);
+  return undefined;
 }
 
 /** Whether a report option names a file or stdout (then --quiet leaves out the terminal report). */

@@ -30,6 +30,8 @@ export interface RawOptions {
   correction: string;
   kinds: string;
   inflation: string;
+  windows?: boolean;
+  window?: string;
   minSplit?: string;
   splitAlpha: string;
   splitTest: string;
@@ -119,10 +121,25 @@ export interface Options {
   readonly metricsAlign: 'end' | 'start';
   /** The logs are a ClickHouse table (src/clickhouse): the two classes are conditions or time windows on it. */
   readonly clickhouse?: ClickHouseSource;
+  /** `--windows`: each entry of a class directory is one window (TestOptions.windows). */
+  readonly windowsByEntry: boolean;
+  /** `--window DURATION`: windows of this many seconds by each instance's first time. */
+  readonly window?: number;
+}
+
+
+/** `--window`: seconds from `500ms`, `10s`, `5m`, `1h` or a plain number of seconds; positive and finite. */
+export function windowDuration(text: string): number {
+  const m = /^\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*(ms|s|m|h)?\s*$/i.exec(text);
+  const unit = { ms: 0.001, s: 1, m: 60, h: 3600 } as const;
+  const seconds = m === null ? Number.NaN : Number(m[1]) * unit[(m[2]?.toLowerCase() ?? 's') as keyof typeof unit];
+  if (!(seconds > 0) || !Number.isFinite(seconds)) throw new InputError(`--window ${text}: a duration such as 10s, 5m or 1h`);
+  return seconds;
 }
 
 /** Validate every option, naming the option in the one-line error (`jobsOption`: `--jobs` or `-j`, as typed). */
 export function parseOptions(raw: RawOptions, jobsOption = '--jobs'): Options {
+  if (raw.windows === true && raw.window !== undefined) throw new InputError('--windows and --window both say what a window is; use one');
   if (raw.html === '-') throw new InputError('--html needs a file name (the report is one self-contained file)');
   // Reports that share a file or standard output: the output guard (guard.ts), as for every command.
   const columns = columnOverrides(raw);
@@ -143,6 +160,8 @@ export function parseOptions(raw: RawOptions, jobsOption = '--jobs'): Options {
     correction: oneOf('--correction', raw.correction, ['bonferroni', 'holm', 'bh', 'none'] as const),
     kinds: oneOf('--kinds', raw.kinds, ['on', 'combine', 'off'] as const),
     inflation: oneOf('--inflation', raw.inflation, ['auto', 'off'] as const),
+    windowsByEntry: raw.windows === true,
+    ...(raw.window !== undefined ? { window: windowDuration(raw.window) } : {}),
     ...(raw.minSplit !== undefined ? { minSplit: integer('--min-split', raw.minSplit, 2) } : {}),
     splitAlpha: probability('--split-alpha', raw.splitAlpha),
     splitTest: oneOf('--split-test', raw.splitTest, ['rank', 'f-splits', 'f-predictors'] as const),

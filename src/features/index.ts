@@ -104,12 +104,15 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
   // count a small integer where it is one (a double field would be a boxed number per instance).
   const instances: Instance[] = new Array<Instance>(order.length);
   const durations = new Float64Array(order.length);
+  const starts = new Float64Array(order.length);
+  const startsBySlot = collector.starts.data;
   const counts = collector.recordCounts.data;
   for (let i = 0; i < order.length; i++) {
     const s = order[i] as number;
     const records = counts[s] as number;
     const duration = durationsBySlot[s] as number;
     durations[i] = duration;
+    starts[i] = startsBySlot[s] as number;
     instances[i] = { id: collector.ids[s] as string, className: collector.classes.at(s), duration, records: (records | 0) === records ? records | 0 : records, kind: kindOf(s) };
   }
 
@@ -181,7 +184,7 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
   }
 
   const sources = variableSources(collector.events.names, collector.states.names, options.joined);
-  const features: FeatureSet = { ...partial, weights, ...(sources.size > 0 ? { sources } : {}) };
+  const features: FeatureSet = { ...partial, weights, starts, ...(sources.size > 0 ? { sources } : {}) };
   return {
     features,
     heavyTail,

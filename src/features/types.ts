@@ -101,6 +101,8 @@ export interface FeatureSet {
   readonly tables: readonly FeatureTable[];
   /** Median duration over all instances of both classes (SPEC §2, Dref). */
   readonly referenceDuration: number;
+  /** Each instance's first timestamp (seconds, as read), in `instances` order: for `--window` (absent where not read). */
+  readonly starts?: Float64Array;
   /** The variables that are not log lines (spans, joined metrics), by `sourceKey(kind, name)`; absent: all are. */
   readonly sources?: ReadonlyMap<string, VariableSource>;
 }

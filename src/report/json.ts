@@ -57,6 +57,7 @@ export function renderJsonValue(a: Analysis): unknown {
     verdict: verdictJson(a),
     kinds: a.kinds,
     inflation: a.inflation.map((f) => ({ ...f, lambda: jsonNumber(f.lambda) })),
+    ...(a.windows !== undefined && a.windows !== null ? { windows: a.windows } : {}),
     alpha: a.alpha,
     correction: a.correction,
     testsPerformed: a.performed,

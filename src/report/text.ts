@@ -41,6 +41,11 @@ export function renderText(a: Analysis, options: TextOptions): string {
   }
   const metricNames = [a.metric.event !== null ? `${esc(a.metric.event)} (events)` : null, a.metric.state !== null ? `${esc(a.metric.state)} (states)` : null].filter(Boolean);
   out.push(`  performance metric P: ${metricNames.join(', ') || 'none'}`);
+  if (a.windows !== undefined && a.windows !== null) {
+    out.push(a.windows.calibrated
+      ? `  windows: ${a.windows.good} good, ${a.windows.bad} bad: each test also against the spread between the good windows`
+      : `  windows: ${a.windows.good} good, ${a.windows.bad} bad: too few good windows to calibrate against`);
+  }
   for (const w of a.warnings) out.push(c.yellow(`  note: ${esc(w)}`));
   out.push('');
 

@@ -72,6 +72,8 @@ function testWords(t: TestResult, stratum: string | undefined): string {
     case 'fisher': return "Fisher's exact test";
     case 'g-test': return 'G-test';
     case 'mantel-haenszel': return 'Mantel–Haenszel test over kinds';
+    case 'windows': return "Welch's t-test, also against the spread between the good windows";
+    case 'outlier': return 'outlier test of one bad unit against its peers';
   }
 }
 

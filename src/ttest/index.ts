@@ -16,6 +16,7 @@ import { rankVariables } from './rank.js';
 import { stratifiedTest, strongestStratumTest, withSeparationP, type StratifiedResult, type Stratum } from './strata.js';
 import type { Correction, Presence, TestMethod, TestResult, TestSummary, TestedFeature, WelchResult } from './types.js';
 import { welchTest } from './welch.js';
+import { unitOutlierTest, windowTest, type Windows } from './windows.js';
 
 export { studentTTwoSided, lnGamma } from './tdist.js';
 export { welchTest } from './welch.js';
@@ -26,6 +27,7 @@ export { occurrenceTest, mantelHaenszelTest } from './occurrence.js';
 export { predictionTest, fewValuesTest } from './prediction.js';
 export { inflationOf, deflate, MIN_FAMILY, CHI2_1_MEDIAN } from './inflation.js';
 export { stratifiedTest, strongestStratumTest } from './strata.js';
+export { windowTest, unitOutlierTest, windowsByTime, windowsByEntry, type Windows, type WindowTestResult } from './windows.js';
 export type * from './types.js';
 
 export interface TestOptions {
@@ -46,6 +48,14 @@ export interface TestOptions {
    * (genomic control, see inflation.ts); `off`: every test as it is.
    */
   readonly inflation?: 'auto' | 'off';
+  /**
+   * The window (run, file, time slice) of each instance (`--windows`,
+   * `--window`): with two or more good windows, every feature is also tested
+   * against the spread between windows (windowTest), and the weaker of the
+   * two tests stands (a difference must exceed both the requests' spread and
+   * the windows' drift). Absent: every instance is its own replicate.
+   */
+  readonly windows?: Windows;
 }
 
 interface Performed {
@@ -93,6 +103,8 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
   const wGood = unweighted ? undefined : fs.weights.subarray(g0, g1);
   const wBad = unweighted ? undefined : fs.weights.subarray(b0, b1);
   const strata = options.kinds === 'off' ? null : kindStrata(fs);
+  const windows = calibrating(options.windows);
+  const wholeFiles = windows === undefined && fs.instances.length > 0 && fs.instances.every((i) => i.kind === null);
   const performed: Performed[] = [];
   let untestable = 0;
   // A column that is another's array (a follower's is its leader's; the built-in duration is one array in every
@@ -112,13 +124,32 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
     const found = few ?? welchTest(good, bad, wGood, wBad);
     if (found === null) return null;
     const result = withSeparationP(found);
+    // Whole files are the units: one bad unit far outside its peers is tested as such (unitOutlierTest).
+    const outlier = few === null && wholeFiles ? unitOutlierTest(good, bad, options.alpha, wGood, wBad) : null;
+    if (outlier !== null) {
+      // The second question asked of the feature (one unit out, not all units shifted) pays twice its p: Welch's
+      // result stands as it was, and min(p_welch, 2·p_outlier) has level at most 1.5α (weighted Bonferroni).
+      const o = outlier; // (its own p where the good units are constant: unitOutlierTest)
+      const paid = { ...o, p: Math.min(1, 2 * o.p), log10p: Math.min(0, o.log10p + Math.log10(2)) };
+      if (paid.log10p < result.log10p) return { method: 'outlier', result: paid, z: rankingZ(paid, false), twoSample: false };
+    }
     return { method: few !== null ? 'prediction' : 'welch', result, z: rankingZ(result, few === null), twoSample: few === null };
+  };
+  // With windows: the instance test, or the between-window test where it is weaker.
+  const windowed = (column: Float64Array, test: ColumnTest | null): ColumnTest | null => {
+    if (windows === undefined || test === null) return test;
+    const w = windowTest(column, unweighted ? undefined : fs.weights, windows, g0, g1, b0, b1);
+    if (w === null) return test;
+    const { tau2: _tau2, windowsGood: _g, windowsBad: _b, ...plain } = w;
+    const result = withSeparationP(plain);
+    if (!(result.log10p > test.result.log10p)) return test;
+    return { method: 'windows', result, z: rankingZ(result, true), twoSample: true };
   };
   const tableTests = (table: FeatureTable): void => {
     table.variables.forEach((variable, v) => {
       const column = table.columns[v] as Float64Array;
       let test = testedColumns.get(column);
-      if (test === undefined) testedColumns.set(column, (test = columnTest(column)));
+      if (test === undefined) testedColumns.set(column, (test = windowed(column, columnTest(column))));
       if (test === null) untestable++;
       else performed.push({ variable, kind: table.kind, feature: table.feature, ...test });
     });
@@ -142,7 +173,10 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
           t: r.z, df: Infinity, p: r.p, log10p: r.log10p,
           meanGood: r.shareGood, meanBad: r.shareBad, nGood: occurs.nGood, nBad: occurs.nBad, effectSize: r.effectSize,
         };
-        pendingOccurrence.push({ variable, kind: 'event', feature: 'occurrence', method: r.method, result, z: capped(r.z), twoSample: false });
+        const own: ColumnTest = { method: r.method, result, z: capped(r.z), twoSample: false };
+        // With windows: the share of instances it occurs in, per window, against the windows' spread.
+        const test = windows === undefined ? own : windowed(Float64Array.from(column, (c) => (Number.isNaN(c) ? Number.NaN : c > 0 ? 1 : 0)), own) ?? own;
+        pendingOccurrence.push({ variable, kind: 'event', feature: 'occurrence', ...(test === own ? own : { ...test, result: { ...test.result, meanGood: r.shareGood, meanBad: r.shareBad } }) });
       });
     }
   }
@@ -197,6 +231,7 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
     alpha: options.alpha,
     correction: options.correction,
     kinds: strata === null ? null : strata.map((s) => s.kind),
+    windows: options.windows === undefined ? null : { good: options.windows.good, bad: options.windows.bad, calibrated: windows !== undefined },
     inflation,
     maxFiniteAbsT,
     maxAbsZ,
@@ -270,12 +305,18 @@ function capped(z: number): number {
   return Math.max(-Z_CAP, Math.min(Z_CAP, z));
 }
 
-/** Weighted counts of instances in which the event occurs (count > 0), per class. */
+/** The windows when they can calibrate: at least two good windows and one bad one; else undefined. */
+function calibrating(w: Windows | undefined): Windows | undefined {
+  return w !== undefined && w.good >= 2 && w.bad >= 1 ? w : undefined;
+}
+
+/** Whether every weight is 1. */
 function allOnes(w: Float64Array): boolean {
   for (let i = 0; i < w.length; i++) if (w[i] !== 1) return false;
   return true;
 }
 
+/** Weighted counts of instances in which the event occurs (count > 0), per class. */
 function occurrenceTable(count: Float64Array, weights: Float64Array, g0: number, g1: number, b0: number, b1: number): OccurrenceTable {
   let occursGood = 0;
   let nGood = 0;

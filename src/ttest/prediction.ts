@@ -100,7 +100,8 @@ function finiteIndices(x: Float64Array, limit: number): number[] {
   return out;
 }
 
-function weightedMean(x: Float64Array, at: readonly number[], w: Float64Array | undefined): number {
+/** The weighted mean of x at the indices `at` (weights 1 where w is undefined). */
+export function weightedMean(x: Float64Array, at: readonly number[], w: Float64Array | undefined): number {
   let sum = 0;
   let n = 0;
   for (const i of at) {

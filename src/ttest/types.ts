@@ -8,9 +8,11 @@ export type TestedFeature = FeatureType | 'occurrence';
 /**
  * Which test produced a result (SPEC §3): Welch's; the prediction test (a
  * class with 1–2 values); the inverse-variance combination over kinds;
- * Fisher's exact test, the G-test or Mantel–Haenszel (occurrence).
+ * Fisher's exact test, the G-test or Mantel–Haenszel (occurrence); the
+ * between-window test (`windows`: windowTest); one bad unit among its peers
+ * (`outlier`: unitOutlierTest).
  */
-export type TestMethod = 'welch' | 'prediction' | 'kinds' | 'fisher' | 'g-test' | 'mantel-haenszel';
+export type TestMethod = 'welch' | 'prediction' | 'kinds' | 'fisher' | 'g-test' | 'mantel-haenszel' | 'windows' | 'outlier';
 
 /** Whether an event variable occurs in both classes, only in bad (`new`) or only in good (`vanished`). */
 export type Presence = 'both' | 'new' | 'vanished';
@@ -83,6 +85,12 @@ export interface TestSummary {
   readonly untestable: number;
   /** Whether features were compared within instance kinds (SPEC §3), and over which kinds. */
   readonly kinds: readonly string[] | null;
+  /**
+   * The windows given (`--windows`, `--window`), good and bad, and whether they
+   * calibrate the tests (at least two good windows); null: none given, every
+   * instance its own replicate.
+   */
+  readonly windows?: { readonly good: number; readonly bad: number; readonly calibrated: boolean } | null;
   /** λ of every family large enough to estimate it (at least 100 tests); those with λ > 1 were deflated. */
   readonly inflation: readonly Inflation[];
   readonly alpha: number;
