@@ -7,6 +7,7 @@
 import { classRange, isTimeFeature, LOG_KINDS, type FeatureSet, type FeatureTable, type LogKind } from '../features/types.js';
 import { sourceOf } from '../features/sources.js';
 import { sumOver } from '../features/stats.js';
+import { compareEffect } from '../ttest/effect.js';
 import type { Presence, TestedFeature, TestMethod, TestResult, TestSummary } from '../ttest/types.js';
 import { aliasesByTable } from './aliases.js';
 import { locatesCause, normalizedZ } from './index.js';
@@ -171,7 +172,7 @@ export function verdictOf(
         return { t, w, strength: t === undefined ? 0 : normalizedZ(t) ** (2 * balance) * w ** (2 * (1 - balance)) };
       })
       .filter((x): x is { t: TestResult; w: number; strength: number } => x.t !== undefined)
-      .sort((x, y) => y.strength - x.strength);
+      .sort((x, y) => y.strength - x.strength || compareEffect(x.t, y.t));
     for (const { t, w } of nodes) add(cause(t, 'graph', w));
   }
   for (const r of divergentByLocatingFeatures(candidates)) add(cause(r.best, 'divergence', null));
@@ -208,6 +209,12 @@ function qualitative(t: Pick<TestResult, 'presence'>): number {
   return t.presence === 'both' ? 0 : 1;
 }
 
+/** Whether test `a` is stronger than `b`: a larger |z|, or the same |z| and a larger effect (SPEC §3: ties by effect size). */
+function stronger(a: TestResult, b: TestResult): boolean {
+  const dz = Math.abs(a.z) - Math.abs(b.z);
+  return dz > 0 || (dz === 0 && compareEffect(a, b) < 0);
+}
+
 /** Per variable with no significant feature, its strongest test among the features that locate a cause; strongest first. */
 function strongestInsignificant(tests: readonly TestResult[]): TestResult[] {
   const best = new Map<string, TestResult>();
@@ -218,10 +225,10 @@ function strongestInsignificant(tests: readonly TestResult[]): TestResult[] {
     if (t.feature !== 'occurrence' && isTimeFeature(t.kind, t.feature)) continue;
     if (Number.isNaN(t.z) || t.z === 0) continue; // no divergence at all: nothing to look at
     const seen = best.get(key);
-    if (seen === undefined || Math.abs(t.z) > Math.abs(seen.z)) best.set(key, t);
+    if (seen === undefined || stronger(t, seen)) best.set(key, t);
   }
   return [...best].filter(([key]) => !significant.has(key)).map(([, t]) => t)
-    .sort((x, y) => qualitative(y) - qualitative(x) || Math.abs(y.z) - Math.abs(x.z) || (x.kind < y.kind ? -1 : x.kind > y.kind ? 1 : 0) || (x.variable < y.variable ? -1 : x.variable > y.variable ? 1 : 0));
+    .sort((x, y) => qualitative(y) - qualitative(x) || Math.abs(y.z) - Math.abs(x.z) || compareEffect(x, y) || (x.kind < y.kind ? -1 : x.kind > y.kind ? 1 : 0) || (x.variable < y.variable ? -1 : x.variable > y.variable ? 1 : 0));
 }
 
 /** Significant variables by Σ|z| of their significant features that locate a cause (else of all), with their strongest such test. */
@@ -236,10 +243,11 @@ function divergentByLocatingFeatures(tests: readonly TestResult[]): { best: Test
   for (const tests of groups.values()) {
     const locating = tests.filter((t) => t.feature === 'occurrence' || !isTimeFeature(t.kind, t.feature));
     const pool = locating.length > 0 ? locating : tests;
-    const best = pool.reduce((x, y) => (Math.abs(y.z) > Math.abs(x.z) ? y : x));
+    const best = pool.reduce((x, y) => (stronger(y, x) ? y : x));
     out.push({ best, score: pool.reduce((s, t) => s + Math.abs(t.z), 0), locating: locating.length > 0 });
   }
   return out.sort((x, y) => Number(y.locating) - Number(x.locating) || qualitative(y.best) - qualitative(x.best) || y.score - x.score ||
+    compareEffect(x.best, y.best) ||
     (x.best.kind < y.best.kind ? -1 : x.best.kind > y.best.kind ? 1 : 0) || (x.best.variable < y.best.variable ? -1 : x.best.variable > y.best.variable ? 1 : 0));
 }
 
