@@ -29,7 +29,7 @@ function analysis(): Analysis {
     weighting: { mode: 'none', half: null, applied: false },
     alpha: 0.05, correction: 'bonferroni', performed: 0, hypotheses: 0, tests: [], ranking: [],
     graphs: [graph],
-    verdict: { metric: null, causes: [], timeShares: [], eventSpan: null, aliases: [], anySignificant: false },
+    verdict: { metric: null, causes: [], components: [], timeShares: [], eventSpan: null, aliases: [], anySignificant: false },
     kinds: null,
     inflation: [],
     warnings: [],
@@ -90,7 +90,7 @@ describe('the next candidates under the verdict', () => {
     const a: Analysis = {
       ...analysis(),
       verdict: { metric: null, causes: [cause('A', 'divergence', false), cause('B', 'divergence', false), cause('C', 'weak', false), cause('D', 'divergence', true)],
-        timeShares: [], eventSpan: null, aliases: [], anySignificant: true },
+        components: [], timeShares: [], eventSpan: null, aliases: [], anySignificant: true },
     };
     const line = renderText(a, { color: false, limit: 10 }).split('\n').find((l) => l.includes('next candidates'));
     expect(line).toBe('  next candidates: B (event gap), C (event gap, not significant), D (event gap, under 1% of a run)');

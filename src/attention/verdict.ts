@@ -10,6 +10,7 @@ import { sumOver } from '../features/stats.js';
 import { compareEffect } from '../ttest/effect.js';
 import type { Presence, TestedFeature, TestMethod, TestResult, TestSummary } from '../ttest/types.js';
 import { aliasesByTable } from './aliases.js';
+import { rankComponents, type ComponentSummary } from './components.js';
 import { locatesCause, normalizedZ } from './index.js';
 import type { AttentionGraph } from './types.js';
 
@@ -91,6 +92,8 @@ export interface Verdict {
   readonly metric: VerdictMetric | null;
   /** The candidate causes, best first; the first is the top cause. */
   readonly causes: readonly VerdictCause[];
+  /** The components (entities) of the significant causes, best first (components.ts); the first is the top component. */
+  readonly components: readonly ComponentSummary[];
   /** Events whose total wait grew most, largest first (only those of ≥ 5% of the slowdown, at most 3). */
   readonly timeShares: readonly TimeShare[];
   /** Mean event span, good and bad: what the time shares divide. */
@@ -115,6 +118,9 @@ export interface Verdict {
  *     where to look next when the sets are too small for significance;
  *  4. the significant causes of 1 and 2 whose difference is a negligible
  *     time (negligibleTime), in their order.
+ * The significant causes of 1 and 2 are then grouped by component, the
+ * components ranked by their share of the first TOP_CAUSES (components.ts):
+ * the top cause is the top component's strongest cause.
  */
 export function verdictOf(
   fs: FeatureSet,
@@ -176,6 +182,9 @@ export function verdictOf(
     for (const { t, w } of nodes) add(cause(t, 'graph', w));
   }
   for (const r of divergentByLocatingFeatures(candidates)) add(cause(r.best, 'divergence', null));
+  const span = eventSpans(fs);
+  const grouped = rankComponents(causes, span === null ? null : span.rows, span === null ? 0 : span.meanBad - span.meanGood);
+  causes.splice(0, causes.length, ...grouped.causes);
   let weak = 0;
   for (const t of strongestInsignificant(candidates)) {
     const key = `${t.kind}\u0000${t.variable}`;
@@ -187,12 +196,12 @@ export function verdictOf(
   }
   causes.push(...later);
 
-  const span = eventSpans(fs);
   const timeShares = span === null ? [] : span.shares;
   return {
     metric,
     anySignificant: summary.tests.some((t) => t.significant),
     causes,
+    components: grouped.components,
     timeShares,
     eventSpan: span === null ? null : { meanGood: span.meanGood, meanBad: span.meanBad },
     aliases,
@@ -293,7 +302,7 @@ function weightedSum(column: Float64Array, weights: Float64Array, start: number,
  * instance sum to its event span) and their difference; weighted by the
  * replication counts. null without event variables.
  */
-function eventSpans(fs: FeatureSet): { meanGood: number; meanBad: number; shares: TimeShare[] } | null {
+function eventSpans(fs: FeatureSet): { meanGood: number; meanBad: number; shares: TimeShare[]; rows: Omit<TimeShare, 'share'>[] } | null {
   const table = fs.tables.find((t) => t.kind === 'event' && t.feature === 'wait');
   if (table === undefined) return null;
   const [g0, g1] = classRange(fs, 'good');
@@ -321,7 +330,7 @@ function eventSpans(fs: FeatureSet): { meanGood: number; meanBad: number; shares
       .sort((x, y) => y.difference - x.difference || (x.event < y.event ? -1 : 1))
       .slice(0, TIME_SHARES_SHOWN)
     : [];
-  return { meanGood: spanGood, meanBad: spanBad, shares };
+  return { meanGood: spanGood, meanBad: spanBad, shares, rows };
 }
 
 /** Each node's weight of the edge towards P (the graph is a tree rooted at P), by a walk from P. */

@@ -4,7 +4,7 @@ import type { AttentionGraph } from '../attention/types.js';
 import type { TestResult } from '../ttest/types.js';
 import { escapeTerminal as esc, formatBytes, formatP, formatStat, formatValue, plural } from './format.js';
 import { NEGLIGIBLE_SHARE } from '../attention/verdict.js';
-import { verdictSentence } from './verdict.js';
+import { componentLine, verdictSentence } from './verdict.js';
 
 export interface TextOptions {
   readonly color: boolean;
@@ -83,6 +83,10 @@ export function renderText(a: Analysis, options: TextOptions): string {
 function renderVerdict(a: Analysis, c: InstanceType<typeof Chalk>): string[] {
   const v = a.verdict;
   const out = [c.bold('Verdict: ') + esc(verdictSentence(v))];
+  if (v.components.length > 1) {
+    const significant = v.causes.filter((x) => x.source !== 'weak' && !x.negligible).length;
+    out.push(c.dim(`  components: ${v.components.slice(0, 3).map((x) => esc(componentLine(x, significant))).join('; ')}${v.components.length > 3 ? `; ${v.components.length - 3} more` : ''}`));
+  }
   const more = v.causes.slice(1, 5);
   const label = (x: (typeof more)[number]): string => `${x.kind} ${x.feature}${x.source === 'weak' ? ', not significant' : x.negligible ? `, under ${NEGLIGIBLE_SHARE * 100}% of a run` : ''}`;
   if (more.length > 0) out.push(c.dim(`  next candidates: ${more.map((x) => `${esc(x.variable)} (${label(x)})`).join(', ')}`));

@@ -1,12 +1,25 @@
 /** The verdict as one plain sentence with numbers (SPEC §6): the same words in text, JSON and HTML. */
+import { TOP_CAUSES, type ComponentSummary } from '../attention/components.js';
 import { NEGLIGIBLE_SHARE, type Verdict, type VerdictCause } from '../attention/verdict.js';
 import { formatP, formatStat, formatValue } from './format.js';
 
 export function verdictSentence(v: Verdict): string {
-  return sentenceOf(v.metric, v.causes[0] ?? null, v.timeShares, v.anySignificant);
+  const top = v.causes[0] ?? null;
+  const component = v.components[0];
+  const significant = v.causes.filter((c) => c.source !== 'weak' && !c.negligible).length;
+  const line = component !== undefined && top !== null && component.topCause === top.variable ? componentLine(component, significant) : null;
+  return sentenceOf(v.metric, top, line, v.timeShares, v.anySignificant);
 }
 
-function sentenceOf(metric: Verdict['metric'], top: VerdictCause | null, shares: Verdict['timeShares'], anySignificant: boolean): string {
+/** The component line: `ts-food-service: 4 of the top 5 causes, 62% of the added time`. */
+export function componentLine(c: ComponentSummary, significant: number): string {
+  const of = Math.min(TOP_CAUSES, significant);
+  const parts = [of <= 1 ? 'the top cause' : `${c.topCauses} of the top ${of} causes`];
+  if (c.share !== null && c.share >= 0.005) parts.push(`${Math.round(c.share * 100)}% of the added time`);
+  return `${c.component}: ${parts.join(', ')}`;
+}
+
+function sentenceOf(metric: Verdict['metric'], top: VerdictCause | null, component: string | null, shares: Verdict['timeShares'], anySignificant: boolean): string {
   const parts: string[] = [];
   const seconds = (x: number): string => `${formatValue(x)} s`;
   if (metric !== null) {
@@ -21,6 +34,7 @@ function sentenceOf(metric: Verdict['metric'], top: VerdictCause | null, shares:
     }
   }
   if (top !== null && top.source !== 'weak' && !top.negligible) {
+    if (component !== null) parts.push(`Top component: ${component}.`);
     parts.push(`Top cause: ${top.variable} (${describeCause(top)}).`);
   } else if (top !== null && top.negligible) {
     parts.push(`Only times that differ by less than ${NEGLIGIBLE_SHARE * 100}% of a run differ significantly, e.g. ${top.variable} (${describeCause(top)}).`);
