@@ -10,7 +10,7 @@
  */
 import { isTimeFeature, type LogKind } from '../features/types.js';
 import { serviceOfPod } from '../parse/spans.js';
-import type { TestedFeature } from '../ttest/types.js';
+import type { Presence, TestedFeature } from '../ttest/types.js';
 
 /** How many of the verdict's first significant causes a component is counted in: the five a reader sees (the top cause and the next four). */
 export const TOP_CAUSES = 5;
@@ -48,8 +48,12 @@ function locates(c: { readonly kind: LogKind; readonly feature: TestedFeature })
 }
 
 /**
- * Components of the significant causes (in the verdict's order), ranked by
- * their number of causes that locate (locates) among the first TOP_CAUSES,
+ * Components of the significant causes (in the verdict's order), ranked
+ * first by whether one of their causes among the first TOP_CAUSES is an event
+ * new in bad or vanished from it (a change in kind, as the verdict already
+ * lists such a line first among divergences of like strength: a vanished
+ * step outranks two slower timings elsewhere), then by their number of causes
+ * that locate (locates) among the first TOP_CAUSES,
  * then by the position of their first cause (so, outside the first
  * TOP_CAUSES, in the order of the variables). The added time is reported, not
  * ranked by: an event's wait is billed to the event after it, which for the
@@ -58,27 +62,28 @@ function locates(c: { readonly kind: LogKind; readonly feature: TestedFeature })
  * Returns the ranked components and the causes reordered to follow them:
  * each component's causes together, in their own order.
  */
-export function rankComponents<C extends { readonly variable: string; readonly kind: LogKind; readonly feature: TestedFeature }>(
+export function rankComponents<C extends { readonly variable: string; readonly kind: LogKind; readonly feature: TestedFeature; readonly presence: Presence }>(
   significant: readonly C[],
   waits: readonly { readonly event: string; readonly difference: number }[] | null,
   slowdown: number,
 ): { components: ComponentSummary[]; causes: C[] } {
   // A cause without an entity is a group of its own: it keeps its place among the components, and is not reported as one.
   const keyOf = (variable: string): string => componentOf(variable) ?? `\u0000${variable}`;
-  const groups = new Map<string, { first: number; top: number; causes: C[] }>();
+  const groups = new Map<string, { first: number; top: number; changeInKind: boolean; causes: C[] }>();
   significant.forEach((c, i) => {
     const key = keyOf(c.variable);
     let g = groups.get(key);
-    if (g === undefined) groups.set(key, (g = { first: i, top: 0, causes: [] }));
+    if (g === undefined) groups.set(key, (g = { first: i, top: 0, changeInKind: false, causes: [] }));
     g.causes.push(c);
     if (i < TOP_CAUSES && locates(c)) g.top++;
+    if (i < TOP_CAUSES && c.presence !== 'both') g.changeInKind = true;
   });
   const added = new Map<string, number>();
   for (const w of waits ?? []) {
     const key = componentOf(w.event);
     if (key !== null && !Number.isNaN(w.difference)) added.set(key, (added.get(key) ?? 0) + w.difference);
   }
-  const ranked = [...groups].sort(([, x], [, y]) => y.top - x.top || x.first - y.first);
+  const ranked = [...groups].sort(([, x], [, y]) => Number(y.changeInKind) - Number(x.changeInKind) || y.top - x.top || x.first - y.first);
   const components = ranked
     .filter(([key]) => !key.startsWith('\u0000'))
     .map(([key, g]): ComponentSummary => {
