@@ -1,14 +1,16 @@
 #!/usr/bin/env node
-// Diagnosis accuracy on real faults (issue 10): does distalyze name the
+// Diagnosis accuracy on real faults (issues 10, 52): does distalyze name the
 // injected service, and the code region, of each fault of the TrainTicket day
-// in ../shared/datasets/trainticket (see its README.md)?
+// in ../shared/datasets/trainticket, or of the OnlineBoutique day in
+// ../shared/datasets/onlineboutique (see their README.md)?
 //
 //   npm run build && npm run bench:rca [-- options]
 //
 // For every fault of faults.json: good = baseline/, bad = faults/NN/, each
 // staged as a temporary directory of symlinks to the class's files (the
-// dataset stays read-only), analysed by the built CLI with the translator
-// examples/trainticket/trainticket.mjs and `--json -`. Then, in the answer —
+// dataset stays read-only), analysed by the built CLI with `--json -` (and,
+// where logs are among the sources, the translator examples/trainticket/trainticket.mjs;
+// span files are read natively). Then, in the answer —
 // the verdict's candidate causes (`verdict.causes`, which never hold P or its
 // aliases), or for a build without a verdict the JSON `ranking` with P and its
 // aliases left out:
@@ -22,15 +24,20 @@
 // A fault whose cause is not ranked at all (not significant) is a miss.
 //
 // Options:
-//   --sources logs|logs+traces|logs+metrics|logs+traces+metrics|raw|all   (default all = each in turn)
-//       logs     log.csv.gz only;
-//       raw      log.csv.gz only, with no translator (the layout and templates found by distalyze: docs/input.md);
-//       +traces  trace.csv.gz beside it, in the same class directory;
-//       +metrics --metrics <dataset>/metric/baseline --metrics <dataset>/metric/fault-day.
+//   --sources logs|logs+traces|logs+metrics|logs+traces+metrics|traces|traces+metrics|raw|all
+//       (default all = each source set the dataset has, in turn: faults.json `sources`;
+//       TrainTicket the four with logs, OnlineBoutique, which has no logs, traces and traces+metrics)
+//       logs     log.csv.gz;
+//       raw      log.csv.gz with no translator (the layout and templates distalyze finds: docs/input.md);
+//                only when asked for, not in all.
+//       traces   trace.csv.gz (beside the log file, in the same class directory);
+//       metrics  --metrics <dataset>/metric/baseline --metrics <dataset>/metric/fault-day
+//                where the dataset splits them so, else --metrics <dataset>/metric.
 //       A source this build cannot read is reported "not supported by this build" and skipped.
 //   --extra "ARGS"     more CLI options for every run (e.g. "--kinds off"), split on spaces
 //   --json FILE|-      the whole result as JSON
-//   --dataset DIR      default $TRAINTICKET, else ../shared/datasets/trainticket (or ../../shared/…)
+//   --dataset DIR      default $TRAINTICKET, else ../shared/datasets/trainticket (or ../../shared/…);
+//                      e.g. ../shared/datasets/onlineboutique
 //   --faults 01,07     only these faults
 //
 // Plain Node ESM, no dependencies; the runs are sequential (one core each).
@@ -45,8 +52,15 @@ import { serviceOf } from '../examples/trainticket/trainticket.mjs';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'bin', 'distalyze.js');
 const TRANSLATOR = 'examples/trainticket/trainticket.mjs';
-const SOURCES = ['logs', 'logs+traces', 'logs+metrics', 'logs+traces+metrics', 'raw'];
-const TYPES = ['exception', 'return', 'cpu_contention', 'network_delay'];
+const SOURCES = ['logs', 'logs+traces', 'logs+metrics', 'logs+traces+metrics', 'traces', 'traces+metrics', 'raw'];
+const TYPES = ['exception', 'return', 'cpu_contention', 'cpu_consumed', 'network_delay'];
+
+/** The source sets a dataset can give: those of SOURCES made only of the kinds its faults.json lists (default: logs, traces, metrics). */
+export function sourceSets(kinds = ['logs', 'traces', 'metrics']) {
+  const sets = SOURCES.filter((s) => s.split('+').every((k) => kinds.includes(k)));
+  // With logs, every set starts from them (as TrainTicket has always been measured).
+  return kinds.includes('logs') ? sets.filter((s) => s.startsWith('logs')) : sets;
+}
 const KS = [1, 3, 5];
 
 // ---------------------------------------------------------------------------
@@ -201,7 +215,16 @@ function stage(root, name, files) {
   return dir;
 }
 
-const classFiles = (dir, source) => [join(dir, 'log.csv.gz'), ...(source.includes('traces') ? [join(dir, 'trace.csv.gz')] : [])];
+const classFiles = (dir, source) => [...(source.includes('logs') || source === 'raw' ? [join(dir, 'log.csv.gz')] : []), ...(source.includes('traces') ? [join(dir, 'trace.csv.gz')] : [])];
+
+/** The translator, where log lines are read (span files are read natively). */
+const translatorArgs = (source) => (source.includes('logs') ? ['--translator', TRANSLATOR] : []);
+
+/** TrainTicket's metrics: a baseline folder and a fault-day folder; OnlineBoutique's: one folder for the day. */
+function metricArgs(dataset) {
+  const split = existsSync(join(dataset, 'metric', 'baseline'));
+  return (split ? [join(dataset, 'metric', 'baseline'), join(dataset, 'metric', 'fault-day')] : [join(dataset, 'metric')]).flatMap((d) => ['--metrics', d]);
+}
 
 /**
  * Can this build read `source`? Traces: the span file alone, through the same
@@ -215,7 +238,7 @@ function supports(source, dataset, tmp) {
   if (!source.includes('traces')) return { ok: true };
   // One probe directory per source (a second stage() into the same one would find its link there already).
   const probe = stage(tmp, `probe-traces-${source.replace(/\+/g, '-')}`, [join(dataset, 'baseline', 'trace.csv.gz')]);
-  const r = cli(['translate', '--translator', TRANSLATOR, probe, '-o', '-']);
+  const r = cli(['translate', ...translatorArgs('logs'), probe, '-o', '-']);
   if (r.status !== 0 || !/^E\t/m.test(r.stdout ?? '')) return { ok: false, why: 'span files (trace.csv) give no records' };
   return { ok: true };
 }
@@ -224,12 +247,11 @@ function runFault(fault, source, o, tmp) {
   const dir = join(tmp, `${source.replace(/\+/g, '-')}-${fault.fault}`);
   const good = stage(dir, 'good', classFiles(join(o.dataset, 'baseline'), source));
   const bad = stage(dir, 'bad', classFiles(join(o.dataset, 'faults', fault.fault), source));
-  const metrics = source.includes('metrics') ? ['--metrics', join(o.dataset, 'metric', 'baseline'), '--metrics', join(o.dataset, 'metric', 'fault-day')] : [];
+  const metrics = source.includes('metrics') ? metricArgs(o.dataset) : [];
   const extra = o.extra.split(/\s+/).filter((x) => x !== '');
-  const translator = source === 'raw' ? [] : ['--translator', TRANSLATOR];
   const started = process.hrtime.bigint();
   const cpuBefore = childrenCpu();
-  const r = cli([good, bad, ...translator, '--json', '-', ...metrics, ...extra]);
+  const r = cli([good, bad, ...translatorArgs(source), '--json', '-', ...metrics, ...extra]);
   const cpuAfter = childrenCpu();
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   rmSync(dir, { recursive: true, force: true });
@@ -277,7 +299,7 @@ function main() {
   const result = { dataset: `${spec.system} ${spec.day}`, commit: dirty ? `${commit} (modified)` : commit, extra: o.extra, node: process.version, sources: {} };
   say(`distalyze diagnosis accuracy — ${result.dataset}, ${faults.length} faults, commit ${result.commit}${o.extra !== '' ? `, extra options: ${o.extra}` : ''}`);
   try {
-    for (const source of o.sources === 'all' ? SOURCES : [o.sources]) {
+    for (const source of o.sources === 'all' ? sourceSets(spec.sources) : [o.sources]) {
       const can = supports(source, o.dataset, tmp);
       if (!can.ok) {
         say(`\nSources: ${source}: not supported by this build (${can.why})`);

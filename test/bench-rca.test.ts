@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs benchmark without type declarations
-import { candidates, namesRegion, rankedServices, regionEnds, score, summarize } from '../bench/rca.mjs';
+import { candidates, namesRegion, rankedServices, regionEnds, score, sourceSets, summarize } from '../bench/rca.mjs';
 
 // The scoring of bench/rca.mjs (npm run bench:rca), on hand-made JSON reports:
 // the figures in bench/README.md are only as right as this.
@@ -29,6 +29,12 @@ describe('bench/rca.mjs scoring', () => {
   it('takes the verdict\'s causes, in order, where the report has a verdict', () => {
     const json = report(['b:Y#2', 'a:X#1'], { verdict: { causes: [{ variable: 'a:X#1' }, { variable: 'c:Z#3' }], aliases: [{ variable: 'Finish', kind: 'event' }] } });
     expect(candidates(json)).toEqual(['a:X#1', 'c:Z#3']);
+  });
+
+  it('measures the source sets a dataset has: with logs, each starting from them; without (OnlineBoutique), traces and traces + metrics', () => {
+    expect(sourceSets()).toEqual(['logs', 'logs+traces', 'logs+metrics', 'logs+traces+metrics']);
+    expect(sourceSets(['traces', 'metrics'])).toEqual(['traces', 'traces+metrics']);
+    expect(rankedServices(['frontend:hipstershop.Frontend/Recv. self', 'cartservice-579f59597d-wc2lz:CpuUsageRate(%)', 'cartservice:hipstershop.CartService/GetCart wait'])).toEqual(['frontend', 'cartservice']);
   });
 
   it('ranks distinct services in rank order, by pod or service name, passing over names without one', () => {

@@ -17,7 +17,7 @@ const FIRST_SCREEN = [
   '   1. lock_wait_ms   state min       8.607 → 645.1              z +7.42 cause: tied to the slowdown',
   '   2. FlushEnd       event wait      0.7257 → 6.449 s           z +7.33 cause: tied to the slowdown',
   '   3. config_version state min       3 → 4                      z +9.98 herring: changed, but not tied to the slowdown',
-  '   4. heap_mb        state min       415.2 → 772.1              z +9.98 herring: changed, but not tied to the slowdown',
+  '   4. heap_mb        state final     419.9 → 779.1              z +9.98 herring: changed, but not tied to the slowdown',
   // FlushBegin's gap.after is FlushEnd's gap seen from the other event: the cause's twin, not a herring.
   '   5. FlushBegin     event gap.after 0.1205 → 0.907 s           z +7.29 cause: tied to the slowdown: the same change as FlushEnd gap',
   '   6. Compaction     event first.rel 85.13% → 91.29% of the run z +7.93 moved in time with the slowdown: a consequence, not a cause',
@@ -89,7 +89,7 @@ describe('check on runs of the pipeline fixture', () => {
       "what changed, the cause first (the verdict's order; each also differs from the baseline run by run):",
       '   1. lock_wait_ms (state half.abs): 9.588 → 679.1, z +3.59; cause: tied to the slowdown',
       '   2. config_version (state min): 3 → 4, z +6.37; herring: changed, but not tied to the slowdown',
-      '   3. heap_mb (state min): 415.2 → 767.3, z +6.37; herring: changed, but not tied to the slowdown',
+      '   3. heap_mb (state q3.rel): 419.4 → 775.8, z +6.37; herring: changed, but not tied to the slowdown',
       '   4. FlushBegin (event first.rel): 9.906% → 6.141% of the run, z -3.61; moved in time with the slowdown: a consequence, not a cause',
     ]);
     expect(r.stderr).toBe('');
@@ -101,7 +101,7 @@ describe('check on runs of the pipeline fixture', () => {
       `::error title=distalyze check::${FAIL.replace(/%/g, '%25')}`,
       '::warning title=distalyze%3A 1. lock_wait_ms (cause)::lock_wait_ms (state half.abs): 9.588 → 679.1, z +3.59; cause: tied to the slowdown',
       '::notice title=distalyze%3A 2. config_version (herring)::config_version (state min): 3 → 4, z +6.37; herring: changed, but not tied to the slowdown',
-      '::notice title=distalyze%3A 3. heap_mb (herring)::heap_mb (state min): 415.2 → 767.3, z +6.37; herring: changed, but not tied to the slowdown',
+      '::notice title=distalyze%3A 3. heap_mb (herring)::heap_mb (state q3.rel): 419.4 → 775.8, z +6.37; herring: changed, but not tied to the slowdown',
       '::notice title=distalyze%3A 4. FlushBegin (consequence)::FlushBegin (event first.rel): 9.906%25 → 6.141%25 of the run, z -3.61; moved in time with the slowdown: a consequence, not a cause',
       '',
     ].join('\n'));

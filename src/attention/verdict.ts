@@ -7,8 +7,10 @@
 import { classRange, isTimeFeature, LOG_KINDS, type FeatureSet, type FeatureTable, type LogKind } from '../features/types.js';
 import { sourceOf } from '../features/sources.js';
 import { sumOver } from '../features/stats.js';
+import { compareEffect } from '../ttest/effect.js';
 import type { Presence, TestedFeature, TestMethod, TestResult, TestSummary } from '../ttest/types.js';
 import { aliasesByTable } from './aliases.js';
+import { rankComponents, type ComponentSummary } from './components.js';
 import { locatesCause, normalizedZ } from './index.js';
 import type { AttentionGraph } from './types.js';
 
@@ -90,6 +92,8 @@ export interface Verdict {
   readonly metric: VerdictMetric | null;
   /** The candidate causes, best first; the first is the top cause. */
   readonly causes: readonly VerdictCause[];
+  /** The components (entities) of the significant causes, best first (components.ts); the first is the top component. */
+  readonly components: readonly ComponentSummary[];
   /** Events whose total wait grew most, largest first (only those of ≥ 5% of the slowdown, at most 3). */
   readonly timeShares: readonly TimeShare[];
   /** Mean event span, good and bad: what the time shares divide. */
@@ -114,6 +118,9 @@ export interface Verdict {
  *     where to look next when the sets are too small for significance;
  *  4. the significant causes of 1 and 2 whose difference is a negligible
  *     time (negligibleTime), in their order.
+ * The significant causes of 1 and 2 are then grouped by component, the
+ * components ranked by their share of the first TOP_CAUSES (components.ts):
+ * the top cause is the top component's strongest cause.
  */
 export function verdictOf(
   fs: FeatureSet,
@@ -171,10 +178,13 @@ export function verdictOf(
         return { t, w, strength: t === undefined ? 0 : normalizedZ(t) ** (2 * balance) * w ** (2 * (1 - balance)) };
       })
       .filter((x): x is { t: TestResult; w: number; strength: number } => x.t !== undefined)
-      .sort((x, y) => y.strength - x.strength);
+      .sort((x, y) => y.strength - x.strength || compareEffect(x.t, y.t));
     for (const { t, w } of nodes) add(cause(t, 'graph', w));
   }
   for (const r of divergentByLocatingFeatures(candidates)) add(cause(r.best, 'divergence', null));
+  const span = eventSpans(fs);
+  const grouped = rankComponents(causes, span === null ? null : span.rows, span === null ? 0 : span.meanBad - span.meanGood);
+  causes.splice(0, causes.length, ...grouped.causes);
   let weak = 0;
   for (const t of strongestInsignificant(candidates)) {
     const key = `${t.kind}\u0000${t.variable}`;
@@ -186,12 +196,12 @@ export function verdictOf(
   }
   causes.push(...later);
 
-  const span = eventSpans(fs);
   const timeShares = span === null ? [] : span.shares;
   return {
     metric,
     anySignificant: summary.tests.some((t) => t.significant),
     causes,
+    components: grouped.components,
     timeShares,
     eventSpan: span === null ? null : { meanGood: span.meanGood, meanBad: span.meanBad },
     aliases,
@@ -208,6 +218,12 @@ function qualitative(t: Pick<TestResult, 'presence'>): number {
   return t.presence === 'both' ? 0 : 1;
 }
 
+/** Whether test `a` is stronger than `b`: a larger |z|, or the same |z| and a larger effect (SPEC §3: ties by effect size). */
+function stronger(a: TestResult, b: TestResult): boolean {
+  const dz = Math.abs(a.z) - Math.abs(b.z);
+  return dz > 0 || (dz === 0 && compareEffect(a, b) < 0);
+}
+
 /** Per variable with no significant feature, its strongest test among the features that locate a cause; strongest first. */
 function strongestInsignificant(tests: readonly TestResult[]): TestResult[] {
   const best = new Map<string, TestResult>();
@@ -218,10 +234,10 @@ function strongestInsignificant(tests: readonly TestResult[]): TestResult[] {
     if (t.feature !== 'occurrence' && isTimeFeature(t.kind, t.feature)) continue;
     if (Number.isNaN(t.z) || t.z === 0) continue; // no divergence at all: nothing to look at
     const seen = best.get(key);
-    if (seen === undefined || Math.abs(t.z) > Math.abs(seen.z)) best.set(key, t);
+    if (seen === undefined || stronger(t, seen)) best.set(key, t);
   }
   return [...best].filter(([key]) => !significant.has(key)).map(([, t]) => t)
-    .sort((x, y) => qualitative(y) - qualitative(x) || Math.abs(y.z) - Math.abs(x.z) || (x.kind < y.kind ? -1 : x.kind > y.kind ? 1 : 0) || (x.variable < y.variable ? -1 : x.variable > y.variable ? 1 : 0));
+    .sort((x, y) => qualitative(y) - qualitative(x) || Math.abs(y.z) - Math.abs(x.z) || compareEffect(x, y) || (x.kind < y.kind ? -1 : x.kind > y.kind ? 1 : 0) || (x.variable < y.variable ? -1 : x.variable > y.variable ? 1 : 0));
 }
 
 /** Significant variables by Σ|z| of their significant features that locate a cause (else of all), with their strongest such test. */
@@ -236,10 +252,11 @@ function divergentByLocatingFeatures(tests: readonly TestResult[]): { best: Test
   for (const tests of groups.values()) {
     const locating = tests.filter((t) => t.feature === 'occurrence' || !isTimeFeature(t.kind, t.feature));
     const pool = locating.length > 0 ? locating : tests;
-    const best = pool.reduce((x, y) => (Math.abs(y.z) > Math.abs(x.z) ? y : x));
+    const best = pool.reduce((x, y) => (stronger(y, x) ? y : x));
     out.push({ best, score: pool.reduce((s, t) => s + Math.abs(t.z), 0), locating: locating.length > 0 });
   }
   return out.sort((x, y) => Number(y.locating) - Number(x.locating) || qualitative(y.best) - qualitative(x.best) || y.score - x.score ||
+    compareEffect(x.best, y.best) ||
     (x.best.kind < y.best.kind ? -1 : x.best.kind > y.best.kind ? 1 : 0) || (x.best.variable < y.best.variable ? -1 : x.best.variable > y.best.variable ? 1 : 0));
 }
 
@@ -286,7 +303,7 @@ function weightedSum(column: Float64Array, weights: Float64Array, start: number,
  * instance sum to its event span) and their difference; weighted by the
  * replication counts. null without event variables.
  */
-function eventSpans(fs: FeatureSet): { meanGood: number; meanBad: number; shares: TimeShare[] } | null {
+function eventSpans(fs: FeatureSet): { meanGood: number; meanBad: number; shares: TimeShare[]; rows: Omit<TimeShare, 'share'>[] } | null {
   const table = fs.tables.find((t) => t.kind === 'event' && t.feature === 'wait');
   if (table === undefined) return null;
   const [g0, g1] = classRange(fs, 'good');
@@ -314,7 +331,7 @@ function eventSpans(fs: FeatureSet): { meanGood: number; meanBad: number; shares
       .sort((x, y) => y.difference - x.difference || (x.event < y.event ? -1 : 1))
       .slice(0, TIME_SHARES_SHOWN)
     : [];
-  return { meanGood: spanGood, meanBad: spanBad, shares };
+  return { meanGood: spanGood, meanBad: spanBad, shares, rows };
 }
 
 /** Each node's weight of the edge towards P (the graph is a tree rooted at P), by a walk from P. */

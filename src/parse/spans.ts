@@ -19,6 +19,12 @@ import type { RecordSink } from './records.js';
  * id, kind = the root span's operation); each span gives the events
  * `service:operation.start` / `.end` and its self time as the state
  * `service:operation self` (seconds, at the span's end).
+ *
+ * A *client* span (a call to another service: see `calleeOf`) is billed to
+ * the callee (SPEC §3, Components; docs/components.md): its self time — the
+ * wire and the callee's queue, the time not covered by the callee's server
+ * span — is the state `callee:operation wait`, and its end, the reply
+ * arriving, the event `callee:operation.reply`; its start stays the caller's.
  */
 export type SpanFormat = 'csv' | 'jsonl' | 'otlp';
 
@@ -300,6 +306,7 @@ async function readCsvSpans(file: InputFile, out: Span[], onBytes?: (n: number) 
  * makes the span a root, counted in a note.
  */
 export function emitTraces(spans: readonly Span[], file: string, sink: RecordSink): { traces: number; notes: string[] } {
+  const services = knownServices(spans);
   const byTrace = new Map<string, number[]>();
   // A span id given again: the same span (a file exported twice, a retried export) is dropped, counted; another
   // span under the id is an error. Kept twice, the copy had no children (they link to the first), so its self
@@ -334,13 +341,17 @@ export function emitTraces(spans: readonly Span[], file: string, sink: RecordSin
       missing += missingParents.length;
     }
     const self = selfTimes(trace, parent);
+    const callee = calleesOf(trace, parent, services);
     sink.instance(traceId, kindOf(trace, parent));
     const records: { t: number; order: number; emit: () => void }[] = [];
     trace.forEach((s, i) => {
       const name = `${s.service}:${s.operation}`;
+      const to = callee[i];
+      const end = to === null ? `${name}.end` : `${to}:${s.operation}.reply`;
+      const state = to === null ? `${name} self` : `${to}:${s.operation} wait`;
       records.push({ t: s.start, order: 3 * i, emit: () => sink.event(s.start, `${name}.start`) });
-      records.push({ t: s.end, order: 3 * i + 1, emit: () => sink.event(s.end, `${name}.end`) });
-      records.push({ t: s.end, order: 3 * i + 2, emit: () => sink.state(s.end, `${name} self`, self[i] as number) });
+      records.push({ t: s.end, order: 3 * i + 1, emit: () => sink.event(s.end, end) });
+      records.push({ t: s.end, order: 3 * i + 2, emit: () => sink.state(s.end, state, self[i] as number) });
     });
     records.sort((a, b) => a.t - b.t || a.order - b.order);
     for (const r of records) r.emit();
@@ -434,4 +445,49 @@ export function selfTimes(trace: readonly Span[], parent: Int32Array): Float64Ar
     self[i] = Math.max(0, s.end - s.start - covered);
   });
   return self;
+}
+
+/** Services named by the spans of a file, by their comparison key (lower case, letters and digits only). */
+function knownServices(spans: readonly Span[]): Map<string, string> {
+  const known = new Map<string, string>();
+  for (const s of spans) {
+    const key = serviceKey(s.service);
+    if (!known.has(key)) known.set(key, s.service);
+  }
+  return known;
+}
+
+const serviceKey = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** A gRPC method's service: `hipstershop.CartService/GetCart` → `CartService`; null for any other operation name. */
+const GRPC_METHOD = /^(?:[\w-]+\.)*([\w-]+)\/[\w-]+$/;
+
+/**
+ * The service each span calls, or null for a span that is not a call to
+ * another service. A span is a client span when it has exactly one child and
+ * that child runs in another service (the callee's server span: a client span
+ * makes one call), or, when its callee left no span (not instrumented, or
+ * sampled out), when it has no child and its operation is a gRPC method of
+ * another service seen in the file (`hipstershop.CartService/GetCart` in
+ * `frontend`, with `cartservice` among the spans' services). A span with
+ * several children, or none and no such name, is the service's own work.
+ */
+export function calleesOf(trace: readonly Span[], parent: Int32Array, known: ReadonlyMap<string, string>): (string | null)[] {
+  const children = new Int32Array(trace.length);
+  const onlyChild = new Int32Array(trace.length).fill(-1);
+  parent.forEach((p, i) => {
+    if (p < 0) return;
+    children[p] = (children[p] as number) + 1;
+    onlyChild[p] = i;
+  });
+  return trace.map((s, i) => {
+    if (children[i] === 1) {
+      const child = (trace[onlyChild[i] as number] as Span).service;
+      return child !== s.service ? child : null;
+    }
+    if (children[i] !== 0) return null;
+    const m = GRPC_METHOD.exec(s.operation);
+    const peer = m === null ? undefined : known.get(serviceKey(m[1] as string));
+    return peer !== undefined && peer !== s.service ? peer : null;
+  });
 }

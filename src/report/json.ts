@@ -101,6 +101,10 @@ function verdictJson(a: Analysis) {
       meanGood: jsonNumber(c.meanGood), meanBad: jsonNumber(c.meanBad), presence: c.presence, source: c.source,
       weight: c.weight === null ? null : jsonNumber(c.weight), negligible: c.negligible,
     })),
+    components: v.components.map((c) => ({
+      component: c.component, topCauses: c.topCauses, causes: c.causes,
+      addedTime: c.addedTime === null ? null : jsonNumber(c.addedTime), share: c.share === null ? null : jsonNumber(c.share), topCause: c.topCause,
+    })),
     timeShares: v.timeShares.map((s) => ({
       event: s.event, meanGood: jsonNumber(s.meanGood), meanBad: jsonNumber(s.meanBad), difference: jsonNumber(s.difference), share: jsonNumber(s.share),
     })),

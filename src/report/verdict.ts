@@ -2,9 +2,10 @@
  * The verdict as one plain sentence with numbers (SPEC §6): the same words in
  * text, JSON, HTML, `history` and `check`. P in plain words (which instances,
  * how much slower, the test that says so), then the top cause, then where the
- * time went. Also the words every renderer uses for a cause's standing, so the
+ * time went, naming the component when the top cause's is the top one. Also the words every renderer uses for a cause's standing, so the
  * first list, the graph, the HTML and the CI annotations tell one story.
  */
+import { TOP_CAUSES, type ComponentSummary } from '../attention/components.js';
 import { NEGLIGIBLE_SHARE, type Verdict, type VerdictCause, type VerdictMetric } from '../attention/verdict.js';
 import type { AttentionGraph } from '../attention/types.js';
 import { isTimeFeature, type FeatureType, type LogKind } from '../features/types.js';
@@ -17,13 +18,25 @@ export interface SentenceContext {
   readonly graphs?: readonly AttentionGraph[];
 }
 
+/** The component line: `ts-food-service: 4 of the top 5 causes, 62% of the added time`. */
+export function componentLine(c: ComponentSummary, significant: number): string {
+  const of = Math.min(TOP_CAUSES, significant);
+  const parts = [of <= 1 ? 'the top cause' : `${c.topCauses} of the top ${of} causes`];
+  if (c.share !== null && c.share >= 0.005) parts.push(`${Math.round(c.share * 100)}% of the added time`);
+  return `${c.component}: ${parts.join(', ')}`;
+}
+
 export function verdictSentence(v: Verdict, context: SentenceContext = {}): string {
   const parts: string[] = [];
   const metric = v.metric;
   const top = v.causes[0] ?? null;
   if (metric !== null) parts.push(metricSentence(metric, context.tests));
   const describe = (c: VerdictCause): string => describeCause(c, v, context);
+  const significant = v.causes.filter((c) => c.source !== 'weak' && !c.negligible).length;
+  const first = v.components[0];
+  const component = first !== undefined && top !== null && first.topCause === top.variable ? componentLine(first, significant) : null;
   if (top !== null && top.source !== 'weak' && !top.negligible) {
+    if (component !== null) parts.push(`Top component: ${component}.`);
     parts.push(`Top cause: ${top.variable} (${describe(top)}).`);
   } else if (top !== null && top.negligible) {
     parts.push(`Only times that differ by less than ${NEGLIGIBLE_SHARE * 100}% of a run differ significantly, e.g. ${top.variable} (${describe(top)}).`);

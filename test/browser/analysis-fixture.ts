@@ -153,6 +153,7 @@ function verdictFor(tests: readonly TestResult[], causes: boolean): Verdict {
       relative: (p.meanBad - p.meanGood) / p.meanGood, p: p.p, log10p: p.log10p, significant: p.significant,
     },
     causes: causes ? [cause(find('lock_wait_ms', 'state'), 0.93), cause(find('FlushEnd', 'event'), 0.88)] : [],
+    components: [],
     timeShares: causes ? [{ event: 'FlushEnd', meanGood: 0.8, meanBad: 5.6, difference: 4.8, share: 0.92 }] : [],
     eventSpan: { meanGood: 6.7, meanBad: 11.9 },
     aliases: [],
