@@ -6,6 +6,7 @@ import { embedJson, escapeHtml } from '../src/report/html/escape.js';
 import { inlineSvg } from '../src/report/html/graphs.js';
 import { HOSTILE, HOSTILE_INSTANCE, makeAnalysis } from './browser/analysis-fixture.js';
 import { verdictSentence } from '../src/report/verdict.js';
+import type { ComponentSummary } from '../src/attention/components.js';
 
 const h = escapeHtml;
 
@@ -174,6 +175,18 @@ describe('page data', () => {
 });
 
 describe('escaping helpers', () => {
+  it('lists the components under the verdict, as the terminal does, when variables name more than one', async () => {
+    const a = makeAnalysis();
+    const component = (name: string, topCauses: number, share: number | null): ComponentSummary =>
+      ({ component: name, topCauses, causes: topCauses, addedTime: share, share, topCause: `${name}:x` });
+    const two = { ...a, verdict: { ...a.verdict, components: [component('db', 2, 0.8), component('report', 1, null)] } };
+    const html = outsideBlob(await renderHtml(two));
+    const significant = a.verdict.causes.filter((x) => x.source !== 'weak' && !x.negligible).length;
+    expect(significant).toBeGreaterThan(1);
+    expect(html).toContain(`<p class="hint" id="verdict-components">components: db: 2 of the top ${Math.min(5, significant)} causes, 80% of the added time; report: 1 of the top ${Math.min(5, significant)} causes</p>`);
+    expect(outsideBlob(await renderHtml(a))).not.toContain('verdict-components');
+  });
+
   it('escapeHtml escapes the five characters that matter', () => {
     expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
   });

@@ -3,7 +3,7 @@
  * written here as escaped HTML (readable before any script runs); the ranking,
  * the tests table and the plots are built by the page's script from the blob.
  */
-import { causeStanding, featureChange, verdictSentence } from '../verdict.js';
+import { causeStanding, componentLine, featureChange, verdictSentence } from '../verdict.js';
 import { supportingGraph, supportNote } from '../support.js';
 import { createHash } from 'node:crypto';
 import type { Analysis } from '../../analysis.js';
@@ -209,7 +209,7 @@ function verdictOf(a: Analysis): { title: string; html: (ix: Map<string, number>
   // The same list as the terminal's first one: the verdict's order, each cause's standing in the same words.
   return {
     title: `look at ${causes.slice(0, 3).map((c) => c.variable).join(', ')}`,
-    html: (ix) => `<p class="headline" id="verdict-headline">${h(sentence)}</p>` +
+    html: (ix) => `<p class="headline" id="verdict-headline">${h(sentence)}</p>` + componentsOf(v) +
       `<p class="hint">What changed, the cause first (a herring changed but is not tied to P in the dependency graphs):</p>` +
       `<ol id="verdict-causes">${causes.map((c) => {
         const standing = causeStanding(c, v, a);
@@ -217,6 +217,13 @@ function verdictOf(a: Analysis): { title: string; html: (ix: Map<string, number>
         return `<li class="${standing.role}">${nameButton(c.kind, c.variable, c.feature, ix)} <span class="muted">${h(`${c.kind} ${c.feature}: ${featureChange(c.kind, c.feature, c.meanGood, c.meanBad)}, z ${formatStat(c.z)}`)}</span> — ${h(words)}</li>`;
       }).join('')}</ol>`,
   };
+}
+
+/** The components ranked (when variables name more than one), as the terminal's `components:` line. */
+function componentsOf(v: Analysis['verdict']): string {
+  if (v.components.length <= 1) return '';
+  const significant = v.causes.filter((x) => x.source !== 'weak' && !x.negligible).length;
+  return `<p class="hint" id="verdict-components">${h(`components: ${v.components.slice(0, 5).map((x) => componentLine(x, significant)).join('; ')}${v.components.length > 5 ? `; ${v.components.length - 5} more` : ''}`)}</p>`;
 }
 
 /** Causes listed under the verdict. */
