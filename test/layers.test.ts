@@ -58,7 +58,6 @@ const KNOWN_CIRCLES = new Set<string>([
   'parse/chunks.ts ↔ parse/files.ts ↔ parse/tail-help.ts',
   'parse/parallel.ts ↔ parse/ranges.ts ↔ parse/threads.ts',
   'parse/templates/index.ts ↔ parse/templates/mine-parallel.ts',
-  'ttest/inflation.ts ↔ ttest/prediction.ts ↔ ttest/strata.ts ↔ ttest/types.ts ↔ ttest/welch.ts',
 ]);
 
 function sourceFiles(dir: string): string[] {
