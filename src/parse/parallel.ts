@@ -4,7 +4,7 @@ import { killProcessGroups, processGroupTable } from '../cleanup.js';
 import { InputError } from '../errors.js';
 import type { FeatureCollector, FileContribution, SharedColumns } from '../features/collector.js';
 import { withSlotIds } from '../features/collector.js';
-import { median } from '../features/stats.js';
+import { median } from '../stats/median.js';
 import type { GrowableFloat64 } from '../features/growable.js';
 import { referenceDurationOf } from '../features/quartile-pass.js';
 import { STATE_FEATURE_TYPES } from '../features/types.js';
