@@ -15,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mulberry32 as prng } from '../dist/dependency-network/prng.js';
+import { mulberry32 as prng } from '../dist/stats/prng.js';
 import { RowBinary, processCpuSeconds, serverVersion, sql, startCluster } from '../scripts/clickhouse-server.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');

@@ -23,7 +23,7 @@ const seeds = Number(process.argv[4] ?? 100);
 const GATES = ['rank', 'f-splits', 'f-predictors'];
 const SIZES = [30, 200, 1000];
 
-const { mulberry32: projectMulberry32 } = await import(new URL('dependency-network/prng.js', dist).href);
+const { mulberry32: projectMulberry32 } = await import(new URL('stats/prng.js', dist).href);
 
 /** The project's mulberry32, shifted by half a step into (0, 1) so that log() of it is finite. */
 function mulberry32(seed) {

@@ -1,4 +1,4 @@
-import { correlationOver } from '../features/stats.js';
+import { correlationOver } from '../stats/correlation.js';
 import { classRange, type FeatureSet, type FeatureTable } from '../features/types.js';
 
 /** The aliases of P of every feature table that has a metric (`metricAliases` per table), computed once. */

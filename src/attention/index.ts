@@ -1,7 +1,7 @@
 import { happensBefore, learnDependencyNetwork, type HappensBefore } from '../dependency-network/index.js';
 import type { DependencyNetwork, DependencyNetworkOptions } from '../dependency-network/types.js';
 import { featureTypesOf, isTimeFeature, LOG_KINDS, type FeatureSet, type FeatureTable, type FeatureType, type LogKind } from '../features/types.js';
-import { Z_CAP } from '../ttest/normal.js';
+import { Z_CAP } from '../stats/normal.js';
 import type { TestResult, TestSummary } from '../ttest/types.js';
 import { aliasesByTable } from './aliases.js';
 import { pruneTree } from './prune.js';

@@ -6,7 +6,7 @@
  */
 import { classRange, isTimeFeature, LOG_KINDS, type FeatureSet, type FeatureTable, type LogKind } from '../features/types.js';
 import { sourceOf } from '../features/sources.js';
-import { sumOver } from '../features/stats.js';
+import { sumOver } from '../stats/sum.js';
 import { compareEffect } from '../ttest/effect.js';
 import type { Presence, TestedFeature, TestMethod, TestResult, TestSummary } from '../ttest/types.js';
 import { aliasesByTable } from './aliases.js';

@@ -20,7 +20,8 @@ import { mean, groupByRun } from '../history/series.js';
 import type { VerdictCause } from '../attention/verdict.js';
 import { causeStanding, featureChange } from '../report/verdict.js';
 import { significantFlags } from '../ttest/correction.js';
-import { fewValuesTest, REFERENCE_MIN_VALUES } from '../ttest/prediction.js';
+import { REFERENCE_MIN_VALUES } from '../stats/sample-sizes.js';
+import { fewValuesTest } from '../ttest/prediction.js';
 import type { WelchResult } from '../ttest/types.js';
 import { welchTest } from '../ttest/welch.js';
 

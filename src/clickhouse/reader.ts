@@ -2,7 +2,7 @@ import type { ClassInputSummary } from '../analysis.js';
 import { InputError } from '../errors.js';
 import { FeatureCollector } from '../features/collector.js';
 import { buildFeatureSet } from '../features/index.js';
-import { median } from '../features/stats.js';
+import { median } from '../stats/median.js';
 import { emptyReadStats, type ReadStats } from '../parse/reader.js';
 import type { ClassName } from '../parse/records.js';
 import type { ClassesRead, ClickHouseSource, ReadHooks, ReadOptions } from '../read-options.js';

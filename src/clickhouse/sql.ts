@@ -214,7 +214,7 @@ function spanRecords(shape: ResolvedShape & { type: 'spans' }): Definitions {
  */
 function featuresFromRecords(unit: TimeUnit, type: TimeType, referenceDuration: number): Definitions {
   const half = (a: string): string => `intDiv(length(${a}), 2)`;
-  // Exact median of a sorted array: the middle one, or the mean of the two middle ones (stats.ts medianOfSorted).
+  // Exact median of a sorted array: the middle one, or the mean of the two middle ones (stats/median.ts medianOfSorted).
   const median = (a: string): string => `if(length(${a}) % 2 = 1, ${a}[${half(a)} + 1], (${a}[${half(a)}] + ${a}[${half(a)} + 1]) / 2)`;
   // The value at time x (SPEC §2): the last value logged at or before x, or the first when none is.
   const valueAt = (x: string): string => `arrayMap((ts, vs) -> vs[greatest(1, arrayCount(y -> y <= ${x}, ts))], d_stTimes, d_stValues)`;

@@ -1,7 +1,7 @@
-import { erfcx } from '../ttest/erfc.js';
-import { studentTTwoSided } from '../ttest/tdist.js';
-import { normalQuantile } from '../ttest/normal-quantile.js';
-import { sumOver } from '../features/stats.js';
+import { erfcx } from '../stats/erfc.js';
+import { studentTTwoSided } from '../stats/student-t.js';
+import { normalQuantile } from '../stats/normal-quantile.js';
+import { sumOver } from '../stats/sum.js';
 import { identity, sortColumn, type SortedColumn } from './sort-order.js';
 
 /**

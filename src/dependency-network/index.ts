@@ -3,7 +3,7 @@ import { classRange, type FeatureSet, type FeatureTable } from '../features/type
 import type { ClassName } from '../parse/records.js';
 import { growTree, TreeColumns, TreeWorkspace, type PreparedColumn, type TreeSplit } from './cart.js';
 import { weightedMedian } from './median.js';
-import { mulberry32, sampleWithoutReplacement } from './prng.js';
+import { mulberry32, sampleWithoutReplacement } from '../stats/prng.js';
 import type { DependencyEdge, DependencyNetwork, DependencyNetworkOptions } from './types.js';
 
 export { happensBefore, type HappensBefore } from './happens-before.js';

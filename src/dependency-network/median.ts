@@ -1,4 +1,4 @@
-import { midpoint } from '../features/stats.js';
+import { midpoint } from '../stats/median.js';
 import { sortColumn } from './sort-order.js';
 
 /**

@@ -5,7 +5,7 @@ import { GROW_FAST, GrowableFloat64, GrowableInt32, float64sIn, freeNow, int32sI
 import { SlotClasses, SlotKinds } from './slot-labels.js';
 import { InputError } from '../errors.js';
 import { tooManyVariables } from './limits.js';
-import { medianOfSorted } from './stats.js';
+import { medianOfSorted } from '../stats/median.js';
 import { EVENT_FEATURE_TYPES, STATE_FEATURE_TYPES } from './types.js';
 import { EVENT_LEADERS, STATE_LEADERS, follow, leadersOf, sameValues, unfollow } from './followers.js';
 import { StreamedInstance } from './streamed.js';
@@ -2028,7 +2028,7 @@ function valueAtRecords(t: Float64Array, v: Float64Array, from: number, to: numb
   return v[i] as number;
 }
 
-/** stats.ts's finiteMean of values [from, to) whose sum is `sum`: the same arithmetic, on a range. */
+/** stats/sum.ts's finiteMean of values [from, to) whose sum is `sum`: the same arithmetic, on a range. */
 function finiteMeanOf(values: Float64Array, from: number, to: number, sum: number): number {
   const n = to - from;
   if (Number.isFinite(sum)) return sum / n;

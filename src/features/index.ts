@@ -1,5 +1,5 @@
 import { InputError } from '../errors.js';
-import { REFERENCE_MIN_VALUES } from '../ttest/prediction.js';
+import { REFERENCE_MIN_VALUES } from '../stats/sample-sizes.js';
 import { compareCodeUnits } from '../parse/files.js';
 import type { ClassName } from '../parse/records.js';
 import type { FeatureCollector } from './collector.js';

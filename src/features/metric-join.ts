@@ -3,8 +3,8 @@ import type { EntitySeries, MetricSeries } from '../parse/metrics.js';
 import type { ClassSink } from '../parse/reader.js';
 import type { ClassName } from '../parse/records.js';
 import { serviceOfPod } from '../parse/spans.js';
-import { logErfc } from '../ttest/erfc.js';
-import { median, medianOfSorted } from './stats.js';
+import { logErfc } from '../stats/erfc.js';
+import { median, medianOfSorted } from '../stats/median.js';
 
 /**
  * How a metric sample becomes a state value. A sample is one value of an

@@ -2,7 +2,7 @@ import type { InputFile } from '../parse/files.js';
 import type { ClassSink } from '../parse/reader.js';
 import type { ClassName, RecordIntake } from '../parse/records.js';
 import type { FeatureCollector } from './collector.js';
-import { median } from './stats.js';
+import { median } from '../stats/median.js';
 import { STATE_FEATURE_TYPES } from './types.js';
 
 const Q1_ABS = STATE_FEATURE_TYPES.indexOf('q1.abs');

@@ -1,6 +1,6 @@
 import type { RecordEnds } from '../parse/files.js';
 import { GrowableInt32 } from './growable.js';
-import { midpoint } from './stats.js';
+import { midpoint } from '../stats/median.js';
 
 const QUARTERS = [0.25, 0.5, 0.75] as const;
 

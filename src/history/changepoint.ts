@@ -19,7 +19,7 @@
  * threshold. Permutations stop early (Besag & Clifford 1991) once `stopAfter`
  * exceed T: such a p is far above any threshold. Deterministic for a seed.
  */
-import { mulberry32 } from '../dependency-network/prng.js';
+import { mulberry32 } from '../stats/prng.js';
 
 export interface ChangePointOptions {
   /** Accept a change when its permutation p is below this. */

@@ -4,7 +4,7 @@
  * Pearson correlation with P across the run's instances.
  */
 import { metricValues } from '../features/metric.js';
-import { correlation } from '../features/stats.js';
+import { correlation } from '../stats/correlation.js';
 import type { FeatureSet, FeatureType, LogKind } from '../features/types.js';
 
 export type Statistic = 'mean' | 'sd' | 'correlation';

@@ -8,15 +8,14 @@
  */
 import { closeSync, openSync, read, readSync } from 'node:fs';
 import { InputError } from '../errors.js';
-import { plainFile, type InputFile } from './files.js';
+import { plainFile, type InputFile } from './input-file.js';
 import { LineEnds } from './line-ends.js';
-import { CHUNK_BYTES } from './tail-help.js';
 import { invalidUtf8Message, lineAt, Utf8Check, UTF8_HINT } from './utf8-check.js';
 
 /** Free 1 MB read buffers, reused (a fresh buffer costs a page fault per 4 KB on its first read). */
 const freeBuffers: Buffer[] = [];
-/** Bytes per read of a plain file (plainChunks, ChunkReads): 1 MiB. */
-export const READ_SIZE = CHUNK_BYTES;
+/** Bytes per read of a plain file (plainChunks, ChunkReads): 1 MiB; a tail helper's cuts are aligned to it (tail-help.ts CHUNK_BYTES). */
+export const READ_SIZE = 1 << 20;
 
 export function takeBuffer(): Buffer {
   return freeBuffers.pop() ?? Buffer.allocUnsafe(READ_SIZE);

@@ -7,36 +7,15 @@ import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { InputError } from '../errors.js';
 import { plainChunks, READ_SIZE } from './chunks.js';
+import { plainFile, type InputFile } from './input-file.js';
 
-/** One input file of a class. */
-export interface InputFile {
-  /** Path to open, or `-` for standard input. */
-  readonly path: string;
-  /** Path relative to the class root, with `/` separators: the default instance id. */
-  readonly relativePath: string;
-  readonly gzip: boolean;
-  /** Size on disk in bytes (0 for stdin). */
-  readonly size: number;
-  /**
-   * Its first and last records' times, read from its two ends before the
-   * reading (sniff.ts, recordEndsAhead) when it is one run's plain dlog: a
-   * large one is then summarized as it is read, its records not held
-   * (features/streamed.ts).
-   */
-  readonly ends?: RecordEnds;
-}
+export { plainFile, type InputFile, type RecordEnds } from './input-file.js';
 
 /**
  * The names of files that can be span files or tables (spans.ts's detectSpanFormat and csv.ts's tableFormatOf
  * look at these; any other name is neither): read as such, not as dlog.
  */
 export const SPAN_OR_TABLE_NAME = /\.(csv|tsv|json|jsonl|ndjson)(\.gz)?$/i;
-
-/** The times of a file's first and last records. */
-export interface RecordEnds {
-  readonly first: number;
-  readonly last: number;
-}
 
 /**
  * A file of one run at least this large, with its ends read ahead and Dref
@@ -190,11 +169,6 @@ export function describeFsError(err: unknown): string {
     case 'EMFILE': case 'ENFILE': return 'too many open files';
     default: return err instanceof Error ? err.message : String(err);
   }
-}
-
-/** A file on disk read as it is: neither standard input nor compressed (its listed size is its bytes). */
-export function plainFile(file: InputFile): boolean {
-  return file.path !== '-' && !file.gzip;
 }
 
 /**

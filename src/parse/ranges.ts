@@ -31,7 +31,7 @@ import { readDlogFast } from './dlog-fast.js';
 import { plainFile, type InputFile } from './files.js';
 import type { ReadStats } from './reader.js';
 import type { ClassName, RecordIntake, RecordSink } from './records.js';
-import type { WorkerInit } from './parallel.js';
+import type { WorkerInit } from './worker-init.js';
 import { parsingWorker } from './threads.js';
 
 /** A file is split only from this size on: below it one thread reads it faster than several start. */

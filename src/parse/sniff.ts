@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { open } from 'node:fs/promises';
-import { median } from '../features/stats.js';
+import { median } from '../stats/median.js';
 import { parseDlogLine } from './dlog.js';
 import { openInputFile, plainFile, SPAN_OR_TABLE_NAME, STREAMED_MIN_BYTES, type InputFile, type RecordEnds } from './files.js';
 import type { RecordSink } from './records.js';

@@ -36,7 +36,8 @@
  * part.
  */
 import { withLock } from './claims.js';
-import type { InputFile } from './files.js';
+import { READ_SIZE } from './chunks.js';
+import type { InputFile } from './input-file.js';
 
 /** Files from this size on are shown on the board (a smaller one's rest is not worth a thread's start on it). */
 export const TAIL_MIN_BYTES = 64 * 1024 * 1024;
@@ -213,7 +214,7 @@ export class HelpBoard {
 }
 
 /** The owner's chunks: the dlog reader's 1 MiB reads, aligned from the file's start (dlog-fast.ts READ_SIZE). */
-export const CHUNK_BYTES = 1 << 20;
+export const CHUNK_BYTES = READ_SIZE;
 
 /** A batch's files by key: its index and a file's place in it (an Int32 on the board). */
 export function tailKey(batch: number, file: number): number {

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import type { WorkerInit, WorkerStart } from './parallel.js';
+import type { WorkerInit, WorkerStart } from './worker-init.js';
 
 const workerUrl = new URL('./worker.js', import.meta.url);
 

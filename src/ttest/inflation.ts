@@ -26,7 +26,7 @@
  */
 import type { LogKind, VariableSource } from '../features/types.js';
 import { logNormalUpper } from './normal.js';
-import type { TestedFeature } from './types.js';
+import type { Inflation, TestedFeature } from './types.js';
 
 /** The median of χ²₁: qchisq(0.5, 1) = 0.4549364231195724 (R 4.3; = (Φ⁻¹(0.75))²). */
 export const CHI2_1_MEDIAN = 0.4549364231195724;
@@ -34,16 +34,7 @@ export const CHI2_1_MEDIAN = 0.4549364231195724;
 /** Families with fewer tests than this are not corrected. */
 export const MIN_FAMILY = 100;
 
-/** One family's inflation: λ = median z² / median of χ²₁ over its `tests` tests. */
-export interface Inflation {
-  readonly source: VariableSource;
-  readonly kind: LogKind;
-  readonly feature: TestedFeature;
-  readonly tests: number;
-  readonly lambda: number;
-  /** Whether its tests were deflated (λ > 1). */
-  readonly applied: boolean;
-}
+export type { Inflation } from './types.js';
 
 export interface FamilyMember {
   readonly source: VariableSource;

@@ -1,3 +1,4 @@
+import { FEW_VALUES, REFERENCE_MIN_VALUES } from '../stats/sample-sizes.js';
 import { studentTTwoSided } from './tdist.js';
 import type { WelchResult } from './types.js';
 import { classMoments, commonScale, sampleVariance, ZERO_SPREAD_RELATIVE } from './welch.js';
@@ -5,10 +6,8 @@ import { classMoments, commonScale, sampleVariance, ZERO_SPREAD_RELATIVE } from 
 /** Which test produced a result (SPEC §3): Welch's, or the prediction test for a class of 1–2 values. */
 export type TestMethod = 'welch' | 'prediction';
 
-/** A class with at most this many values is tested value by value against the other (SPEC §3, few instances). */
-export const FEW_VALUES = 2;
-/** ... and the other class needs at least this many values to give a distribution. */
-export const REFERENCE_MIN_VALUES = 3;
+/** The test's sample sizes live with the statistics (stats/sample-sizes.ts), where features' input check reads them too. */
+export { FEW_VALUES, REFERENCE_MIN_VALUES } from '../stats/sample-sizes.js';
 
 /**
  * The prediction test of one new value x against a reference sample

@@ -5,20 +5,11 @@
  */
 import { fewValuesTest, REFERENCE_MIN_VALUES, FEW_VALUES } from './prediction.js';
 import { studentTTwoSided } from './tdist.js';
-import type { WelchResult } from './types.js';
+import type { StratumDetail, WelchResult } from './types.js';
 import { classMoments, commonScale, sampleVariance, welchTest } from './welch.js';
 import { separationLog10p } from './normal.js';
 
-/** One kind's part of a combined test, for the report. */
-export interface StratumDetail {
-  readonly kind: string;
-  readonly nGood: number;
-  readonly nBad: number;
-  readonly meanGood: number;
-  readonly meanBad: number;
-  /** The kind's own t: (mean_bad − mean_good)/√v_k (±∞ when both sides are constant and differ). */
-  readonly t: number;
-}
+export type { StratumDetail } from './types.js';
 
 export interface StratifiedResult extends WelchResult {
   readonly strata: readonly StratumDetail[];

@@ -1,6 +1,4 @@
-import type { FeatureType, LogKind } from '../features/types.js';
-import type { StratumDetail } from './strata.js';
-import type { Inflation } from './inflation.js';
+import type { FeatureType, LogKind, VariableSource } from '../features/types.js';
 
 /** A tested feature: a feature type of SPEC §2, or an event's occurrence (share of instances it occurs in, SPEC §3). */
 export type TestedFeature = FeatureType | 'occurrence';
@@ -99,4 +97,26 @@ export interface TestSummary {
   readonly maxFiniteAbsT: { readonly event: number; readonly state: number };
   /** The largest |z| per kind: T̂ = |z| / this in attention scores (SPEC §5). */
   readonly maxAbsZ: { readonly event: number; readonly state: number };
+}
+
+/** One kind's part of a combined test, for the report. */
+export interface StratumDetail {
+  readonly kind: string;
+  readonly nGood: number;
+  readonly nBad: number;
+  readonly meanGood: number;
+  readonly meanBad: number;
+  /** The kind's own t: (mean_bad − mean_good)/√v_k (±∞ when both sides are constant and differ). */
+  readonly t: number;
+}
+
+/** One family's inflation: λ = median z² / median of χ²₁ over its `tests` tests. */
+export interface Inflation {
+  readonly source: VariableSource;
+  readonly kind: LogKind;
+  readonly feature: TestedFeature;
+  readonly tests: number;
+  readonly lambda: number;
+  /** Whether its tests were deflated (λ > 1). */
+  readonly applied: boolean;
 }

@@ -33,33 +33,15 @@ import type { LineTranslator } from '../translator.js';
 import { makeTimeFormat, type TimeFormat } from '../translators/time-formats.js';
 import { compileUserRegex, type UserRegex } from '../translators/pattern.js';
 import { DEFAULT_DRAIN_PARAMETERS, Drain, skeleton, type DrainParameters, type Skeleton } from './drain.js';
-import { IdFieldCounter, ID_SAMPLE_LINES, idColumnOf, type IdCounts, type InstanceRule } from './instances.js';
+import { IdFieldCounter, ID_SAMPLE_LINES, idColumnOf, type InstanceRule } from './instances.js';
 import { hasKey, keyPlan, maskToken, numericValue, readByPlan, tokenize, walkMessage, WILDCARD, type KeyPlan } from './mask.js';
-import { detectTimestamp, endsField, fieldStart, isTimeOfDay, plausibleTime, SAMPLE_LINES, TIMESTAMP_CANDIDATES, type FileTimestamp } from './timestamps.js';
+import { detectTimestamp, endsField, fieldStart, isTimeOfDay, plausibleTime, SAMPLE_LINES, TIMESTAMP_CANDIDATES } from './timestamps.js';
 import { dropLeadingIds, learnLeadingIds, learnPipes, unpipe } from './header.js';
-import { describeTable, detectTable, readHead, RowReader, type ColumnOverrides, type MessageHead, type RowParts, type TableLayout } from '../layout.js';
+import type { FileLayout, FileMining, MiningProgress, TemplateOptions } from './types.js';
+import { describeTable, detectTable, readHead, RowReader, type MessageHead, type RowParts } from '../layout.js';
 
 export { DEFAULT_DRAIN_PARAMETERS, type DrainParameters } from './drain.js';
-
-/** What the mining pass tells as it goes (a compressed file's bytes are its compressed ones, as the reading's). */
-export interface MiningProgress {
-  /** The pass begins (raw logs found): the bytes and files it reads. */
-  readonly onMining?: (bytes: number, files: number) => void;
-  readonly onBytes?: (n: number) => void;
-  readonly onFileDone?: () => void;
-}
-
-export interface TemplateOptions {
-  readonly drain?: DrainParameters;
-  /** --timestamp FORMAT: force the timestamp format of every file. */
-  readonly timestamp?: string;
-  /** --instance-pattern REGEX: the instance id is group `id` (else 1) of this regex. */
-  readonly instancePattern?: string;
-  /** Year for timestamps without one (syslog). Default: the current year. */
-  readonly year?: number;
-  /** Tables: columns named instead of detected (--message-column, --entity-column, --trace-column, --time-column). */
-  readonly columns?: ColumnOverrides;
-}
+export type { FileLayout, FileMining, MiningProgress, TemplateOptions } from './types.js';
 
 export interface MinedTemplate {
   readonly id: number;
@@ -77,19 +59,6 @@ export interface MinedTemplate {
   readonly timed: boolean;
   /** A log statement its lines name (`Class#line`, `File.java:12`: layout.ts readHead), not mined: tokens = [it]. */
   readonly statement?: boolean;
-}
-
-export interface FileLayout extends FileTimestamp {
-  /** CSV: the first line is a header. */
-  readonly header: boolean;
-  /** Syslog: the field after the timestamp is the host, not part of the message. */
-  readonly host: boolean;
-  /** A table (CSV/TSV with a header, JSON Lines): its columns' roles (src/parse/layout.ts). */
-  readonly table?: TableLayout;
-  /** A text header joined by `|`: how many bars after the timestamp are read as spaces (header.ts). */
-  readonly pipes?: number;
-  /** A text header's leading id fields (pid, tid) after the timestamp, left out of the message (header.ts). */
-  readonly ids?: number;
 }
 
 export interface TemplateModel {
@@ -414,48 +383,6 @@ interface Tally {
 }
 
 /**
- * What one file contributes to mining: its layout, and its distinct message
- * keys in order of first occurrence, each with its masked tokens, line count,
- * first line and which positions held something other than a number. Plain
- * data, so a worker can compute it (mine-worker.ts).
- */
-export interface FileMining {
-  readonly path: string;
-  readonly layout: FileLayout;
-  readonly keys: Array<{
-    readonly key: string;
-    readonly masked: string[];
-    count: number;
-    readonly example: string;
-    readonly timed: boolean;
-    /** 1 where a line of this key had a word, a bracketed id or a non-number. */
-    readonly notNumeric: Uint8Array;
-    /** Per variable position (numbers only): the one value all its lines had, or null when they differed. */
-    readonly values: Array<string | null | undefined>;
-    /** The earliest and latest times of its lines (an untimed line's is the line's it continues). */
-    first: number;
-    last: number;
-  }>;
-  /** For the id rule: what its sampled lines counted (IdFieldCounter, merged over files in mergeMinings). */
-  readonly ids: IdCounts;
-  readonly hosts: string[];
-  readonly lines: number;
-  readonly untimed: number;
-  /** See TemplateModel.continued, .foreign and .foreignExample. */
-  readonly continued: number;
-  readonly foreign: number;
-  /** The first foreign line: its number and text (clipped). */
-  readonly foreignLine: number;
-  readonly foreignText: string;
-  /** Whether the file held no log line (TemplateModel.empty). */
-  readonly empty: boolean;
-  /** Per line (index lineNo − 1): 1 + the index in `keys` of its message key, 0 for a line with none (header, untimed, too long). */
-  readonly lineKeys: Int32Array;
-  /** Log statements its lines name (layout.ts readHead), in order of first occurrence: not mined. */
-  readonly statements: Array<{ readonly location: string; count: number; readonly example: string; first: number; last: number }>;
-}
-
-/**
  * Mine one file: detect its timestamp, then collect its distinct message keys.
  * Throws an InputError naming the file when it has no timestamp format.
  */
@@ -653,7 +580,7 @@ export async function mineTemplates(classes: Readonly<Record<ClassName, readonly
   let minings: FileMining[];
   if (jobs > 1) {
     const { mineParallel } = await import('./mine-parallel.js');
-    minings = await mineParallel(inputs.map((i) => i.file), jobs, options, progress);
+    minings = await mineParallel(inputs.map((i) => i.file), jobs, options, mineFile, progress);
   } else {
     minings = [];
     for (const { file } of inputs) {

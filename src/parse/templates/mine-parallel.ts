@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { InputError } from '../../errors.js';
-import type { InputFile } from '../files.js';
-import { mineFile, type FileMining, type MiningProgress, type TemplateOptions } from './index.js';
+import type { InputFile } from '../input-file.js';
+import type { FileMining, MiningProgress, TemplateOptions } from './types.js';
 
 export type MineReply =
   | { readonly type: 'bytes'; readonly n: number }
@@ -9,10 +9,13 @@ export type MineReply =
   | { readonly type: 'error'; readonly index: number; readonly message: string; readonly hint?: string }
   | { readonly type: 'crash'; readonly index: number; readonly message: string };
 
-/** A file's mining as a reply: an InputError becomes 'error' (reported in file order), anything else 'crash'. */
-export async function mineReply(index: number, file: InputFile, options: TemplateOptions, onBytes?: (n: number) => void): Promise<Exclude<MineReply, { type: 'bytes' }>> {
+/** Mines one file: index.ts mineFile, passed in, so that this pool does not import the miner that starts it. */
+export type MineFile = (file: InputFile, options: TemplateOptions, onBytes?: (n: number) => void) => Promise<FileMining>;
+
+/** A file's mining (by `mine`) as a reply: an InputError becomes 'error' (reported in file order), anything else 'crash'. */
+export async function mineReply(index: number, file: InputFile, options: TemplateOptions, mine: MineFile, onBytes?: (n: number) => void): Promise<Exclude<MineReply, { type: 'bytes' }>> {
   try {
-    return { type: 'done', index, mining: await mineFile(file, options, onBytes) };
+    return { type: 'done', index, mining: await mine(file, options, onBytes) };
   } catch (err) {
     return err instanceof InputError
       ? { type: 'error', index, message: err.message, ...(err.hint !== undefined ? { hint: err.hint } : {}) }
@@ -21,12 +24,12 @@ export async function mineReply(index: number, file: InputFile, options: Templat
 }
 
 /**
- * Mine files on `jobs` threads: this one and `jobs` − 1 worker threads
- * (mine-worker.ts), each taking the next file not yet taken; results come back
+ * Mine files on `jobs` threads: this one (with `mine`) and `jobs` − 1 worker
+ * threads (mine-worker.ts), each taking the next file not yet taken; results come back
  * in file order. On an input error, the first failing file in input order is
  * reported, as a sequential pass would.
  */
-export async function mineParallel(files: readonly InputFile[], jobs: number, options: TemplateOptions, progress: MiningProgress = {}): Promise<FileMining[]> {
+export async function mineParallel(files: readonly InputFile[], jobs: number, options: TemplateOptions, mine: MineFile, progress: MiningProgress = {}): Promise<FileMining[]> {
   const workerUrl = new URL('./mine-worker.js', import.meta.url);
   const workers = Array.from({ length: Math.max(0, Math.min(jobs, files.length) - 1) }, () => new Worker(workerUrl, { workerData: options }));
   const replies: Exclude<MineReply, { type: 'bytes' }>[] = [];
@@ -67,7 +70,7 @@ export async function mineParallel(files: readonly InputFile[], jobs: number, op
       void (async () => {
         while (next < files.length) {
           const index = next++;
-          replies[index] = await mineReply(index, files[index] as InputFile, options, progress.onBytes);
+          replies[index] = await mineReply(index, files[index] as InputFile, options, mine, progress.onBytes);
           progress.onFileDone?.();
         }
         busy--;

@@ -1,7 +1,8 @@
 /** A template-mining worker (worker_threads): mines whole files and posts back each file's FileMining. See mine-parallel.ts. */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { InputFile } from '../files.js';
-import type { TemplateOptions } from './index.js';
+import { mineFile } from './index.js';
+import type { TemplateOptions } from './types.js';
 import { mineReply, type MineReply } from './mine-parallel.js';
 
 const options = workerData as TemplateOptions;
@@ -17,7 +18,7 @@ const tell = (): void => {
 let queue: Promise<void> = Promise.resolve();
 port.on('message', (msg: { index: number; file: InputFile }) => {
   queue = queue.then(async () => {
-    const reply = await mineReply(msg.index, msg.file, options, (n) => {
+    const reply = await mineReply(msg.index, msg.file, options, mineFile, (n) => {
       pending += n;
       if (pending >= 1 << 20) tell();
     });

@@ -1,0 +1,85 @@
+/**
+ * What template mining takes and gives per file: plain data, shared by the
+ * miner (index.ts) and its thread pool (mine-parallel.ts, mine-worker.ts), a
+ * leaf so the pool does not import the miner that starts it (issue 56: no
+ * import circles).
+ */
+import type { ColumnOverrides, TableLayout } from '../layout.js';
+import type { DrainParameters } from './drain.js';
+import type { IdCounts } from './instances.js';
+import type { FileTimestamp } from './timestamps.js';
+
+/** What the mining pass tells as it goes (a compressed file's bytes are its compressed ones, as the reading's). */
+export interface MiningProgress {
+  /** The pass begins (raw logs found): the bytes and files it reads. */
+  readonly onMining?: (bytes: number, files: number) => void;
+  readonly onBytes?: (n: number) => void;
+  readonly onFileDone?: () => void;
+}
+
+export interface TemplateOptions {
+  readonly drain?: DrainParameters;
+  /** --timestamp FORMAT: force the timestamp format of every file. */
+  readonly timestamp?: string;
+  /** --instance-pattern REGEX: the instance id is group `id` (else 1) of this regex. */
+  readonly instancePattern?: string;
+  /** Year for timestamps without one (syslog). Default: the current year. */
+  readonly year?: number;
+  /** Tables: columns named instead of detected (--message-column, --entity-column, --trace-column, --time-column). */
+  readonly columns?: ColumnOverrides;
+}
+
+export interface FileLayout extends FileTimestamp {
+  /** CSV: the first line is a header. */
+  readonly header: boolean;
+  /** Syslog: the field after the timestamp is the host, not part of the message. */
+  readonly host: boolean;
+  /** A table (CSV/TSV with a header, JSON Lines): its columns' roles (src/parse/layout.ts). */
+  readonly table?: TableLayout;
+  /** A text header joined by `|`: how many bars after the timestamp are read as spaces (header.ts). */
+  readonly pipes?: number;
+  /** A text header's leading id fields (pid, tid) after the timestamp, left out of the message (header.ts). */
+  readonly ids?: number;
+}
+
+/**
+ * What one file contributes to mining: its layout, and its distinct message
+ * keys in order of first occurrence, each with its masked tokens, line count,
+ * first line and which positions held something other than a number. Plain
+ * data, so a worker can compute it (mine-worker.ts).
+ */
+export interface FileMining {
+  readonly path: string;
+  readonly layout: FileLayout;
+  readonly keys: Array<{
+    readonly key: string;
+    readonly masked: string[];
+    count: number;
+    readonly example: string;
+    readonly timed: boolean;
+    /** 1 where a line of this key had a word, a bracketed id or a non-number. */
+    readonly notNumeric: Uint8Array;
+    /** Per variable position (numbers only): the one value all its lines had, or null when they differed. */
+    readonly values: Array<string | null | undefined>;
+    /** The earliest and latest times of its lines (an untimed line's is the line's it continues). */
+    first: number;
+    last: number;
+  }>;
+  /** For the id rule: what its sampled lines counted (IdFieldCounter, merged over files in mergeMinings). */
+  readonly ids: IdCounts;
+  readonly hosts: string[];
+  readonly lines: number;
+  readonly untimed: number;
+  /** See TemplateModel.continued, .foreign and .foreignExample. */
+  readonly continued: number;
+  readonly foreign: number;
+  /** The first foreign line: its number and text (clipped). */
+  readonly foreignLine: number;
+  readonly foreignText: string;
+  /** Whether the file held no log line (TemplateModel.empty). */
+  readonly empty: boolean;
+  /** Per line (index lineNo − 1): 1 + the index in `keys` of its message key, 0 for a line with none (header, untimed, too long). */
+  readonly lineKeys: Int32Array;
+  /** Log statements its lines name (layout.ts readHead), in order of first occurrence: not mined. */
+  readonly statements: Array<{ readonly location: string; count: number; readonly example: string; first: number; last: number }>;
+}
