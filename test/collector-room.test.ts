@@ -31,11 +31,12 @@ function readNamed(c: FeatureCollector, className: 'good' | 'bad', n: number, sl
 }
 
 /** A class of named instances, one record each, in the order given. */
-function readIds(c: FeatureCollector, className: 'good' | 'bad', ids: readonly string[]): void {
+/** Each id one instance with one event at its place in the class (`from`: the place of the first, for a part). */
+function readIds(c: FeatureCollector, className: 'good' | 'bad', ids: readonly string[], from = 0): void {
   c.beginFile(file(`${className}.dlog`), className);
   ids.forEach((id, i) => {
     c.instance(id);
-    c.event(i, 'Start');
+    c.event(from + i, 'Start');
   });
   c.endFile(file(`${className}.dlog`));
 }
@@ -474,9 +475,10 @@ describe('ids named in both classes, found as the parts of a class summarized el
     // The bad class in two parts (two workers' exports of it, in order), absorbed after the good class.
     const absorbing = new FeatureCollector(true);
     readIds(absorbing, 'good', goodIds);
-    for (const ids of [first, second]) {
+    for (const [ids, from] of [[first, 0], [second, first.length]] as const) {
       const worker = new FeatureCollector(true);
-      readIds(worker, 'bad', ids);
+      // The same records as the sequential read: each instance starts at its place in the whole class.
+      readIds(worker, 'bad', ids, from);
       absorbing.absorb(worker.exportWholeClass(() => undefined));
     }
     absorbing.finishClass();

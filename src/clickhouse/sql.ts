@@ -118,9 +118,9 @@ type Definitions = readonly (readonly [alias: string, expr: string])[];
  * on the server: one row per instance, FEATURE_ROW_COLUMNS (`d_` + each).
  * `referenceDuration` is Dref (the median duration over both classes), for q*.abs.
  */
-export function featureQuery(shape: ResolvedShape, cls: ClassFilter, referenceDuration: number): string {
+export function featureQuery(shape: ResolvedShape, cls: ClassFilter, referenceDuration: number, services: readonly string[] = []): string {
   const { instance, unit } = instanceAndUnit(shape);
-  const records = shape.type === 'spans' ? spanRecords(shape) : recordRecords(shape);
+  const records = shape.type === 'spans' ? spanRecords(shape, services) : recordRecords(shape);
   const work = [...records, ...featuresFromRecords(keyUnit(shape.timeType, unit), shape.timeType, referenceDuration)];
   const outputs = FEATURE_ROW_COLUMNS.map((c) => (c === 'instance' ? `toString(${column(instance)}) AS d_instance`
     : c === 'records' ? 'length(d_recs) AS d_records' : c === 'start' ? 'toFloat64(d_base) AS d_start' : `d_${c}`));
@@ -133,6 +133,11 @@ export function featureQuery(shape: ResolvedShape, cls: ClassFilter, referenceDu
 FROM ${shape.table}
 WHERE ${rowsOf(instance, cls)}
 GROUP BY ${column(instance)}`;
+}
+
+/** The services a class's spans name (for featureQuery's gRPC callees), one row each, sorted. */
+export function servicesQuery(shape: ResolvedShape & { type: 'spans' }, cls: ClassFilter): string {
+  return `SELECT DISTINCT toString(${column(shape.columns.service)}) AS service FROM ${shape.table} WHERE ${cls.where} ORDER BY service`;
 }
 
 /** A class's rows that belong to an instance (an empty id, as a log line outside any trace, belongs to none). */
@@ -161,6 +166,12 @@ function recordRecords(shape: ResolvedShape & { type: 'records' }): Definitions 
   ];
 }
 
+/** A gRPC method's service (spans.ts GRPC_METHOD), in RE2 without escapes: `hipstershop.CartService/GetCart` → `CartService`. */
+const GRPC_METHOD_RE2 = '^(?:[A-Za-z0-9_-]+[.])*([A-Za-z0-9_-]+)/[A-Za-z0-9_-]+$';
+
+/** spans.ts serviceKey: lower case, letters and digits only. */
+const serviceKeySql = (x: string): string => `replaceRegexpAll(lower(${x}), '[^a-z0-9]', '')`;
+
 /** Parent ids that mean "no parent" (spans.ts NO_PARENT). */
 const NO_PARENT = ['', 'root', 'null', 'none', '0', '0000000000000000'];
 
@@ -170,8 +181,12 @@ const NO_PARENT = ['', 'root', 'null', 'none', '0', '0000000000000000'];
  * its end, and the state `service:operation self` (its self time, seconds) at its end; ties in time keep that
  * order. Self time: the span's duration less the union of its children's intervals clipped to it (selfTimes).
  * The trace's kind: the root's operation, and the first span (by start) in another service (kindOf).
+ * A client span is billed to the service it calls (spans.ts calleesOf): with exactly one child, in another
+ * service, that child's service; with none, the service its gRPC method names among `services`, the class's
+ * (servicesQuery; the file path looks among the file's). Its end is then `callee:operation.reply`, its self time
+ * `callee:operation wait`.
  */
-function spanRecords(shape: ResolvedShape & { type: 'spans' }): Definitions {
+function spanRecords(shape: ResolvedShape & { type: 'spans' }, services: readonly string[]): Definitions {
   const c = shape.columns;
   const start = timeKey(column(c.start), shape.timeType);
   const end = spanEndKey(shape);
@@ -194,10 +209,18 @@ function spanRecords(shape: ResolvedShape & { type: 'spans' }): Definitions {
     // The union's length: each interval less what the ones before it (by start) reach.
     ['d_self', `arrayMap((a0, b0, ks) -> greatest(0., b0 - a0 - arraySum(arrayMap((x, k) -> greatest(0., x.2 - greatest(x.1,
       if(k = 1, -inf, arrayReduce('max', arrayMap(y -> y.2, arraySlice(ks, 1, k - 1)))))), ks, arrayEnumerate(ks)))), d_ss, d_se, d_kids)`],
+    // The callee of each span ('' for its own work): calleesOf.
+    ['d_nkid', 'arrayMap(id -> countEqual(d_spar, id), d_sid)'],
+    ['d_kid', 'arrayMap(id -> indexOf(d_spar, id), d_sid)'],
+    ['d_known', `[${services.map(stringLiteral).join(', ')}]`],
+    ['d_kkey', `arrayMap(x -> ${serviceKeySql('x')}, d_known)`],
+    ['d_gkey', `arrayMap(s -> ${serviceKeySql(`extract(s.7, '${GRPC_METHOD_RE2}')`)}, d_spans)`],
+    ['d_callee', `arrayMap((s, n, k, g) -> if(n = 1, if(d_spans[k].6 != s.6, d_spans[k].6, ''),
+      if(n = 0 AND g != '' AND has(d_kkey, g) AND d_known[indexOf(d_kkey, g)] != s.6, d_known[indexOf(d_kkey, g)], '')), d_spans, d_nkid, d_kid, d_gkey)`],
     ['d_recs', `arraySort(r -> (r.1, r.2), arrayConcat(
       arrayMap((s, i) -> (s.1, 3 * i, concat(s.6, ':', s.7, '.start'), '', 0., ''), d_spans, arrayEnumerate(d_spans)),
-      arrayMap((s, i) -> (s.2, 3 * i + 1, concat(s.6, ':', s.7, '.end'), '', 0., ''), d_spans, arrayEnumerate(d_spans)),
-      arrayMap((s, i, x) -> (s.2, 3 * i + 2, '', concat(s.6, ':', s.7, ' self'), x, ''), d_spans, arrayEnumerate(d_spans), d_self)))`],
+      arrayMap((s, i, to) -> (s.2, 3 * i + 1, if(to = '', concat(s.6, ':', s.7, '.end'), concat(to, ':', s.7, '.reply')), '', 0., ''), d_spans, arrayEnumerate(d_spans), d_callee),
+      arrayMap((s, i, x, to) -> (s.2, 3 * i + 2, '', if(to = '', concat(s.6, ':', s.7, ' self'), concat(to, ':', s.7, ' wait')), x, ''), d_spans, arrayEnumerate(d_spans), d_self, d_callee)))`],
     // The root: the earliest span without a parent id, else the earliest whose parent is not in the trace.
     ['d_byStart', 'arraySort((i, s) -> (s.1, s.3, s.4), arrayEnumerate(d_spans), d_spans)'],
     ['d_rootAt', `if(arrayExists(i -> d_spar[i] = '', d_byStart), arrayFilter(i -> d_spar[i] = '', d_byStart)[1],

@@ -104,7 +104,10 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
   const wBad = unweighted ? undefined : fs.weights.subarray(b0, b1);
   const strata = options.kinds === 'off' ? null : kindStrata(fs);
   const windows = calibrating(options.windows);
-  const wholeFiles = windows === undefined && fs.instances.length > 0 && fs.instances.every((i) => i.kind === null);
+  // Units that kinds do not tell apart (no kind, or one kind for all: `I` records name the first event their kind,
+  // so the same instances read through a translator or from its records are the same units).
+  const firstKind = fs.instances[0]?.kind ?? null;
+  const wholeFiles = windows === undefined && fs.instances.length > 0 && fs.instances.every((i) => i.kind === null || i.kind === firstKind);
   const performed: Performed[] = [];
   let untestable = 0;
   // A column that is another's array (a follower's is its leader's; the built-in duration is one array in every
