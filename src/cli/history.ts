@@ -22,7 +22,7 @@ export function registerHistoryCommand(program: Command, io: RunCommandIo, setCo
     .command('history')
     .description('one point per nightly run: find the runs where P or a variable changes (mean, variance, correlation with P), and compare before against after')
     .argument('<runs...>', 'run directories in time order, or one directory whose subdirectories (sorted by name) are the runs')
-    .option('--alpha <p>', 'false-alarm rate of one whole history (Bonferroni over every series searched)', '0.05')
+    .option('--alpha <p>', "false-alarm rate of P's own series, and apart of all the other series (Bonferroni within each group)", '0.05')
     .option('--min-segment <n>', 'fewest runs on each side of a change', '3')
     .option('--seed <n>', 'seed of the permutations (and of the comparisons\' sampling)', '1')
     .option('--json <file>', 'write everything as JSON (- for stdout)')
