@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { run } from './helpers/run.js';
-import { FIXTURES } from './helpers/synth.js';
+import { FIXTURES, FIXTURES_DIR } from './helpers/synth.js';
 
 // Golden tests of issue 57: one story from the first line to the CI annotation. On the
 // pipeline fixture (cause lock_wait_ms; herrings config_version, heap_mb) the verdict, the
@@ -56,6 +56,19 @@ describe('the first screen of the pipeline fixture', () => {
     const r = await run(FIXTURES.pipelineGood, FIXTURES.pipelineBad, '--no-color', '--sort', 'divergence');
     expect(r.stdout.indexOf('Divergence alone')).toBeLessThan(r.stdout.indexOf('What changed, the cause first'));
     expect(r.stdout.indexOf('Verdict: ')).toBeLessThan(r.stdout.indexOf('Divergence alone'));
+  });
+});
+
+describe('P in plain words in the JSON too', () => {
+  it('names the test that decided P and, within kinds, the kind it was decided in', async () => {
+    const metricOf = async (...args: string[]): Promise<Record<string, unknown>> =>
+      (JSON.parse((await run(...args, '--json', '-', '-q')).stdout) as { verdict: { metric: Record<string, unknown> } }).verdict.metric;
+    const pipeline = await metricOf(FIXTURES.pipelineGood, FIXTURES.pipelineBad);
+    expect([pipeline.method, pipeline.instanceKind, pipeline.test]).toEqual(['welch', null, "Welch's t-test"]);
+    const tt = join(FIXTURES_DIR, 'trainticket');
+    const kinds = await metricOf(join(tt, 'good'), join(tt, 'bad'), '--translator', join(tt, 'log.mjs'));
+    const kind = '/* → ts-food-service:/api/v1/foodservice/foods/{date}/{startStation}/{endStation}/{tripId}';
+    expect([kinds.method, kinds.instanceKind, kinds.test]).toEqual(['kinds', kind, `Welch's t-test within ${kind}, the strongest of 7 kinds (p × 7)`]);
   });
 });
 

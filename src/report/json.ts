@@ -1,5 +1,5 @@
 import type { Analysis } from '../analysis.js';
-import { verdictSentence } from './verdict.js';
+import { metricTest, metricTestWords, verdictSentence } from './verdict.js';
 
 /**
  * A number for JSON, safe for jq: every number stays a number; what is not a
@@ -95,6 +95,8 @@ function verdictJson(a: Analysis) {
     metric: m === null ? null : {
       variable: m.variable, kind: m.kind, feature: m.feature, meanGood: jsonNumber(m.meanGood), meanBad: jsonNumber(m.meanBad),
       difference: jsonNumber(m.difference), relative: jsonNumber(m.relative), p: jsonNumber(m.p), log10p: jsonNumber(m.log10p), significant: m.significant,
+      // Which instances and which test (issue 57): the sentence's words, and the kind P was decided in (null: pooled).
+      method: metricTest(m, a.tests).test?.method ?? null, instanceKind: metricTest(m, a.tests).instanceKind, test: metricTestWords(m, a.tests),
     },
     causes: v.causes.map((c) => ({
       variable: c.variable, kind: c.kind, feature: c.feature, method: c.method, z: jsonNumber(c.z), t: jsonNumber(c.t),

@@ -64,8 +64,8 @@ function metricIsTime(m: Pick<VerdictMetric, 'variable' | 'feature'>): boolean {
 function metricSentence(m: VerdictMetric, tests: readonly TestResult[] | undefined): string {
   const isTime = metricIsTime(m);
   const unit = (x: number): string => (isTime ? `${formatValue(x)} s` : formatValue(x));
-  const test = tests?.find((t) => t.kind === m.kind && t.variable === m.variable && t.feature === m.feature);
-  const stratum = test?.method === 'kinds' ? test.strata?.find((s) => Object.is(s.t, test.t) && s.meanGood === test.meanGood && s.meanBad === test.meanBad) : undefined;
+  const { test, instanceKind } = metricTest(m, tests);
+  const stratum = instanceKind === null ? undefined : { kind: instanceKind };
   const whose = stratum !== undefined ? ` of ${stratum.kind} instances` : '';
   const how = m.difference > 0 ? (isTime ? 'slower' : 'higher') : m.difference < 0 ? (isTime ? 'faster' : 'lower') : 'the same';
   const rel = Number.isFinite(m.relative) && m.difference !== 0 ? `${formatValue(Math.abs(m.relative) * 100)}% ${how}` : how;
@@ -74,6 +74,19 @@ function metricSentence(m: VerdictMetric, tests: readonly TestResult[] | undefin
   const change = `${unit(m.meanGood)} → ${unit(m.meanBad)}, ${rel}${added}; ${testName} ${formatP(m.p, m.log10p)}`;
   if (m.significant) return `Bad instances ${m.difference > 0 ? 'are worse' : 'are better'}: ${m.variable}${whose} ${change}.`;
   return `${m.variable}${whose} does not differ significantly (${change}).`;
+}
+
+/** P's test, and the instance kind it was decided in when P was compared within kinds (null: pooled). */
+export function metricTest(m: VerdictMetric, tests: readonly TestResult[] | undefined): { test: TestResult | undefined; instanceKind: string | null } {
+  const test = tests?.find((t) => t.kind === m.kind && t.variable === m.variable && t.feature === m.feature);
+  const stratum = test?.method === 'kinds' ? test.strata?.find((s) => Object.is(s.t, test.t) && s.meanGood === test.meanGood && s.meanBad === test.meanBad) : undefined;
+  return { test, instanceKind: stratum?.kind ?? null };
+}
+
+/** P's test in words, as the sentence names it (`Welch's t-test within search, the strongest of 3 kinds (p × 3)`). */
+export function metricTestWords(m: VerdictMetric, tests: readonly TestResult[] | undefined): string | null {
+  const { test, instanceKind } = metricTest(m, tests);
+  return test === undefined ? null : testWords(test, instanceKind ?? undefined);
 }
 
 /** The test behind a result, named: the reader can tell a within-kind test from a pooled one. */
