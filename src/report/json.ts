@@ -1,4 +1,5 @@
 import type { Analysis } from '../analysis.js';
+import type { VerdictMetric } from '../attention/verdict.js';
 import { metricTest, metricTestWords, verdictSentence } from './verdict.js';
 
 /**
@@ -92,12 +93,7 @@ function verdictJson(a: Analysis) {
   const m = v.metric;
   return {
     sentence: verdictSentence(v, a),
-    metric: m === null ? null : {
-      variable: m.variable, kind: m.kind, feature: m.feature, meanGood: jsonNumber(m.meanGood), meanBad: jsonNumber(m.meanBad),
-      difference: jsonNumber(m.difference), relative: jsonNumber(m.relative), p: jsonNumber(m.p), log10p: jsonNumber(m.log10p), significant: m.significant,
-      // Which instances and which test (issue 57): the sentence's words, and the kind P was decided in (null: pooled).
-      method: metricTest(m, a.tests).test?.method ?? null, instanceKind: metricTest(m, a.tests).instanceKind, test: metricTestWords(m, a.tests),
-    },
+    metric: m === null ? null : metricJson(m, a.tests),
     causes: v.causes.map((c) => ({
       variable: c.variable, kind: c.kind, feature: c.feature, method: c.method, z: jsonNumber(c.z), t: jsonNumber(c.t),
       meanGood: jsonNumber(c.meanGood), meanBad: jsonNumber(c.meanBad), presence: c.presence, source: c.source,
@@ -112,5 +108,16 @@ function verdictJson(a: Analysis) {
     })),
     eventSpan: v.eventSpan === null ? null : { meanGood: jsonNumber(v.eventSpan.meanGood), meanBad: jsonNumber(v.eventSpan.meanBad) },
     aliases: v.aliases,
+  };
+}
+
+/** P in the verdict: its means and test, and which test and instance kind decided it (issue 57). */
+function metricJson(m: VerdictMetric, tests: Analysis['tests']) {
+  const decided = metricTest(m, tests);
+  return {
+    variable: m.variable, kind: m.kind, feature: m.feature, meanGood: jsonNumber(m.meanGood), meanBad: jsonNumber(m.meanBad),
+    difference: jsonNumber(m.difference), relative: jsonNumber(m.relative), p: jsonNumber(m.p), log10p: jsonNumber(m.log10p), significant: m.significant,
+    // Which instances and which test (issue 57): the sentence's words, and the kind P was decided in (null: pooled).
+    method: decided.test?.method ?? null, instanceKind: decided.instanceKind, test: metricTestWords(decided),
   };
 }

@@ -3,7 +3,7 @@ import type { Analysis } from '../analysis.js';
 import type { AttentionGraph } from '../attention/types.js';
 import type { TestResult } from '../ttest/types.js';
 import { escapeTerminal as esc, formatBytes, formatP, formatStat, formatValue, plural } from './format.js';
-import { causeStanding, componentLine, featureChange, verdictSentence } from './verdict.js';
+import { causeStanding, componentsText, featureChange, verdictSentence } from './verdict.js';
 import { supportingGraph, supportNote } from './support.js';
 
 export interface TextOptions {
@@ -160,10 +160,8 @@ function sameResults(tests: readonly TestResult[]): { names: string[]; t: TestRe
 function renderVerdict(a: Analysis, c: InstanceType<typeof Chalk>): string[] {
   const v = a.verdict;
   const out = [c.bold('Verdict: ') + esc(verdictSentence(v, a))];
-  if (v.components.length > 1) {
-    const significant = v.causes.filter((x) => x.source !== 'weak' && !x.negligible).length;
-    out.push(c.dim(`  components: ${v.components.slice(0, 3).map((x) => esc(componentLine(x, significant))).join('; ')}${v.components.length > 3 ? `; ${v.components.length - 3} more` : ''}`));
-  }
+  const components = componentsText(v, 3);
+  if (components !== null) out.push(c.dim(`  ${esc(components)}`));
   if (a.kinds !== null) out.push(c.dim(`  compared within ${plural(a.kinds.length, 'instance kind')} (--kinds off pools them)`));
   const inflated = a.inflation.filter((f) => f.applied).sort((x, y) => y.lambda - x.lambda);
   if (inflated.length > 0) {

@@ -18,6 +18,22 @@ export interface SentenceContext {
   readonly graphs?: readonly AttentionGraph[];
 }
 
+/** How many of the verdict's causes are significant and not negligible: what a component's share of the top causes counts in. */
+function significantCauses(v: Verdict): number {
+  return v.causes.filter((c) => c.source !== 'weak' && !c.negligible).length;
+}
+
+/**
+ * The components ranked, the first `limit` of them (`components: db: 2 of the top 5 causes, 80% of the added time;
+ * report: …`), as the text report and the HTML show it under the verdict; null when variables name fewer than two.
+ */
+export function componentsText(v: Verdict, limit: number): string | null {
+  if (v.components.length <= 1) return null;
+  const significant = significantCauses(v);
+  const more = v.components.length > limit ? `; ${v.components.length - limit} more` : '';
+  return `components: ${v.components.slice(0, limit).map((x) => componentLine(x, significant)).join('; ')}${more}`;
+}
+
 /** The component line: `ts-food-service: 4 of the top 5 causes, 62% of the added time`. */
 export function componentLine(c: ComponentSummary, significant: number): string {
   const of = Math.min(TOP_CAUSES, significant);
@@ -32,9 +48,8 @@ export function verdictSentence(v: Verdict, context: SentenceContext = {}): stri
   const top = v.causes[0] ?? null;
   if (metric !== null) parts.push(metricSentence(metric, context.tests));
   const describe = (c: VerdictCause): string => describeCause(c, v, context);
-  const significant = v.causes.filter((c) => c.source !== 'weak' && !c.negligible).length;
   const first = v.components[0];
-  const component = first !== undefined && top !== null && first.topCause === top.variable ? componentLine(first, significant) : null;
+  const component = first !== undefined && top !== null && first.topCause === top.variable ? componentLine(first, significantCauses(v)) : null;
   if (top !== null && top.source !== 'weak' && !top.negligible) {
     if (component !== null) parts.push(`Top component: ${component}.`);
     parts.push(`Top cause: ${top.variable} (${describe(top)}).`);
@@ -84,8 +99,7 @@ export function metricTest(m: VerdictMetric, tests: readonly TestResult[] | unde
 }
 
 /** P's test in words, as the sentence names it (`Welch's t-test within search, the strongest of 3 kinds (p × 3)`). */
-export function metricTestWords(m: VerdictMetric, tests: readonly TestResult[] | undefined): string | null {
-  const { test, instanceKind } = metricTest(m, tests);
+export function metricTestWords({ test, instanceKind }: ReturnType<typeof metricTest>): string | null {
   return test === undefined ? null : testWords(test, instanceKind ?? undefined);
 }
 

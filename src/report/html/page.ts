@@ -3,7 +3,7 @@
  * written here as escaped HTML (readable before any script runs); the ranking,
  * the tests table and the plots are built by the page's script from the blob.
  */
-import { causeStanding, componentLine, featureChange, verdictSentence } from '../verdict.js';
+import { causeStanding, componentsText, featureChange, verdictSentence } from '../verdict.js';
 import { supportingGraph, supportNote } from '../support.js';
 import { createHash } from 'node:crypto';
 import type { Analysis } from '../../analysis.js';
@@ -221,9 +221,8 @@ function verdictOf(a: Analysis): { title: string; html: (ix: Map<string, number>
 
 /** The components ranked (when variables name more than one), as the terminal's `components:` line. */
 function componentsOf(v: Analysis['verdict']): string {
-  if (v.components.length <= 1) return '';
-  const significant = v.causes.filter((x) => x.source !== 'weak' && !x.negligible).length;
-  return `<p class="hint" id="verdict-components">${h(`components: ${v.components.slice(0, 5).map((x) => componentLine(x, significant)).join('; ')}${v.components.length > 5 ? `; ${v.components.length - 5} more` : ''}`)}</p>`;
+  const text = componentsText(v, 5);
+  return text === null ? '' : `<p class="hint" id="verdict-components">${h(text)}</p>`;
 }
 
 /** Causes listed under the verdict. */
