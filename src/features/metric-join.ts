@@ -5,6 +5,7 @@ import type { ClassName } from '../parse/records.js';
 import { serviceOfPod } from '../parse/spans.js';
 import { logErfc } from '../stats/erfc.js';
 import { median, medianOfSorted } from '../stats/median.js';
+import { firstAbove, firstAtLeast } from './sorted.js';
 
 /**
  * How a metric sample becomes a state value. A sample is one value of an
@@ -239,13 +240,7 @@ export class MetricJoin implements ClassSink {
     const n = times.length;
     if (n === 0) return Infinity;
     const g = this.gapOf(series);
-    let lo = 0;
-    let hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((times[mid] as number) < tMin) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = firstAtLeast(times, tMin);
     const after = lo < n ? (times[lo] as number) : Infinity;
     const before = lo > 0 ? (times[lo - 1] as number) : -Infinity;
     if (after <= tMax) return 0;
@@ -300,15 +295,8 @@ export function samplesOver(series: EntitySeries, m: number, tMin: number, tMax:
   const { times } = series;
   const values = series.values[m] as Float64Array;
   const n = times.length;
-  // lo = the first index with times[k] > tMin (start) or ≥ tMin (end): binary search.
-  let lo = 0;
-  let hi = n;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const t = times[mid] as number;
-    if (align === 'start' ? t <= tMin : t < tMin) lo = mid + 1;
-    else hi = mid;
-  }
+  // lo = the first index with times[k] > tMin (start) or ≥ tMin (end).
+  const lo = align === 'start' ? firstAbove(times, tMin) : firstAtLeast(times, tMin);
   const out: [number, number, number][] = [];
   const clip = (t: number): number => Math.min(tMax, Math.max(tMin, t));
   if (align === 'start') {
@@ -370,16 +358,7 @@ export function localMedians(times: Float64Array, values: Float64Array, window: 
   // The window's values (NaN left out) kept sorted as it slides: O(window) a sample, nothing copied or selected.
   const sorted = new Float64Array(times.length);
   let size = 0;
-  const at = (v: number): number => {
-    let lo = 0;
-    let hi = size;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((sorted[mid] as number) < v) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
+  const at = (v: number): number => firstAtLeast(sorted, v, size);
   let from = 0;
   for (let k = 0; k < times.length; k++) {
     const entering = k > 0 ? (values[k - 1] as number) : Number.NaN;
