@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { aliasesByTable, ALIAS_MIN_CORRELATION, metricAliases } from '../src/attention/aliases.js';
-import { correlation } from '../src/features/stats.js';
+import { correlation } from '../src/stats/correlation.js';
 import type { FeatureSet, FeatureTable } from '../src/features/types.js';
 
 // metricAliases computes Pearson r over each class's contiguous rows without index arrays
-// (a speed change); the reference here is SPEC §5's rule written with features/stats.ts's
+// (a speed change); the reference here is SPEC §5's rule written with stats/correlation.ts's
 // `correlation` over explicit index lists, as the function did before.
 function referenceAliases(nGood: number, nBad: number, table: FeatureTable, metric: string): string[] {
   const p = table.variables.indexOf(metric);

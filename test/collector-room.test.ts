@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { FeatureCollector, withSlotIds } from '../src/features/collector.js';
 import { buildFeatureSet } from '../src/features/index.js';
 import { GROW_FAST, GrowableFloat64, GrowableInt32 } from '../src/features/growable.js';
-import { median } from '../src/features/stats.js';
+import { median } from '../src/stats/median.js';
 import { STATE_FEATURE_TYPES } from '../src/features/types.js';
 import type { InputFile } from '../src/parse/files.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { correlation, correlationOver } from '../src/features/stats.js';
+import { correlation, correlationOver } from '../src/stats/correlation.js';
 import { normalStream } from './dn-fixtures.js';
 
 const range = (start: number, end: number): number[] => Array.from({ length: end - start }, (_, i) => start + i);

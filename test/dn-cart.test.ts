@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { predictRow, trainRegressionTree, TreeColumns, type RegressionTree, type TreeSplit } from '../src/dependency-network/cart.js';
 import { weightedMedian } from '../src/dependency-network/median.js';
-import { mulberry32, sampleWithoutReplacement } from '../src/dependency-network/prng.js';
+import { mulberry32, sampleWithoutReplacement } from '../src/stats/prng.js';
 import { sortColumn } from '../src/dependency-network/sort-order.js';
 import { normalStream } from './dn-fixtures.js';
 

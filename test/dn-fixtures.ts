@@ -4,8 +4,8 @@
  */
 import { featureTypesOf, type FeatureSet, type FeatureTable, type FeatureType, type Instance, type LogKind } from '../src/features/types.js';
 import type { TestResult, TestSummary } from '../src/ttest/types.js';
-import { studentTTwoSided } from '../src/ttest/tdist.js';
-import { signedZ, Z_CAP } from '../src/ttest/normal.js';
+import { studentTTwoSided } from '../src/stats/student-t.js';
+import { signedZ, Z_CAP } from '../src/stats/normal.js';
 
 /** Per variable, the values in good instances and in bad instances (NaN = missing). */
 export type ClassColumns = Record<string, { good: readonly number[]; bad: readonly number[] }>;

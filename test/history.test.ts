@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changePoints, maxAbsT } from '../src/history/changepoint.js';
 import { sd } from '../src/history/series.js';
-import { correlation } from '../src/features/stats.js';
+import { correlation } from '../src/stats/correlation.js';
 import { mulberry32, normal } from '../fixtures/generate.mjs';
 import { ROOT, run } from './helpers/run.js';
 

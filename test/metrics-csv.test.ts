@@ -9,7 +9,7 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { plainTable, readMetrics } from '../src/parse/metrics.js';
 import { MAX_LINE_LENGTH } from '../src/parse/lines.js';
-import { mulberry32 } from '../src/dependency-network/prng.js';
+import { mulberry32 } from '../src/stats/prng.js';
 
 const csvParse = (text: string): { record: string[]; line: number }[] =>
   (parse(text, { bom: true, info: true, skip_empty_lines: true, relax_column_count: true, max_record_size: MAX_LINE_LENGTH }) as unknown as { record: string[]; info: { lines: number } }[])

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { erfcx, logErfc } from '../src/ttest/erfc.js';
+import { erfcx, logErfc } from '../src/stats/erfc.js';
 
 // mpmath 1.3.0, mp.dps = 40: float(mp.exp(x*x) * mp.erfc(x)); 1/(x sqrt(pi)) for x = 1e200
 const ERFCX: [number, number][] = [

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { lnGamma, lnGammaHalfRatio } from '../src/ttest/gamma.js';
+import { lnGamma, lnGammaHalfRatio } from '../src/stats/gamma.js';
 
 // mpmath 1.3.0, mp.dps = 40: float(mp.loggamma(mp.mpf(x)))
 const LN_GAMMA: [number, number][] = [

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { CHI2_1_MEDIAN, deflate, inflationOf, MIN_FAMILY } from '../src/ttest/inflation.js';
 import { runTests } from '../src/ttest/index.js';
-import { signedZ } from '../src/ttest/normal.js';
+import { signedZ } from '../src/stats/normal.js';
 import type { FeatureSet, FeatureTable, Instance } from '../src/features/types.js';
 import { sourceKey, sourceOf, variableSources } from '../src/features/sources.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalQuantile } from '../src/ttest/normal-quantile.js';
+import { normalQuantile } from '../src/stats/normal-quantile.js';
 
 // Reference values: scipy.stats.norm.ppf(p) (scipy 1.x, double precision), run
 // `python3 -c "from scipy.stats import norm; print(repr(norm.ppf(p)))"`.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalUpperQuantileFromLog, separationZ, signedZ, Z_CAP } from '../src/ttest/normal.js';
+import { normalUpperQuantileFromLog, separationZ, signedZ, Z_CAP } from '../src/stats/normal.js';
 
 describe('signed z of a two-sided p (SPEC §3 ranking)', () => {
   // Reference: scipy 1.17.1 stats.norm.isf(p/2); 1e-400 from mpmath (50 digits), findroot of ln(erfc(z/√2)/2) = ln(p/2).

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { rankVariables } from '../src/ttest/rank.js';
-import { Z_CAP } from '../src/ttest/normal.js';
+import { Z_CAP } from '../src/stats/normal.js';
 import type { TestResult } from '../src/ttest/types.js';
 import type { FeatureType, LogKind } from '../src/features/types.js';
 

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { runTests } from '../src/ttest/index.js';
 import { welchTest } from '../src/ttest/welch.js';
-import { separationZ, signedZ } from '../src/ttest/normal.js';
+import { separationZ, signedZ } from '../src/stats/normal.js';
 import type { FeatureSet, FeatureTable, Instance } from '../src/features/types.js';
 
 /** 4 good instances, then 5 bad ones. */

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { studentTTwoSided } from '../src/ttest/tdist.js';
+import { studentTTwoSided } from '../src/stats/student-t.js';
 
 /**
  * [t, df, p, log10p]: the two-sided p = P(|T_df| ≥ |t|), computed on 2026-11-22

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { welchTest } from '../src/ttest/welch.js';
-import { studentTTwoSided } from '../src/ttest/tdist.js';
+import { studentTTwoSided } from '../src/stats/student-t.js';
 import type { WelchResult } from '../src/ttest/types.js';
 
 const f64 = (xs: readonly number[]): Float64Array => Float64Array.from(xs);

@@ -9,7 +9,7 @@ import { sourceOf } from '../features/sources.js';
 import { DURATION, classRange, type FeatureSet, type FeatureTable, type LogKind, type VariableSource } from '../features/types.js';
 import { significantFlags } from './correction.js';
 import { deflate, familyKey, inflationOf, type Inflation } from './inflation.js';
-import { separationZ, signedZ, Z_CAP } from './normal.js';
+import { separationZ, signedZ, Z_CAP } from '../stats/normal.js';
 import { mantelHaenszelTest, occurrenceTest, type OccurrenceResult, type OccurrenceTable } from './occurrence.js';
 import { FEW_VALUES, fewValuesTest } from './prediction.js';
 import { rankVariables } from './rank.js';
@@ -18,11 +18,11 @@ import type { Correction, Presence, TestMethod, TestResult, TestSummary, TestedF
 import { welchTest } from './welch.js';
 import { unitOutlierTest, windowTest, type Windows } from './windows.js';
 
-export { studentTTwoSided, lnGamma } from './tdist.js';
+export { studentTTwoSided, lnGamma } from '../stats/student-t.js';
 export { welchTest } from './welch.js';
 export { significantFlags } from './correction.js';
 export { rankVariables } from './rank.js';
-export { signedZ, Z_CAP } from './normal.js';
+export { signedZ, Z_CAP } from '../stats/normal.js';
 export { occurrenceTest, mantelHaenszelTest } from './occurrence.js';
 export { predictionTest, fewValuesTest } from './prediction.js';
 export { inflationOf, deflate, MIN_FAMILY, CHI2_1_MEDIAN } from './inflation.js';

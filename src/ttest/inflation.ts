@@ -25,7 +25,7 @@
  * and families with no inflation, are untouched.
  */
 import type { LogKind, VariableSource } from '../features/types.js';
-import { logNormalUpper } from './normal.js';
+import { logNormalUpper } from '../stats/normal.js';
 import type { Inflation, TestedFeature } from './types.js';
 
 /** The median of χ²₁: qchisq(0.5, 1) = 0.4549364231195724 (R 4.3; = (Φ⁻¹(0.75))²). */

@@ -9,9 +9,9 @@
  * Counts are weighted (replication counts). Positive z: the bad class has the
  * larger share.
  */
-import { logErfc } from './erfc.js';
-import { lnGamma } from './gamma.js';
-import { normalUpperQuantileFromLog } from './normal.js';
+import { logErfc } from '../stats/erfc.js';
+import { lnGamma } from '../stats/gamma.js';
+import { normalUpperQuantileFromLog } from '../stats/normal.js';
 
 const LN10 = Math.LN10;
 

@@ -1,5 +1,5 @@
 import { FEW_VALUES, REFERENCE_MIN_VALUES } from '../stats/sample-sizes.js';
-import { studentTTwoSided } from './tdist.js';
+import { studentTTwoSided } from '../stats/student-t.js';
 import type { WelchResult } from './types.js';
 import { classMoments, commonScale, sampleVariance, ZERO_SPREAD_RELATIVE } from './welch.js';
 

@@ -4,10 +4,10 @@
  * inverse-variance weighting.
  */
 import { fewValuesTest, REFERENCE_MIN_VALUES, FEW_VALUES } from './prediction.js';
-import { studentTTwoSided } from './tdist.js';
+import { studentTTwoSided } from '../stats/student-t.js';
 import type { StratumDetail, WelchResult } from './types.js';
 import { classMoments, commonScale, sampleVariance, welchTest } from './welch.js';
-import { separationLog10p } from './normal.js';
+import { separationLog10p } from '../stats/normal.js';
 
 export type { StratumDetail } from './types.js';
 

@@ -1,4 +1,4 @@
-import { studentTTwoSided } from './tdist.js';
+import { studentTTwoSided } from '../stats/student-t.js';
 import type { WelchResult } from './types.js';
 
 /**

@@ -6,9 +6,9 @@
  * than "another window" can only be told from how much windows differ when
  * nothing is wrong: the good class's several windows.
  */
-import { separationLog10p } from './normal.js';
+import { separationLog10p } from '../stats/normal.js';
 import { FEW_VALUES, predictionTest, REFERENCE_MIN_VALUES, weightedMean } from './prediction.js';
-import { studentTTwoSided } from './tdist.js';
+import { studentTTwoSided } from '../stats/student-t.js';
 import type { WelchResult } from './types.js';
 
 /**

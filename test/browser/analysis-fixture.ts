@@ -8,7 +8,7 @@ import { distributionKey } from '../../src/analysis.js';
 import type { AttentionGraph } from '../../src/attention/types.js';
 import type { FeatureType, LogKind } from '../../src/features/types.js';
 import type { TestResult } from '../../src/ttest/types.js';
-import { signedZ } from '../../src/ttest/normal.js';
+import { signedZ } from '../../src/stats/normal.js';
 import type { Verdict, VerdictCause } from '../../src/attention/verdict.js';
 
 export const HOSTILE = '<script>alert(1)</script>';
