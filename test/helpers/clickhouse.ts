@@ -67,3 +67,14 @@ export async function loadSpansCsv(url: string, table: string, files: Record<str
   }
   await sql(url, `INSERT INTO ${table} FORMAT RowBinary`, rows.bytes());
 }
+
+/** The records table with a run column (`check`, `history`): run, instance, time, seq, event, state, value. */
+export const RUNS_TABLE = `(run String, instance String, time Float64, seq UInt64, event String, state String, value Float64)`;
+
+/** A directory of runs (each a directory of one-instance dlog files) into `table` (RUNS_TABLE), each run named as its directory. */
+export async function loadRuns(url: string, table: string, root: string, engine = 'MergeTree ORDER BY (run, instance, time, seq)'): Promise<void> {
+  await sql(url, `CREATE TABLE ${table} ${RUNS_TABLE} ENGINE = ${engine}`);
+  const rows = new RowBinary();
+  for (const run of readdirSync(root).sort()) dlogRows(join(root, run), run, rows);
+  await sql(url, `INSERT INTO ${table} FORMAT RowBinary`, rows.bytes(), engine.startsWith('Distributed') ? { insert_distributed_sync: '1' } : {});
+}
