@@ -7,7 +7,10 @@ import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadRuns, requireServer, sql, startServer } from './helpers/clickhouse.js';
+import { featureDifference, jsonDifference, loadDlog, loadRuns, requireServer, sql, startServer } from './helpers/clickhouse.js';
+import { FIXTURES } from './helpers/synth.js';
+import { readRuns } from '../src/cli/runs.js';
+import { readClickHouseRuns } from '../src/clickhouse/runs.js';
 import { ROOT, run } from './helpers/run.js';
 
 const NIGHTLY = join(ROOT, 'fixtures', 'history', 'nightly');
@@ -22,6 +25,8 @@ beforeAll(async () => {
   requireServer();
   server = await startServer();
   await loadRuns(server.url, 'nightly', NIGHTLY);
+  // The pipeline fixture (events repeated within an instance, states that change): two runs, named as the classes.
+  await loadDlog(server.url, 'pipeline', { good: FIXTURES.pipelineGood, bad: FIXTURES.pipelineBad });
   // The file path's baseline: nights 1–18 in one directory of runs (links, as a CI job keeps them).
   baseline = join(mkdtempSync(join(tmpdir(), 'distalyze-ch-runs-')), 'baseline');
   mkdirSync(baseline);
@@ -34,31 +39,19 @@ afterAll(async () => {
 
 const table = (...args: string[]): string[] => ['--clickhouse', server.url, '--table', 'nightly', '--columns', COLUMNS, ...args];
 
-/** The first place two JSON documents differ (numbers to 1e-9 relative), or null. */
-function difference(a: unknown, b: unknown, at = '$'): string | null {
-  if (typeof a === 'number' && typeof b === 'number') {
-    return Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b)) ? null : `${at}: ${a} vs ${b}`;
-  }
-  if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) return `${at}: ${a.length} items vs ${b.length}`;
-    for (let i = 0; i < a.length; i++) {
-      const d = difference(a[i], b[i], `${at}[${i}]`);
-      if (d !== null) return d;
-    }
-    return null;
-  }
-  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') {
-    const ka = Object.keys(a).sort();
-    const kb = Object.keys(b).sort();
-    if (ka.join() !== kb.join()) return `${at}: keys ${ka.join()} vs ${kb.join()}`;
-    for (const k of ka) {
-      const d = difference((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${at}.${k}`);
-      if (d !== null) return d;
-    }
-    return null;
-  }
-  return Object.is(a, b) ? null : `${at}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`;
-}
+describe('runs from ClickHouse (src/clickhouse/runs.ts)', () => {
+  it('give every feature of every instance as the same runs read from files (to 1e-9), named run/instance', async () => {
+    const files = await readRuns([{ name: 'good', path: FIXTURES.pipelineGood, className: 'good' }, { name: 'bad', path: FIXTURES.pipelineBad, className: 'bad' }],
+      { weight: { mode: 'none' }, strict: false });
+    const table = await readClickHouseRuns('check', { url: server.url, table: 'pipeline', columns: 'run=class,order=seq,kind=none' },
+      [{ className: 'good', label: 'baseline', specs: ["class = 'good'"] }, { className: 'bad', label: 'new run', specs: ["class = 'bad'"] }], { weight: { mode: 'none' } });
+    expect(featureDifference(files.features.features, table.features.features)).toBeNull();
+    expect(table.features.features.instances.map((i) => i.id)).toEqual(files.features.features.instances.map((i) => i.id));
+    expect(table.features.features.instances[0]!.id).toMatch(/^good\//);
+    expect(Array.from(table.runOf)).toEqual(Array.from(files.runOf));
+    expect(table.runs.map((r) => `${r.name} ${r.className}`)).toEqual(['good good', 'bad bad']);
+  });
+});
 
 describe('check from ClickHouse: BASELINE and NEW are selections of rows, the runs those of the run column', () => {
   it('gives the verdict and the JSON of the same runs read from files (to 1e-9), failing the regressed night', async () => {
@@ -70,7 +63,7 @@ describe('check from ClickHouse: BASELINE and NEW are selections of rows, the ru
       expect(rows.code).toBe(d === 20 ? 1 : 0);
       // The new run is named by its argument in files (a path), by the run column in a table.
       const fileJson = JSON.parse(files.stdout.replaceAll(join(NIGHTLY, night(d)), night(d))) as unknown;
-      expect(difference(fileJson, JSON.parse(rows.stdout))).toBeNull();
+      expect(jsonDifference(fileJson, JSON.parse(rows.stdout))).toBeNull();
     }
   });
 
@@ -100,7 +93,7 @@ describe('history from ClickHouse: the runs of one selection, in time order', ()
     expect(rows.stderr).toBe('');
     const doc = JSON.parse(rows.stdout) as { events: { runName: string }[] };
     expect(doc.events.map((e) => e.runName)).toEqual(['2026-11-12', '2026-11-20']);
-    expect(difference(JSON.parse(files.stdout), doc)).toBeNull();
+    expect(jsonDifference(JSON.parse(files.stdout), doc)).toBeNull();
   });
 
   it('orders the runs by their first record, not by name (the run column may be an expression)', async () => {

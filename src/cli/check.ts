@@ -19,8 +19,8 @@ export function registerCheckCommand(program: Command, io: RunCommandIo, setCode
   const cmd = program
     .command('check')
     .description('CI gate: test one new run (or a few) against the distribution of baseline runs; exit 1 only on a regression of P beyond the thresholds')
-    .argument('<baseline>', 'a directory of earlier runs: each subdirectory (or file) in it is one run')
-    .argument('<new...>', 'the new run(s): each a directory of instances or one file')
+    .argument('<baseline>', 'a directory of earlier runs: each subdirectory (or file) in it is one run (--clickhouse: a time window START/END or an SQL condition, taking the runs of its rows)')
+    .argument('<new...>', 'the new run(s): each a directory of instances or one file (--clickhouse: each a window or condition, as BASELINE)')
     .option('--max-slowdown <percent>', 'fail only when P is more than this much slower than the baseline (5% or 5)', '5%')
     .option('--min-effect <sd>', 'fail only when P is at least this many baseline standard deviations slower', '0')
     .option('--alpha <p>', 'significance of the test on P (and, Bonferroni-corrected, of the other features)', '0.05')

@@ -21,7 +21,7 @@ export function registerHistoryCommand(program: Command, io: RunCommandIo, setCo
   const cmd = program
     .command('history')
     .description('one point per nightly run: find the runs where P or a variable changes (mean, variance, correlation with P), and compare before against after')
-    .argument('<runs...>', 'run directories in time order, or one directory whose subdirectories (sorted by name) are the runs')
+    .argument('<runs...>', 'run directories in time order, or one directory whose subdirectories (sorted by name) are the runs (--clickhouse: one time window START/END or SQL condition, its runs in time order)')
     .option('--alpha <p>', "false-alarm rate of P's own series, and apart of all the other series (Bonferroni within each group)", '0.05')
     .option('--min-segment <n>', 'fewest runs on each side of a change', '3')
     .option('--seed <n>', 'seed of the permutations (and of the comparisons\' sampling)', '1')
