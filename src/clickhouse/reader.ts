@@ -8,7 +8,7 @@ import type { ClassName } from '../parse/records.js';
 import type { ClassesRead, ClickHouseSource, ReadHooks, ReadOptions } from '../read-options.js';
 export type { ClickHouseSource } from '../read-options.js';
 import { tableShape, type TableShape, type TimeUnit, UNIT_SCALE } from './mapping.js';
-import { connect, queryAll, queryRows, serverError } from './runner.js';
+import { connect, notClickHouse, queryAll, queryRows, serverError } from './runner.js';
 import { durationQuery, featureQuery, servicesQuery, float64Literal, keyUnit, timeKey, type ClassFilter, type ResolvedShape, type TimeType, column } from './sql.js';
 
 /** The logs are a ClickHouse table (ReadOptions.clickhouse): where, which table, and how its columns map. */
@@ -45,6 +45,8 @@ export async function onTable<T>(source: ClickHouseSource, shape: TableShape, wo
   try {
     const name = tableName(source.table);
     const described = await queryAll(conn, `DESCRIBE TABLE ${name}`);
+    // A table has a column at least: no row is an HTTP server that is not ClickHouse's (a web page is no JSON row).
+    if (described.length === 0) throw notClickHouse(conn, 'DESCRIBE TABLE gave no row');
     const resolved = resolveShape(shape, name, source.table, new Map(described.map((r) => [String(r.name), String(r.type)])));
     const statement = String((await queryAll(conn, `SHOW CREATE TABLE ${name}`))[0]?.statement ?? '');
     const settings = shardSettings(statement, shape.type === 'spans' ? shape.columns.trace : shape.columns.instance, shape.columns.run ?? null);
