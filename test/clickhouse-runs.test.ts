@@ -177,7 +177,7 @@ describe('check and history from ClickHouse: bad input is one line, exit 2, nami
     }
   });
 
-  it('a wrong password (from the environment)', async () => {
+  it('a wrong password (from the environment), and none in the URL', async () => {
     const saved = { user: process.env.CLICKHOUSE_USER, password: process.env.CLICKHOUSE_PASSWORD };
     process.env.CLICKHOUSE_USER = 'distalyze';
     process.env.CLICKHOUSE_PASSWORD = 'wrong';
@@ -190,6 +190,9 @@ describe('check and history from ClickHouse: bad input is one line, exit 2, nami
       if (saved.user === undefined) delete process.env.CLICKHOUSE_USER; else process.env.CLICKHOUSE_USER = saved.user;
       if (saved.password === undefined) delete process.env.CLICKHOUSE_PASSWORD; else process.env.CLICKHOUSE_PASSWORD = saved.password;
     }
+    const inUrl = await run('history', '--clickhouse', server.url.replace('http://', 'http://me:secret@'), '--table', 'nightly', '--columns', COLUMNS, 'time > 0');
+    expect(inUrl.code).toBe(2);
+    expect(firstLine(inUrl)).toBe('distalyze: --clickhouse: credentials do not belong on the command line');
   });
 
   it('file-only options are refused beside --clickhouse, and --table without it', async () => {

@@ -148,7 +148,7 @@ function spanEndKey(shape: ResolvedShape & { type: 'spans' }): string {
 }
 
 /** Working arrays: each defined once by its alias, inside ignore() (one byte a row), so only the features are sent. */
-type Definitions = readonly (readonly [alias: string, expr: string])[];
+export type Definitions = readonly (readonly [alias: string, expr: string])[];
 
 /**
  * The one query that computes every instance's features of a class (SPEC §2)
@@ -156,10 +156,8 @@ type Definitions = readonly (readonly [alias: string, expr: string])[];
  * `referenceDuration` is Dref (the median duration over both classes), for q*.abs.
  */
 export function featureQuery(shape: ResolvedShape, cls: ClassFilter, referenceDuration: number, services: readonly string[] = []): string {
-  const { unit } = instanceAndUnit(shape);
   const { group, id, run } = instanceKey(shape);
-  const records = shape.type === 'spans' ? spanRecords(shape, services) : recordRecords(shape);
-  const work = [...records, ...featuresFromRecords(keyUnit(shape.timeType, unit), shape.timeType, referenceDuration)];
+  const work = featureDefinitions(shape, referenceDuration, services);
   const outputs = FEATURE_ROW_COLUMNS.map((c) => (c === 'instance' ? `${id} AS d_instance`
     : c === 'records' ? 'length(d_recs) AS d_records' : c === 'start' ? 'toFloat64(d_base) AS d_start' : `d_${c}`));
   return `SELECT
@@ -171,6 +169,13 @@ export function featureQuery(shape: ResolvedShape, cls: ClassFilter, referenceDu
 FROM ${shape.table}
 WHERE ${rowsOf(shape, cls)}
 GROUP BY ${group}`;
+}
+
+/** featureQuery's working arrays in order, each `[alias, expression]` (bench/clickhouse-stages.mjs times them stage by stage). */
+export function featureDefinitions(shape: ResolvedShape, referenceDuration: number, services: readonly string[] = []): Definitions {
+  const { unit } = instanceAndUnit(shape);
+  const records = shape.type === 'spans' ? spanRecords(shape, services) : recordRecords(shape);
+  return [...records, ...featuresFromRecords(keyUnit(shape.timeType, unit), shape.timeType, referenceDuration)];
 }
 
 /** The services a class's spans name (for featureQuery's gRPC callees), one row each, sorted. */
