@@ -4,6 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readClasses } from '../src/read.js';
+import { readRuns } from '../src/cli/runs.js';
+import { readClickHouseRuns } from '../src/clickhouse/runs.js';
 import { serviceOfPod } from '../src/parse/spans.js';
 import { featureDifference, loadDlog, loadSpansCsv, requireServer, serverVersion, sql, startServer } from './helpers/clickhouse.js';
 import { FIXTURES } from './helpers/synth.js';
@@ -67,6 +69,19 @@ describe('ClickHouse pushdown', () => {
     // are subtracted as integers: equal to within that, and to 1e-9 relative elsewhere.
     expect(featureDifference(file.features.features, table.features.features, 1e-6)).toBeNull();
     expect(table.features.features.instances.map((i) => i.kind)).toEqual(file.features.features.instances.map((i) => i.kind));
+  });
+});
+
+describe('ClickHouse: otel_traces as runs (check, history)', () => {
+  it('a run column groups traces by (run, trace) and names them run/trace; the features are the span reader\'s (to 1 µs)', async () => {
+    const tt = join(ROOT, 'fixtures/trainticket');
+    const files = await readRuns([{ name: 'good', path: join(tt, 'good/trace.csv.gz'), className: 'good' }, { name: 'bad', path: join(tt, 'bad/trace.csv.gz'), className: 'bad' }],
+      { weight: { mode: 'none' }, strict: false });
+    const table = await readClickHouseRuns('check', { url: server.url, table: 'otel_traces', mapping: 'otel_traces', columns: 'order=seq,run=class' },
+      [{ className: 'good', label: 'baseline', specs: ["class = 'good'"] }, { className: 'bad', label: 'new run', specs: ["class = 'bad'"] }], { weight: { mode: 'none' } });
+    expect(table.features.features.instances[0]!.id).toMatch(/^good\//);
+    expect(featureDifference(files.features.features, table.features.features, 1e-6)).toBeNull();
+    expect(Array.from(table.runOf)).toEqual(Array.from(files.runOf));
   });
 });
 
