@@ -69,6 +69,16 @@ describe('check from ClickHouse: BASELINE and NEW are selections of rows, the ru
     }
   });
 
+  it('several NEW selections: their runs together, as several run arguments', async () => {
+    const files = await run('check', baseline, join(NIGHTLY, night(19)), join(NIGHTLY, night(20)), '--json', '-', '-q');
+    const rows = await run('check', ...table(`run < '${night(19)}'`, `run = '${night(19)}'`, `run = '${night(20)}'`, '--json', '-', '-q'));
+    expect(rows.code).toBe(files.code);
+    const named = files.stdout.replaceAll(join(NIGHTLY, night(19)), night(19)).replaceAll(join(NIGHTLY, night(20)), night(20));
+    const doc = JSON.parse(rows.stdout) as { new: { runs: string[] } };
+    expect(doc.new.runs).toEqual([night(19), night(20)]);
+    expect(jsonDifference(JSON.parse(named), doc)).toBeNull();
+  });
+
   it('the text report names the same cause, and the same gate line', async () => {
     const files = await run('check', baseline, join(NIGHTLY, night(20)), '-q');
     const rows = await run('check', ...table(`run < '${night(19)}'`, `run = '${night(20)}'`, '-q'));
