@@ -51,6 +51,7 @@ function config(dir, ports, shards) {
   <uncompressed_cache_size>268435456</uncompressed_cache_size>
   <max_concurrent_queries>50</max_concurrent_queries>
   <keep_alive_timeout>600</keep_alive_timeout>
+  <query_log><database>system</database><table>query_log</table><flush_interval_milliseconds>1000</flush_interval_milliseconds></query_log>
   ${remote}
   <users>
     <default><password></password><networks><ip>127.0.0.1</ip><ip>::1</ip></networks><profile>default</profile><quota>default</quota></default>

@@ -5,7 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shardSettings } from '../src/clickhouse/reader.js';
 import { readClasses } from '../src/read.js';
-import { RECORDS_TABLE, dlogRows, requireServer, sql, startCluster } from './helpers/clickhouse.js';
+import { RECORDS_TABLE, RUNS_TABLE, dlogRows, jsonDifference, requireServer, sql, startCluster } from './helpers/clickhouse.js';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, run } from './helpers/run.js';
 import { RowBinary } from '../scripts/clickhouse-server.mjs';
 import { FIXTURES } from './helpers/synth.js';
 
@@ -23,7 +26,17 @@ beforeAll(async () => {
   const first = cluster.servers[0]!;
   // Through the Distributed table, sent to the shards before the insert returns.
   await sql(first.url, 'INSERT INTO records FORMAT RowBinary', rows.bytes(), { insert_distributed_sync: '1' });
+  // The nightly runs, sharded by the run: each (run, instance) whole on one shard.
+  for (const s of cluster.servers) {
+    await sql(s.url, `CREATE TABLE nightly_local ${RUNS_TABLE} ENGINE = MergeTree ORDER BY (run, instance, time, seq)`);
+    await sql(s.url, `CREATE TABLE nightly ${RUNS_TABLE} ENGINE = Distributed(distalyze, default, nightly_local, cityHash64(run))`);
+  }
+  const nights = new RowBinary();
+  for (const night of readdirSync(NIGHTLY).sort()) dlogRows(join(NIGHTLY, night), night, nights);
+  await sql(first.url, 'INSERT INTO nightly FORMAT RowBinary', nights.bytes(), { insert_distributed_sync: '1' });
 }, 180_000);
+
+const NIGHTLY = join(ROOT, 'fixtures', 'history', 'nightly');
 
 afterAll(async () => {
   await cluster?.stop();
@@ -69,4 +82,16 @@ describe('ClickHouse pushdown over a 2-shard cluster', () => {
       }
     }
   });
+
+  it('history over runs sharded by the run gives the file path\'s JSON, each shard computing its own runs', async () => {
+    const url = cluster.servers[0]!.url;
+    expect(shardSettings(await sql(url, 'SHOW CREATE TABLE nightly'), 'instance', 'run')).toEqual({ distributed_group_by_no_merge: 1 });
+    const held = await Promise.all(cluster.servers.map(async (s) => Number((await sql(s.url, 'SELECT count(DISTINCT run) FROM nightly_local')).trim())));
+    expect(held[0]! > 0 && held[1]! > 0 && held[0]! + held[1]! === 30).toBe(true);
+    const files = await run('history', NIGHTLY, '--json', '-', '-q');
+    const table = await run('history', '--clickhouse', url, '--table', 'nightly', '--columns', 'run=run,order=seq,kind=none', "run != ''", '--json', '-', '-q');
+    expect(table.code).toBe(0);
+    expect(jsonDifference(JSON.parse(files.stdout), JSON.parse(table.stdout))).toBeNull();
+  });
 });
+

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { OTEL_TRACES, RECORDS_MAPPING, tableShape } from '../src/clickhouse/mapping.js';
 import { classFilter, timeWindow } from '../src/clickhouse/reader.js';
-import { featureQuery, FEATURE_ROW_COLUMNS, float64Literal, type ResolvedShape } from '../src/clickhouse/sql.js';
+import { featureQuery, FEATURE_ROW_COLUMNS, float64Literal, runInstancesQuery, type ResolvedShape } from '../src/clickhouse/sql.js';
 
 const records: ResolvedShape = { type: 'records', table: '`logs`', columns: { ...RECORDS_MAPPING, order: 'seq' }, timeType: 'float' };
 const spans: ResolvedShape = { type: 'spans', table: '`otel_traces`', columns: OTEL_TRACES, timeType: 'integer' };
@@ -57,5 +57,33 @@ describe('classes and mappings', () => {
     expect(() => tableShape('records', 'colour=x')).toThrow(/--columns colour: not a field/);
     expect(() => tableShape('records', 'unit=days')).toThrow(/unit=days: must be one of s, ms, us, ns/);
     expect(() => tableShape('records', 'event=,state=')).toThrow(/map event= or state=/);
+  });
+
+  it('--columns splits at its commas outside brackets and quotes: an expression keeps its own', () => {
+    const shape = tableShape('records', "run=concat(a, ',', b),order=seq,kind=arrayElement([x, y], 1)");
+    expect(shape.columns).toMatchObject({ run: "concat(a, ',', b)", order: 'seq', kind: 'arrayElement([x, y], 1)' });
+    expect(tableShape('otel_traces', "run=ResourceAttributes['ci.run']").columns).toMatchObject({ run: "ResourceAttributes['ci.run']" });
+  });
+});
+
+describe('runs (check, history)', () => {
+  const byRun: ResolvedShape = { ...records, columns: { ...records.columns, run: 'build' } } as ResolvedShape;
+
+  it('groups by (run, instance) and names an instance run/instance, as readRuns does in files; rows without a run belong to none', () => {
+    const q = featureQuery(byRun, { where: '(1)' }, 1);
+    expect(q.match(/\bSELECT\b/g)).toHaveLength(1);
+    expect(q).toMatch(/GROUP BY `build`, `instance`$/);
+    expect(q).toContain("concat(toString(`build`), '/', toString(`instance`)) AS d_instance");
+    expect(q).toContain('toString(`build`) AS d_run');
+    expect(q).toContain("WHERE (1) AND toString(`instance`) != '' AND toString(`build`) != ''");
+  });
+
+  it("finds every run's instances in one query: duration, first time, and which selections matched", () => {
+    const q = runInstancesQuery(byRun, [{ where: "(day < '2026-11-19')" }, { where: "(day = '2026-11-20')" }]);
+    expect(q.match(/\bSELECT\b/g)).toHaveLength(1);
+    expect(q).toContain("[max(if((day < '2026-11-19'), 1, 0)), max(if((day = '2026-11-20'), 1, 0))] AS selected");
+    expect(q).toContain("WHERE ((day < '2026-11-19') OR (day = '2026-11-20')) AND");
+    expect(q).toMatch(/GROUP BY `build`, `instance`$/);
+    expect(() => runInstancesQuery(records, [{ where: '1' }])).toThrow(/no run column/);
   });
 });

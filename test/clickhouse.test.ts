@@ -4,9 +4,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readClasses } from '../src/read.js';
-import type { FeatureSet } from '../src/features/types.js';
+import { readRuns } from '../src/cli/runs.js';
+import { readClickHouseRuns } from '../src/clickhouse/runs.js';
 import { serviceOfPod } from '../src/parse/spans.js';
-import { loadDlog, loadSpansCsv, requireServer, serverVersion, sql, startServer } from './helpers/clickhouse.js';
+import { featureDifference, loadDlog, loadSpansCsv, requireServer, serverVersion, sql, startServer } from './helpers/clickhouse.js';
 import { FIXTURES } from './helpers/synth.js';
 import { run } from './helpers/run.js';
 import { ROOT } from './helpers/run.js';
@@ -29,40 +30,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** Equal to 1e-9 relative (and `abs` absolute), NaN where NaN. */
-function close(a: number, b: number, abs = 0): boolean {
-  if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b);
-  return Math.abs(a - b) <= abs + 1e-9 * Math.max(Math.abs(a), Math.abs(b));
-}
-
-/** The first difference between two feature sets (instances, variables, every value), or null. */
-function difference(file: FeatureSet, table: FeatureSet, abs = 0): string | null {
-  if (file.nGood !== table.nGood || file.nBad !== table.nBad) return `instances ${file.nGood}+${file.nBad} vs ${table.nGood}+${table.nBad}`;
-  for (let i = 0; i < file.instances.length; i++) {
-    const a = file.instances[i]!;
-    const b = table.instances[i]!;
-    if (a.id !== b.id || a.records !== b.records || a.kind !== b.kind || !close(a.duration, b.duration, abs)) return `instance ${i}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`;
-  }
-  if (!close(file.referenceDuration, table.referenceDuration, abs)) return `Dref ${file.referenceDuration} vs ${table.referenceDuration}`;
-  if (file.tables.length !== table.tables.length) return `${file.tables.length} tables vs ${table.tables.length}`;
-  for (let t = 0; t < file.tables.length; t++) {
-    const a = file.tables[t]!;
-    const b = table.tables[t]!;
-    if (a.kind !== b.kind || a.feature !== b.feature) return `table ${t}: ${a.kind} ${a.feature} vs ${b.kind} ${b.feature}`;
-    if (JSON.stringify(a.variables) !== JSON.stringify(b.variables)) return `${a.kind} ${a.feature}: variables differ`;
-    for (let v = 0; v < a.variables.length; v++) {
-      for (let i = 0; i < file.instances.length; i++) {
-        const x = a.columns[v]![i]!;
-        const y = b.columns[v]![i]!;
-        // A relative time is a time over D: its tolerance too.
-        const tolerance = a.feature.endsWith('.rel') && a.kind === 'event' ? abs / file.instances[i]!.duration : abs;
-        if (!close(x, y, tolerance)) return `${a.variables[v]} ${a.feature} of ${file.instances[i]!.id}: ${x} (file) vs ${y} (table)`;
-      }
-    }
-  }
-  return null;
-}
-
 describe('ClickHouse pushdown', () => {
   it('runs on the server installed here', async () => {
     expect(await serverVersion(server.url)).toMatch(/^\d+\.\d+/);
@@ -71,7 +38,7 @@ describe('ClickHouse pushdown', () => {
   it('a records table gives the features of the same records in files (to 1e-9)', async () => {
     const file = await readClasses(FIXTURES.pipelineGood, FIXTURES.pipelineBad, { jobs: 1 });
     const table = await readClasses("class = 'good'", "class = 'bad'", { clickhouse: { url: server.url, table: 'records', columns: 'order=seq,kind=none' } });
-    expect(difference(file.features.features, table.features.features)).toBeNull();
+    expect(featureDifference(file.features.features, table.features.features)).toBeNull();
     expect(table.classes.good.records).toBe(file.classes.good.records);
   });
 
@@ -100,8 +67,21 @@ describe('ClickHouse pushdown', () => {
     const table = await readClasses("class = 'good'", "class = 'bad'", { clickhouse: { url: server.url, table: 'otel_traces', mapping: 'otel_traces', columns: 'order=seq' } });
     // The span reader's seconds since the epoch are doubles (2.4e-7 s apart at 2023's epoch); the table's nanoseconds
     // are subtracted as integers: equal to within that, and to 1e-9 relative elsewhere.
-    expect(difference(file.features.features, table.features.features, 1e-6)).toBeNull();
+    expect(featureDifference(file.features.features, table.features.features, 1e-6)).toBeNull();
     expect(table.features.features.instances.map((i) => i.kind)).toEqual(file.features.features.instances.map((i) => i.kind));
+  });
+});
+
+describe('ClickHouse: otel_traces as runs (check, history)', () => {
+  it('a run column groups traces by (run, trace) and names them run/trace; the features are the span reader\'s (to 1 µs)', async () => {
+    const tt = join(ROOT, 'fixtures/trainticket');
+    const files = await readRuns([{ name: 'good', path: join(tt, 'good/trace.csv.gz'), className: 'good' }, { name: 'bad', path: join(tt, 'bad/trace.csv.gz'), className: 'bad' }],
+      { weight: { mode: 'none' }, strict: false });
+    const table = await readClickHouseRuns('check', { url: server.url, table: 'otel_traces', mapping: 'otel_traces', columns: 'order=seq,run=class' },
+      [{ className: 'good', label: 'baseline', specs: ["class = 'good'"] }, { className: 'bad', label: 'new run', specs: ["class = 'bad'"] }], { weight: { mode: 'none' } });
+    expect(table.features.features.instances[0]!.id).toMatch(/^good\//);
+    expect(featureDifference(files.features.features, table.features.features, 1e-6)).toBeNull();
+    expect(Array.from(table.runOf)).toEqual(Array.from(files.runOf));
   });
 });
 
@@ -132,7 +112,7 @@ describe('ClickHouse: otel_logs', () => {
     await sql(server.url, 'INSERT INTO otel_logs FORMAT RowBinary', rows.bytes());
     const file = await readClasses(join(dir, 'good.dlog'), join(dir, 'bad.dlog'), { jobs: 1 });
     const table = await readClasses("class = 'good'", "class = 'bad'", { clickhouse: { url: server.url, table: 'otel_logs', mapping: 'otel_logs', columns: 'order=seq' } });
-    expect(difference(file.features.features, table.features.features, 1e-6)).toBeNull();
+    expect(featureDifference(file.features.features, table.features.features, 1e-6)).toBeNull();
     expect(table.features.features.instances.map((i) => i.kind)).toEqual(file.features.features.instances.map((i) => i.kind));
   });
 });

@@ -3,7 +3,7 @@ import type { AnalysisOptions } from '../analysis.js';
 import { InputError } from '../errors.js';
 import { OutputGuard } from './guard.js';
 import { writeReportFiles, writeStream } from './output.js';
-import { addRunsOptions, numberOption, readRunsFor, runArgument, runDirectories, runsInDirectory, type RunCommandIo, type RunsRawOptions } from './runs.js';
+import { addRunsOptions, numberOption, readRunsFor, readTableRunsFor, runArgument, runDirectories, runsInDirectory, tableSource, type RunCommandIo, type RunsRawOptions, type RunsRead } from './runs.js';
 
 /** Default options of the before/after comparison (the main command's defaults). */
 export function comparisonOptions(seed: number): AnalysisOptions {
@@ -21,7 +21,7 @@ export function registerHistoryCommand(program: Command, io: RunCommandIo, setCo
   const cmd = program
     .command('history')
     .description('one point per nightly run: find the runs where P or a variable changes (mean, variance, correlation with P), and compare before against after')
-    .argument('<runs...>', 'run directories in time order, or one directory whose subdirectories (sorted by name) are the runs')
+    .argument('<runs...>', 'run directories in time order, or one directory whose subdirectories (sorted by name) are the runs (--clickhouse: one time window START/END or SQL condition, its runs in time order)')
     .option('--alpha <p>', "false-alarm rate of P's own series, and apart of all the other series (Bonferroni within each group)", '0.05')
     .option('--min-segment <n>', 'fewest runs on each side of a change', '3')
     .option('--seed <n>', 'seed of the permutations (and of the comparisons\' sampling)', '1')
@@ -39,16 +39,22 @@ async function runHistory(args: readonly string[], raw: RunsRawOptions & { minSe
   const seed = numberOption('--seed', raw.seed, (x) => Number.isInteger(x) && x >= 0, 'must be a whole number ≥ 0');
   if (raw.html === '-') throw new InputError('--html needs a file name (the page is one self-contained file)');
   const guard = await OutputGuard.before([['--json', raw.json], ['--html', raw.html]]);
-  const runs = args.length === 1 ? await runsInDirectory(args[0]!, 'good', 'history') : args.map((a) => runArgument(a, 'good'));
-  if (runs.length < 2 * minSegment) {
-    throw new InputError(`history needs at least ${2 * minSegment} runs (--min-segment ${minSegment} on each side of a change); got ${runs.length}`);
+  const table = tableSource(raw);
+  if (table !== undefined && args.length !== 1) {
+    throw new InputError(`history with --clickhouse takes one selection (a time window START/END or an SQL condition), its runs in time order; got ${args.length}`);
   }
   const [{ ignoreMatcher }, { detectHistory }, { renderHistoryJson, renderHistoryText }] = await Promise.all([
     import('../check/ignore.js'), import('../history/index.js'), import('../history/render.js'),
   ]);
-  // A report must not replace a log, nor land among the runs, where the next history would read it.
-  const read = await readRunsFor(runs, raw, { good: 2, bad: 0 }, (listed) => guard.against(listed.flat(),
-    args.length === 1 ? [['directory of runs', args[0]!]] : runDirectories(runs, listed, 'run directory')));
+  const enough = (n: number): void => {
+    if (n < 2 * minSegment) throw new InputError(`history needs at least ${2 * minSegment} runs (--min-segment ${minSegment} on each side of a change); got ${n}`);
+  };
+  // From a table, the runs are known once read (its one selection's, in time order).
+  const read = table !== undefined
+    ? await readTableRunsFor('history', table, [{ className: 'good', label: 'selection', specs: args }], raw, { good: 2, bad: 0 })
+    : await historyRunsInFiles(args, raw, guard, enough);
+  enough(read.runs.length);
+  const runs = read.runs;
   const ignored = ignoreMatcher(raw.ignore);
   const history = detectHistory({ features: read.features, runOf: read.runOf, runNames: runs.map((r) => r.name), skipped: read.skipped }, {
     alpha, minSegment, seed, ignored, analysis: comparisonOptions(seed),
@@ -59,7 +65,7 @@ async function runHistory(args: readonly string[], raw: RunsRawOptions & { minSe
   ]);
   // One directory of files only: each file is taken as a run (nightly runs of one file each), which a run
   // directory given alone (its instances' files) is not: said, so that a history of instances is not taken for one of runs.
-  const filesAsRuns = args.length === 1 && runs.every((r) => r.file === true)
+  const filesAsRuns = table === undefined && args.length === 1 && runs.every((r) => r.file === true)
     ? `note: each run is one file of '${args[0]!}' (it holds no directories); to read a directory of instance files as one run, give the run directories\n` : '';
   const text = renderHistoryText(history) + filesAsRuns;
   if (toStdout !== undefined) {
@@ -69,4 +75,13 @@ async function runHistory(args: readonly string[], raw: RunsRawOptions & { minSe
     await writeStream(io.stdout, text);
   }
   return 0;
+}
+
+/** The runs from files: the arguments in the order given, or one directory's entries by name. */
+async function historyRunsInFiles(args: readonly string[], raw: RunsRawOptions, guard: OutputGuard, enough: (runs: number) => void): Promise<RunsRead> {
+  const runs = args.length === 1 ? await runsInDirectory(args[0]!, 'good', 'history') : args.map((a) => runArgument(a, 'good'));
+  enough(runs.length);
+  // A report must not replace a log, nor land among the runs, where the next history would read it.
+  return readRunsFor(runs, raw, { good: 2, bad: 0 }, (listed) => guard.against(listed.flat(),
+    args.length === 1 ? [['directory of runs', args[0]!]] : runDirectories(runs, listed, 'run directory')));
 }

@@ -6,6 +6,8 @@ import { InputError } from '../errors.js';
 import type { FeatureOptions, FeatureResult } from '../features/index.js';
 import { compareCodeUnits, describeFsError, listInputFiles, type InputFile } from '../parse/files.js';
 import type { ClassSink } from '../parse/reader.js';
+import type { RunSelection } from '../clickhouse/runs.js';
+import type { ClickHouseSource } from '../read-options.js';
 import type { ClassName } from '../parse/records.js';
 import type { Translator } from '../parse/translator.js';
 import { parseWeight } from './options.js';
@@ -153,6 +155,10 @@ export interface RunsRawOptions {
   alpha: string;
   json?: string;
   quiet?: boolean;
+  clickhouse?: string;
+  table?: string;
+  mapping?: string;
+  columns?: string;
 }
 
 export function addRunsOptions(cmd: Command): Command {
@@ -164,14 +170,57 @@ export function addRunsOptions(cmd: Command): Command {
     .option('--translator <file>', 'translate raw logs: a rules file (.yaml/.json), a JS module, or an executable')
     .option('--year <yyyy>', 'year for timestamps that have none (syslog)')
     .option('--strict', 'stop at the first line that is not a record')
-    .option('-q, --quiet', 'no text report on stderr when --json - takes stdout (check: no text report at all, only what was asked for, else the gate\'s line)');
+    .option('-q, --quiet', 'no text report on stderr when --json - takes stdout (check: no text report at all, only what was asked for, else the gate\'s line)')
+    .option('--clickhouse <url>', 'the runs are in ClickHouse (http://host:8123/db; user and password from CLICKHOUSE_USER, CLICKHOUSE_PASSWORD): the arguments are time windows START/END or SQL conditions, each taking the runs of the rows it matches')
+    .option('--table <name>', 'with --clickhouse: the table of the logs')
+    .option('--mapping <name>', 'with --clickhouse: the table\'s shape: records, otel_traces or otel_logs (default: records)')
+    .option('--columns <field=col,...>', 'with --clickhouse: the mapping\'s columns renamed; run=COLUMN names the runs (needed)');
+}
+
+/** --clickhouse URL --table T [--mapping M] [--columns …] of `check` and `history`, or undefined (runs from files). */
+export function tableSource(raw: RunsRawOptions): ClickHouseSource | undefined {
+  if (raw.clickhouse === undefined) {
+    const stray = (['table', 'mapping', 'columns'] as const).find((k) => raw[k] !== undefined);
+    if (stray !== undefined) throw new InputError(`--${stray} is for logs in ClickHouse: give --clickhouse URL too`);
+    return undefined;
+  }
+  if (raw.table === undefined) throw new InputError('--clickhouse needs --table NAME (the table holding the logs)');
+  const fileOnly = ([['--translator', raw.translator], ['--year', raw.year], ['--strict', raw.strict]] as const).find(([, v]) => v !== undefined);
+  if (fileOnly !== undefined) throw new InputError(`${fileOnly[0]} reads files; with --clickhouse the table's columns are mapped by --mapping and --columns`);
+  return {
+    url: raw.clickhouse,
+    table: raw.table,
+    ...(raw.mapping !== undefined ? { mapping: raw.mapping } : {}),
+    ...(raw.columns !== undefined ? { columns: raw.columns } : {}),
+  };
+}
+
+/**
+ * Runs from a ClickHouse table (src/clickhouse/runs.ts): each selection's runs, as RunInputs (named by the run
+ * column, their path the table) and what reading them produced, as readRunsFor gives for files.
+ */
+export async function readTableRunsFor(command: string, source: ClickHouseSource, selections: readonly RunSelection[], raw: RunsRawOptions,
+  minInstances: { good: number; bad: number }): Promise<RunsRead> {
+  const { readClickHouseRuns } = await import('../clickhouse/runs.js');
+  const read = await readClickHouseRuns(command, source, selections, { ...metricOptions(raw), weight: parseWeight('none'), minInstances });
+  const runs = read.runs.map((r): RunInput => ({ name: r.name, path: source.table, className: r.className }));
+  return { features: read.features, runOf: read.runOf, runs, skipped: read.skipped };
+}
+
+function metricOptions(raw: RunsRawOptions): { metric?: string; eventMetric?: string; stateMetric?: string } {
+  if (raw.metric !== undefined && (raw.eventMetric !== undefined || raw.stateMetric !== undefined)) {
+    throw new InputError('--metric sets both kinds; use it alone, or --event-metric / --state-metric instead');
+  }
+  return {
+    ...(raw.metric !== undefined ? { metric: raw.metric } : {}),
+    ...(raw.eventMetric !== undefined ? { eventMetric: raw.eventMetric } : {}),
+    ...(raw.stateMetric !== undefined ? { stateMetric: raw.stateMetric } : {}),
+  };
 }
 
 /** Read runs with the options `check` and `history` share (metric, translator, strictness). */
 export async function readRunsFor(runs: readonly RunInput[], raw: RunsRawOptions, minInstances: { good: number; bad: number }, onFiles?: RunFilesHook): Promise<RunsRead> {
-  if (raw.metric !== undefined && (raw.eventMetric !== undefined || raw.stateMetric !== undefined)) {
-    throw new InputError('--metric sets both kinds; use it alone, or --event-metric / --state-metric instead');
-  }
+  const metric = metricOptions(raw);
   if (raw.year !== undefined && !/^\d{4}$/.test(raw.year)) throw new InputError(`--year must be a year such as 2026, not '${raw.year}'`);
   let translator;
   if (raw.translator !== undefined) {
@@ -179,9 +228,7 @@ export async function readRunsFor(runs: readonly RunInput[], raw: RunsRawOptions
     translator = await loadTranslator(raw.translator, raw.year !== undefined ? { year: Number(raw.year) } : {});
   }
   return readRuns(runs, {
-    ...(raw.metric !== undefined ? { metric: raw.metric } : {}),
-    ...(raw.eventMetric !== undefined ? { eventMetric: raw.eventMetric } : {}),
-    ...(raw.stateMetric !== undefined ? { stateMetric: raw.stateMetric } : {}),
+    ...metric,
     weight: parseWeight('none'),
     minInstances,
     ...(translator !== undefined ? { translator } : {}),

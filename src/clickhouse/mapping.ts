@@ -23,6 +23,8 @@ export interface ColumnMapping {
   readonly entity?: string;
   /** Breaks ties in time, as a record's place in its file does (a row number). */
   readonly order?: string;
+  /** The run an instance belongs to (a build, a nightly date): `check` and `history` take runs from it. */
+  readonly run?: string;
 }
 
 export type TimeUnit = 's' | 'ms' | 'us' | 'ns';
@@ -54,6 +56,8 @@ export interface SpanColumns {
   readonly unit: TimeUnit;
   /** Breaks ties between spans, as a span's place in its file does (a row number); default the span id. */
   readonly order: string;
+  /** The run a trace belongs to (`check`, `history`), or null. */
+  readonly run: string | null;
 }
 
 /** The default mapping: a table of dlog records (SPEC §1), one row each. */
@@ -64,7 +68,7 @@ export const RECORDS_MAPPING: ColumnMapping = {
 /** The OpenTelemetry ClickHouse exporter's `otel_traces` (Timestamp DateTime64(9), Duration Int64 ns). */
 export const OTEL_TRACES: SpanColumns = {
   trace: 'TraceId', span: 'SpanId', parent: 'ParentSpanId', service: 'ServiceName', operation: 'SpanName',
-  start: 'Timestamp', end: null, duration: 'Duration', unit: 'ns', order: 'SpanId',
+  start: 'Timestamp', end: null, duration: 'Duration', unit: 'ns', order: 'SpanId', run: null,
 };
 
 /** The OpenTelemetry ClickHouse exporter's `otel_logs`: each log record an event named by its body, per trace. */
@@ -74,6 +78,11 @@ export const OTEL_LOGS: ColumnMapping = {
 
 export const BUILT_IN_SHAPES = ['records', 'otel_traces', 'otel_logs'] as const;
 export type BuiltInShape = (typeof BUILT_IN_SHAPES)[number];
+
+/** The run column of a shape (`--columns run=…`), or null. */
+export function runColumn(shape: { readonly type: string; readonly columns: ColumnMapping | SpanColumns }): string | null {
+  return shape.columns.run ?? null;
+}
 
 /**
  * The shape named by `--mapping` with `--columns` overrides (`field=column,…`):
@@ -96,7 +105,7 @@ export function tableShape(name: string, overrides: string | undefined): TableSh
     return { type: 'spans', columns };
   }
   const base = name === 'otel_logs' ? OTEL_LOGS : RECORDS_MAPPING;
-  const fields = new Set(['instance', 'time', 'unit', 'event', 'state', 'value', 'kind', 'entity', 'order']);
+  const fields = new Set(['instance', 'time', 'unit', 'event', 'state', 'value', 'kind', 'entity', 'order', 'run']);
   const merged: Record<string, string> = { ...(base as unknown as Record<string, string>) };
   for (const [k, v] of given) {
     if (!fields.has(k)) throw new InputError(`--columns ${k}: not a field of a mapping (${[...fields].join(', ')})`);
@@ -112,11 +121,34 @@ export function tableShape(name: string, overrides: string | undefined): TableSh
 
 function parseColumns(text: string | undefined): [string, string][] {
   if (text === undefined || text.trim() === '') return [];
-  return text.split(',').map((pair) => {
+  return topLevelParts(text).map((pair) => {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw new InputError(`--columns ${pair}: expected field=column`);
     return [pair.slice(0, eq).trim(), pair.slice(eq + 1).trim()];
   });
+}
+
+/** `text` split at its commas outside brackets and quotes: an expression's own commas (`concat(a, b)`) stay in it. */
+function topLevelParts(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quote: string | null = null;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote !== null) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = null;
+    } else if (c === "'" || c === '"' || c === '`') quote = c;
+    else if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (c === ',' && depth === 0) {
+      parts.push(text.slice(from, i));
+      from = i + 1;
+    }
+  }
+  parts.push(text.slice(from));
+  return parts;
 }
 
 function checkUnit(unit: string): void {

@@ -8,7 +8,7 @@ import type { ClassName } from '../parse/records.js';
 import type { ClassesRead, ClickHouseSource, ReadHooks, ReadOptions } from '../read-options.js';
 export type { ClickHouseSource } from '../read-options.js';
 import { tableShape, type TableShape, type TimeUnit, UNIT_SCALE } from './mapping.js';
-import { connect, queryAll, queryRows, serverError } from './runner.js';
+import { connect, notClickHouse, queryAll, queryRows, serverError } from './runner.js';
 import { durationQuery, featureQuery, servicesQuery, float64Literal, keyUnit, timeKey, type ClassFilter, type ResolvedShape, type TimeType, column } from './sql.js';
 
 /** The logs are a ClickHouse table (ReadOptions.clickhouse): where, which table, and how its columns map. */
@@ -23,20 +23,37 @@ import { durationQuery, featureQuery, servicesQuery, float64Literal, keyUnit, ti
 export async function readClickHouse(goodSpec: string, badSpec: string, source: ClickHouseSource, options: ReadOptions = {}, hooks: ReadHooks = {}): Promise<ClassesRead> {
   const started = performance.now();
   const shape = tableShape(source.mapping ?? 'records', source.columns);
+  const read = await onTable(source, shape, (runner, resolved) =>
+    pushdown(runner, resolved, { good: goodSpec, bad: badSpec }, source.table, namedInstances(shape), options, hooks.onBytes));
+  hooks.onStage?.('parse', performance.now() - started);
+  hooks.onStage?.('features', 0);
+  return read;
+}
+
+/** Whether instances are named by a column (as by `I` records): all but a records table with `kind=none`. */
+export function namedInstances(shape: TableShape): boolean {
+  return !(shape.type === 'records' && shape.columns.kind === 'none');
+}
+
+/**
+ * Connect, check the table's columns against the mapping (DESCRIBE TABLE), choose the settings its queries run with
+ * (a cluster's: shardSettings), run `work`, and close; every failure of the server or of the way to it one line
+ * (serverError).
+ */
+export async function onTable<T>(source: ClickHouseSource, shape: TableShape, work: (runner: QueryRunner, resolved: ResolvedShape) => Promise<T>): Promise<T> {
   const conn = connect(source.url);
   try {
     const name = tableName(source.table);
     const described = await queryAll(conn, `DESCRIBE TABLE ${name}`);
+    // A table has a column at least: no row is an HTTP server that is not ClickHouse's (a web page is no JSON row).
+    if (described.length === 0) throw notClickHouse(conn, 'DESCRIBE TABLE gave no row');
     const resolved = resolveShape(shape, name, source.table, new Map(described.map((r) => [String(r.name), String(r.type)])));
     const statement = String((await queryAll(conn, `SHOW CREATE TABLE ${name}`))[0]?.statement ?? '');
-    const settings = shardSettings(statement, shape.type === 'spans' ? shape.columns.trace : shape.columns.instance);
+    const settings = shardSettings(statement, shape.type === 'spans' ? shape.columns.trace : shape.columns.instance, shape.columns.run ?? null);
     // The span query's arrays are written once and used many times: its aliases expand past 18.16's default
     // 500 000 AST elements (the query stays one per class; the server parses it once).
     const runner: QueryRunner = (query, onBytes) => queryRows(conn, query, { ...settings, max_expanded_ast_elements: 5_000_000 }, onBytes);
-    const read = await pushdown(runner, resolved, { good: goodSpec, bad: badSpec }, source.table, !(shape.type === 'records' && shape.columns.kind === 'none'), options, hooks.onBytes);
-    hooks.onStage?.('parse', performance.now() - started);
-    hooks.onStage?.('features', 0);
-    return read;
+    return await work(runner, resolved);
   } catch (err) {
     throw serverError(err, conn);
   } finally {
@@ -154,14 +171,16 @@ export function resolveShape(shape: TableShape, name: string, table: string, typ
 
 /**
  * The settings a table's query runs with, from its CREATE statement: a Distributed table whose sharding key is an
- * expression of the instance column holds every instance whole on one shard, so each shard's rows are final and
+ * expression of the instance column (or of the run column, when instances are grouped by run) holds every instance whole on one shard, so each shard's rows are final and
  * the server asked only concatenates them (distributed_group_by_no_merge); any other is merged there as usual.
  */
-export function shardSettings(statement: string, instance: string): Record<string, number> {
+export function shardSettings(statement: string, instance: string, run: string | null = null): Record<string, number> {
   const distributed = /ENGINE = Distributed\((.*)\)/.exec(statement);
   const args = distributed?.[1]?.split(',').map((a) => a.trim()) ?? [];
   const key = args.slice(3).join(',');
-  const byInstance = args.length >= 4 && new RegExp(`\\b${instance}\\b`).test(key) && !/\brand\w*\(/.test(key);
+  // With a run column an instance is (run, instance): a key of either keeps it whole.
+  const mentions = (col: string): boolean => new RegExp(`\\b${col.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(key);
+  const byInstance = args.length >= 4 && (mentions(instance) || (run !== null && mentions(run))) && !/\brand\w*\(/.test(key);
   return byInstance ? { distributed_group_by_no_merge: 1 } : {};
 }
 

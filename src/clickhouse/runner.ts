@@ -54,7 +54,7 @@ export async function* queryRows(conn: ClickHouseConnection, query: string, sett
   try {
     result = await conn.client.query({ query, format: 'JSONEachRow', clickhouse_settings: settings });
   } catch (err) {
-    throw serverError(err, conn);
+    throw serverError(err, conn, true);
   }
   try {
     for await (const rows of result.stream()) {
@@ -64,7 +64,7 @@ export async function* queryRows(conn: ClickHouseConnection, query: string, sett
       }
     }
   } catch (err) {
-    throw serverError(err, conn);
+    throw serverError(err, conn, true);
   }
 }
 
@@ -86,8 +86,12 @@ const REQUIRED_PASSWORD = 194;
 const IP_ADDRESS_NOT_ALLOWED = 195;
 const AUTHENTICATION_FAILED = 516;
 
-/** A failure of the server or of the way to it, as one line naming what to fix (an InputError), or as it is. */
-export function serverError(err: unknown, conn: ClickHouseConnection): Error {
+/**
+ * A failure of the server or of the way to it, as one line naming what to fix (an InputError), or as it is.
+ * `answered`: the error is the client's for a query (never this program's own): whatever it is, the user's to see
+ * in one line, not an internal error.
+ */
+export function serverError(err: unknown, conn: ClickHouseConnection, answered = false): Error {
   if (err instanceof InputError) return err;
   const e = err as { code?: string | number; message?: string; type?: string };
   const text = String(e.message ?? err).split('\n')[0] ?? '';
@@ -104,6 +108,16 @@ export function serverError(err: unknown, conn: ClickHouseConnection): Error {
   }
   if (code === UNKNOWN_DATABASE) return new InputError(`ClickHouse at ${conn.url}: ${message}`, undefined, undefined, 'the database is the URL\'s path: --clickhouse http://host:8123/DATABASE');
   if (code === UNKNOWN_TABLE) return new InputError(`ClickHouse at ${conn.url}: ${message}`, undefined, undefined, 'name the table with --table');
-  if (code === UNKNOWN_IDENTIFIER || code === SYNTAX_ERROR) return new InputError(`ClickHouse at ${conn.url}: ${message}`, undefined, undefined, 'check the class conditions and --columns');
-  return err instanceof Error ? err : new Error(String(err));
+  if (code === UNKNOWN_IDENTIFIER || code === SYNTAX_ERROR) return new InputError(`ClickHouse at ${conn.url}: ${message}`, undefined, undefined, 'check the conditions given (classes, selections) and --columns');
+  if (!answered) return err instanceof Error ? err : new Error(String(err));
+  // Any other code is the server's own word (a memory limit, a timeout): said as it is.
+  if (typeof code === 'number') return new InputError(`ClickHouse at ${conn.url}: ${message}`);
+  // No ClickHouse error in the answer: an HTTP server that is not ClickHouse's interface (another port, a proxy).
+  return notClickHouse(conn, message.trim() === '' ? 'an empty error response' : `'${message.trim().slice(0, 80)}'`);
+}
+
+/** The server at the URL answers, but not as ClickHouse does: `said` is what it answered. */
+export function notClickHouse(conn: ClickHouseConnection, said: string): InputError {
+  return new InputError(`ClickHouse at ${conn.url}: the answer is not ClickHouse's (${said})`, undefined, undefined,
+    'check --clickhouse URL: the HTTP interface of a ClickHouse server (port 8123 by default), not another service or a proxy');
 }

@@ -85,17 +85,54 @@ function secondsSince(t: string, base: string, unit: TimeUnit, type: TimeType): 
 
 /** The per-instance durations of a class (for Dref, the median duration over both classes: SPEC §2). */
 export function durationQuery(shape: ResolvedShape, cls: ClassFilter): string {
-  const { instance, unit } = instanceAndUnit(shape);
+  const { unit } = instanceAndUnit(shape);
   const key = timeKey(column(startColumn(shape)), shape.timeType);
   const last = shape.type === 'spans' ? spanEndKey(shape) : key;
-  return `SELECT toString(${column(instance)}) AS instance, ${secondsSince(`max(${last})`, `min(${key})`, keyUnit(shape.timeType, unit), shape.timeType)} AS duration
+  const { group, id } = instanceKey(shape);
+  return `SELECT ${id} AS instance, ${secondsSince(`max(${last})`, `min(${key})`, keyUnit(shape.timeType, unit), shape.timeType)} AS duration
 FROM ${shape.table}
-WHERE ${rowsOf(instance, cls)}
-GROUP BY ${column(instance)}`;
+WHERE ${rowsOf(shape, cls)}
+GROUP BY ${group}`;
+}
+
+/**
+ * The instances of some selections of runs (`check`, `history`), one row each: its run, its id (`run/instance`),
+ * its duration (for Dref), its first time key as a float (to order the runs in time), and for each selection
+ * whether any of its rows matched it (`selected`: 1 or 0 each, in the order given).
+ */
+export function runInstancesQuery(shape: ResolvedShape, selections: readonly ClassFilter[]): string {
+  const { unit } = instanceAndUnit(shape);
+  const key = timeKey(column(startColumn(shape)), shape.timeType);
+  const last = shape.type === 'spans' ? spanEndKey(shape) : key;
+  const { group, id, run } = instanceKey(shape);
+  if (run === null) throw new Error('runInstancesQuery: the shape has no run column');
+  return `SELECT toString(${column(run)}) AS run, ${id} AS instance,
+  ${secondsSince(`max(${last})`, `min(${key})`, keyUnit(shape.timeType, unit), shape.timeType)} AS duration,
+  toFloat64(min(${key})) AS first,
+  [${selections.map((s) => `max(if(${s.where}, 1, 0))`).join(', ')}] AS selected
+FROM ${shape.table}
+WHERE ${rowsOf(shape, anyOf(selections))}
+GROUP BY ${group}`;
+}
+
+/** Rows that any of the selections takes. */
+export function anyOf(selections: readonly ClassFilter[]): ClassFilter {
+  return { where: selections.length === 1 ? selections[0]!.where : `(${selections.map((s) => s.where).join(' OR ')})` };
 }
 
 function instanceAndUnit(shape: ResolvedShape): { instance: string; unit: TimeUnit } {
   return shape.type === 'spans' ? { instance: shape.columns.trace, unit: shape.columns.unit } : { instance: shape.columns.instance, unit: shape.columns.unit };
+}
+
+/**
+ * An instance as the GROUP BY key and as its id. With a run column, (run, instance) and `run/instance`: instances
+ * named alike in two runs stay apart, and the id is the one readRuns gives a run's instance in files.
+ */
+function instanceKey(shape: ResolvedShape): { group: string; id: string; run: string | null } {
+  const { instance } = instanceAndUnit(shape);
+  const run = shape.columns.run ?? null;
+  if (run === null) return { group: column(instance), id: `toString(${column(instance)})`, run };
+  return { group: `${column(run)}, ${column(instance)}`, id: `concat(toString(${column(run)}), '/', toString(${column(instance)}))`, run };
 }
 
 function startColumn(shape: ResolvedShape): string {
@@ -111,28 +148,34 @@ function spanEndKey(shape: ResolvedShape & { type: 'spans' }): string {
 }
 
 /** Working arrays: each defined once by its alias, inside ignore() (one byte a row), so only the features are sent. */
-type Definitions = readonly (readonly [alias: string, expr: string])[];
+export type Definitions = readonly (readonly [alias: string, expr: string])[];
 
 /**
  * The one query that computes every instance's features of a class (SPEC §2)
- * on the server: one row per instance, FEATURE_ROW_COLUMNS (`d_` + each).
+ * on the server: one row per instance, FEATURE_ROW_COLUMNS (`d_` + each), and `d_run` with a run column.
  * `referenceDuration` is Dref (the median duration over both classes), for q*.abs.
  */
 export function featureQuery(shape: ResolvedShape, cls: ClassFilter, referenceDuration: number, services: readonly string[] = []): string {
-  const { instance, unit } = instanceAndUnit(shape);
-  const records = shape.type === 'spans' ? spanRecords(shape, services) : recordRecords(shape);
-  const work = [...records, ...featuresFromRecords(keyUnit(shape.timeType, unit), shape.timeType, referenceDuration)];
-  const outputs = FEATURE_ROW_COLUMNS.map((c) => (c === 'instance' ? `toString(${column(instance)}) AS d_instance`
+  const { group, id, run } = instanceKey(shape);
+  const work = featureDefinitions(shape, referenceDuration, services);
+  const outputs = FEATURE_ROW_COLUMNS.map((c) => (c === 'instance' ? `${id} AS d_instance`
     : c === 'records' ? 'length(d_recs) AS d_records' : c === 'start' ? 'toFloat64(d_base) AS d_start' : `d_${c}`));
   return `SELECT
   ${outputs[0]},
   ignore(
     ${work.map(([a, e]) => `${e} AS ${a}`).join(',\n    ')}
   ) AS d_work,
-  ${outputs.slice(1).join(', ')}
+  ${outputs.slice(1).join(', ')}${run === null ? '' : `, toString(${column(run)}) AS d_run`}
 FROM ${shape.table}
-WHERE ${rowsOf(instance, cls)}
-GROUP BY ${column(instance)}`;
+WHERE ${rowsOf(shape, cls)}
+GROUP BY ${group}`;
+}
+
+/** featureQuery's working arrays in order, each `[alias, expression]` (bench/clickhouse-stages.mjs times them stage by stage). */
+export function featureDefinitions(shape: ResolvedShape, referenceDuration: number, services: readonly string[] = []): Definitions {
+  const { unit } = instanceAndUnit(shape);
+  const records = shape.type === 'spans' ? spanRecords(shape, services) : recordRecords(shape);
+  return [...records, ...featuresFromRecords(keyUnit(shape.timeType, unit), shape.timeType, referenceDuration)];
 }
 
 /** The services a class's spans name (for featureQuery's gRPC callees), one row each, sorted. */
@@ -140,9 +183,11 @@ export function servicesQuery(shape: ResolvedShape & { type: 'spans' }, cls: Cla
   return `SELECT DISTINCT toString(${column(shape.columns.service)}) AS service FROM ${shape.table} WHERE ${cls.where} ORDER BY service`;
 }
 
-/** A class's rows that belong to an instance (an empty id, as a log line outside any trace, belongs to none). */
-function rowsOf(instance: string, cls: ClassFilter): string {
-  return `${cls.where} AND toString(${column(instance)}) != ''`;
+/** A class's rows that belong to an instance (an empty id, as a log line outside any trace, belongs to none; nor to a run, an empty run). */
+function rowsOf(shape: ResolvedShape, cls: ClassFilter): string {
+  const { instance } = instanceAndUnit(shape);
+  const run = shape.columns.run ?? null;
+  return `${cls.where} AND toString(${column(instance)}) != ''${run === null ? '' : ` AND toString(${column(run)}) != ''`}`;
 }
 
 /** d_base (the first time key) and d_recs (time key, order, event, state, value, kind) in time order, of a records table. */
