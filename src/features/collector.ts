@@ -1,10 +1,11 @@
 import { STREAMED_MIN_BYTES, type InputFile } from '../parse/files.js';
 import type { ClassSink } from '../parse/reader.js';
 import { RereadFile, type ClassName, type RecordIntake } from '../parse/records.js';
-import { GROW_FAST, GrowableFloat64, GrowableInt32, float64sIn, freeNow, int32sIn, prefixIn, type ExportMemory } from './growable.js';
+import { GROW_FAST, GrowableFloat64, GrowableInt32, float64sIn, freeNow, int32sIn, prefixIn, type ExportMemory } from '../memory/growable.js';
 import { SlotClasses, SlotKinds } from './slot-labels.js';
 import { InputError } from '../errors.js';
-import { tooManyVariables } from './limits.js';
+import { VariableIndex } from '../memory/variable-index.js';
+import { emptyList, pushAll } from '../memory/lists.js';
 import { medianOfSorted } from '../stats/median.js';
 import { EVENT_FEATURE_TYPES, STATE_FEATURE_TYPES } from './types.js';
 import { EVENT_LEADERS, STATE_LEADERS, follow, leadersOf, sameValues, unfollow } from './followers.js';
@@ -251,33 +252,6 @@ class HeldCursor {
     this.from = (start[p] as number) - this.base;
     this.to = (start[p + 1] as number) - this.base;
     return this.to > this.from;
-  }
-}
-
-/** Interned variable names of one log kind, in order of first appearance. */
-export class VariableIndex {
-  readonly names: string[] = [];
-  private readonly ids = new Map<string, number>();
-  /** At most this many names (the CLI sets it from the heap size): one more is an InputError, not an out-of-memory abort. */
-  limit = Infinity;
-
-  id(name: string): number {
-    let id = this.ids.get(name);
-    if (id === undefined) {
-      if (this.names.length >= this.limit) throw tooManyVariables(this.names, this.limit);
-      id = this.names.length;
-      this.ids.set(name, id);
-      this.names.push(name);
-    }
-    return id;
-  }
-
-  has(name: string): boolean {
-    return this.ids.has(name);
-  }
-
-  indexOf(name: string): number {
-    return this.ids.get(name) ?? -1;
   }
 }
 
@@ -2343,26 +2317,6 @@ class SummaryScratch {
     this.orderTmp = new Int32Array(cap);
     this.runs = new Int32Array(cap + 1);
   }
-}
-
-/**
- * An empty array that will hold objects or strings, made so from the start.
- * A `[]` starts as an array of small integers and changes kind at its first
- * push; a worker makes a collector per batch, and summarize, compiled on the
- * first one's arrays, was thrown away and compiled again at the second's
- * first push (twice: `ids`, then a column list; ~20 ms of a worker's time
- * each, 10 000 small files).
- */
-function emptyList<T>(): T[] {
-  const list: unknown[] = [null];
-  list.pop();
-  return list as T[];
-}
-
-/** Append every element of `from` to `to`: the engine's push of many at once, in chunks below the argument limit. */
-export function pushAll<T>(to: T[], from: readonly T[]): void {
-  const CHUNK = 8192;
-  for (let i = 0; i < from.length; i += CHUNK) to.push(...from.slice(i, i + CHUNK));
 }
 
 /** A class's ids named by `I` records: in order, whether strictly ascending, and a Set of them once one was needed. */
