@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FeatureCollector, withSlotIds } from '../src/features/collector.js';
+import { FeatureCollector } from '../src/features/collector.js';
+import { withSlotIds } from '../src/read/parallel/contribution.js';
 import { buildFeatureSet } from '../src/features/index.js';
 import { GROW_FAST, GrowableFloat64, GrowableInt32 } from '../src/memory/growable.js';
 import { median } from '../src/stats/median.js';

@@ -3,7 +3,7 @@
  * beside the settings a worker starts with (worker-init.ts): what a worker is
  * asked to read, what it answers, and the cells they share.
  */
-import type { FileContribution, SharedColumns } from '../../features/collector.js';
+import type { FileContribution, SharedColumns } from '../../features/contribution.js';
 import type { InputFile } from '../../parse/files.js';
 import type { ReadStats } from '../../parse/reader.js';
 import type { ClassName } from '../../parse/records.js';

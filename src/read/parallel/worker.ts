@@ -6,7 +6,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { useProcessGroupTable } from '../../cleanup.js';
 import { InputError } from '../../errors.js';
-import { emptyContribution, FeatureCollector, forEachRun, valueAtIn, withoutPoints, type FileContribution } from '../../features/collector.js';
+import { FeatureCollector } from '../../features/collector.js';
+import type { FileContribution } from '../../features/contribution.js';
+import { valueAtIn } from '../../features/summary-loops.js';
+import { emptyContribution, forEachRun, withoutPoints } from './contribution.js';
 import { emptyReadStats, readClass } from '../../parse/reader.js';
 import type { Translator } from '../../parse/translator.js';
 import { consoleOnStderr } from '../../parse/translators/console.js';
