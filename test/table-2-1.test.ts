@@ -2,7 +2,8 @@
  * SPEC §2, Table 2.1 read plainly (src/features/event-features.ts,
  * state-features.ts) is the oracle of the collector's inlined copy
  * (FeatureColumns.summarize over held records, StreamedInstance for a run
- * summarized as it is read): on generated records of both classes — ties,
+ * summarized as it is read, the second pass over the states for q*.abs:
+ * AbsoluteQuartilePass): on generated records of both classes — ties,
  * records out of time order, instances named by `I` records across files,
  * records by name and by number (the fast lane) — every feature of every
  * instance is the kernel's number, to the bit (Object.is).
@@ -11,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { FeatureCollector } from '../src/features/collector.js';
 import { EVENT_FEATURES, occurrencesOf } from '../src/features/event-features.js';
 import { buildFeatureSet } from '../src/features/index.js';
+import { AbsoluteQuartilePass, QuartileSlots, quartileLayoutOf, referenceDurationOf } from '../src/features/quartile-pass.js';
 import { STATE_FEATURES, valueAt } from '../src/features/state-features.js';
 import { EVENT_FEATURE_TYPES, STATE_FEATURE_TYPES, type FeatureSet } from '../src/features/types.js';
 import type { InputFile } from '../src/parse/files.js';
@@ -156,6 +158,46 @@ function collect(files: readonly GenFile[], reference: number | null): { collect
   return { collector: c, streamed };
 }
 
+/**
+ * The files read with no change point kept (keepSeries off: q*.abs missing),
+ * then read a second time for q*.abs (AbsoluteQuartilePass), as read.ts does
+ * above 1 GiB or with --two-pass.
+ */
+function collectTwoPasses(files: readonly GenFile[]): FeatureCollector {
+  const c = new FeatureCollector(false);
+  c.streamedMinBytes = Infinity;
+  const sink = c.sink(() => undefined);
+  const read = (s: { beginFile(f: InputFile, c: ClassName): void; endFile(f: InputFile, c: ClassName): unknown; instance(id: string): void; event(t: number, n: string): void; state(t: number, n: string, v: number): void }, after: (c: ClassName) => void): void => {
+    let className: ClassName = 'good';
+    for (const file of files) {
+      if (file.className !== className) {
+        after(className);
+        className = file.className;
+      }
+      const input = inputFile(file);
+      s.beginFile(input, file.className);
+      const give = (records: readonly Rec[]): void => {
+        for (const r of records) {
+          if (r.value === null) s.event(r.t, r.name);
+          else s.state(r.t, r.name, r.value);
+        }
+      };
+      give(file.own);
+      for (const { id, records } of file.named) {
+        s.instance(id);
+        give(records);
+      }
+      s.endFile(input, file.className);
+    }
+    after(className);
+  };
+  read(sink, () => c.finishClass());
+  const pass = new AbsoluteQuartilePass(new QuartileSlots(quartileLayoutOf(c, referenceDurationOf(c))));
+  read(pass, () => undefined);
+  pass.finish(c);
+  return c;
+}
+
 /** Every feature of every instance as Table 2.1 gives it, by `class/id`, `kind/variable/feature`. */
 function oracle(files: readonly GenFile[]): { referenceDuration: number; expected: Map<string, Map<string, number>> } {
   const instances = instancesOf(files);
@@ -235,7 +277,7 @@ describe('Table 2.1 (features/event-features.ts, state-features.ts) is the oracl
   });
 
   for (const seed of [1, 2, 3, 4, 5]) {
-    it(`records held and summarized, and runs summarized as they are read: every feature Table 2.1's (seed ${seed})`, () => {
+    it(`records held and summarized, runs summarized as they are read, q*.abs from a second pass: every feature Table 2.1's (seed ${seed})`, () => {
       const files = generate(seed);
       const { referenceDuration, expected } = oracle(files);
       const held = collect(files, null);
@@ -247,6 +289,8 @@ describe('Table 2.1 (features/event-features.ts, state-features.ts) is the oracl
       const built = buildFeatureSet(streamed.collector, { weight: { mode: 'none' } }).features;
       expect(built.referenceDuration).toBe(referenceDuration);
       expect(firstDifference(expected, actual(built))).toBeNull();
+      // The second pass's q*.abs (and the rest from the first).
+      expect(firstDifference(expected, actual(buildFeatureSet(collectTwoPasses(files), { weight: { mode: 'none' } }).features))).toBeNull();
     });
   }
 });
