@@ -21,26 +21,26 @@ import { reserveTogether } from '../memory/placement.js';
 import { SeriesStore } from './series-store.js';
 import { changePoints, countBuckets, finiteMeanOf, minMaxSum, scatterRecords, SummaryScratch, timeOrder, valueAtIn, valueAtRecords } from './summary-loops.js';
 
-export const EV = Object.fromEntries(EVENT_FEATURE_TYPES.map((f, i) => [f, i])) as Record<(typeof EVENT_FEATURE_TYPES)[number], number>;
-export const ST = Object.fromEntries(STATE_FEATURE_TYPES.map((f, i) => [f, i])) as Record<(typeof STATE_FEATURE_TYPES)[number], number>;
-export const QUARTERS = [0.25, 0.5, 0.75] as const;
+const EV = Object.fromEntries(EVENT_FEATURE_TYPES.map((f, i) => [f, i])) as Record<(typeof EVENT_FEATURE_TYPES)[number], number>;
+const ST = Object.fromEntries(STATE_FEATURE_TYPES.map((f, i) => [f, i])) as Record<(typeof STATE_FEATURE_TYPES)[number], number>;
+const QUARTERS = [0.25, 0.5, 0.75] as const;
 // Feature positions as constants (the summaries' inner loop reads them per instance and variable).
-export const EV_FIRST_ABS = EV['first.abs'];
-export const EV_MEDIAN_ABS = EV['median.abs'];
-export const EV_LAST_ABS = EV['last.abs'];
-export const EV_FIRST_REL = EV['first.rel'];
-export const EV_MEDIAN_REL = EV['median.rel'];
-export const EV_LAST_REL = EV['last.rel'];
-export const EV_COUNT = EV.count;
-export const EV_GAP = EV.gap;
-export const EV_GAP_AFTER = EV['gap.after'];
-export const EV_WAIT = EV.wait;
-export const ST_MIN = ST.min;
-export const ST_MEAN = ST.mean;
-export const ST_MAX = ST.max;
-export const ST_FINAL = ST.final;
-export const ST_Q1_REL = ST['q1.rel'];
-export const ST_Q1_ABS = ST['q1.abs'];
+const EV_FIRST_ABS = EV['first.abs'];
+const EV_MEDIAN_ABS = EV['median.abs'];
+const EV_LAST_ABS = EV['last.abs'];
+const EV_FIRST_REL = EV['first.rel'];
+const EV_MEDIAN_REL = EV['median.rel'];
+const EV_LAST_REL = EV['last.rel'];
+const EV_COUNT = EV.count;
+const EV_GAP = EV.gap;
+const EV_GAP_AFTER = EV['gap.after'];
+const EV_WAIT = EV.wait;
+const ST_MIN = ST.min;
+const ST_MEAN = ST.mean;
+const ST_MAX = ST.max;
+const ST_FINAL = ST.final;
+const ST_Q1_REL = ST['q1.rel'];
+const ST_Q1_ABS = ST['q1.abs'];
 /** One instance's features computed elsewhere (FeatureCollector.addSummarized): SPEC §2's absolute values. */
 export interface SummarizedInstance {
   readonly className: ClassName;

@@ -17,16 +17,16 @@ import { type NamedIds, NamedScan, rankOf, sortedOrder } from './named-ids.js';
 import { FeatureColumns } from './feature-columns.js';
 
 /** Instances summarized at the end of a class before its dense columns are grown to their final size. */
-export const RESERVE_AFTER = 1024;
+const RESERVE_AFTER = 1024;
 
 /** Bytes per record assumed to size the held records from a file's size (dlog records are ~20–40 bytes a line). */
-export const HELD_BYTES_PER_RECORD = 16;
+const HELD_BYTES_PER_RECORD = 16;
 
 /** Instances per part handed on by exportWholeClass: at most this many, ... */
-export const FLUSH_SLOTS = 1 << 16;
+const FLUSH_SLOTS = 1 << 16;
 /** ... and fewer when a part's feature values would exceed this many bytes (many variables), down to FLUSH_SLOTS_MIN. */
-export const FLUSH_BYTES = 32 << 20;
-export const FLUSH_SLOTS_MIN = 1024;
+const FLUSH_BYTES = 32 << 20;
+const FLUSH_SLOTS_MIN = 1024;
 
 /**
  * The held records of a prepared class, grouped by instance, in one or more
@@ -60,7 +60,7 @@ export interface PreparedClass {
  * `at(p)` (p one past the last asked) points code/t/v and [from, to) at
  * instance p's records.
  */
-export class HeldCursor {
+class HeldCursor {
   code: Int32Array;
   t: Float64Array;
   v: Float64Array;

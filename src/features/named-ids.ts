@@ -10,13 +10,13 @@ export interface NamedIds {
 }
 
 /** What a NamedIds' Set is used for. */
-export interface IdSet {
+interface IdSet {
   has(id: string): boolean;
   add(id: string): void;
 }
 
 /** Whether a class's named ids ascend, and those the other class named too (NamedScan). */
-export interface ScanResult {
+interface ScanResult {
   readonly ascending: boolean;
   readonly shared: string[];
 }
@@ -182,7 +182,7 @@ export class NamedScan {
 }
 
 /** Whether order[i] is i for every i. */
-export function isIdentityOrder(order: Int32Array): boolean {
+function isIdentityOrder(order: Int32Array): boolean {
   for (let i = 0; i < order.length; i++) if (order[i] !== i) return false;
   return true;
 }
@@ -192,7 +192,7 @@ export function isIdentityOrder(order: Int32Array): boolean {
  * `mine`'s order: both walked in sorted order (`myOrder`; `theirOrder`, null
  * when `theirs` ascends), each step one comparison, the matches marked.
  */
-export function sharedBySort(mine: readonly string[], myOrder: Int32Array, theirs: readonly string[], theirOrder: Int32Array | null): string[] {
+function sharedBySort(mine: readonly string[], myOrder: Int32Array, theirs: readonly string[], theirOrder: Int32Array | null): string[] {
   const marked = new Uint8Array(mine.length);
   let found = 0;
   for (let p = 0, q = 0; p < mine.length && q < theirs.length;) {
@@ -280,17 +280,17 @@ export function sortedOrder(ids: readonly string[]): Int32Array {
   return a;
 }
 
-export function sameDigits(digits: readonly Uint16Array[], x: number, y: number): boolean {
+function sameDigits(digits: readonly Uint16Array[], x: number, y: number): boolean {
   for (const digit of digits) if (digit[x] !== digit[y]) return false;
   return true;
 }
 
 /** Below this many ids a comparator sort is as fast as the radix passes; the passes (16-bit digits) per id. */
-export const RADIX_MIN_IDS = 4096;
-export const RADIX_DIGITS = 4;
+const RADIX_MIN_IDS = 4096;
+const RADIX_DIGITS = 4;
 
 /** The length of the prefix every id starts with. */
-export function sharedPrefixLength(ids: readonly string[]): number {
+function sharedPrefixLength(ids: readonly string[]): number {
   const first = ids[0] as string;
   let length = first.length;
   for (let j = 1; j < ids.length && length > 0; j++) {
@@ -302,6 +302,6 @@ export function sharedPrefixLength(ids: readonly string[]): number {
   return length;
 }
 
-export function compare(a: string, b: string): number {
+function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }

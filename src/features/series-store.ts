@@ -3,8 +3,8 @@ import { type ExportMemory, float64sIn, GrowableInt32, int32sIn } from '../memor
 import type { FileContribution } from './contribution.js';
 
 /** Change points per block: the smallest block, and the size blocks grow to (20 bytes a point). */
-export const SERIES_BLOCK_MIN = 4096;
-export const SERIES_BLOCK_MAX = 1 << 20;
+const SERIES_BLOCK_MIN = 4096;
+const SERIES_BLOCK_MAX = 1 << 20;
 
 /** One block of change points: state variable, time (relative to the instance's start), value. */
 export interface SeriesBlock {

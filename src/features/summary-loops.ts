@@ -108,7 +108,7 @@ export function valueAtIn(t: Float64Array, v: Float64Array, from: number, to: nu
 }
 
 /** The index of the last time at or before x in t [from, to) (in time order), or `from` when none is. */
-export function indexAtIn(t: Float64Array, from: number, to: number, x: number): number {
+function indexAtIn(t: Float64Array, from: number, to: number, x: number): number {
   let lo = from;
   let hi = to; // first index with t > x
   while (lo < hi) {
@@ -152,7 +152,7 @@ export function finiteMeanOf(values: Float64Array, from: number, to: number, sum
  * compiled loop again and sorting in the interpreter (a worker on the dlog
  * set: 61 stops a run; docs/internals.md, "V8: keep what it compiles").
  */
-export function inTimeOrderFrom(ts: Float64Array, from: number, to: number): number {
+function inTimeOrderFrom(ts: Float64Array, from: number, to: number): number {
   let i = from + 1;
   while (i < to && (ts[i] as number) >= (ts[i - 1] as number)) i++;
   return i;

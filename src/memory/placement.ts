@@ -29,7 +29,7 @@ export function reserveTogether(columns: readonly GrowableFloat64[], slots: numb
 }
 
 /** `columns` moved into views of `slots` values each of new buffers, at most RESERVE_MAX_BYTES each (one column at least), so no single allocation is huge. */
-export function placeTogether(columns: readonly GrowableFloat64[], slots: number, Buffer: typeof ArrayBuffer | typeof SharedArrayBuffer): void {
+function placeTogether(columns: readonly GrowableFloat64[], slots: number, Buffer: typeof ArrayBuffer | typeof SharedArrayBuffer): void {
   const bytes = slots * Float64Array.BYTES_PER_ELEMENT;
   const perBuffer = Math.max(1, Math.floor(RESERVE_MAX_BYTES / bytes));
   for (let first = 0; first < columns.length; first += perBuffer) {
@@ -38,4 +38,4 @@ export function placeTogether(columns: readonly GrowableFloat64[], slots: number
     group.forEach((c, i) => c.moveTo(new Float64Array(buffer, i * bytes, slots)));
   }
 }
-export const RESERVE_MAX_BYTES = 1 << 30;
+const RESERVE_MAX_BYTES = 1 << 30;

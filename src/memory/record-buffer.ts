@@ -2,7 +2,7 @@
 import { type ExportMemory, GROW_FAST, GrowableFloat64, GrowableInt32 } from './growable.js';
 
 /** A held record's bytes: its time and value (Float64), code and instance (Int32). */
-export const HELD_RECORD_BYTES = 24;
+const HELD_RECORD_BYTES = 24;
 
 /** Records not yet summarized: event variable v is coded v, state variable v is coded −1−v. */
 export class RecordBuffer {
