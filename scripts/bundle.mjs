@@ -6,7 +6,7 @@
 // least as new as dist/cli/entry.js, else dist/ as compiled.
 //
 // - Entries: the CLI (entry.js), and the workers it starts by URL, which must
-//   sit next to the chunks that start them: parse/parallel.ts and ranges.ts
+//   sit next to the chunks that start them: read/parallel/parallel.ts and ranges.ts
 //   start './worker.js', templates/mine-parallel.ts './mine-worker.js'.
 // - dist/errors.js stays outside: a translator module may throw an InputError
 //   imported from the package (dist/index.js); the CLI's `instanceof` must see
@@ -26,7 +26,7 @@ const errors = resolve(root, '../dist/errors.js');
 await build({
   input: {
     distalyze: resolve(root, '../dist/cli/entry.js'),
-    worker: resolve(root, '../dist/parse/worker.js'),
+    worker: resolve(root, '../dist/read/parallel/worker.js'),
     'mine-worker': resolve(root, '../dist/parse/templates/mine-worker.js'),
   },
   platform: 'node',

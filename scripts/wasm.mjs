@@ -1,5 +1,5 @@
-// `node scripts/wasm.mjs [--check]`: assemble src/parse/dlog-scan.wat (WebAssembly
-// text) with wabt (a dev dependency) into src/parse/dlog-scan-wasm.ts, the
+// `node scripts/wasm.mjs [--check]`: assemble src/parse/fast/dlog-scan.wat (WebAssembly
+// text) with wabt (a dev dependency) into src/parse/fast/dlog-scan-wasm.ts, the
 // module's bytes as base64, which the build compiles and bundles as any other
 // source. --check: exit 1 if that file is not what the text assembles to
 // (test/dlog-scan.test.ts runs it).
@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 import wabt from 'wabt';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const source = resolve(root, 'src/parse/dlog-scan.wat');
-const target = resolve(root, 'src/parse/dlog-scan-wasm.ts');
+const source = resolve(root, 'src/parse/fast/dlog-scan.wat');
+const target = resolve(root, 'src/parse/fast/dlog-scan-wasm.ts');
 
 export async function assembled() {
   const w = await wabt();
@@ -33,7 +33,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const text = await assembled();
   if (process.argv.includes('--check')) {
     if (readFileSync(target, 'utf8') !== text) {
-      process.stderr.write('src/parse/dlog-scan-wasm.ts is not what src/parse/dlog-scan.wat assembles to: run node scripts/wasm.mjs\n');
+      process.stderr.write('src/parse/fast/dlog-scan-wasm.ts is not what src/parse/fast/dlog-scan.wat assembles to: run node scripts/wasm.mjs\n');
       process.exit(1);
     }
   } else {

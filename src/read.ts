@@ -5,15 +5,15 @@ import type { ClassInputSummary } from './analysis.js';
 import { InputError } from './errors.js';
 import { FeatureCollector } from './features/collector.js';
 import { buildFeatureSet, checkInstanceCounts, type FeatureResult, type WeightOption } from './features/index.js';
-import { variableLimit } from './features/limits.js';
+import { variableLimit } from './memory/limits.js';
 import { AbsoluteQuartilePass, QuartileSlots, quartileLayoutOf, referenceDurationOf } from './features/quartile-pass.js';
-import type { WorkerInit } from './parse/parallel.js';
+import type { WorkerInit } from './read/parallel/worker-init.js';
 import { listInputFiles, type InputFile, type RecordEnds } from './parse/files.js';
 import { compressedEndsPay, largeCompressedLog, largeRunEnds, recordEndsAhead, recordEndsDecompressing, referenceDurationOfEnds, translatedEnds } from './parse/sniff.js';
 import type { MetricSeries } from './parse/metrics.js';
 import { emptyReadStats, readClass, type ClassSink, type ReadStats } from './parse/reader.js';
 import type { ClassName } from './parse/records.js';
-import { automaticJobs, prestartWorkers, stopPrestarted } from './parse/threads.js';
+import { automaticJobs, prestartWorkers, stopPrestarted } from './read/parallel/threads.js';
 import type { MinedTranslator, TemplateModel } from './parse/templates/index.js';
 import { rawLogs } from './parse/templates/raw.js';
 import type { Translator } from './parse/translator.js';
@@ -129,7 +129,7 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
   };
   const inputs = (['good', 'bad'] as const).flatMap((className) => files[className].map((file) => ({ file, className })));
   if (parallel) {
-    const { readParallel } = await import('./parse/parallel.js');
+    const { readParallel } = await import('./read/parallel/parallel.js');
     await readParallel(inputs, jobs, workerInit, collector, stats, progress, await translatorOnce().then((translator) => (translator !== undefined ? { translator } : {})));
     collector.finishClass();
   } else {
@@ -166,7 +166,7 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
     const translator = await translatorOnce();
     hooks.onSecondPass?.(totalBytes, all.length);
     if (parallel) {
-      const { readStatesParallel } = await import('./parse/second-pass.js');
+      const { readStatesParallel } = await import('./read/parallel/second-pass.js');
       await readStatesParallel(inputs, jobs, workerInit, pass, layout, progress, translator !== undefined ? { translator } : {});
     } else {
       for (const { file, className } of inputs) {

@@ -6,9 +6,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FeatureCollector, withSlotIds } from '../src/features/collector.js';
+import { FeatureCollector } from '../src/features/collector.js';
+import { withSlotIds } from '../src/read/parallel/contribution.js';
 import { buildFeatureSet } from '../src/features/index.js';
-import { GROW_FAST, GrowableFloat64, GrowableInt32 } from '../src/features/growable.js';
+import { GROW_FAST, GrowableFloat64, GrowableInt32 } from '../src/memory/growable.js';
 import { median } from '../src/stats/median.js';
 import { STATE_FEATURE_TYPES } from '../src/features/types.js';
 import type { InputFile } from '../src/parse/files.js';

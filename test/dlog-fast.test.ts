@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 /**
- * The byte-level dlog reader (src/parse/dlog-fast.ts) against the string path
+ * The byte-level dlog reader (src/parse/fast/dlog-fast.ts) against the string path
  * it replaces in reader.ts (readLines + parseDlogLine): the same sink calls,
  * the same skipped lines (number, reason, hint), the same error (message,
  * line, hint), the same byte and line counts — for inputs built from a grammar
@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/errors.js';
 import { clip, parseDlogLine } from '../src/parse/dlog.js';
-import { readDlogFast } from '../src/parse/dlog-fast.js';
+import { readDlogFast } from '../src/parse/fast/dlog-fast.js';
 import { openInputFile, type InputFile } from '../src/parse/files.js';
 import { readLines } from '../src/parse/lines.js';
 import { emptyReadStats, readClass, type ClassSink } from '../src/parse/reader.js';
@@ -532,6 +532,6 @@ describe('the WebAssembly scanner (dlog-scan.wat) inside the byte-level reader',
   it('the module in dlog-scan-wasm.ts is what dlog-scan.wat assembles to', async () => {
     const { assembled } = await import('../scripts/wasm.mjs');
     const { readFileSync } = await import('node:fs');
-    expect(await assembled()).toBe(readFileSync(new URL('../src/parse/dlog-scan-wasm.ts', import.meta.url), 'utf8'));
+    expect(await assembled()).toBe(readFileSync(new URL('../src/parse/fast/dlog-scan-wasm.ts', import.meta.url), 'utf8'));
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GrowableFloat64, GrowableInt32 } from '../src/features/growable.js';
+import { GrowableFloat64, GrowableInt32 } from '../src/memory/growable.js';
 
 describe('GrowableFloat64', () => {
   it('reserve keeps the values and reads unset slots as the fill, before and after', () => {

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { VariableIndex } from '../src/features/collector.js';
-import { variableLimit } from '../src/features/limits.js';
+import { VariableIndex } from '../src/memory/variable-index.js';
+import { variableLimit } from '../src/memory/limits.js';
 import { FIXTURES } from './helpers/synth.js';
 import { run } from './helpers/run.js';
 

@@ -11,15 +11,16 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InputFile } from '../src/parse/files.js';
-import { batchesOf, MainPace, ReferenceCell, type ParallelInput } from '../src/parse/parallel.js';
+import { batchesOf, MainPace, type ParallelInput } from '../src/read/parallel/batches.js';
+import { ReferenceCell } from '../src/read/parallel/protocol.js';
 import { automaticJobs } from '../src/read.js';
 import { largeRunEnds } from '../src/parse/sniff.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const dist = async <T>(path: string): Promise<T> => (await import(pathToFileURL(join(ROOT, 'dist', path)).href)) as T;
-type Parallel = typeof import('../src/parse/parallel.js');
+type Parallel = typeof import('../src/read/parallel/parallel.js');
 type Collector = typeof import('../src/features/collector.js');
-type Threads = typeof import('../src/parse/threads.js');
+type Threads = typeof import('../src/read/parallel/threads.js');
 type Reader = typeof import('../src/parse/reader.js');
 type Features = typeof import('../src/features/index.js');
 
@@ -39,7 +40,7 @@ async function readBoth(files: Record<'good' | 'bad', InputFile[]>, jobs: number
   const { FeatureCollector } = await dist<Collector>('features/collector.js');
   const { readClass, emptyReadStats } = await dist<Reader>('parse/reader.js');
   const { buildFeatureSet } = await dist<Features>('features/index.js');
-  const { readParallel } = await dist<Parallel>('parse/parallel.js');
+  const { readParallel } = await dist<Parallel>('read/parallel/parallel.js');
   const collector = new FeatureCollector(keepSeries);
   const stats = { good: emptyReadStats(), bad: emptyReadStats() };
   if (jobs === 1) {
@@ -309,7 +310,7 @@ describe('readParallel equals a sequential read', () => {
     const { readClass, emptyReadStats } = await dist<Reader>('parse/reader.js');
     const { buildFeatureSet } = await dist<Features>('features/index.js');
     const { AbsoluteQuartilePass, QuartileSlots, quartileLayoutOf, referenceDurationOf } = await dist<typeof import('../src/features/quartile-pass.js')>('features/quartile-pass.js');
-    const { readStatesParallel } = await dist<typeof import('../src/parse/second-pass.js')>('parse/second-pass.js');
+    const { readStatesParallel } = await dist<typeof import('../src/read/parallel/second-pass.js')>('read/parallel/second-pass.js');
     const collector = new FeatureCollector(false);
     const stats = { good: emptyReadStats(), bad: emptyReadStats() };
     for (const c of ['good', 'bad'] as const) {
@@ -360,7 +361,7 @@ describe('readParallel equals a sequential read', () => {
     const { FeatureCollector } = await dist<Collector>('features/collector.js');
     const { readClass, emptyReadStats } = await dist<Reader>('parse/reader.js');
     const { AbsoluteQuartilePass, QuartileSlots, quartileLayoutOf, referenceDurationOf } = await dist<typeof import('../src/features/quartile-pass.js')>('features/quartile-pass.js');
-    const { readStatesParallel } = await dist<typeof import('../src/parse/second-pass.js')>('parse/second-pass.js');
+    const { readStatesParallel } = await dist<typeof import('../src/read/parallel/second-pass.js')>('read/parallel/second-pass.js');
     const collector = new FeatureCollector(false);
     for (const c of ['good', 'bad'] as const) {
       await readClass(files[c], c, collector, { strict: true }, emptyReadStats());
@@ -423,7 +424,7 @@ describe('readParallel equals a sequential read', () => {
     const { FeatureCollector } = await dist<Collector>('features/collector.js');
     const { emptyReadStats } = await dist<Reader>('parse/reader.js');
     const { buildFeatureSet } = await dist<Features>('features/index.js');
-    const { readParallel } = await dist<Parallel>('parse/parallel.js');
+    const { readParallel } = await dist<Parallel>('read/parallel/parallel.js');
     const inputs = (['good', 'bad'] as const).flatMap((c) => files[c].map((f) => ({ file: f, className: c })));
     const readShared = async (shareColumns: boolean, holdOwnDone?: Promise<void>) => {
       const collector = new FeatureCollector(true);
@@ -448,7 +449,7 @@ describe('readParallel equals a sequential read', () => {
     expect(late.result).toEqual(sequential);
   });
   it('with --jobs, that many threads; without, only for two large files; a started worker reads as one started by readParallel', async () => {
-    const { prestartFor, prestartWorkers, stopPrestarted } = await dist<Threads>('parse/threads.js');
+    const { prestartFor, prestartWorkers, stopPrestarted } = await dist<Threads>('read/parallel/threads.js');
     const big = mkdtempSync(join(tmpdir(), 'distalyze-prestart-'));
     try {
       const [good, bad] = ['good.dlog', 'bad.dlog'].map((f) => join(big, f)) as [string, string];
@@ -516,7 +517,7 @@ describe('one large file read in byte ranges (ranges.ts) equals a sequential rea
   };
 
   it('cutPoints: each range starts a line, never a line that starts with a BOM; fewer ranges when no line ends', async () => {
-    const { cutPoints } = await dist<typeof import('../src/parse/ranges.js')>('parse/ranges.js');
+    const { cutPoints } = await dist<typeof import('../src/read/parallel/ranges.js')>('read/parallel/ranges.js');
     const text = `E\t1\tA\n\uFEFFE\t2\tB\nE\t3\tC\nE\t4\tD\n`;
     const f = writeClass('good', text);
     // Half of 27 bytes is inside the second line (bytes 6–14): the cut is the next line start, byte 15.
@@ -619,7 +620,7 @@ describe('the rest of a large file read by a thread with nothing left (tail-help
     // This thread reads every batch: the worker, with none, takes the rest of the one this thread reads. (Started
     // ahead and given time to load, so that it looks while this thread still reads; tried up to three times, each
     // read the same as a sequential one, for a worker slow to start under a loaded machine.)
-    const { prestartWorkers } = await dist<Threads>('parse/threads.js');
+    const { prestartWorkers } = await dist<Threads>('read/parallel/threads.js');
     let workerHelped = 0;
     for (let attempt = 0; attempt < 3 && workerHelped === 0; attempt++) {
       prestartWorkers(1);

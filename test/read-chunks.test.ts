@@ -1,6 +1,6 @@
 /**
  * Plain dlog files are read in 1 MB chunks into one reused buffer, on the
- * parsing thread itself (src/parse/dlog-fast.ts, fileChunks), and the event
+ * parsing thread itself (src/parse/fast/dlog-fast.ts, fileChunks), and the event
  * loop runs every 8 MB. What a list read yields must not change: the same
  * records in the same order, across files larger than one read, and the same
  * error for a file that cannot be opened; a read stopped by an error leaves

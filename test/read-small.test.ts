@@ -1,5 +1,5 @@
 /**
- * A plain dlog file below 8 MiB is read by readDlogSmall (src/parse/dlog-fast.ts),
+ * A plain dlog file below 8 MiB is read by readDlogSmall (src/parse/fast/dlog-fast.ts),
  * a synchronous loop, not readDlogFast's async generator. It must read what
  * readDlogFast reads from the same file: the same records by name and through
  * a fast lane, the same skipped lines, bytes told, counts and errors (with
@@ -10,7 +10,7 @@ import { appendFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../src/errors.js';
-import { readDlogFast, readDlogSmall, smallPlainFile } from '../src/parse/dlog-fast.js';
+import { readDlogFast, readDlogSmall, smallPlainFile } from '../src/parse/fast/dlog-fast.js';
 import type { InputFile } from '../src/parse/files.js';
 import { recording, recordingWithIntake } from './helpers/records.js';
 import { testFiles } from './helpers/test-files.js';

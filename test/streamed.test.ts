@@ -234,7 +234,7 @@ describe('a large run summarized as it is read (features/streamed.ts)', () => {
 
 describe('a class\'s only file that is one run', () => {
   it('is not split in byte ranges among threads (ranges.ts): one thread summarizes it as it reads it', async () => {
-    const { splittable } = await import('../src/parse/ranges.js');
+    const { splittable } = await import('../src/read/parallel/ranges.js');
     const run: InputFile = { path: '/logs/run.dlog', relativePath: 'run.dlog', gzip: false, size: 700 << 20 };
     const init = { strict: false, keepSeries: true };
     expect(splittable(run, init, 2)).toBe(true);

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../src/errors.js';
-import { readDlogTail } from '../src/parse/dlog-fast.js';
+import { readDlogTail } from '../src/parse/fast/dlog-tail.js';
 import type { InputFile } from '../src/parse/files.js';
 import { emptyReadStats, readClass, type ClassSink } from '../src/parse/reader.js';
 import { CHUNK_BYTES, HelpBoard, TailOwner } from '../src/parse/tail-help.js';

@@ -168,7 +168,7 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
   const reportPaths = [['--json', options.json], ['--tsv', options.tsv], ['--dot', options.dot], ['--html', options.html]] as const;
   const guard = await OutputGuard.before(reportPaths);
   // Parsing workers the reading will use start now, while this thread loads the stages (threads.ts).
-  if ((options.metrics ?? []).length === 0 && options.clickhouse === undefined) (await import('../parse/threads.js')).prestartFor(goodSpec, badSpec, options.jobs);
+  if ((options.metrics ?? []).length === 0 && options.clickhouse === undefined) (await import('../read/parallel/threads.js')).prestartFor(goodSpec, badSpec, options.jobs);
   // The stages are loaded when a run needs them, not at start-up (`--version`, `--help`, subcommands).
   // Reading starts as soon as its own modules are in (with -j2 the workers start sooner).
   const { readClasses } = await import('../read.js');
@@ -176,7 +176,7 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
   // translator; the parallel reader with more than one job): asked for now, they compile while
   // the file system answers its stat calls. A failure is reported by readClasses's own import.
   if (options.translator === undefined) import('../parse/templates/index.js').catch(() => undefined);
-  if ((options.jobs ?? availableParallelism()) > 1) import('../parse/parallel.js').catch(() => undefined);
+  if ((options.jobs ?? availableParallelism()) > 1) import('../read/parallel/parallel.js').catch(() => undefined);
   // The analysis modules load once the first bytes are read (after the modules reading needs, while
   // reading: with -j2 the workers take up the time), awaited after the parse (a failure is reported then).
   let analysisModule: Promise<typeof import('../analysis.js')> | undefined;
@@ -245,7 +245,7 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
   } catch (err) {
     if (!(err instanceof RelaunchInstead)) throw err;
     // Nothing was read yet. The workers started ahead are this process's: stopped.
-    (await import('../parse/threads.js')).stopPrestarted();
+    (await import('../read/parallel/threads.js')).stopPrestarted();
     const code = await relaunch(err.tunables);
     if (code !== null) return code;
     // The child could not be started: the run goes on here.

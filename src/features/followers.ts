@@ -1,4 +1,4 @@
-import type { GrowableFloat64 } from './growable.js';
+import type { GrowableFloat64 } from '../memory/growable.js';
 import { EVENT_FEATURE_TYPES, STATE_FEATURE_TYPES, type LogKind } from './types.js';
 
 /*

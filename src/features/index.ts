@@ -4,7 +4,7 @@ import { compareCodeUnits } from '../parse/files.js';
 import type { ClassName } from '../parse/records.js';
 import type { FeatureCollector } from './collector.js';
 import { leadersOf } from './followers.js';
-import type { GrowableFloat64 } from './growable.js';
+import type { GrowableFloat64 } from '../memory/growable.js';
 import { detectHeavyTail, metricValues, percentile } from './metric.js';
 import { referenceDurationOf } from './quartile-pass.js';
 import { variableSources } from './sources.js';

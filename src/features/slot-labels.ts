@@ -6,7 +6,7 @@
  * "Memory").
  */
 import type { ClassName } from '../parse/records.js';
-import { GrowableInt32 } from './growable.js';
+import { GrowableInt32 } from '../memory/growable.js';
 
 /** Each slot's class. */
 export class SlotClasses {

@@ -1,5 +1,5 @@
 import type { RecordEnds } from '../parse/files.js';
-import { GrowableInt32 } from './growable.js';
+import { GrowableInt32 } from '../memory/growable.js';
 import { midpoint } from '../stats/median.js';
 
 const QUARTERS = [0.25, 0.5, 0.75] as const;

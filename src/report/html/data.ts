@@ -3,7 +3,7 @@
  * (arrays, names interned) so 5 000 tests stay a few hundred KB, and per-test
  * distributions within a fixed budget of values.
  */
-import { VariableIndex } from '../../features/collector.js';
+import { VariableIndex } from '../../memory/variable-index.js';
 import { distributionKey, type Analysis, type Distributions } from '../../analysis.js';
 import type { LogKind } from '../../features/types.js';
 import type { ClassName } from '../../parse/records.js';

@@ -4,19 +4,24 @@
  * parallel.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { useProcessGroupTable } from '../cleanup.js';
-import { InputError } from '../errors.js';
-import { emptyContribution, FeatureCollector, forEachRun, valueAtIn, withoutPoints, type FileContribution } from '../features/collector.js';
-import { emptyReadStats, readClass } from './reader.js';
-import type { Translator } from './translator.js';
-import { consoleOnStderr } from './translators/console.js';
+import { useProcessGroupTable } from '../../cleanup.js';
+import { InputError } from '../../errors.js';
+import { FeatureCollector } from '../../features/collector.js';
+import type { FileContribution } from '../../features/contribution.js';
+import { valueAtIn } from '../../features/summary-loops.js';
+import { emptyContribution, forEachRun, withoutPoints } from './contribution.js';
+import { emptyReadStats, readClass } from '../../parse/reader.js';
+import type { Translator } from '../../parse/translator.js';
+import { consoleOnStderr } from '../../parse/translators/console.js';
 import { readRange, splitRange, type RangeSplit, type RangeTask } from './ranges.js';
-import { batchBytes, MainPace, PARTS_AHEAD, QUARTILE_STRIDE, ReferenceCell, type ColumnsOffer, type WorkerStart, type QuartileChunk, type QuartileRequest, type WorkerBatches, type WorkerInit, type WorkerReply, type WorkerTask } from './parallel.js';
-import { BatchClaims } from './claims.js';
-import { HelpBoard, TailOwner, type TailMessage } from './tail-help.js';
+import { batchBytes, MainPace } from './batches.js';
+import { PARTS_AHEAD, QUARTILE_STRIDE, ReferenceCell, type ColumnsOffer, type QuartileChunk, type QuartileRequest, type WorkerBatches, type WorkerReply, type WorkerTask } from './protocol.js';
+import type { WorkerInit, WorkerStart } from './worker-init.js';
+import { BatchClaims } from '../../parse/claims.js';
+import { HelpBoard, TailOwner, type TailMessage } from '../../parse/tail-help.js';
 import { helpOthers } from './tail-helper.js';
-import { AbsoluteQuartilePass, QuartileSlots } from '../features/quartile-pass.js';
-import { float64sIn } from '../features/growable.js';
+import { AbsoluteQuartilePass, QuartileSlots } from '../../features/quartile-pass.js';
+import { float64sIn } from '../../memory/growable.js';
 import type { StatesBatches, StatesReply } from './second-pass.js';
 
 // This thread prints nothing to stdout of its own: a translator module's console output (its timers' too) goes to stderr.
@@ -74,11 +79,11 @@ function flushBytes(): void {
 /** The translator of `init` (templates mined, or a translator's path), loaded once. */
 async function loadTranslator(): Promise<void> {
   if (init.templates !== undefined && translator === undefined) {
-    const { templateTranslator } = await import('./templates/index.js');
+    const { templateTranslator } = await import('../../parse/templates/index.js');
     translator = templateTranslator(init.templates);
   }
   if (init.translator !== undefined && translator === undefined) {
-    const { loadTranslator: load } = await import('./translators/load.js');
+    const { loadTranslator: load } = await import('../../parse/translators/load.js');
     translator = await load(init.translator, init.year !== undefined ? { year: init.year } : {});
   }
 }
@@ -235,7 +240,7 @@ async function exportOwned(kept: readonly Done[]): Promise<void> {
 // An error escaping from a translator module (a timer, a forgotten promise) ends the run as the
 // translator's failure; anything else is distalyze's bug.
 const escaped = (err: unknown): void => {
-  void import('./translators/module.js').then(({ translatorFailureOf }) => {
+  void import('../../parse/translators/module.js').then(({ translatorFailureOf }) => {
     const failure = translatorFailureOf(err);
     port.postMessage(failure !== null
       ? { type: 'fatal', message: failure.message, ...(failure.hint !== undefined ? { hint: failure.hint } : {}) } satisfies WorkerReply

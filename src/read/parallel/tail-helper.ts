@@ -3,9 +3,9 @@
  * while some thread shows a large file with enough left, it claims the rest
  * and reads it, sending the owner its pieces.
  */
-import { readDlogTail } from './dlog-fast.js';
-import type { InputFile } from './files.js';
-import { tailFile, type HelpBoard, type TailMessage } from './tail-help.js';
+import { readDlogTail } from '../../parse/fast/dlog-tail.js';
+import type { InputFile } from '../../parse/files.js';
+import { tailFile, type HelpBoard, type TailMessage } from '../../parse/tail-help.js';
 
 /**
  * Help the other threads on `board` (this one is `self`, with no batch left

@@ -1,81 +1,26 @@
 import type { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import { killProcessGroups, processGroupTable } from '../cleanup.js';
-import { InputError } from '../errors.js';
-import type { FeatureCollector, FileContribution, SharedColumns } from '../features/collector.js';
-import { withSlotIds } from '../features/collector.js';
-import { median } from '../stats/median.js';
-import type { GrowableFloat64 } from '../features/growable.js';
-import { referenceDurationOf } from '../features/quartile-pass.js';
-import { STATE_FEATURE_TYPES } from '../features/types.js';
-import type { InputFile } from './files.js';
-import { readClass, type ReadOptions, type ReadStats } from './reader.js';
+import { killProcessGroups, processGroupTable } from '../../cleanup.js';
+import { InputError } from '../../errors.js';
+import type { FeatureCollector } from '../../features/collector.js';
+import type { FileContribution } from '../../features/contribution.js';
+import { withSlotIds } from './contribution.js';
+import { median } from '../../stats/median.js';
+import type { GrowableFloat64 } from '../../memory/growable.js';
+import { referenceDurationOf } from '../../features/quartile-pass.js';
+import { STATE_FEATURE_TYPES } from '../../features/types.js';
+import type { InputFile } from '../../parse/files.js';
+import { readClass, type ReadOptions, type ReadStats } from '../../parse/reader.js';
 import { cutPoints, splitPool, splittable, startSplit, type SplitRead } from './ranges.js';
-import { BatchClaims } from './claims.js';
-import { HelpBoard, MAX_BATCH_FILES, TailOwner, type TailMessage } from './tail-help.js';
+import { BatchClaims } from '../../parse/claims.js';
+import { HelpBoard, TailOwner, type TailMessage } from '../../parse/tail-help.js';
 import { helpOthers, WAIT_MAIN_MS } from './tail-helper.js';
 import { parsingWorker } from './threads.js';
-import type { Translator } from './translator.js';
-import type { ClassName } from './records.js';
+import type { Translator } from '../../parse/translator.js';
+import type { ClassName } from '../../parse/records.js';
 import type { WorkerInit } from './worker-init.js';
-
-export type { WorkerInit, WorkerStart } from './worker-init.js';
-
-/**
- * The main thread's answer to a worker's 'layout' reply: the columns to
- * summarize its whole-class batch into, or null to send the values in parts
- * as usual (FeatureCollector.shareColumns).
- */
-export interface ColumnsOffer {
-  readonly type: 'columns';
-  readonly batch: number;
-  readonly shared: SharedColumns | null;
-  /**
-   * Where Dref comes (a ReferenceCell), once this thread has it from the
-   * durations the layout brought (the batch being the last to read): the
-   * worker summarizes meanwhile, and from its first part on writes q*.abs as
-   * it summarizes (FeatureCollector.useReferenceDurationLater); no change
-   * point is kept or sent.
-   */
-  readonly reference?: SharedArrayBuffer;
-}
-
-/**
- * Dref, from this thread to a worker that is summarizing (and so reads no
- * message): a Float64 written once, then an Int32 flag set and notified. The
- * worker waits for it only once it needs it.
- */
-export class ReferenceCell {
-  private readonly flag: Int32Array;
-  private readonly value: Float64Array;
-
-  constructor(readonly buffer = new SharedArrayBuffer(16)) {
-    this.flag = new Int32Array(buffer, 0, 1);
-    this.value = new Float64Array(buffer, 8, 1);
-  }
-
-  set(referenceDuration: number): void {
-    this.value[0] = referenceDuration;
-    Atomics.store(this.flag, 0, 1);
-    Atomics.notify(this.flag, 0);
-  }
-
-  /** The run stops: a worker waiting for Dref stops waiting (get throws). */
-  stop(): void {
-    Atomics.compareExchange(this.flag, 0, 0, -1);
-    Atomics.notify(this.flag, 0);
-  }
-
-  /** Dref, this thread blocked until it is set (re-checked every 100 ms, so a stop is seen even if a wake-up is missed). */
-  get(): number {
-    for (;;) {
-      const flag = Atomics.load(this.flag, 0);
-      if (flag === 1) return this.value[0] as number;
-      if (flag < 0) throw new Error('the run stopped before Dref was known');
-      Atomics.wait(this.flag, 0, flag, 100);
-    }
-  }
-}
+import { batchBytes, batchesOf, MainPace, tasksOf, type Batch, type ParallelInput } from './batches.js';
+import { QUARTILE_STRIDE, ReferenceCell, STOP_PARTS, type ColumnsOffer, type QuartileChunk, type QuartileRequest, type WorkerBatches, type WorkerReply, type WorkerTask } from './protocol.js';
 
 /**
  * The durations a worker announced for the batch it summarizes into this
@@ -122,226 +67,11 @@ interface LayoutReply {
   readonly worker: Worker;
 }
 
-/**
- * The main thread's request once every batch is absorbed: Dref (the median
- * duration of all instances), for the workers to compute `q*.abs` from the
- * state change points they kept (see WorkerInit.seriesInWorkers).
- */
-export interface QuartileRequest {
-  readonly referenceDuration: number;
-}
-
-/**
- * A worker's `q*.abs` values for one contribution it sent (batch, and its
- * place among that batch's parts, the 'done' one last): QUARTILE_STRIDE
- * numbers per (slot, state variable) that has change points: the slot and
- * variable in the contribution's own numbering, then q1.abs, half.abs, q3.abs.
- */
-export interface QuartileChunk {
-  readonly batch: number;
-  readonly seq: number;
-  readonly values: Float64Array;
-}
-export const QUARTILE_STRIDE = 5;
-
 /** Summarizing an instance's records takes about as long as reading this many bytes per record (leaveRest). */
 const SUMMARY_BYTES_PER_RECORD = 32;
 
 /** Instances summarized between two looks at the worker's messages (see leaveRest). */
 const SUMMARY_STEP = 4096;
-
-/** Parts a worker may have sent and not yet seen absorbed. */
-export const PARTS_AHEAD = 8;
-/** partsAbsorbed's value once the run stops: no worker waits any more. */
-export const STOP_PARTS = 1 << 30;
-
-export type WorkerReply =
-  /**
-   * Batch `batch` read: its files' contribution in one message (typed arrays
-   * moved, not copied), the files that held no record (in order), and the
-   * batch's counts.
-   */
-  | { readonly type: 'done'; readonly batch: number; readonly contribution: FileContribution; readonly emptyFiles: readonly string[]; readonly stats: ReadStats }
-  /**
-   * Batch `batch` (a class's only file) is read: may its instances, `slots`
-   * of them, be summarized into the main thread's columns? (ColumnsOffer.)
-   */
-  | {
-    readonly type: 'layout'; readonly batch: number; readonly slots: number; readonly eventNames: readonly string[]; readonly stateNames: readonly string[];
-    /** With WorkerInit.seriesInWorkers: the durations the slots will have, in slot order (for Dref ahead: ColumnsOffer.reference). */
-    readonly durations?: Float64Array;
-  }
-  /** Batch `batch`'s named ids, ahead of its parts (FeatureCollector.namedIdsAhead): its contribution leaves them out. */
-  | {
-    readonly type: 'named'; readonly batch: number; readonly ids: readonly string[];
-    /** Their sorted order, when they do not ascend (FeatureCollector.namedOrderAhead). */
-    readonly sorted?: Int32Array;
-  }
-  /** A leading part of batch `batch`'s contribution (a class's only file, in parts of summarized instances); 'done' follows. */
-  | { readonly type: 'part'; readonly batch: number; readonly contribution: FileContribution }
-  /** File `index` (of batch `batch`) failed; the batch's later files were not read. */
-  | { readonly type: 'error'; readonly batch: number; readonly index: number; readonly message: string; readonly hint?: string }
-  | { readonly type: 'crash'; readonly batch: number; readonly index: number; readonly message: string }
-  | { readonly type: 'bytes'; readonly n: number }
-  /** A helper's piece or end of the rest of a large file (tail-help.ts), for thread `owner` (0: the main thread). */
-  | TailMessage
-  /** The answer to a QuartileRequest: every contribution's q*.abs that this worker kept change points for. */
-  | { readonly type: 'quartiles'; readonly chunks: readonly QuartileChunk[] }
-  /** An error outside any file's reading (a translator's timer): ends the run at once. */
-  | { readonly type: 'fatal'; readonly message: string; readonly hint?: string; readonly internal?: boolean };
-
-/** What a worker is asked to read: consecutive files of one class, `first` being the index of files[0]. */
-export interface WorkerTask {
-  readonly batch: number;
-  readonly first: number;
-  readonly files: readonly InputFile[];
-  readonly className: ClassName;
-  /** The class's only file: the worker summarizes the instances its I records name. */
-  readonly wholeClass: boolean;
-}
-
-/**
- * Every batch of one readBatches call (tasks[b] is batch b) and the claims
- * over them: the worker claims batches from the back, reads each and answers
- * it, until none is left.
- */
-export interface WorkerBatches {
-  readonly type: 'batches';
-  readonly claims: SharedArrayBuffer;
-  readonly tasks: readonly WorkerTask[];
-  /** The main thread's pace (MainPace), for a worker to leave it the last batch when it would finish it sooner. */
-  readonly pace?: SharedArrayBuffer;
-}
-
-/** A task's input bytes. */
-export function batchBytes(task: WorkerTask): number {
-  return task.files.reduce((sum, f) => sum + f.size, 0);
-}
-
-/**
- * How fast the main thread goes through its batches (bytes per ms: its last
- * batch, read and summarized, and the one it is reading, so far) and how many
- * bytes of that one are left, shared with the workers. The last unclaimed
- * batch goes to whoever would finish it first: with a few large files, a
- * worker that goes more slowly (it starts later, and its first batch is
- * cold) would otherwise take the last one while the main thread, faster by
- * then, waits for it (4 files of 47–74 MB: idle for ~100 ms of ~560).
- */
-export class MainPace {
-  private readonly values: Float64Array;
-
-  constructor(readonly buffer = new SharedArrayBuffer(4 * Float64Array.BYTES_PER_ELEMENT)) {
-    this.values = new Float64Array(buffer);
-  }
-
-  /** This thread: a batch of `bytes` begins (the last one's pace: `rate`, 0 before the first). */
-  begin(bytes: number, rate: number): void {
-    this.values[RATE] = rate;
-    this.values[LEFT] = bytes;
-    this.values[READ] = 0;
-    this.values[SINCE] = performance.timeOrigin + performance.now();
-  }
-
-  /** This thread: `n` more bytes of its batch read. */
-  read(n: number): void {
-    this.values[LEFT] = Math.max(0, (this.values[LEFT] as number) - n);
-    this.values[READ] = (this.values[READ] as number) + n;
-  }
-
-  /**
-   * A worker going through batches at `rate` bytes per ms: whether it would
-   * finish a batch of `bytes` before the main thread would, after the rest of
-   * its own (at the faster of its last batch's pace and its present one's).
-   * Yes while either pace is unknown.
-   */
-  workerFirst(bytes: number, rate: number): boolean {
-    // (The present batch's pace once a MiB of it is read: before, a few ms say little.)
-    const read = this.values[READ] as number;
-    const elapsed = performance.timeOrigin + performance.now() - (this.values[SINCE] as number);
-    const now = read >= PACE_MIN_BYTES && elapsed > 0 ? read / elapsed : 0;
-    const main = Math.max(this.values[RATE] as number, now);
-    if (!(main > 0) || !(rate > 0)) return true;
-    return bytes / rate <= ((this.values[LEFT] as number) + bytes) / main;
-  }
-}
-const RATE = 0;
-const LEFT = 1;
-const READ = 2;
-const SINCE = 3;
-const PACE_MIN_BYTES = 1 << 20;
-
-export interface ParallelInput {
-  readonly file: InputFile;
-  readonly className: ClassName;
-}
-
-/** Consecutive inputs [first, first + count) of one class, read by one worker into one contribution. */
-export interface Batch {
-  readonly first: number;
-  readonly count: number;
-  readonly wholeClass: boolean;
-}
-
-/** Batches hold about this share of the input (1/16 per worker), within BATCH_MIN_BYTES..BATCH_MAX_BYTES. */
-const BATCHES_PER_WORKER = 16;
-const BATCH_MIN_BYTES = 1 << 20;
-const BATCH_MAX_BYTES = 16 << 20;
-
-/**
- * Cut the inputs into batches of consecutive files of one class: about
- * 1/16 of the input per worker each, 1–16 MiB, at most 1 024 files, and
- * smaller towards the middle of the input, down to 1 MiB: this thread reads
- * from the front and the workers from the back, so the middle batches are the
- * last ones read, and small last batches finish close together (a batch of
- * size s starting at distance d from the middle holds s ≤ d / 2). A class's only file is a batch of
- * its own (its worker summarizes its named instances). Batching spares a
- * collector, a message and an absorb per file: with thousands of small files
- * those dominated. `batchBytes` replaces the target (tests: batches of one file).
- */
-export function batchesOf(inputs: readonly ParallelInput[], jobs: number, batchBytes?: number): Batch[] {
-  const filesPerClass = new Map<ClassName, number>();
-  for (const input of inputs) filesPerClass.set(input.className, (filesPerClass.get(input.className) ?? 0) + 1);
-  const total = inputs.reduce((n, i) => n + i.file.size, 0);
-  const target = batchBytes ?? Math.min(BATCH_MAX_BYTES, Math.max(BATCH_MIN_BYTES, total / (jobs * BATCHES_PER_WORKER)));
-  const batches: Batch[] = [];
-  let first = 0;
-  let bytes = 0;
-  /** Bytes of the inputs before input i. */
-  let offset = 0;
-  for (let i = 0; i < inputs.length; i++) {
-    const input = inputs[i] as ParallelInput;
-    const wholeClass = filesPerClass.get(input.className) === 1;
-    const count = i - first;
-    const sameClass = count > 0 && (inputs[first] as ParallelInput).className === input.className;
-    // This batch's limit: the target, tapered by its start's distance from the middle.
-    const limit = batchBytes ?? Math.max(BATCH_MIN_BYTES, Math.min(target, Math.abs(offset - bytes - total / 2) / 2));
-    if (count > 0 && (!sameClass || wholeClass || bytes + input.file.size > limit || count >= MAX_BATCH_FILES)) {
-      batches.push({ first, count, wholeClass: false });
-      first = i;
-      bytes = 0;
-    }
-    bytes += input.file.size;
-    offset += input.file.size;
-    if (wholeClass) {
-      batches.push({ first: i, count: 1, wholeClass: true });
-      first = i + 1;
-      bytes = 0;
-    }
-  }
-  if (first < inputs.length) batches.push({ first, count: inputs.length - first, wholeClass: false });
-  return batches;
-}
-
-/** What each batch asks a worker to read (tasks[b] is batch b). */
-export function tasksOf(inputs: readonly ParallelInput[], batches: readonly Batch[]): WorkerTask[] {
-  return batches.map((batch, b): WorkerTask => ({
-    batch: b,
-    first: batch.first,
-    files: inputs.slice(batch.first, batch.first + batch.count).map((i) => i.file),
-    className: (inputs[batch.first] as ParallelInput).className,
-    wholeClass: batch.wholeClass,
-  }));
-}
 
 type Progress = { addBytes(n: number): void; fileDone(): void };
 /**

@@ -1,5 +1,5 @@
 import { DLOG_SCAN_WASM } from './dlog-scan-wasm.js';
-import type { RecordIntake } from './records.js';
+import type { RecordIntake } from '../records.js';
 
 /**
  * The dlog scanner (dlog-scan.wat): a chunk's usual E and S lines parsed in

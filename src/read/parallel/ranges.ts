@@ -23,14 +23,15 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Worker } from 'node:worker_threads';
-import { killProcessGroups, processGroupTable } from '../cleanup.js';
-import { InputError } from '../errors.js';
-import { FeatureCollector, type FileContribution } from '../features/collector.js';
-import { GrowableFloat64, GrowableInt32 } from '../features/growable.js';
-import { readDlogFast } from './dlog-fast.js';
-import { plainFile, type InputFile } from './files.js';
-import type { ReadStats } from './reader.js';
-import type { ClassName, RecordIntake, RecordSink } from './records.js';
+import { killProcessGroups, processGroupTable } from '../../cleanup.js';
+import { InputError } from '../../errors.js';
+import { FeatureCollector } from '../../features/collector.js';
+import type { FileContribution } from '../../features/contribution.js';
+import { GrowableFloat64, GrowableInt32 } from '../../memory/growable.js';
+import { readDlogFast } from '../../parse/fast/dlog-fast.js';
+import { plainFile, type InputFile } from '../../parse/files.js';
+import type { ReadStats } from '../../parse/reader.js';
+import type { ClassName, RecordIntake, RecordSink } from '../../parse/records.js';
 import type { WorkerInit } from './worker-init.js';
 import { parsingWorker } from './threads.js';
 

@@ -4,7 +4,7 @@
  * threads and the range reader need not import the parallel reader that
  * calls them (issue 56: no import circles).
  */
-import type { TemplateModel } from './templates/index.js';
+import type { TemplateModel } from '../../parse/templates/index.js';
 
 /** A worker started ahead of the reading (threads.ts prestartWorkers) gets its settings in this, its first message. */
 export interface WorkerStart {

@@ -7,14 +7,16 @@
  * input order. The result is the one pass over all files in turn.
  */
 import type { Worker } from 'node:worker_threads';
-import { killProcessGroups, processGroupTable } from '../cleanup.js';
-import { InputError } from '../errors.js';
-import type { AbsoluteQuartilePass, QuartileFindings, QuartileLayout } from '../features/quartile-pass.js';
-import { BatchClaims } from './claims.js';
-import { batchesOf, tasksOf, type ParallelInput, type WorkerInit, type WorkerReply, type WorkerTask } from './parallel.js';
-import { emptyReadStats, readClass } from './reader.js';
+import { killProcessGroups, processGroupTable } from '../../cleanup.js';
+import { InputError } from '../../errors.js';
+import type { AbsoluteQuartilePass, QuartileFindings, QuartileLayout } from '../../features/quartile-pass.js';
+import { BatchClaims } from '../../parse/claims.js';
+import { batchesOf, tasksOf, type ParallelInput } from './batches.js';
+import type { WorkerReply, WorkerTask } from './protocol.js';
+import type { WorkerInit } from './worker-init.js';
+import { emptyReadStats, readClass } from '../../parse/reader.js';
 import { parsingWorker } from './threads.js';
-import type { Translator } from './translator.js';
+import type { Translator } from '../../parse/translator.js';
 
 /** The second pass's batches for a worker: claimed from the back, each read into a pass over `layout`. */
 export interface StatesBatches {
