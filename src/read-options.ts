@@ -1,6 +1,6 @@
 /**
  * What readClasses takes and gives (its options, hooks and result), and the
- * check of its options: apart from read.ts so that the readers it calls (the
+ * check of its options: apart from read/index.ts so that the readers it calls (the
  * ClickHouse reader) and the library can name them without importing it.
  */
 import type { ClassInputSummary } from './analysis.js';

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shardSettings } from '../src/clickhouse/reader.js';
-import { readClasses } from '../src/read.js';
+import { readClasses } from '../src/read/index.js';
 import { RECORDS_TABLE, dlogRows, requireServer, sql, startCluster } from './helpers/clickhouse.js';
 import { RowBinary } from '../scripts/clickhouse-server.mjs';
 import { FIXTURES } from './helpers/synth.js';

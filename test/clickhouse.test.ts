@@ -3,7 +3,7 @@
  * (scripts/clickhouse-server.mjs starts it; without it these tests fail saying how to install it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readClasses } from '../src/read.js';
+import { readClasses } from '../src/read/index.js';
 import type { FeatureSet } from '../src/features/types.js';
 import { serviceOfPod } from '../src/parse/spans.js';
 import { loadDlog, loadSpansCsv, requireServer, serverVersion, sql, startServer } from './helpers/clickhouse.js';

@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InputFile } from '../src/parse/files.js';
 import { batchesOf, MainPace, ReferenceCell, type ParallelInput } from '../src/parse/parallel.js';
-import { automaticJobs } from '../src/read.js';
+import { automaticJobs } from '../src/read/index.js';
 import { largeRunEnds } from '../src/parse/sniff.js';
 
 const ROOT = join(import.meta.dirname, '..');

@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { Command, CommanderError, Option } from 'commander';
 import type { Analysis } from '../analysis.js';
 import type { InputFile } from '../parse/files.js';
@@ -167,16 +166,14 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
   if (goodSpec === '-' && badSpec === '-') throw new InputError('only one class can be read from standard input (-)');
   const reportPaths = [['--json', options.json], ['--tsv', options.tsv], ['--dot', options.dot], ['--html', options.html]] as const;
   const guard = await OutputGuard.before(reportPaths);
-  // Parsing workers the reading will use start now, while this thread loads the stages (threads.ts).
-  if ((options.metrics ?? []).length === 0 && options.clickhouse === undefined) (await import('../parse/threads.js')).prestartFor(goodSpec, badSpec, options.jobs);
+  // Parsing workers the reading will use start now, while this thread loads the stages (read/ahead.ts).
+  const ahead = await import('../read/ahead.js');
+  ahead.startWorkersAhead(goodSpec, badSpec, options);
   // The stages are loaded when a run needs them, not at start-up (`--version`, `--help`, subcommands).
-  // Reading starts as soon as its own modules are in (with -j2 the workers start sooner).
-  const { readClasses } = await import('../read.js');
-  // Modules readClasses loads itself once it has listed the files (template detection without a
-  // translator; the parallel reader with more than one job): asked for now, they compile while
-  // the file system answers its stat calls. A failure is reported by readClasses's own import.
-  if (options.translator === undefined) import('../parse/templates/index.js').catch(() => undefined);
-  if ((options.jobs ?? availableParallelism()) > 1) import('../parse/parallel.js').catch(() => undefined);
+  // Reading starts as soon as its own modules are in (with -j2 the workers start sooner); the modules it
+  // loads itself once it has listed the files are asked for now.
+  const { loadReadersAhead, readClasses } = await import('../read/index.js');
+  loadReadersAhead(options);
   // The analysis modules load once the first bytes are read (after the modules reading needs, while
   // reading: with -j2 the workers take up the time), awaited after the parse (a failure is reported then).
   let analysisModule: Promise<typeof import('../analysis.js')> | undefined;
@@ -245,7 +242,7 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
   } catch (err) {
     if (!(err instanceof RelaunchInstead)) throw err;
     // Nothing was read yet. The workers started ahead are this process's: stopped.
-    (await import('../parse/threads.js')).stopPrestarted();
+    ahead.stopWorkersAhead();
     const code = await relaunch(err.tunables);
     if (code !== null) return code;
     // The child could not be started: the run goes on here.
