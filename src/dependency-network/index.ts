@@ -1,13 +1,17 @@
 import { createHash } from 'node:crypto';
 import { classRange, type FeatureSet, type FeatureTable } from '../features/types.js';
 import type { ClassName } from '../parse/records.js';
-import { growTree, TreeColumns, TreeWorkspace, type PreparedColumn, type TreeSplit } from './cart.js';
+import { growTree, type TreeSplit } from './cart.js';
+import { TreeWorkspace } from './node-rows.js';
+import { TreeColumns, type PreparedColumn } from './tree-columns.js';
 import { weightedMedian } from './median.js';
 import { mulberry32, sampleWithoutReplacement } from '../stats/prng.js';
 import type { DependencyEdge, DependencyNetwork, DependencyNetworkOptions } from './types.js';
 
 export { happensBefore, type HappensBefore } from './happens-before.js';
-export { DEFAULT_SPLIT_TEST, growTree, predictRow, SPLIT_TESTS, trainRegressionTree, TreeColumns, TreeWorkspace, type RegressionTree, type RegressionTreeOptions, type SplitTest, type TreeNode } from './cart.js';
+export { DEFAULT_SPLIT_TEST, growTree, predictRow, SPLIT_TESTS, trainRegressionTree, type RegressionTree, type RegressionTreeOptions, type SplitTest, type TreeNode } from './cart.js';
+export { TreeWorkspace } from './node-rows.js';
+export { TreeColumns } from './tree-columns.js';
 export { DEFAULT_DEPENDENCY_NETWORK_OPTIONS } from './types.js';
 export type { DependencyEdge, DependencyNetwork, DependencyNetworkOptions } from './types.js';
 
