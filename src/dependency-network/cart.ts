@@ -1,6 +1,6 @@
 import { studentTTwoSided } from '../stats/student-t.js';
 import { NodeOrder, partition, TreeWorkspace } from './node-rows.js';
-import { crossSumB, crossSumBB, crossSums, moments, nodeDeviation, nodeMax, nodeMin, nodeSse, squareSums, squaresSum, sumVaried, variesOver, weightedSumOver } from './node-sums.js';
+import { crossSums, moments, nodeSse, squareSums, variesOver, weightedSumOver, type NodeSums } from './node-sums.js';
 import { centred, chiSquare1Upper, exactRankStatistic, rankCriticalValue, rankStatistic, sidakAdjust } from './rank-gate.js';
 import { TreeColumns } from './tree-columns.js';
 
@@ -129,18 +129,14 @@ export function trainRegressionTree(
   return growTree(columns, predictors.length, options);
 }
 
-let scanPos = -1;
-let scanLeftWeight = 0;
-let scanExamined = 0;
-
 /**
  * The split points of one predictor over the node (its rows in the predictor's order: `lane`), against the best
  * gain so far: returns the best gain after them; where it was improved last (-1: nowhere) and the left weight there
- * into scanPos and scanLeftWeight, and how many points were examined into scanExamined. Ties (GAIN_TIE) keep the
+ * into out.scanPos and out.scanLeftWeight, and how many points were examined into out.scanExamined. Ties (GAIN_TIE) keep the
  * earlier point.
  */
 function scanSplits(lane: Uint32Array, x: Float64Array, y: Float64Array, w: Float64Array | undefined, mean: number, W: number, S: number,
-  size: number, wEps: number, bestGain: number): number {
+  size: number, wEps: number, bestGain: number, out: NodeSums): number {
   let best = bestGain;
   let pos = -1;
   let bestWl = 0;
@@ -170,9 +166,9 @@ function scanSplits(lane: Uint32Array, x: Float64Array, y: Float64Array, w: Floa
     }
     xi = xNext;
   }
-  scanPos = pos;
-  scanLeftWeight = bestWl;
-  scanExamined = examined;
+  out.scanPos = pos;
+  out.scanLeftWeight = bestWl;
+  out.scanExamined = examined;
   return best;
 }
 
@@ -264,6 +260,7 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
   const order = new NodeOrder(work);
 
   const goLeft = work.goLeft;
+  const sums = work.sums;
   const sig = new Uint8Array(live.length);
   const stat = new Float64Array(live.length);
   /** Per predictor, Σ w·rank over the node (the first pass of its rank statistic). */
@@ -279,27 +276,27 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
     order.enter(rows, lo, hi);
 
     // Two-pass SSE about the node mean; S = Σw(y − mean) is ~0 but kept for exactness.
-    const sse = nodeSse(y, rows, w, lo, hi, mean);
-    const S = nodeDeviation;
-    if (nodeMin === nodeMax || !(sse > 0)) continue; // constant target: nothing to explain
+    const sse = nodeSse(y, rows, w, lo, hi, mean, sums);
+    const S = sums.deviation;
+    if (sums.min === sums.max || !(sse > 0)) continue; // constant target: nothing to explain
 
     // Which predictors may split here (every live one at the root), with their rank sums.
     let k = 0;
     const exact = ranked && id !== 0 && columns.exactRanks;
-    const sa = exact ? squareSums(RY, rows, lo, hi) : 0;
-    const saa = exact ? squaresSum : 0;
+    const sa = exact ? squareSums(RY, rows, lo, hi, sums) : 0;
+    const saa = exact ? sums.squares : 0;
     for (let l = 0; l < live.length; l++) {
       let varies = id === 0;
       if (exact) {
         // Unweighted mid-ranks are multiples of ½ and W the row count: these sums are exact (EXACT_RANK_ROWS).
-        const sab = crossSums(rxs[l] as Float64Array, RY, rows, lo, hi);
-        const sb = crossSumB;
-        const sbb = crossSumBB;
+        const sab = crossSums(rxs[l] as Float64Array, RY, rows, lo, hi, sums);
+        const sb = sums.sumB;
+        const sbb = sums.sumBB;
         varies = W * sbb - sb * sb > 0;
         stat[l] = exactRankStatistic(W, sa, saa, sb, sbb, sab);
       } else if (!varies && ranked) {
-        rankSums[l] = weightedSumOver(rxs[l] as Float64Array, rows, w, lo, hi);
-        varies = sumVaried;
+        rankSums[l] = weightedSumOver(rxs[l] as Float64Array, rows, w, lo, hi, sums);
+        varies = sums.varied;
       } else if (!varies) {
         varies = variesOver(xs[l] as Float64Array, rows, lo, hi);
       }
@@ -321,7 +318,7 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
         const ta = exact ? undefined : centred(RY, rows, w, lo, hi, W);
         for (let l = 0; l < live.length; l++) {
           if (sig[l] === 0) continue;
-          const c = ta === undefined ? stat[l] : rankStatistic(RY, ta, rxs[l], rankSums[l] / W, rows, w, lo, hi, W);
+          const c = ta === undefined ? stat[l] : rankStatistic(RY, ta, rxs[l], rankSums[l] / W, rows, w, lo, hi, W, sums);
           stat[l] = c;
           sig[l] = c > cStar ? 1 : 0;
           any ||= sig[l] === 1;
@@ -341,21 +338,21 @@ export function growTree(columns: TreeColumns, target: number, options: Regressi
     const size = hi - lo;
     for (let l = 0; l < live.length; l++) {
       if (sig[l] === 0) continue;
-      const gain = scanSplits(order.of(columns.sorted(live[l] as number)), xs[l] as Float64Array, y, w, mean, W, S, size, wEps, bestGain);
-      examined += scanExamined;
-      if (scanPos >= 0) {
+      const gain = scanSplits(order.of(columns.sorted(live[l] as number)), xs[l] as Float64Array, y, w, mean, W, S, size, wEps, bestGain, sums);
+      examined += sums.scanExamined;
+      if (sums.scanPos >= 0) {
         bestGain = gain;
         bestK = l;
-        bestPos = scanPos;
-        bestWl = scanLeftWeight;
+        bestPos = sums.scanPos;
+        bestWl = sums.scanLeftWeight;
       }
     }
     if (bestK < 0) continue;
 
     const chosen = order.of(columns.sorted(live[bestK]));
     const mid = bestPos + 1;
-    const leftSide = moments(y, chosen, w, 0, mid);
-    const rightSide = moments(y, chosen, w, mid, size);
+    const leftSide = moments(y, chosen, w, 0, mid, sums);
+    const rightSide = moments(y, chosen, w, mid, size, sums);
     let statistic: number;
     let p: number;
     if (ranked) {

@@ -35,8 +35,8 @@ export function learnDependencyNetwork(
   const rows = shared.rowsOf(fs, className, options);
   const m = rows.length;
   const weights = new Float64Array(m);
-  const unweighted = gatherWeights(fs.weights, rows, weights);
-  const total = weightTotal;
+  const total = gatherWeights(fs.weights, rows, weights);
+  const unweighted = allOnes(weights);
 
   const variables: string[] = [];
   const columns: LearnedColumn[] = [];
@@ -203,25 +203,26 @@ function gatherImputed(source: Float64Array, rows: Uint32Array, weights: Float64
   return { values: column };
 }
 
-let weightTotal = 0;
-
 /**
- * The rows' weights into `weights`; whether every one is 1, and their sum (in row order) into weightTotal. A
- * function that ends with its loop: in learnDependencyNetwork, the loop was compiled while it ran (on-stack
- * replacement) and went on into code that had not run yet; that code, kept, stopped there on every network after
- * (a million requests: 16 times a run, at three places).
+ * The rows' weights into `weights`; their sum, in row order. A function that ends with its loop: in
+ * learnDependencyNetwork, the loop was compiled while it ran (on-stack replacement) and went on into code that had
+ * not run yet; that code, kept, stopped there on every network after (a million requests: 16 times a run, at three
+ * places).
  */
-function gatherWeights(all: Float64Array, rows: Uint32Array, weights: Float64Array): boolean {
+function gatherWeights(all: Float64Array, rows: Uint32Array, weights: Float64Array): number {
   let total = 0;
-  let unweighted = true;
   for (let i = 0; i < rows.length; i++) {
     const wi = all[rows[i] as number] as number;
     weights[i] = wi;
     total += wi;
-    if (wi !== 1) unweighted = false;
   }
-  weightTotal = total;
-  return unweighted;
+  return total;
+}
+
+/** Whether every weight is 1. */
+function allOnes(weights: Float64Array): boolean {
+  for (let i = 0; i < weights.length; i++) if (weights[i] !== 1) return false;
+  return true;
 }
 
 // gatherImputed's loops, each a function that ends with it: compiled while one ran (on-stack replacement), the

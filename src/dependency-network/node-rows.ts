@@ -1,4 +1,5 @@
 /** The rows of a regression tree's nodes (cart.ts): the buffers trees share, and a node's rows in a predictor's order. */
+import { NodeSums } from './node-sums.js';
 import type { SortedColumn } from './sort-order.js';
 
 /** Reusable buffers for trees over `rows` rows (a dependency network's trees share one). */
@@ -13,6 +14,8 @@ export class TreeWorkspace {
   /** Rows of the node NodeOrder marked last carry `stamp`. */
   readonly mark: Uint32Array;
   stamp = 0;
+  /** What the node loops find beside their return values (node-sums.ts). */
+  readonly sums = new NodeSums();
 
   constructor(readonly rows: number) {
     this.nodeRows = new Uint32Array(rows);

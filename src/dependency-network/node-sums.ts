@@ -6,14 +6,36 @@
 // growTree's loops over a node's rows, each a function that ends with its loop: in one large function each was
 // compiled while it ran (on-stack replacement) and went on into code that had not run yet, and the whole function
 // took 50–100 ms to compile, several times a run, running unoptimized meanwhile. What a loop finds beyond its
-// return value it leaves in a module variable (one call at a time), whose write needs nothing learned, as an
-// array element's or a field's would.
-export let nodeDeviation = 0;
-export let nodeMin = 0;
-export let nodeMax = 0;
+// return value it writes into the NodeSums it is given.
 
-/** Σw(y − mean)² over the node's rows of nonzero weight; Σw(y − mean) into nodeDeviation, min and max y into nodeMin, nodeMax. */
-export function nodeSse(y: Float64Array, rows: Uint32Array, w: Float64Array | undefined, lo: number, hi: number, mean: number): number {
+/**
+ * What the loops over a node's rows find beside their return values, each field written by one loop as it ends (a
+ * tree's workspace holds one: TreeWorkspace.sums; one call at a time).
+ */
+export class NodeSums {
+  /** nodeSse: Σw(y − mean), and the least and largest y. */
+  deviation = 0;
+  min = 0;
+  max = 0;
+  /** squareSums: Σa². */
+  squares = 0;
+  /** crossSums: Σb and Σb². */
+  sumB = 0;
+  sumBB = 0;
+  /** weightedSumOver: whether b takes more than one value. */
+  varied = false;
+  /** moments' offsetSum: Σw. */
+  weight = 0;
+  /** rankStatistic's crossAbout (rank-gate.ts): Σw·(b − mb)². */
+  crossSquares = 0;
+  /** scanSplits (cart.ts): where the best gain was improved last (-1: nowhere), the left weight there, the points examined. */
+  scanPos = -1;
+  scanLeftWeight = 0;
+  scanExamined = 0;
+}
+
+/** Σw(y − mean)² over the node's rows of nonzero weight; Σw(y − mean), min and max y into out.deviation, min, max. */
+export function nodeSse(y: Float64Array, rows: Uint32Array, w: Float64Array | undefined, lo: number, hi: number, mean: number, out: NodeSums): number {
   let sse = 0;
   let S = 0;
   let yMin = Infinity;
@@ -29,16 +51,14 @@ export function nodeSse(y: Float64Array, rows: Uint32Array, w: Float64Array | un
     if (yi < yMin) yMin = yi;
     if (yi > yMax) yMax = yi;
   }
-  nodeDeviation = S;
-  nodeMin = yMin;
-  nodeMax = yMax;
+  out.deviation = S;
+  out.min = yMin;
+  out.max = yMax;
   return sse;
 }
 
-export let squaresSum = 0;
-
-/** Σa over rows[lo, hi) (in that order); Σa² into squaresSum. */
-export function squareSums(a: Float64Array, rows: Uint32Array, lo: number, hi: number): number {
+/** Σa over rows[lo, hi) (in that order); Σa² into out.squares. */
+export function squareSums(a: Float64Array, rows: Uint32Array, lo: number, hi: number, out: NodeSums): number {
   let sa = 0;
   let saa = 0;
   for (let i = lo; i < hi; i++) {
@@ -46,15 +66,12 @@ export function squareSums(a: Float64Array, rows: Uint32Array, lo: number, hi: n
     sa += v;
     saa += v * v;
   }
-  squaresSum = saa;
+  out.squares = saa;
   return sa;
 }
 
-export let crossSumB = 0;
-export let crossSumBB = 0;
-
-/** Σ a·b over the node's rows; Σb and Σb² into crossSumB, crossSumBB. */
-export function crossSums(b: Float64Array, a: Float64Array, rows: Uint32Array, lo: number, hi: number): number {
+/** Σ a·b over the node's rows; Σb and Σb² into out.sumB, out.sumBB. */
+export function crossSums(b: Float64Array, a: Float64Array, rows: Uint32Array, lo: number, hi: number, out: NodeSums): number {
   let sb = 0;
   let sbb = 0;
   let sab = 0;
@@ -65,15 +82,13 @@ export function crossSums(b: Float64Array, a: Float64Array, rows: Uint32Array, l
     sbb += v * v;
     sab += (a[r] as number) * v;
   }
-  crossSumB = sb;
-  crossSumBB = sbb;
+  out.sumB = sb;
+  out.sumBB = sbb;
   return sab;
 }
 
-export let sumVaried = false;
-
-/** Σw·b over the node's rows; whether b takes more than one value there into sumVaried. */
-export function weightedSumOver(b: Float64Array, rows: Uint32Array, w: Float64Array | undefined, lo: number, hi: number): number {
+/** Σw·b over the node's rows; whether b takes more than one value there into out.varied. */
+export function weightedSumOver(b: Float64Array, rows: Uint32Array, w: Float64Array | undefined, lo: number, hi: number, out: NodeSums): number {
   const first = b[rows[lo] as number];
   let varies = false;
   let sum = 0;
@@ -83,7 +98,7 @@ export function weightedSumOver(b: Float64Array, rows: Uint32Array, w: Float64Ar
     sum += (w ? (w[r] as number) : 1) * v;
     if (v !== first) varies = true;
   }
-  sumVaried = varies;
+  out.varied = varies;
   return sum;
 }
 
@@ -96,8 +111,7 @@ export function variesOver(x: Float64Array, rows: Uint32Array, lo: number, hi: n
 
 // The trees' loops over rows are functions that end with their loops: compiled while it ran (on-stack
 // replacement), a loop went on into code that had not run yet, and that code, kept, stopped there on every call
-// after (a million requests, 100 000 rows a network: NodeOrder.of ~40 times a run, rankStatistic ~5). A second
-// result goes to a module variable, whose write needs nothing learned.
+// after (a million requests, 100 000 rows a network: NodeOrder.of ~40 times a run, rankStatistic ~5).
 
 /** Σw·a over rows[lo, hi), in that order. */
 export function weightedSumAt(a: Float64Array, rows: Uint32Array, w: Float64Array | undefined, lo: number, hi: number): number {
@@ -125,17 +139,15 @@ export function squaresAbout(a: Float64Array, rows: Uint32Array, w: Float64Array
  * two-pass. The mean is taken as an offset from the first value, so a
  * constant range has exactly its value as mean and exactly 0 as SSE.
  */
-export function moments(y: Float64Array, rows: Uint32Array, w: Float64Array | undefined, lo: number, hi: number): { mean: number; sse: number } {
+export function moments(y: Float64Array, rows: Uint32Array, w: Float64Array | undefined, lo: number, hi: number, sums: NodeSums): { mean: number; sse: number } {
   const origin = y[rows[lo]];
-  const sd = offsetSum(y, rows, w, lo, hi, origin);
-  const mean = origin + sd / offsetWeight;
+  const sd = offsetSum(y, rows, w, lo, hi, origin, sums);
+  const mean = origin + sd / sums.weight;
   return { mean, sse: squaresAbout(y, rows, w, lo, hi, mean) };
 }
 
-let offsetWeight = 0;
-
-/** Σw·(y − origin) over rows[lo, hi), in that order; Σw into offsetWeight. */
-function offsetSum(y: Float64Array, rows: Uint32Array, w: Float64Array | undefined, lo: number, hi: number, origin: number): number {
+/** Σw·(y − origin) over rows[lo, hi), in that order; Σw into out.weight. */
+function offsetSum(y: Float64Array, rows: Uint32Array, w: Float64Array | undefined, lo: number, hi: number, origin: number, out: NodeSums): number {
   let sw = 0;
   let sd = 0;
   for (let i = lo; i < hi; i++) {
@@ -144,6 +156,6 @@ function offsetSum(y: Float64Array, rows: Uint32Array, w: Float64Array | undefin
     sw += wi;
     sd += wi * ((y[r] as number) - origin);
   }
-  offsetWeight = sw;
+  out.weight = sw;
   return sd;
 }

@@ -4,7 +4,7 @@
  */
 import { erfcx } from '../stats/erfc.js';
 import { normalQuantile } from '../stats/normal-quantile.js';
-import { squaresAbout, weightedSumAt } from './node-sums.js';
+import { squaresAbout, weightedSumAt, type NodeSums } from './node-sums.js';
 import type { SortedColumn } from './sort-order.js';
 
 /** Šidák's per-test level for k tests at family-wise α: 1 − (1 − α)^(1/k), computed without cancellation. */
@@ -78,9 +78,10 @@ export function rankStatistic(
   lo: number,
   hi: number,
   W: number,
+  sums: NodeSums,
 ): number {
-  const sab = crossAbout(a, ta.mean, b, mb, rows, w, lo, hi);
-  const sbb = crossSquares;
+  const sab = crossAbout(a, ta.mean, b, mb, rows, w, lo, hi, sums);
+  const sbb = sums.crossSquares;
   if (!(ta.ss > 0 && sbb > 0)) return 0;
   return ((W - 1) * sab * sab) / (ta.ss * sbb);
 }
@@ -127,10 +128,8 @@ function crossAboutAll(a: Float64Array, ma: number, b: Float64Array, mb: number,
   return sab;
 }
 
-let crossSquares = 0;
-
-/** Σw·(a − ma)(b − mb) over rows[lo, hi), in that order; Σw·(b − mb)² into crossSquares. */
-function crossAbout(a: Float64Array, ma: number, b: Float64Array, mb: number, rows: Uint32Array, w: Float64Array | undefined, lo: number, hi: number): number {
+/** Σw·(a − ma)(b − mb) over rows[lo, hi), in that order; Σw·(b − mb)² into out.crossSquares. */
+function crossAbout(a: Float64Array, ma: number, b: Float64Array, mb: number, rows: Uint32Array, w: Float64Array | undefined, lo: number, hi: number, out: NodeSums): number {
   let sab = 0;
   let sbb = 0;
   for (let i = lo; i < hi; i++) {
@@ -140,7 +139,7 @@ function crossAbout(a: Float64Array, ma: number, b: Float64Array, mb: number, ro
     sab += wi * ((a[r] as number) - ma) * db;
     sbb += wi * db * db;
   }
-  crossSquares = sbb;
+  out.crossSquares = sbb;
   return sab;
 }
 

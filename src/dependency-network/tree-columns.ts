@@ -1,6 +1,6 @@
 import { sumOver } from '../stats/sum.js';
 import { centred, EXACT_RANK_ROWS, exactRankStatistic, midRanks, rootRankStatistic, type Moments } from './rank-gate.js';
-import { squareSums, squaresSum } from './node-sums.js';
+import { NodeSums, squareSums } from './node-sums.js';
 import { identity, sortColumn, type SortedColumn } from './sort-order.js';
 
 /**
@@ -114,8 +114,9 @@ export class TreeColumns {
   private exactSums(j: number): Float64Array {
     const known = this.rankSums[j];
     if (known !== undefined) return known;
-    const s = squareSums(this.ranks(j), (this.allRows ??= identity(this.rows)), 0, this.rows);
-    return (this.rankSums[j] = Float64Array.of(s, squaresSum));
+    const sums = new NodeSums();
+    const s = squareSums(this.ranks(j), (this.allRows ??= identity(this.rows)), 0, this.rows, sums);
+    return (this.rankSums[j] = Float64Array.of(s, sums.squares));
   }
 
   /** What has been computed for column j so far (to share with another TreeColumns over equal values). */
