@@ -15,6 +15,7 @@ export { InputError } from './errors.js';
 export type { FeatureResult, WeightOption } from './features/index.js';
 export type { Translator } from './parse/translator.js';
 export { readClasses, type ClassesRead, type ReadHooks, type ReadOptions } from './read/index.js';
+export type { PerformanceOptions, ReadPass } from './read-options.js';
 export { renderDot } from './report/dot.js';
 export { renderJson } from './report/json.js';
 export { renderText, type TextOptions } from './report/text.js';

@@ -3,7 +3,7 @@
  * per decision, on listings made up here (no file is opened: the plan is pure).
  */
 import { describe, expect, it } from 'vitest';
-import type { InputFile } from '../src/parse/files.js';
+import type { InputFile } from '../src/parse/input-file.js';
 import { needsSecondPass, PARALLEL_MIN_BYTES, planEnds, planRead, planSeries, SERIES_IN_MEMORY_MAX_BYTES, type ReadPlan } from '../src/read/plan.js';
 import type { ReadOptions } from '../src/read-options.js';
 import type { Translator } from '../src/parse/translator.js';
@@ -142,5 +142,21 @@ describe('planSeries: Dref ahead, series held or a second pass', () => {
     expect(needsSecondPass(held, true, 3)).toBe(true);
     expect(needsSecondPass(twice, false, 3)).toBe(true);
     expect(needsSecondPass(twice, false, 0)).toBe(false);
+  });
+});
+
+describe('the performance object (ReadOptions.performance) and its deprecated names', () => {
+  it('decide alike: jobs, twoPass, compressedEnds', () => {
+    const large = classes(64, MiB);
+    for (const [now, old] of [[{ performance: { jobs: 3 } }, { jobs: 3 }], [{ performance: { jobs: 1 } }, { jobs: 1 }]] as [ReadOptions, ReadOptions][]) {
+      expect(planRead(large, now, TWO_CORES)).toEqual(planRead(large, old, TWO_CORES));
+    }
+    expect(planRead(large, { performance: { jobs: 1 } }, TWO_CORES).parallel).toBe(false);
+    const plan = planRead(classes(2, 1000), {}, TWO_CORES);
+    expect(planEnds(plan, { performance: { compressedEnds: true } }, false).compressed).toBe('always');
+    expect(planEnds(plan, { performance: { compressedEnds: false } }, false).compressed).toBe('never');
+    const ends = planEnds(plan, {}, false);
+    expect(planSeries(plan, { performance: { twoPass: true } }, ends, 'all')).toEqual(planSeries(plan, { twoPass: true }, ends, 'all'));
+    expect(planSeries(plan, { performance: { twoPass: true } }, ends, 'all').keepSeries).toBe(false);
   });
 });

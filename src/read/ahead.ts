@@ -5,14 +5,14 @@
  * costs nothing before the workers are asked for.
  */
 import { prestartFor, stopPrestarted } from '../parse/threads.js';
-import type { ReadOptions } from '../read-options.js';
+import { performanceOf, type ReadOptions } from '../read-options.js';
 
 /**
  * Parsing workers for a reading that will use them, started now (parse/threads.ts prestartFor: with `jobs`
  * given, or both classes large files). None with metrics (joined on this thread) or from ClickHouse.
  */
-export function startWorkersAhead(goodSpec: string, badSpec: string, options: Pick<ReadOptions, 'jobs' | 'metrics' | 'clickhouse'>): void {
-  if ((options.metrics ?? []).length === 0 && options.clickhouse === undefined) prestartFor(goodSpec, badSpec, options.jobs);
+export function startWorkersAhead(goodSpec: string, badSpec: string, options: ReadOptions): void {
+  if ((options.metrics ?? []).length === 0 && options.clickhouse === undefined) prestartFor(goodSpec, badSpec, performanceOf(options).jobs);
 }
 
 /** Workers started ahead that no reading took (the run starts again elsewhere): stopped. Returns how many. */

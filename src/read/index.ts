@@ -7,7 +7,8 @@ import { buildFeatureSet, checkInstanceCounts } from '../features/index.js';
 import { variableLimit } from '../features/limits.js';
 import { AbsoluteQuartilePass, QuartileSlots, quartileLayoutOf, referenceDurationOf } from '../features/quartile-pass.js';
 import type { WorkerInit } from '../parse/parallel.js';
-import { listInputFiles, type InputFile, type RecordEnds } from '../parse/files.js';
+import { listInputFiles } from '../parse/files.js';
+import type { InputFile, RecordEnds } from '../parse/input-file.js';
 import { compressedEndsPay, largeCompressedLog, largeRunEnds, recordEndsAhead, recordEndsDecompressing, referenceDurationOfEnds, translatedEnds } from '../parse/sniff.js';
 import type { MetricSeries } from '../parse/metrics.js';
 import { emptyReadStats, readClass, type ClassSink, type ReadStats } from '../parse/reader.js';
@@ -16,7 +17,7 @@ import { automaticJobs, prestartWorkers, stopPrestarted } from '../parse/threads
 import type { MinedTranslator, TemplateModel } from '../parse/templates/index.js';
 import { rawLogs } from '../parse/templates/raw.js';
 import type { Translator } from '../parse/translator.js';
-import { checkReadOptions, type ClassesRead, type ReadHooks, type ReadOptions } from '../read-options.js';
+import { checkReadOptions, performanceOf, type ClassesRead, type ReadHooks, type ReadOptions, type ReadPass } from '../read-options.js';
 import { needsSecondPass, planEnds, planRead, planSeries, type CompressedEnds, type EndsFound, type EndsPlan, type ReadPlan } from './plan.js';
 
 export { automaticJobs };
@@ -131,7 +132,7 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
     const layout = quartileLayoutOf(collector, referenceDuration);
     const pass = new AbsoluteQuartilePass(new QuartileSlots(layout));
     const translator = await translatorOnce();
-    hooks.onSecondPass?.(totalBytes, all.length);
+    passBegins(hooks, 'second', totalBytes, all.length);
     if (parallel) {
       const { readStatesParallel } = await import('../parse/second-pass.js');
       await readStatesParallel(inputs, jobs, workerInit, pass, layout, progress, translator !== undefined ? { translator } : {});
@@ -142,6 +143,7 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
       }
     }
     pass.finish(collector);
+    passDone(hooks, 'second');
   }
   // Every q*.abs is now the instances' own Dref's (buildFeatureSet checks the one the collector used).
   if (guessedWrong) collector.useReferenceDuration(referenceDuration);
@@ -226,10 +228,10 @@ async function minedTranslator(files: Record<ClassName, InputFile[]>, plan: Read
     ...(options.columns !== undefined ? { columns: options.columns } : {}),
     ...(options.year !== undefined ? { year: options.year } : {}),
   }, {
-    onMining: (n, count) => { mining = true; hooks.onMiningPass?.(n, count); },
+    onMining: (n, count) => { mining = true; passBegins(hooks, 'mining', n, count); },
     onBytes: (n) => hooks.onBytes?.(n),
     onFileDone: () => hooks.onFileDone?.(),
-  }).finally(() => { if (mining) hooks.onMiningPassDone?.(); });
+  }).finally(() => { if (mining) passDone(hooks, 'mining'); });
   hooks.onNote?.(mined.summary());
   return mined;
 }
@@ -251,9 +253,9 @@ async function endsAhead(plan: EndsPlan, all: readonly InputFile[], goodFiles: n
   if (plan.source === 'none') return { ends: null, found: 'none', sniffed: null };
   // A large compressed run's ends are found by decompressing it once more (sniff.ts compressedEndsPay).
   const decompressing = plan.compressed === 'always' || (plan.compressed === 'if large' && compressedEndsPay(all));
-  if (decompressing) hooks.onEndsPass?.(all.reduce((n, f) => n + (f.gzip ? f.size : 0), 0), all.filter((f) => f.gzip).length);
+  if (decompressing) passBegins(hooks, 'ends', all.reduce((n, f) => n + (f.gzip ? f.size : 0), 0), all.filter((f) => f.gzip).length);
   const ends = decompressing ? await recordEndsDecompressing(all, (n) => hooks.onBytes?.(n), () => hooks.onFileDone?.()) : recordEndsAhead(all);
-  if (decompressing) hooks.onEndsPassDone?.();
+  if (decompressing) passDone(hooks, 'ends');
   return { ends, found: ends === null ? 'none' : 'all', sniffed: null };
 }
 
@@ -271,12 +273,12 @@ async function rulesRunEnds(files: readonly InputFile[], goodFiles: number, path
   let pass = false;
   try {
     return await translatedEnds(files, goodFiles, translator, decompress, {
-      onPass: (bytes, n) => { pass = true; hooks.onEndsPass?.(bytes, n); },
+      onPass: (bytes, n) => { pass = true; passBegins(hooks, 'ends', bytes, n); },
       onRead: (n) => hooks.onBytes?.(n),
       onFile: () => hooks.onFileDone?.(),
     });
   } finally {
-    if (pass) hooks.onEndsPassDone?.();
+    if (pass) passDone(hooks, 'ends');
   }
 }
 
@@ -290,9 +292,22 @@ function minedRunEnds(model: TemplateModel, files: readonly InputFile[]): (Recor
  * translator; the parallel reader with more than one job), asked for now by a caller about to read (the CLI), so
  * they compile while the file system answers its stat calls. A failure is reported by the reading's own import.
  */
-export function loadReadersAhead(options: Pick<ReadOptions, 'translator' | 'jobs'>): void {
+export function loadReadersAhead(options: ReadOptions): void {
   if (options.translator === undefined) import('../parse/templates/index.js').catch(() => undefined);
-  if ((options.jobs ?? availableParallelism()) > 1) import('../parse/parallel.js').catch(() => undefined);
+  if ((performanceOf(options).jobs ?? availableParallelism()) > 1) import('../parse/parallel.js').catch(() => undefined);
+}
+
+/** A pass begins: hooks.onPass, and the deprecated hook of that pass. */
+function passBegins(hooks: ReadHooks, pass: ReadPass, bytes: number, files: number): void {
+  hooks.onPass?.(pass, bytes, files);
+  (pass === 'ends' ? hooks.onEndsPass : pass === 'mining' ? hooks.onMiningPass : hooks.onSecondPass)?.(bytes, files);
+}
+
+/** A pass ended: hooks.onPassDone, and the deprecated hook of that pass (the second pass has none). */
+function passDone(hooks: ReadHooks, pass: ReadPass): void {
+  hooks.onPassDone?.(pass);
+  if (pass === 'ends') hooks.onEndsPassDone?.();
+  else if (pass === 'mining') hooks.onMiningPassDone?.();
 }
 
 async function readMetricsOption(paths: readonly string[], options: ReadOptions): Promise<MetricSeries> {

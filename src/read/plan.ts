@@ -14,10 +14,10 @@
  *    series held or a second pass, which files are summarized as read.
  * After the reading, needsSecondPass says whether that pass is made.
  */
-import type { InputFile } from '../parse/files.js';
+import type { InputFile } from '../parse/input-file.js';
 import type { ClassName } from '../parse/records.js';
 import { automaticJobs } from '../parse/threads.js';
-import type { ReadOptions } from '../read-options.js';
+import { performanceOf, type ReadOptions } from '../read-options.js';
 
 /** Below this much input, starting workers costs more than it saves (template mining). */
 export const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
@@ -60,7 +60,8 @@ export function planRead(files: Readonly<Record<ClassName, readonly InputFile[]>
   const totalBytes = all.reduce((s, f) => s + f.size, 0);
   const rereadable = all.every((f) => f.path !== '-');
   // Workers pay off on large inputs (automaticJobs); an explicit jobs always uses them.
-  const jobs = options.jobs ?? automaticJobs(totalBytes, all.length, env.cores, all.reduce((min, f) => Math.min(min, f.size), Infinity));
+  const speed = performanceOf(options);
+  const jobs = speed.jobs ?? automaticJobs(totalBytes, all.length, env.cores, all.reduce((min, f) => Math.min(min, f.size), Infinity));
   const metricJoin = (options.metrics ?? []).length > 0;
   const parallel = !metricJoin && typeof options.translator !== 'object' && jobs > 1 && all.length > 1 && rereadable && options.windowsByEntry !== true;
   const band = options.metricsBand ?? 'auto';
@@ -71,7 +72,7 @@ export function planRead(files: Readonly<Record<ClassName, readonly InputFile[]>
     parallel,
     workersAhead: parallel ? jobs - 1 : 0,
     mineIfRaw: options.translator === undefined,
-    miningJobs: options.jobs ?? (totalBytes >= PARALLEL_MIN_BYTES ? env.cores : 1),
+    miningJobs: speed.jobs ?? (totalBytes >= PARALLEL_MIN_BYTES ? env.cores : 1),
     metricJoin,
     metricsBand: band === 'auto' ? 'bonferroni' : band,
   };
@@ -111,7 +112,8 @@ export function planEnds(plan: ReadPlan, options: ReadOptions, mined: boolean): 
     : typeof options.translator === 'string' ? 'rules'
     : options.translator === undefined ? 'records'
     : 'none';
-  const compressed: CompressedEnds = options.compressedEnds === undefined ? 'if large' : options.compressedEnds ? 'always' : 'never';
+  const given = performanceOf(options).compressedEnds;
+  const compressed: CompressedEnds = given === undefined ? 'if large' : given ? 'always' : 'never';
   return { source, compressed, countInstancesEarly: source === 'mined' };
 }
 
@@ -143,8 +145,9 @@ export interface SeriesPlan {
 
 /** Once the ends are looked for (`found`): Dref guessed, series held or a second pass, the ends each file carries. */
 export function planSeries(plan: ReadPlan, options: ReadOptions, ends: EndsPlan, found: EndsFound): SeriesPlan {
-  const guessDref = found === 'all' && options.twoPass !== true;
-  const keepSeries = plan.metricJoin || guessDref || !(plan.rereadable && (options.twoPass === true || plan.totalBytes > SERIES_IN_MEMORY_MAX_BYTES));
+  const twoPass = performanceOf(options).twoPass === true;
+  const guessDref = found === 'all' && !twoPass;
+  const keepSeries = plan.metricJoin || guessDref || !(plan.rereadable && (twoPass || plan.totalBytes > SERIES_IN_MEMORY_MAX_BYTES));
   // With q*.abs left to the second pass, a large run whose own ends are known is summarized as it is read,
   // whether or not the other files' are.
   const endsCarried: EndsCarried = found === 'all' ? 'all'
