@@ -6,7 +6,7 @@ import type { FeatureResult } from './features/index.js';
 import type { FeatureSet, FeatureType, HeavyTail, LogKind, MetricInfo } from './features/types.js';
 import type { ClassName } from './parse/records.js';
 import { runTests, type Windows } from './ttest/index.js';
-import type { Inflation } from './ttest/inflation.js';
+import type { Inflation } from './ttest/types.js';
 import type { Correction, RankedVariable, TestedFeature, TestResult } from './ttest/types.js';
 import { VERSION } from './version.js';
 

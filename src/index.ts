@@ -1,12 +1,12 @@
 /**
  * The library entry: `import { distalyze } from 'distalyze'`.
- * distalyze() = readClasses() (src/read.ts) → analyze() (src/analysis.ts);
+ * distalyze() = readClasses() (src/read/index.ts, executing src/read/plan.ts) → analyze() (src/analysis.ts);
  * the renderers turn its Analysis into the CLI's reports.
  */
 import { analyze, type Analysis } from './analysis.js';
 import type { Correction } from './ttest/types.js';
 import { InputError } from './errors.js';
-import { readClasses, type ReadHooks, type ReadOptions } from './read.js';
+import { readClasses, type ReadHooks, type ReadOptions } from './read/index.js';
 import { READ_CHECKS } from './read-options.js';
 import { boolean, checkEach, fail, fraction, hooks, oneOf, probability, string, wholeFrom, type Check } from './validate.js';
 
@@ -14,7 +14,8 @@ export { analyze, type Analysis, type AnalysisOptions, type ClassInputSummary } 
 export { InputError } from './errors.js';
 export type { FeatureResult, WeightOption } from './features/index.js';
 export type { Translator } from './parse/translator.js';
-export { readClasses, type ClassesRead, type ReadHooks, type ReadOptions } from './read.js';
+export { readClasses, type ClassesRead, type ReadHooks, type ReadOptions } from './read/index.js';
+export type { PerformanceOptions, ReadPass } from './read-options.js';
 export { renderDot } from './report/dot.js';
 export { renderJson } from './report/json.js';
 export { renderText, type TextOptions } from './report/text.js';

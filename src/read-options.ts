@@ -1,12 +1,12 @@
 /**
  * What readClasses takes and gives (its options, hooks and result), and the
- * check of its options: apart from read.ts so that the readers it calls (the
+ * check of its options: apart from read/index.ts so that the readers it calls (the
  * ClickHouse reader) and the library can name them without importing it.
  */
 import type { ClassInputSummary } from './analysis.js';
 import { InputError } from './errors.js';
 import type { FeatureResult, WeightOption } from './features/index.js';
-import type { InputFile } from './parse/files.js';
+import type { InputFile } from './parse/input-file.js';
 import type { ColumnOverrides } from './parse/layout.js';
 import type { ReadStats } from './parse/reader.js';
 import type { ClassName } from './parse/records.js';
@@ -25,6 +25,40 @@ export interface ClickHouseSource {
   readonly columns?: string;
 }
 
+/**
+ * The speed knobs of the reading (ReadOptions.performance): each changes time and memory, never the result
+ * (the reading plan, src/read/plan.ts, decides them when not given).
+ */
+export interface PerformanceOptions {
+  /** Parsing threads (default: automaticJobs, up to all cores with 32 MiB and two files each; a number always uses them). */
+  readonly jobs?: number;
+  /** Read twice instead of holding state series (automatic above 1 GiB when the input can be reread). */
+  readonly twoPass?: boolean;
+  /**
+   * Decompress the compressed files once before reading them, for their first and last times, so that a large
+   * compressed run is summarized as it is read, not held (default: dlog files when one decompresses to 256 MiB,
+   * sniff.ts compressedEndsPay; raw logs through a rules translator, each that decompresses to 256 MiB,
+   * largeCompressedLog).
+   */
+  readonly compressedEnds?: boolean;
+}
+
+/** The performance options in force: ReadOptions.performance, or the deprecated top-level names (checkReadOptions: not both). */
+export function performanceOf(options: ReadOptions): PerformanceOptions {
+  const p = options.performance ?? {};
+  const jobs = p.jobs ?? options.jobs;
+  const twoPass = p.twoPass ?? options.twoPass;
+  const compressedEnds = p.compressedEnds ?? options.compressedEnds;
+  return {
+    ...(jobs !== undefined ? { jobs } : {}),
+    ...(twoPass !== undefined ? { twoPass } : {}),
+    ...(compressedEnds !== undefined ? { compressedEnds } : {}),
+  };
+}
+
+/** A pass over the input besides the reading: the ends of compressed runs, the template mining, the second pass for q*.abs. */
+export type ReadPass = 'ends' | 'mining' | 'second';
+
 /** How to read the two classes and build features (the CLI's input options; every field optional). */
 export interface ReadOptions {
   /** Raw logs: a rules file (.yaml/.json), a JS module or an executable (a path), or a loaded Translator. */
@@ -38,16 +72,13 @@ export interface ReadOptions {
   readonly year?: number;
   /** Stop at the first line that is not a record (default false: skip and count it). */
   readonly strict?: boolean;
-  /** Parsing threads (default: automaticJobs, up to all cores with 32 MiB and two files each; a number always uses them). */
+  /** How fast and in how much memory the input is read: none of it changes the result. */
+  readonly performance?: PerformanceOptions;
+  /** @deprecated Use performance.jobs (still read; giving both is an error). */
   readonly jobs?: number;
-  /** Read twice instead of holding state series (automatic above 1 GiB when the input can be reread). */
+  /** @deprecated Use performance.twoPass (still read; giving both is an error). */
   readonly twoPass?: boolean;
-  /**
-   * Decompress the compressed files once before reading them, for their first and last times, so that a large
-   * compressed run is summarized as it is read, not held (default: dlog files when one decompresses to 256 MiB,
-   * sniff.ts compressedEndsPay; raw logs through a rules translator, each that decompresses to 256 MiB,
-   * largeCompressedLog). The result is the same either way; only time and memory differ.
-   */
+  /** @deprecated Use performance.compressedEnds (still read; giving both is an error). */
   readonly compressedEnds?: boolean;
   /** Resource metrics (directories or files of .csv/.csv.gz) joined to instances. */
   readonly metrics?: readonly string[];
@@ -83,21 +114,26 @@ export interface ReadHooks {
   /** A line for the user (the template-mining summary). */
   readonly onNote?: (text: string) => void;
   /**
+   * A pass over the input begins, besides the reading: 'ends' (the compressed files decompressed once for their
+   * first and last times, performance.compressedEnds), 'mining' (raw logs with no translator: templates mined
+   * before the reading), 'second' (q*.abs of inputs over 1 GiB, or twoPass). Its bytes and files come through
+   * onBytes and onFileDone as the reading's do, until onPassDone.
+   */
+  readonly onPass?: (pass: ReadPass, bytes: number, files: number) => void;
+  readonly onPassDone?: (pass: ReadPass) => void;
+  /** @deprecated onPass('second', …). */
+  /**
    * The second pass begins (q*.abs of inputs over 1 GiB, or --two-pass): its
    * bytes and files come through onBytes and onFileDone as the first pass's did.
    */
   readonly onSecondPass?: (totalBytes: number, files: number) => void;
-  /**
-   * The compressed files are decompressed once before the reading, for their ends (ReadOptions.compressedEnds):
-   * their compressed bytes and files come through onBytes and onFileDone until onEndsPassDone.
-   */
+  /** @deprecated onPass('ends', …). */
   readonly onEndsPass?: (compressedBytes: number, files: number) => void;
+  /** @deprecated onPassDone('ends'). */
   readonly onEndsPassDone?: () => void;
-  /**
-   * Raw logs with no translator: templates are mined in a pass over them before the reading; its bytes and files
-   * come through onBytes and onFileDone until onMiningPassDone.
-   */
+  /** @deprecated onPass('mining', …). */
   readonly onMiningPass?: (bytes: number, files: number) => void;
+  /** @deprecated onPassDone('mining'). */
   readonly onMiningPassDone?: () => void;
   /** Stage durations in milliseconds ('parse', 'features'). */
   readonly onStage?: (stage: string, ms: number) => void;
@@ -114,6 +150,13 @@ export interface ClassesRead {
   readonly entryOf?: readonly (string | null)[];
 }
 
+const PERFORMANCE_CHECKS: Readonly<Record<keyof PerformanceOptions, Check>> = {
+  // More threads than this cost memory (tens of MB each) and gain nothing: as --jobs.
+  jobs: wholeFrom(1, MAX_JOBS),
+  twoPass: boolean,
+  compressedEnds: boolean,
+};
+
 /** Every option readClasses takes: a new option without a check here does not compile. */
 export const READ_CHECKS: Readonly<Record<keyof ReadOptions, Check>> = {
   translator,
@@ -128,8 +171,13 @@ export const READ_CHECKS: Readonly<Record<keyof ReadOptions, Check>> = {
   },
   year: wholeFrom(1970, 9999),
   strict: boolean,
-  // More threads than this cost memory (tens of MB each) and gain nothing: as --jobs.
-  jobs: wholeFrom(1, MAX_JOBS),
+  performance: (v, name) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(name, 'must be an object { jobs?, twoPass?, compressedEnds? }', v);
+    const given = v as Record<string, unknown>;
+    for (const key of Object.keys(given)) if (!Object.hasOwn(PERFORMANCE_CHECKS, key)) fail(`${name}.${key}`, 'is not a performance option (jobs, twoPass, compressedEnds)', given[key]);
+    checkEach(given, PERFORMANCE_CHECKS, `${name}.`);
+  },
+  jobs: PERFORMANCE_CHECKS.jobs,
   twoPass: boolean,
   compressedEnds: boolean,
   metrics: (v, name) => {
@@ -161,6 +209,10 @@ export function checkReadOptions(options: unknown): asserts options is ReadOptio
   if (typeof options !== 'object' || options === null || Array.isArray(options)) fail('options', 'must be an object', options);
   const given = options as Record<string, unknown>;
   checkEach(given, READ_CHECKS);
+  const performance = given.performance as Record<string, unknown> | undefined;
+  for (const key of Object.keys(PERFORMANCE_CHECKS)) {
+    if (given[key] !== undefined && performance?.[key] !== undefined) throw new InputError(`${key} is given twice: give performance.${key} alone (${key} is its deprecated name)`);
+  }
   if (given.metric !== undefined && (given.eventMetric !== undefined || given.stateMetric !== undefined)) {
     throw new InputError('metric sets both kinds; give it alone, or eventMetric / stateMetric instead');
   }

@@ -52,7 +52,7 @@ export const weight: Check = (v, name) => {
   if (!ok) fail(name, "must be { mode: 'none' }, { mode: 'auto' } or { mode: 'exp', half } with half > 0", v);
 };
 
-const HOOKS = ['onFiles', 'onBytes', 'onFileDone', 'onNote', 'onSecondPass', 'onEndsPass', 'onEndsPassDone', 'onMiningPass', 'onMiningPassDone', 'onStage'];
+const HOOKS = ['onFiles', 'onBytes', 'onFileDone', 'onNote', 'onPass', 'onPassDone', 'onSecondPass', 'onEndsPass', 'onEndsPassDone', 'onMiningPass', 'onMiningPassDone', 'onStage'];
 
 export const hooks: Check = (v, name) => {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(name, `must be an object of callbacks (${HOOKS.join(', ')})`, v);
@@ -69,6 +69,6 @@ export const hooks: Check = (v, name) => {
 export const MAX_JOBS = 64;
 
 /** Check each given option (not undefined) with its check. */
-export function checkEach(given: Readonly<Record<string, unknown>>, checks: Readonly<Record<string, Check>>): void {
-  for (const [key, check] of Object.entries(checks)) if (given[key] !== undefined) check(given[key], key);
+export function checkEach(given: Readonly<Record<string, unknown>>, checks: Readonly<Record<string, Check>>, prefix = ''): void {
+  for (const [key, check] of Object.entries(checks)) if (given[key] !== undefined) check(given[key], `${prefix}${key}`);
 }

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shardSettings } from '../src/clickhouse/reader.js';
-import { readClasses } from '../src/read.js';
+import { readClasses } from '../src/read/index.js';
 import { RECORDS_TABLE, RUNS_TABLE, dlogRows, jsonDifference, requireServer, sql, startCluster } from './helpers/clickhouse.js';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';

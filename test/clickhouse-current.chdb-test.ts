@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableShape } from '../src/clickhouse/mapping.js';
 import { pushdown, resolveShape, type QueryRunner } from '../src/clickhouse/reader.js';
 import { serviceOfPod } from '../src/parse/spans.js';
-import { readClasses } from '../src/read.js';
+import { readClasses } from '../src/read/index.js';
 import { ROOT } from './helpers/run.js';
 
 // The exporter's DDL (opentelemetry-collector-contrib, exporter/clickhouseexporter), as it creates otel_traces.

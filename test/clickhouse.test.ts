@@ -3,7 +3,7 @@
  * (scripts/clickhouse-server.mjs starts it; without it these tests fail saying how to install it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readClasses } from '../src/read.js';
+import { readClasses } from '../src/read/index.js';
 import { readRuns } from '../src/cli/runs.js';
 import { readClickHouseRuns } from '../src/clickhouse/runs.js';
 import { serviceOfPod } from '../src/parse/spans.js';

@@ -6,7 +6,10 @@
 // threshold exactly, and on samples, values and statistics to 1e-9. Splits
 // whose gains tie but for rounding go to the lowest column (SPEC §4 step 4).
 import { describe, expect, it } from 'vitest';
-import { chiSquare1Upper, GAIN_TIE, growTree, midRanks, rankCriticalValue, sidakAdjust, TreeColumns, TreeWorkspace, type TreeNode } from '../src/dependency-network/cart.js';
+import { GAIN_TIE, growTree, type TreeNode } from '../src/dependency-network/cart.js';
+import { TreeWorkspace } from '../src/dependency-network/node-rows.js';
+import { chiSquare1Upper, midRanks, rankCriticalValue, sidakAdjust } from '../src/dependency-network/rank-gate.js';
+import { TreeColumns } from '../src/dependency-network/tree-columns.js';
 import { sortColumn } from '../src/dependency-network/sort-order.js';
 import { normalStream } from './dn-fixtures.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { predictRow, trainRegressionTree, TreeColumns, type RegressionTree, type TreeSplit } from '../src/dependency-network/cart.js';
+import { predictRow, trainRegressionTree, type RegressionTree, type TreeSplit } from '../src/dependency-network/cart.js';
+import { TreeColumns } from '../src/dependency-network/tree-columns.js';
 import { weightedMedian } from '../src/dependency-network/median.js';
 import { mulberry32, sampleWithoutReplacement } from '../src/stats/prng.js';
 import { sortColumn } from '../src/dependency-network/sort-order.js';

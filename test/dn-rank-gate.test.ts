@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chiSquare1Upper, midRanks, rankCriticalValue, sidakAdjust, trainRegressionTree, type SplitTest, type TreeSplit } from '../src/dependency-network/cart.js';
+import { trainRegressionTree, type SplitTest, type TreeSplit } from '../src/dependency-network/cart.js';
+import { chiSquare1Upper, midRanks, rankCriticalValue, sidakAdjust } from '../src/dependency-network/rank-gate.js';
 import { mulberry32 } from '../src/stats/prng.js';
 import { sortColumn } from '../src/dependency-network/sort-order.js';
 import { normalStream } from './dn-fixtures.js';

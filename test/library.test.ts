@@ -48,23 +48,28 @@ describe('the library entry (package exports, README example)', () => {
 });
 
 describe('readClasses hooks', () => {
-  it('a second pass reports its start, then its bytes and files as the first pass does', async () => {
+  it('a second pass reports its start, then its bytes and files as the first pass does, then its end', async () => {
     const { readClasses } = await import('../src/index.js');
     const { FIXTURES } = await import('./helpers/synth.js');
-    const seen = { bytes: 0, files: 0, second: [] as [number, number][], bytesAtSecond: -1 };
+    const seen = { bytes: 0, files: 0, second: [] as [number, number][], bytesAtSecond: -1, passes: [] as string[], deprecated: [] as [number, number][] };
     const hooks = {
       onBytes: (n: number) => { seen.bytes += n; },
       onFileDone: () => { seen.files++; },
-      onSecondPass: (total: number, files: number) => { seen.second.push([total, files]); seen.bytesAtSecond = seen.bytes; },
+      onPass: (pass: string, total: number, files: number) => { seen.passes.push(pass); seen.second.push([total, files]); seen.bytesAtSecond = seen.bytes; },
+      onPassDone: (pass: string) => { seen.passes.push(`${pass} done at ${seen.bytes}`); },
+      // The deprecated hook of the same pass is still called.
+      onSecondPass: (total: number, files: number) => { seen.deprecated.push([total, files]); },
     };
     let listed = { bytes: 0, files: 0 };
-    const read = await readClasses(FIXTURES.pipelineGood, FIXTURES.pipelineBad, { twoPass: true, jobs: 1 }, {
+    const read = await readClasses(FIXTURES.pipelineGood, FIXTURES.pipelineBad, { performance: { twoPass: true, jobs: 1 } }, {
       ...hooks,
       onFiles: (files, totalBytes) => { listed = { bytes: totalBytes, files: files.good.length + files.bad.length }; },
     });
     expect(read.features.features.instances.length).toBeGreaterThan(0);
     expect(listed.bytes).toBeGreaterThan(0);
     expect(seen.second).toEqual([[listed.bytes, listed.files]]);
+    expect(seen.deprecated).toEqual(seen.second);
+    expect(seen.passes).toEqual(['second', `second done at ${2 * listed.bytes}`]);
     // Each pass read every byte and file once.
     expect(seen.bytesAtSecond).toBe(listed.bytes);
     expect(seen).toMatchObject({ bytes: 2 * listed.bytes, files: 2 * listed.files });
@@ -86,8 +91,11 @@ describe('readClasses progress on raw logs', () => {
         bytes = 0;
         files = 0;
       };
+      const passes: string[] = [];
       await readClasses(join(root, 'good'), join(root, 'bad'), { jobs, year: 2026 }, {
         onFiles: (f, totalBytes) => { listed = { bytes: totalBytes, files: f.good.length + f.bad.length }; },
+        onPass: (pass, n, count) => passes.push(`${pass} ${n} bytes, ${count} files`),
+        onPassDone: (pass) => passes.push(`${pass} done`),
         onMiningPass: (n, count) => { tally(); events.push(`mining ${n} bytes, ${count} files`); },
         onMiningPassDone: () => { tally(); events.push('mined'); },
         onBytes: (n) => { bytes += n; },
@@ -96,6 +104,7 @@ describe('readClasses progress on raw logs', () => {
       tally();
       const all = `${listed.bytes} bytes, ${listed.files} files`;
       expect(events).toEqual(['0 bytes, 0 files', `mining ${all}`, all, 'mined', all]);
+      expect(passes).toEqual([`mining ${all}`, 'mining done']);
     }
   });
 });

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InputFile } from '../src/parse/files.js';
 import { batchesOf, MainPace, type ParallelInput } from '../src/read/parallel/batches.js';
 import { ReferenceCell } from '../src/read/parallel/protocol.js';
-import { automaticJobs } from '../src/read.js';
+import { automaticJobs } from '../src/read/index.js';
 import { largeRunEnds } from '../src/parse/sniff.js';
 
 const ROOT = join(import.meta.dirname, '..');

@@ -9,7 +9,7 @@ import type { InputFile } from '../src/parse/files.js';
 // The built modules: readClasses starts parsing workers from dist/ (-j2).
 const ROOT = join(import.meta.dirname, '..');
 const dist = async <T>(path: string): Promise<T> => (await import(pathToFileURL(join(ROOT, 'dist', path)).href)) as T;
-type Read = typeof import('../src/read.js');
+type Read = typeof import('../src/read/index.js');
 type Sniff = typeof import('../src/parse/sniff.js');
 
 const dir = mkdtempSync(join(tmpdir(), 'distalyze-ahead-'));
@@ -51,7 +51,7 @@ function writeSet(name: string, bad: (i: number, start: number, span: number) =>
 
 /** What the analysis is made of (every feature column, the instances, Dref), as comparable numbers. */
 async function featuresOf(name: string, options: { jobs: number; twoPass?: boolean }): Promise<{ features: unknown; secondPass: boolean }> {
-  const { readClasses } = await dist<Read>('read.js');
+  const { readClasses } = await dist<Read>('read/index.js');
   let secondPass = false;
   const read = await readClasses(join(dir, name, 'good'), join(dir, name, 'bad'), options, { onSecondPass: () => { secondPass = true; } });
   const { instances, tables, referenceDuration } = read.features.features;

@@ -244,12 +244,12 @@ describe('a class\'s only file that is one run', () => {
 
 // The reading as the CLI makes it (read.ts: the ends read ahead, then -j1 or -j2): the built modules, for the workers.
 const ROOT = join(import.meta.dirname, '..');
-type ReadModule = typeof import('../src/read.js');
-type ReadHooks = import('../src/read.js').ReadHooks;
+type ReadModule = typeof import('../src/read/index.js');
+type ReadHooks = import('../src/read/index.js').ReadHooks;
 
 describe('runs of 8 MiB and more, through readClasses', () => {
   it('are summarized as they are read on one thread and two, with Dref known ahead or q*.abs from a second pass: the features the records held give', async () => {
-    const { readClasses } = (await import(pathToFileURL(join(ROOT, 'dist', 'read.js')).href)) as ReadModule;
+    const { readClasses } = (await import(pathToFileURL(join(ROOT, 'dist', 'read', 'index.js')).href)) as ReadModule;
     for (const c of ['good', 'bad'] as const) mkdirSync(join(dir, 'large', c), { recursive: true });
     // Two runs a class of ~8.8 MB (150 000 steps); the last bad one with a record out of order near its end.
     for (const [c, i] of [['good', 0], ['good', 1], ['bad', 0], ['bad', 1]] as const) {
@@ -387,7 +387,7 @@ function rawLogs(): Promise<Record<ClassName, InputFile[]>> {
  * the reading makes them, and how many were streamed.
  */
 async function rawFeatures(options: { jobs: number; translator?: string; compressedEnds?: boolean }, set = 'raw', hooks: ReadHooks = {}): Promise<{ features: unknown; streamed: number }> {
-  const { readClasses } = (await import(pathToFileURL(join(ROOT, 'dist', 'read.js')).href)) as ReadModule;
+  const { readClasses } = (await import(pathToFileURL(join(ROOT, 'dist', 'read', 'index.js')).href)) as ReadModule;
   const r = await readClasses(join(dir, set, 'good'), join(dir, set, 'bad'), { ...options, year: 2026 }, hooks);
   const { instances, tables, referenceDuration } = r.features.features;
   return { features: plain({ instances, tables, referenceDuration }), streamed: r.stats.good.streamed + r.stats.bad.streamed };

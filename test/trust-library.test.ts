@@ -71,6 +71,12 @@ describe('each option by type and range', () => {
     [{ strict: 1 }, 'strict: must be true or false, got 1'],
     [{ twoPass: 'no' }, "twoPass: must be true or false, got 'no'"],
     [{ compressedEnds: null }, 'compressedEnds: must be true or false, got null'],
+    [{ performance: 2 }, 'performance: must be an object { jobs?, twoPass?, compressedEnds? }, got 2'],
+    [{ performance: { jobs: 200 } }, 'performance.jobs: must be a whole number from 1 to 64, got 200'],
+    [{ performance: { twoPass: 'no' } }, "performance.twoPass: must be true or false, got 'no'"],
+    [{ performance: { threads: 2 } }, 'performance.threads: is not a performance option (jobs, twoPass, compressedEnds), got 2'],
+    // The deprecated name and the new one together: which one counts would be a guess.
+    [{ jobs: 1, performance: { jobs: 1 } }, 'jobs is given twice: give performance.jobs alone (jobs is its deprecated name)'],
     [{ metrics: 'm/' }, "metrics: must be an array of paths, got 'm/'"],
     [{ metrics: ['m/', 3] }, 'metrics[1]: must be a non-empty string, got 3'],
     [{ metricsBand: -1 }, "metricsBand: must be 'auto' or a number ≥ 0, got -1"],
@@ -78,7 +84,7 @@ describe('each option by type and range', () => {
     [{ metric: '' }, "metric: must be a non-empty string, got ''"],
     [{ weight: 'auto' }, "weight: must be { mode: 'none' }, { mode: 'auto' } or { mode: 'exp', half } with half > 0, got 'auto'"],
     [{ weight: { mode: 'exp', half: 0 } }, "weight: must be { mode: 'none' }, { mode: 'auto' } or { mode: 'exp', half } with half > 0, got an object"],
-    [{ hooks: { onByte: () => undefined } }, 'hooks.onByte: is not a hook (hooks are onFiles, onBytes, onFileDone, onNote, onSecondPass, onEndsPass, onEndsPassDone, onMiningPass, onMiningPassDone, onStage), got a function'],
+    [{ hooks: { onByte: () => undefined } }, 'hooks.onByte: is not a hook (hooks are onFiles, onBytes, onFileDone, onNote, onPass, onPassDone, onSecondPass, onEndsPass, onEndsPassDone, onMiningPass, onMiningPassDone, onStage), got a function'],
     [{ hooks: { onBytes: 1 } }, 'hooks.onBytes: must be a function, got 1'],
   ];
   for (const [option, message] of cases) {

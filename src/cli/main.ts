@@ -1,7 +1,7 @@
-import { availableParallelism } from 'node:os';
 import { Command, CommanderError, Option } from 'commander';
 import type { Analysis } from '../analysis.js';
-import type { InputFile } from '../parse/files.js';
+import type { InputFile } from '../parse/input-file.js';
+import type { ReadPass } from '../read-options.js';
 import { InputError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { parseOptions, typedOption, type Options, type RawOptions } from './options.js';
@@ -156,6 +156,13 @@ In a clone, run it as node bin/distalyze.js (npm run demo runs the fixture); npm
   return program;
 }
 
+/** What the progress line says during each pass besides the reading. */
+const PASS_DOING: Readonly<Record<ReadPass, string>> = {
+  ends: 'finding where compressed runs end',
+  mining: 'mining templates',
+  second: 'reading again for q*.abs',
+};
+
 /** Thrown by the reading's onFiles hook to stop it: the run starts again in a child process (relaunch.ts). */
 class RelaunchInstead extends Error {
   constructor(readonly tunables: string) {
@@ -167,16 +174,17 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
   if (goodSpec === '-' && badSpec === '-') throw new InputError('only one class can be read from standard input (-)');
   const reportPaths = [['--json', options.json], ['--tsv', options.tsv], ['--dot', options.dot], ['--html', options.html]] as const;
   const guard = await OutputGuard.before(reportPaths);
-  // Parsing workers the reading will use start now, while this thread loads the stages (threads.ts).
-  if ((options.metrics ?? []).length === 0 && options.clickhouse === undefined) (await import('../read/parallel/threads.js')).prestartFor(goodSpec, badSpec, options.jobs);
+  // The speed options go to the reading as its performance object (ReadOptions.performance).
+  const { jobs, twoPass, ...rest } = options;
+  const readOptions = { ...rest, performance: { ...(jobs !== undefined ? { jobs } : {}), twoPass } };
+  // Parsing workers the reading will use start now, while this thread loads the stages (read/ahead.ts).
+  const ahead = await import('../read/ahead.js');
+  ahead.startWorkersAhead(goodSpec, badSpec, readOptions);
   // The stages are loaded when a run needs them, not at start-up (`--version`, `--help`, subcommands).
-  // Reading starts as soon as its own modules are in (with -j2 the workers start sooner).
-  const { readClasses } = await import('../read.js');
-  // Modules readClasses loads itself once it has listed the files (template detection without a
-  // translator; the parallel reader with more than one job): asked for now, they compile while
-  // the file system answers its stat calls. A failure is reported by readClasses's own import.
-  if (options.translator === undefined) import('../parse/templates/index.js').catch(() => undefined);
-  if ((options.jobs ?? availableParallelism()) > 1) import('../read/parallel/parallel.js').catch(() => undefined);
+  // Reading starts as soon as its own modules are in (with -j2 the workers start sooner); the modules it
+  // loads itself once it has listed the files are asked for now.
+  const { loadReadersAhead, readClasses } = await import('../read/index.js');
+  loadReadersAhead(readOptions);
   // The analysis modules load once the first bytes are read (after the modules reading needs, while
   // reading: with -j2 the workers take up the time), awaited after the parse (a failure is reported then).
   let analysisModule: Promise<typeof import('../analysis.js')> | undefined;
@@ -203,7 +211,7 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
     progress?.done();
     restartProgress();
   };
-  const readHere = (relaunchable: boolean): ReturnType<typeof readClasses> => readClasses(goodSpec, badSpec, options, {
+  const readHere = (relaunchable: boolean): ReturnType<typeof readClasses> => readClasses(goodSpec, badSpec, readOptions, {
     onFiles: async (files, totalBytes) => {
       const all = [...files.good, ...files.bad];
       // A class given as a directory (a single file's list is that file): reports must not go inside it.
@@ -229,11 +237,9 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
     },
     onFileDone: () => progress?.fileDone(),
     onNote: (text) => { if (!options.quiet) io.stderr.write(`${text}\n`); },
-    onEndsPass: passBegins('finding where compressed runs end'),
-    onEndsPassDone: passEnds,
-    onMiningPass: passBegins('mining templates'),
-    onMiningPassDone: passEnds,
-    onSecondPass: passBegins('reading again for q*.abs'),
+    onPass: (pass, bytes, files) => passBegins(PASS_DOING[pass])(bytes, files),
+    // After the second pass, the reading's line is not shown again (onStage 'parse' ends it).
+    onPassDone: (pass) => { if (pass !== 'second') passEnds(); },
     onStage: (name, ms) => {
       if (name === 'parse') progress?.done();
       onStage(name, ms);
@@ -245,7 +251,7 @@ async function runAnalysis(goodSpec: string, badSpec: string, options: Options, 
   } catch (err) {
     if (!(err instanceof RelaunchInstead)) throw err;
     // Nothing was read yet. The workers started ahead are this process's: stopped.
-    (await import('../read/parallel/threads.js')).stopPrestarted();
+    ahead.stopWorkersAhead();
     const code = await relaunch(err.tunables);
     if (code !== null) return code;
     // The child could not be started: the run goes on here.

@@ -1,13 +1,17 @@
 import { createHash } from 'node:crypto';
 import { classRange, type FeatureSet, type FeatureTable } from '../features/types.js';
 import type { ClassName } from '../parse/records.js';
-import { growTree, TreeColumns, TreeWorkspace, type PreparedColumn, type TreeSplit } from './cart.js';
+import { growTree, type TreeSplit } from './cart.js';
+import { TreeWorkspace } from './node-rows.js';
+import { TreeColumns, type PreparedColumn } from './tree-columns.js';
 import { weightedMedian } from './median.js';
 import { mulberry32, sampleWithoutReplacement } from '../stats/prng.js';
 import type { DependencyEdge, DependencyNetwork, DependencyNetworkOptions } from './types.js';
 
 export { happensBefore, type HappensBefore } from './happens-before.js';
-export { DEFAULT_SPLIT_TEST, growTree, predictRow, SPLIT_TESTS, trainRegressionTree, TreeColumns, TreeWorkspace, type RegressionTree, type RegressionTreeOptions, type SplitTest, type TreeNode } from './cart.js';
+export { DEFAULT_SPLIT_TEST, growTree, predictRow, SPLIT_TESTS, trainRegressionTree, type RegressionTree, type RegressionTreeOptions, type SplitTest, type TreeNode } from './cart.js';
+export { TreeWorkspace } from './node-rows.js';
+export { TreeColumns } from './tree-columns.js';
 export { DEFAULT_DEPENDENCY_NETWORK_OPTIONS } from './types.js';
 export type { DependencyEdge, DependencyNetwork, DependencyNetworkOptions } from './types.js';
 
@@ -31,8 +35,8 @@ export function learnDependencyNetwork(
   const rows = shared.rowsOf(fs, className, options);
   const m = rows.length;
   const weights = new Float64Array(m);
-  const unweighted = gatherWeights(fs.weights, rows, weights);
-  const total = weightTotal;
+  const total = gatherWeights(fs.weights, rows, weights);
+  const unweighted = allOnes(weights);
 
   const variables: string[] = [];
   const columns: LearnedColumn[] = [];
@@ -199,25 +203,26 @@ function gatherImputed(source: Float64Array, rows: Uint32Array, weights: Float64
   return { values: column };
 }
 
-let weightTotal = 0;
-
 /**
- * The rows' weights into `weights`; whether every one is 1, and their sum (in row order) into weightTotal. A
- * function that ends with its loop: in learnDependencyNetwork, the loop was compiled while it ran (on-stack
- * replacement) and went on into code that had not run yet; that code, kept, stopped there on every network after
- * (a million requests: 16 times a run, at three places).
+ * The rows' weights into `weights`; their sum, in row order. A function that ends with its loop: in
+ * learnDependencyNetwork, the loop was compiled while it ran (on-stack replacement) and went on into code that had
+ * not run yet; that code, kept, stopped there on every network after (a million requests: 16 times a run, at three
+ * places).
  */
-function gatherWeights(all: Float64Array, rows: Uint32Array, weights: Float64Array): boolean {
+function gatherWeights(all: Float64Array, rows: Uint32Array, weights: Float64Array): number {
   let total = 0;
-  let unweighted = true;
   for (let i = 0; i < rows.length; i++) {
     const wi = all[rows[i] as number] as number;
     weights[i] = wi;
     total += wi;
-    if (wi !== 1) unweighted = false;
   }
-  weightTotal = total;
-  return unweighted;
+  return total;
+}
+
+/** Whether every weight is 1. */
+function allOnes(weights: Float64Array): boolean {
+  for (let i = 0; i < weights.length; i++) if (weights[i] !== 1) return false;
+  return true;
 }
 
 // gatherImputed's loops, each a function that ends with it: compiled while one ran (on-stack replacement), the

@@ -39,26 +39,26 @@ export function correlationOver(x: ArrayLike<number>, y: ArrayLike<number>, star
   // Each pass is a function of its own that ends with its loop: compiled while its loop ran (on-stack replacement),
   // one function went on into the second pass and `pearson`, which had not run yet, and stopped there on each of
   // the next calls (8 to 30 times a run of 10 000 instances), running the rest unoptimized.
-  const n = finitePairSums(x, y, start, end);
+  const sums = new PairSums();
+  const n = finitePairSums(x, y, start, end, sums);
   if (n < 3) return Number.NaN;
-  const mx = pairSumX / n;
-  const my = pairSumY / n;
-  centredPairSums(x, y, start, end, mx, my);
-  return pearson(n, mx, my, pairSxx, pairSyy, pairSxy);
+  const mx = sums.sumX / n;
+  const my = sums.sumY / n;
+  centredPairSums(x, y, start, end, mx, my, sums);
+  return pearson(n, mx, my, sums.sxx, sums.syy, sums.sxy);
 }
 
-// correlationOver's sums, as its passes leave them (one call at a time: nothing here awaits). Module variables, not
-// an array's elements or an object's fields: writing those after the loop is code that has not run when the loop
-// is compiled, and stopped there on every call (~10 times a run of 10 000 instances); a module variable's write
-// needs nothing learned.
-let pairSumX = 0;
-let pairSumY = 0;
-let pairSxx = 0;
-let pairSyy = 0;
-let pairSxy = 0;
+/** correlationOver's sums, as its passes leave them. */
+class PairSums {
+  sumX = 0;
+  sumY = 0;
+  sxx = 0;
+  syy = 0;
+  sxy = 0;
+}
 
-/** How many rows [start, end) have x and y finite; Σx and Σy over them into pairSumX, pairSumY. */
-function finitePairSums(x: ArrayLike<number>, y: ArrayLike<number>, start: number, end: number): number {
+/** How many rows [start, end) have x and y finite; Σx and Σy over them into out.sumX, out.sumY. */
+function finitePairSums(x: ArrayLike<number>, y: ArrayLike<number>, start: number, end: number, out: PairSums): number {
   let n = 0;
   let sumX = 0;
   let sumY = 0;
@@ -70,13 +70,13 @@ function finitePairSums(x: ArrayLike<number>, y: ArrayLike<number>, start: numbe
     sumX += xi;
     sumY += yi;
   }
-  pairSumX = sumX;
-  pairSumY = sumY;
+  out.sumX = sumX;
+  out.sumY = sumY;
   return n;
 }
 
-/** Over the same rows, Σ(x − mx)², Σ(y − my)² and Σ(x − mx)(y − my) into pairSxx, pairSyy, pairSxy. */
-function centredPairSums(x: ArrayLike<number>, y: ArrayLike<number>, start: number, end: number, mx: number, my: number): void {
+/** Over the same rows, Σ(x − mx)², Σ(y − my)² and Σ(x − mx)(y − my) into out.sxx, out.syy, out.sxy. */
+function centredPairSums(x: ArrayLike<number>, y: ArrayLike<number>, start: number, end: number, mx: number, my: number, out: PairSums): void {
   let sxy = 0;
   let sxx = 0;
   let syy = 0;
@@ -90,9 +90,9 @@ function centredPairSums(x: ArrayLike<number>, y: ArrayLike<number>, start: numb
     sxx += dx * dx;
     syy += dy * dy;
   }
-  pairSxx = sxx;
-  pairSyy = syy;
-  pairSxy = sxy;
+  out.sxx = sxx;
+  out.syy = syy;
+  out.sxy = sxy;
 }
 
 /** r from n pairs' means and centred sums; NaN where either spread is at rounding level (a constant feature). */

@@ -124,10 +124,28 @@ function betaContinuedFraction(a: number, b: number, x: number): number {
   return h;
 }
 
-/** Coefficient buffers of the expansion, reused between calls (at most 30 terms). */
+/** Terms of the expansion at most. */
 const MAX_TERMS = 30;
-const cBuf = new Float64Array(MAX_TERMS + 1);
-const dBuf = new Float64Array(MAX_TERMS + 1);
+
+/**
+ * The expansion's coefficients for b = ½, which depend on nothing else: cₙ = 1/(2n+1)! and
+ * dₙ = (b−1)cₙ + (1/n)·Σᵢ₌₁ⁿ⁻¹ (ib − n)·cᵢ·dₙ₋ᵢ, n = 1…MAX_TERMS (index 0 unused). Computed once, never written
+ * after: a table, not state (the same doubles as computing them in each call, in the same order).
+ */
+const EXPANSION_D: Float64Array = (() => {
+  const b = 0.5;
+  const cs = new Float64Array(MAX_TERMS + 1);
+  const ds = new Float64Array(MAX_TERMS + 1);
+  let c = 1;
+  for (let n = 1; n <= MAX_TERMS; n++) {
+    c /= 2 * n * (2 * n + 1);
+    cs[n] = c;
+    let s = 0;
+    for (let i = 1; i < n; i++) s += (i * b - n) * cs[i]! * ds[n - i]!;
+    ds[n] = (b - 1) * c + s / n;
+  }
+  return ds;
+})();
 
 /**
  * ln I_x(a, ½) for a ≥ 15 by the asymptotic expansion of DiDonato & Morris
@@ -152,18 +170,11 @@ function logTailAsymptotic(a: number, lnx: number): number {
   let j = 1; // Jₙ/J₀
   let rest = 0; // Σₙ≥₁ dₙ·Jₙ/J₀
   let power = 1 / j0; // Lⁿ⁻¹/J₀
-  let c = 1;
   for (let n = 1; n <= MAX_TERMS; n++) {
     const k = b + 2 * n - 2;
     j = (k * (k + 1) * j + (z + k + 1) * power) * v;
     power *= L;
-    c /= 2 * n * (2 * n + 1);
-    cBuf[n] = c;
-    let s = 0;
-    for (let i = 1; i < n; i++) s += (i * b - n) * cBuf[i]! * dBuf[n - i]!;
-    const d = (b - 1) * c + s / n;
-    dBuf[n] = d;
-    const term = d * j;
+    const term = EXPANSION_D[n]! * j;
     rest += term;
     if (Math.abs(term) <= EPS * (1 + rest)) break;
   }

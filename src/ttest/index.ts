@@ -8,13 +8,13 @@
 import { sourceOf } from '../features/sources.js';
 import { DURATION, classRange, type FeatureSet, type FeatureTable, type LogKind, type VariableSource } from '../features/types.js';
 import { significantFlags } from './correction.js';
-import { deflate, familyKey, inflationOf, type Inflation } from './inflation.js';
+import { deflate, familyKey, inflationOf } from './inflation.js';
 import { separationZ, signedZ, Z_CAP } from '../stats/normal.js';
 import { mantelHaenszelTest, occurrenceTest, type OccurrenceResult, type OccurrenceTable } from './occurrence.js';
 import { FEW_VALUES, fewValuesTest } from './prediction.js';
 import { rankVariables } from './rank.js';
 import { stratifiedTest, strongestStratumTest, withSeparationP, type StratifiedResult, type Stratum } from './strata.js';
-import type { Correction, Presence, TestMethod, TestResult, TestSummary, TestedFeature, WelchResult } from './types.js';
+import type { Correction, Inflation, Presence, TestMethod, TestResult, TestSummary, TestedFeature, WelchResult } from './types.js';
 import { welchTest } from './welch.js';
 import { unitOutlierTest, windowTest, type Windows } from './windows.js';
 

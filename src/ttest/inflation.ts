@@ -34,7 +34,6 @@ export const CHI2_1_MEDIAN = 0.4549364231195724;
 /** Families with fewer tests than this are not corrected. */
 export const MIN_FAMILY = 100;
 
-export type { Inflation } from './types.js';
 
 export interface FamilyMember {
   readonly source: VariableSource;

@@ -9,7 +9,6 @@ import type { StratumDetail, WelchResult } from './types.js';
 import { classMoments, commonScale, sampleVariance, welchTest } from './welch.js';
 import { separationLog10p } from '../stats/normal.js';
 
-export type { StratumDetail } from './types.js';
 
 export interface StratifiedResult extends WelchResult {
   readonly strata: readonly StratumDetail[];

@@ -63,24 +63,26 @@ function unweightedMoments(x: Float64Array, inverse: number): ClassMoments {
   // Each pass a function of its own, ending with its loop: compiled while the first loop ran (on-stack
   // replacement), one function went on into the second pass and the result, which had not run yet, and stopped
   // there on each of the next calls until it was compiled again.
-  const count = finiteSums(x, inverse);
-  const maxAbs = momentMaxAbs;
-  const mean0 = count === 0 ? NaN : momentSum / count;
-  deviationSums(x, inverse, mean0);
-  const dev = momentDev;
-  const dev2 = momentDev2;
+  const sums = new MomentSums();
+  const count = finiteSums(x, inverse, sums);
+  const maxAbs = sums.maxAbs;
+  const mean0 = count === 0 ? NaN : sums.sum / count;
+  deviationSums(x, inverse, mean0, sums);
+  const dev = sums.dev;
+  const dev2 = sums.dev2;
   return { count, n: count, mean: mean0 + dev / count, m2: Math.max(0, dev2 - (dev * dev) / count), maxAbs };
 }
 
-// unweightedMoments' sums, as its passes leave them (one call at a time). Module variables: writing an array's
-// elements after the loop would be code not yet run when the loop is compiled, where it stops (correlationOver).
-let momentSum = 0;
-let momentMaxAbs = 0;
-let momentDev = 0;
-let momentDev2 = 0;
+/** unweightedMoments' sums, as its passes leave them. */
+class MomentSums {
+  sum = 0;
+  maxAbs = 0;
+  dev = 0;
+  dev2 = 0;
+}
 
-/** How many x·inverse are finite; their sum into momentSum and their largest |value| into momentMaxAbs. */
-function finiteSums(x: Float64Array, inverse: number): number {
+/** How many x·inverse are finite; their sum into out.sum and their largest |value| into out.maxAbs. */
+function finiteSums(x: Float64Array, inverse: number, out: MomentSums): number {
   let count = 0;
   let sum = 0;
   let maxAbs = 0;
@@ -91,13 +93,13 @@ function finiteSums(x: Float64Array, inverse: number): number {
     sum += xi;
     maxAbs = Math.max(maxAbs, Math.abs(xi));
   }
-  momentSum = sum;
-  momentMaxAbs = maxAbs;
+  out.sum = sum;
+  out.maxAbs = maxAbs;
   return count;
 }
 
-/** Σd and Σd² over the finite d = x·inverse − mean0, into momentDev and momentDev2. */
-function deviationSums(x: Float64Array, inverse: number, mean0: number): void {
+/** Σd and Σd² over the finite d = x·inverse − mean0, into out.dev and out.dev2. */
+function deviationSums(x: Float64Array, inverse: number, mean0: number, out: MomentSums): void {
   let dev = 0;
   let dev2 = 0;
   for (let i = 0; i < x.length; i++) {
@@ -106,8 +108,8 @@ function deviationSums(x: Float64Array, inverse: number, mean0: number): void {
     dev += d;
     dev2 += d * d;
   }
-  momentDev = dev;
-  momentDev2 = dev2;
+  out.dev = dev;
+  out.dev2 = dev2;
 }
 
 /** The largest finite |value| of both classes, rounded down to a power of two (so dividing by it is exact); 1 if none. */

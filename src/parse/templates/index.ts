@@ -40,9 +40,6 @@ import { dropLeadingIds, learnLeadingIds, learnPipes, unpipe } from './header.js
 import type { FileLayout, FileMining, MiningProgress, TemplateOptions } from './types.js';
 import { describeTable, detectTable, readHead, RowReader, type MessageHead, type RowParts } from '../layout.js';
 
-export { DEFAULT_DRAIN_PARAMETERS, type DrainParameters } from './drain.js';
-export type { FileLayout, FileMining, MiningProgress, TemplateOptions } from './types.js';
-
 export interface MinedTemplate {
   readonly id: number;
   /** Masked tokens, `<*>` for parameters. */

@@ -1,5 +1,6 @@
 import { NAMED_TIME_FORMATS } from '../translators/time-formats.js';
-import type { FileLayout, MinedTemplate, TemplateModel } from './index.js';
+import type { MinedTemplate, TemplateModel } from './index.js';
+import type { FileLayout } from './types.js';
 import { WILDCARD } from './mask.js';
 import { tableRulesYaml } from './table-rules.js';
 

@@ -1,43 +1,39 @@
 import { availableParallelism } from 'node:os';
-import type { ColumnOverrides } from './parse/layout.js';
 import { getHeapStatistics } from 'node:v8';
-import type { ClassInputSummary } from './analysis.js';
-import { InputError } from './errors.js';
-import { FeatureCollector } from './features/collector.js';
-import { buildFeatureSet, checkInstanceCounts, type FeatureResult, type WeightOption } from './features/index.js';
-import { variableLimit } from './memory/limits.js';
-import { AbsoluteQuartilePass, QuartileSlots, quartileLayoutOf, referenceDurationOf } from './features/quartile-pass.js';
-import type { WorkerInit } from './read/parallel/worker-init.js';
-import { listInputFiles, type InputFile, type RecordEnds } from './parse/files.js';
-import { compressedEndsPay, largeCompressedLog, largeRunEnds, recordEndsAhead, recordEndsDecompressing, referenceDurationOfEnds, translatedEnds } from './parse/sniff.js';
-import type { MetricSeries } from './parse/metrics.js';
-import { emptyReadStats, readClass, type ClassSink, type ReadStats } from './parse/reader.js';
-import type { ClassName } from './parse/records.js';
-import { automaticJobs, prestartWorkers, stopPrestarted } from './read/parallel/threads.js';
-import type { MinedTranslator, TemplateModel } from './parse/templates/index.js';
-import { rawLogs } from './parse/templates/raw.js';
-import type { Translator } from './parse/translator.js';
-import { checkReadOptions, type ClassesRead, type ReadHooks, type ReadOptions } from './read-options.js';
-
-/** Below this much input, starting workers costs more than it saves (template mining). */
-export const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
+import type { ClassInputSummary } from '../analysis.js';
+import { InputError } from '../errors.js';
+import { FeatureCollector } from '../features/collector.js';
+import { buildFeatureSet, checkInstanceCounts } from '../features/index.js';
+import { variableLimit } from '../memory/limits.js';
+import { AbsoluteQuartilePass, QuartileSlots, quartileLayoutOf, referenceDurationOf } from '../features/quartile-pass.js';
+import type { WorkerInit } from './parallel/worker-init.js';
+import { listInputFiles } from '../parse/files.js';
+import type { InputFile, RecordEnds } from '../parse/input-file.js';
+import { compressedEndsPay, largeCompressedLog, largeRunEnds, recordEndsAhead, recordEndsDecompressing, referenceDurationOfEnds, translatedEnds } from '../parse/sniff.js';
+import type { MetricSeries } from '../parse/metrics.js';
+import { emptyReadStats, readClass, type ClassSink, type ReadStats } from '../parse/reader.js';
+import type { ClassName } from '../parse/records.js';
+import { automaticJobs, prestartWorkers, stopPrestarted } from './parallel/threads.js';
+import type { MinedTranslator, TemplateModel } from '../parse/templates/index.js';
+import { rawLogs } from '../parse/templates/raw.js';
+import type { Translator } from '../parse/translator.js';
+import { checkReadOptions, performanceOf, type ClassesRead, type ReadHooks, type ReadOptions, type ReadPass } from '../read-options.js';
+import { needsSecondPass, planEnds, planRead, planSeries, type CompressedEnds, type EndsFound, type EndsPlan, type ReadPlan } from './plan.js';
 
 export { automaticJobs };
-export type { ClassesRead, ReadHooks, ReadOptions } from './read-options.js';
-/** Above this much input, state change points are not held in memory: see AbsoluteQuartilePass. */
-export const SERIES_IN_MEMORY_MAX_BYTES = 1024 * 1024 * 1024;
-
+export { PARALLEL_MIN_BYTES, SERIES_IN_MEMORY_MAX_BYTES } from './plan.js';
+export type { ClassesRead, ReadHooks, ReadOptions } from '../read-options.js';
 
 /**
  * Read the good and bad logs (a directory, a file, or '-' for stdin; one of
- * the two at most) and build the FeatureSet. Decides how to read: worker
- * threads for large inputs, template mining for raw logs with no translator,
- * a second streaming pass for the absolute quartiles of very large inputs,
- * and the metric join.
+ * the two at most) and build the FeatureSet, executing the reading plan
+ * (plan.ts: worker threads for large inputs, template mining for raw logs with
+ * no translator, each file's ends ahead, a second streaming pass for the
+ * absolute quartiles of very large inputs) and the metric join.
  */
 export async function readClasses(goodSpec: string, badSpec: string, options: ReadOptions = {}, hooks: ReadHooks = {}): Promise<ClassesRead> {
   checkReadOptions(options);
-  if (options.clickhouse !== undefined) return (await import('./clickhouse/reader.js')).readClickHouse(goodSpec, badSpec, options.clickhouse, options, hooks);
+  if (options.clickhouse !== undefined) return (await import('../clickhouse/reader.js')).readClickHouse(goodSpec, badSpec, options.clickhouse, options, hooks);
   if (goodSpec === '-' && badSpec === '-') throw new InputError('only one class can be read from standard input (-)');
   let stageStart = performance.now();
   const stageDone = (name: string): void => {
@@ -51,49 +47,22 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
   if (bad.status === 'rejected') throw bad.reason;
   const files: Record<ClassName, InputFile[]> = { good: good.value, bad: bad.value };
   const all = [...files.good, ...files.bad];
-  const totalBytes = all.reduce((s, f) => s + f.size, 0);
+  const plan = planRead(files, options, { cores: availableParallelism() });
+  const { totalBytes, parallel, jobs } = plan;
   await hooks.onFiles?.(files, totalBytes);
-  const metricPaths = options.metrics ?? [];
   const strict = options.strict === true;
-  // Holding every state change point until Dref is known costs memory in
-  // proportion to the input; above a size (and when the input can be read
-  // again) q*.abs come from a second, streaming pass instead.
-  const rereadable = goodSpec !== '-' && badSpec !== '-';
   const translatorPath = typeof options.translator === 'string' ? options.translator : undefined;
-  // Workers pay off on large inputs (automaticJobs); an explicit jobs always uses them.
-  const jobs = options.jobs ?? automaticJobs(totalBytes, all.length, availableParallelism(), all.reduce((min, f) => Math.min(min, f.size), Infinity));
-  // The metric join watches every record, so it runs on this thread; a loaded
-  // Translator object cannot be sent to workers.
-  const parallel = metricPaths.length === 0 && typeof options.translator !== 'object' && jobs > 1 && all.length > 1 && rereadable && options.windowsByEntry !== true;
-  // Its workers start now (unless started ahead: threads.ts), loading their modules while this thread looks
+  // Its workers start now (unless started ahead: ahead.ts), loading their modules while this thread looks
   // at the files (templates, their ends): a directory's size is known only once it is listed.
-  if (parallel) prestartWorkers(jobs - 1);
-  // No translator and raw text: mine templates over both classes first (src/parse/templates).
-  const mined = options.translator === undefined ? await minedTranslator(files, options, hooks) : undefined;
-  // Dref guessed from the files' ends (sniff.ts), for plain dlog files of one instance each: q*.abs are then
-  // written as each instance is summarized, and no change point is held (nor a second pass made over 1 GiB).
-  // Checked against the instances' own Dref once they are read: if it is another, the second pass gives q*.abs.
-  // Each file carries its own ends: a large one is summarized as it is read (features/streamed.ts).
-  // A large compressed run's ends are found by decompressing it once more (sniff.ts compressedEndsPay).
-  const endsReadable = rereadable && metricPaths.length === 0 && options.translator === undefined && mined === undefined;
-  const decompressing = endsReadable && (options.compressedEnds ?? compressedEndsPay(all));
-  if (decompressing) hooks.onEndsPass?.(all.reduce((n, f) => n + (f.gzip ? f.size : 0), 0), all.filter((f) => f.gzip).length);
-  // Raw logs: the mining pass read every line's time (TemplateModel.ends); or a rules translator translates each
-  // file's ends (a copy of it: what the reading's counts).
-  const sniffedEnds = rereadable && metricPaths.length === 0 ? await (mined !== undefined ? minedRunEnds(mined.model, all) : rulesRunEnds(all, files.good.length, translatorPath, options, hooks)) : null;
-  const ends = sniffedEnds !== null ? (sniffedEnds.every((e) => e !== null) ? sniffedEnds as RecordEnds[] : null) : !endsReadable ? null : decompressing
-    ? await recordEndsDecompressing(all, (n) => hooks.onBytes?.(n), () => hooks.onFileDone?.()) : recordEndsAhead(all);
-  if (decompressing) hooks.onEndsPassDone?.();
-  // Mined, every file with its ends (so one file one instance, each with records): the classes' instance counts are
-  // known now, and too few are an error before the reading, not after it.
-  if (mined !== undefined && ends !== null) checkInstanceCounts({ good: files.good.length, bad: files.bad.length });
-  // (Not with --two-pass: its second pass gives q*.abs.)
-  const guessed = ends === null || options.twoPass === true ? null : referenceDurationOfEnds(ends);
-  // Joined metrics exist in the one pass only: with metrics, series are always held.
-  const keepSeries = metricPaths.length > 0 || guessed !== null || !(rereadable && (options.twoPass === true || totalBytes > SERIES_IN_MEMORY_MAX_BYTES));
-  // With q*.abs left to the second pass, a large run whose own ends are known is summarized as it is read,
-  // whether or not the other files' are (largeRunEnds).
-  const each = ends ?? (keepSeries ? null : sniffedEnds ?? (endsReadable ? largeRunEnds(all) : null));
+  if (plan.workersAhead > 0) prestartWorkers(plan.workersAhead);
+  const mined = plan.mineIfRaw ? await minedTranslator(files, plan, options, hooks) : undefined;
+  const endsPlan = planEnds(plan, options, mined !== undefined);
+  const { ends, found, sniffed } = await endsAhead(endsPlan, all, files.good.length, translatorPath, mined, options, hooks);
+  if (endsPlan.countInstancesEarly && found === 'all') checkInstanceCounts({ good: files.good.length, bad: files.bad.length });
+  const series = planSeries(plan, options, endsPlan, found);
+  const { keepSeries } = series;
+  const guessed = series.guessDref && ends !== null ? referenceDurationOfEnds(ends) : null;
+  const each = series.endsCarried === 'all' ? ends : series.endsCarried === 'found' ? sniffed : series.endsCarried === 'large runs' ? largeRunEnds(all) : null;
   if (each !== null) {
     all.forEach((file, i) => { const e = each[i]; if (e !== null && e !== undefined) all[i] = { ...file, ends: e }; });
     files.good = all.slice(0, files.good.length);
@@ -109,12 +78,12 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
   let loaded: Translator | undefined = typeof options.translator === 'object' ? options.translator : mined;
   const translatorOnce = async (): Promise<Translator | undefined> => {
     if (translatorPath !== undefined && loaded === undefined) {
-      const { loadTranslator } = await import('./parse/translators/load.js');
+      const { loadTranslator } = await import('../parse/translators/load.js');
       loaded = await loadTranslator(translatorPath, options.year !== undefined ? { year: options.year } : {});
     }
     return loaded;
   };
-  const metrics = metricPaths.length > 0 ? await readMetricsOption(metricPaths, options) : undefined;
+  const metrics = plan.metricJoin ? await readMetricsOption(options.metrics ?? [], options) : undefined;
   const progress = { addBytes: (n: number) => hooks.onBytes?.(n), fileDone: () => hooks.onFileDone?.() };
   let joined: ReadonlySet<string> | undefined;
   let joinNotes: string[] = [];
@@ -129,20 +98,19 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
   };
   const inputs = (['good', 'bad'] as const).flatMap((className) => files[className].map((file) => ({ file, className })));
   if (parallel) {
-    const { readParallel } = await import('./read/parallel/parallel.js');
+    const { readParallel } = await import('./parallel/parallel.js');
     await readParallel(inputs, jobs, workerInit, collector, stats, progress, await translatorOnce().then((translator) => (translator !== undefined ? { translator } : {})));
     collector.finishClass();
   } else {
     const translator = await translatorOnce();
     const direct = entryOfId === undefined ? collector.sink(progress.fileDone) : entryRecorder(collector.sink(progress.fileDone), entryOfId);
-    const band = options.metricsBand ?? 'auto';
     // Loaded with --metrics only: it brings spans.js and csv-parse, which a plain dlog run never needs.
-    const mj = metrics === undefined ? undefined : await import('./features/metric-join.js');
+    const mj = metrics === undefined ? undefined : await import('../features/metric-join.js');
     const join = metrics === undefined || mj === undefined ? undefined : new mj.MetricJoin(metrics, direct, {
-      band: band === 'auto' ? mj.bonferroniBand(options.alpha ?? 0.05, mj.seriesCount(metrics)) : band,
+      band: plan.metricsBand === 'bonferroni' ? mj.bonferroniBand(options.alpha ?? 0.05, mj.seriesCount(metrics)) : plan.metricsBand,
       window: 1800,
       align: options.metricsAlign ?? 'end',
-      beyondRange: band === 'auto',
+      beyondRange: plan.metricsBand === 'bonferroni',
     });
     for (const c of ['good', 'bad'] as const) {
       collector.expectClassBytes(files[c].reduce((n, f) => n + f.size, 0));
@@ -160,13 +128,13 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
   // The instances' own Dref: for a second pass, or to check the guess.
   const referenceDuration = guessed !== null || !keepSeries ? referenceDurationOf(collector) : Number.NaN;
   const guessedWrong = guessed !== null && !Object.is(guessed, referenceDuration);
-  if ((!keepSeries || guessedWrong) && collector.states.names.length > 0) {
+  if (needsSecondPass(series, guessedWrong, collector.states.names.length)) {
     const layout = quartileLayoutOf(collector, referenceDuration);
     const pass = new AbsoluteQuartilePass(new QuartileSlots(layout));
     const translator = await translatorOnce();
-    hooks.onSecondPass?.(totalBytes, all.length);
+    passBegins(hooks, 'second', totalBytes, all.length);
     if (parallel) {
-      const { readStatesParallel } = await import('./read/parallel/second-pass.js');
+      const { readStatesParallel } = await import('./parallel/second-pass.js');
       await readStatesParallel(inputs, jobs, workerInit, pass, layout, progress, translator !== undefined ? { translator } : {});
     } else {
       for (const { file, className } of inputs) {
@@ -175,6 +143,7 @@ export async function readClasses(goodSpec: string, badSpec: string, options: Re
       }
     }
     pass.finish(collector);
+    passDone(hooks, 'second');
   }
   // Every q*.abs is now the instances' own Dref's (buildFeatureSet checks the one the collector used).
   if (guessedWrong) collector.useReferenceDuration(referenceDuration);
@@ -240,7 +209,7 @@ function entryRecorder(sink: ClassSink, entryOfId: Map<string, string>): ClassSi
   };
 }
 
-async function minedTranslator(files: Record<ClassName, InputFile[]>, options: ReadOptions, hooks: ReadHooks): Promise<MinedTranslator | undefined> {
+async function minedTranslator(files: Record<ClassName, InputFile[]>, plan: ReadPlan, options: ReadOptions, hooks: ReadHooks): Promise<MinedTranslator | undefined> {
   // The sniff first: the miner is loaded only for raw logs.
   const logs = await rawLogs(files);
   if (logs === undefined) {
@@ -250,45 +219,66 @@ async function minedTranslator(files: Record<ClassName, InputFile[]>, options: R
     }
     return undefined;
   }
-  const { mineRawLogs } = await import('./parse/templates/index.js');
-  const bytes = [...files.good, ...files.bad].reduce((n, f) => n + f.size, 0);
+  const { mineRawLogs } = await import('../parse/templates/index.js');
   let mining = false;
   const mined = await mineRawLogs(logs, {
-    // Mining workers as for parsing: above PARALLEL_MIN_BYTES, or when jobs says so.
-    jobs: options.jobs ?? (bytes >= PARALLEL_MIN_BYTES ? availableParallelism() : 1),
+    jobs: plan.miningJobs,
     ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
     ...(options.instancePattern !== undefined ? { instancePattern: options.instancePattern } : {}),
     ...(options.columns !== undefined ? { columns: options.columns } : {}),
     ...(options.year !== undefined ? { year: options.year } : {}),
   }, {
-    onMining: (n, count) => { mining = true; hooks.onMiningPass?.(n, count); },
+    onMining: (n, count) => { mining = true; passBegins(hooks, 'mining', n, count); },
     onBytes: (n) => hooks.onBytes?.(n),
     onFileDone: () => hooks.onFileDone?.(),
-  }).finally(() => { if (mining) hooks.onMiningPassDone?.(); });
+  }).finally(() => { if (mining) passDone(hooks, 'mining'); });
   hooks.onNote?.(mined.summary());
   return mined;
+}
+
+/** Each file's ends found before the reading, as planned (plan.ts EndsPlan): every file's or null, and the list with gaps a translator or the miner gave. */
+interface EndsAhead {
+  readonly ends: RecordEnds[] | null;
+  readonly found: EndsFound;
+  /** The mined or translated ends, a file's null where it has none (null: not looked for so). */
+  readonly sniffed: (RecordEnds | null)[] | null;
+}
+
+async function endsAhead(plan: EndsPlan, all: readonly InputFile[], goodFiles: number, translatorPath: string | undefined, mined: MinedTranslator | undefined, options: ReadOptions, hooks: ReadHooks): Promise<EndsAhead> {
+  if (plan.source === 'mined' || plan.source === 'rules') {
+    const sniffed = plan.source === 'mined' && mined !== undefined ? minedRunEnds(mined.model, all) : await rulesRunEnds(all, goodFiles, translatorPath, plan.compressed, options, hooks);
+    if (sniffed === null) return { ends: null, found: 'none', sniffed };
+    return sniffed.every((e) => e !== null) ? { ends: sniffed as RecordEnds[], found: 'all', sniffed } : { ends: null, found: 'some', sniffed };
+  }
+  if (plan.source === 'none') return { ends: null, found: 'none', sniffed: null };
+  // A large compressed run's ends are found by decompressing it once more (sniff.ts compressedEndsPay).
+  const decompressing = plan.compressed === 'always' || (plan.compressed === 'if large' && compressedEndsPay(all));
+  if (decompressing) passBegins(hooks, 'ends', all.reduce((n, f) => n + (f.gzip ? f.size : 0), 0), all.filter((f) => f.gzip).length);
+  const ends = decompressing ? await recordEndsDecompressing(all, (n) => hooks.onBytes?.(n), () => hooks.onFileDone?.()) : recordEndsAhead(all);
+  if (decompressing) passDone(hooks, 'ends');
+  return { ends, found: ends === null ? 'none' : 'all', sniffed: null };
 }
 
 /**
  * Each file's ends translated by the rules translator at `path` (sniff.ts translatedEnds); null without one. Large
  * compressed files are decompressed once more for theirs, shown as the ends pass (hooks.onEndsPass).
  */
-async function rulesRunEnds(files: readonly InputFile[], goodFiles: number, path: string | undefined, options: ReadOptions, hooks: ReadHooks): Promise<(RecordEnds | null)[] | null> {
+async function rulesRunEnds(files: readonly InputFile[], goodFiles: number, path: string | undefined, compressed: CompressedEnds, options: ReadOptions, hooks: ReadHooks): Promise<(RecordEnds | null)[] | null> {
   if (path === undefined) return null;
-  const { isRulesTranslator, loadTranslator } = await import('./parse/translators/load.js');
+  const { isRulesTranslator, loadTranslator } = await import('../parse/translators/load.js');
   if (!isRulesTranslator(path)) return null;
   const translator = await loadTranslator(path, options.year !== undefined ? { year: options.year } : {});
   if (translator.type !== 'lines') return null;
-  const decompress = options.compressedEnds === undefined ? largeCompressedLog : () => options.compressedEnds === true;
+  const decompress = compressed === 'if large' ? largeCompressedLog : () => compressed === 'always';
   let pass = false;
   try {
     return await translatedEnds(files, goodFiles, translator, decompress, {
-      onPass: (bytes, n) => { pass = true; hooks.onEndsPass?.(bytes, n); },
+      onPass: (bytes, n) => { pass = true; passBegins(hooks, 'ends', bytes, n); },
       onRead: (n) => hooks.onBytes?.(n),
       onFile: () => hooks.onFileDone?.(),
     });
   } finally {
-    if (pass) hooks.onEndsPassDone?.();
+    if (pass) passDone(hooks, 'ends');
   }
 }
 
@@ -297,8 +287,31 @@ function minedRunEnds(model: TemplateModel, files: readonly InputFile[]): (Recor
   return files.map((f) => model.ends?.[f.path] ?? null);
 }
 
+/**
+ * The modules a reading with these options will load once it has listed the files (template detection without a
+ * translator; the parallel reader with more than one job), asked for now by a caller about to read (the CLI), so
+ * they compile while the file system answers its stat calls. A failure is reported by the reading's own import.
+ */
+export function loadReadersAhead(options: ReadOptions): void {
+  if (options.translator === undefined) import('../parse/templates/index.js').catch(() => undefined);
+  if ((performanceOf(options).jobs ?? availableParallelism()) > 1) import('./parallel/parallel.js').catch(() => undefined);
+}
+
+/** A pass begins: hooks.onPass, and the deprecated hook of that pass. */
+function passBegins(hooks: ReadHooks, pass: ReadPass, bytes: number, files: number): void {
+  hooks.onPass?.(pass, bytes, files);
+  (pass === 'ends' ? hooks.onEndsPass : pass === 'mining' ? hooks.onMiningPass : hooks.onSecondPass)?.(bytes, files);
+}
+
+/** A pass ended: hooks.onPassDone, and the deprecated hook of that pass (the second pass has none). */
+function passDone(hooks: ReadHooks, pass: ReadPass): void {
+  hooks.onPassDone?.(pass);
+  if (pass === 'ends') hooks.onEndsPassDone?.();
+  else if (pass === 'mining') hooks.onMiningPassDone?.();
+}
+
 async function readMetricsOption(paths: readonly string[], options: ReadOptions): Promise<MetricSeries> {
-  const { readMetrics } = await import('./parse/metrics.js');
+  const { readMetrics } = await import('../parse/metrics.js');
   return readMetrics(paths, {
     ...(options.metricsEntity !== undefined ? { entityColumn: options.metricsEntity } : {}),
     ...(options.metricsTime !== undefined ? { timeColumn: options.metricsTime } : {}),
