@@ -90,3 +90,289 @@ export function dropLeadingIds(message: string, ids: number): string {
   }
   return at === 0 ? message : message.slice(at);
 }
+
+// ---------------------------------------------------------------------------
+// The fields of a text header, learned per file (issue 53)
+
+/**
+ * A header field, as the file's lines have it after the timestamp (and syslog host, pid/tid, bars):
+ * - `any`: one field, whatever it holds (BGL's label, epoch, date and node before its level; OpenStack's file
+ *   name and pid);
+ * - `level`: a level word (`INFO`, `[notice]`, logcat's one letter `D`);
+ * - `bracket`: a `[…]` group, spaces and nested brackets allowed (a thread `[IPC Server handler 5 on 62270]`, a
+ *   request context `[req-… - - -]`);
+ * - `colon`: a field ending with `:` (a logger or tag `HRegion:`, `WindowManager:`, `sshd[24200]:`);
+ * - `dash`: a lone `-` closing the header (`- INFO [thread] - message`);
+ * - `word`: a logger without a colon, followed by a bracket group (Python/oslo's `%(name)s [%(request_id)s]`);
+ * - `untilColon` / `untilDash`: a program name of one to three fields, closed by a `:` on its last field (syslog's
+ *   `syslogd 1.4.1:`) or by a lone `-` after it (Proxifier's `chrome.exe *64 -`).
+ */
+export type HeaderSlot = 'any' | 'level' | 'bracket' | 'colon' | 'dash' | 'word' | 'untilColon' | 'untilDash';
+
+/** A file's text header: its fields in order, and which one (if any) names the component (the entity). */
+export interface TextHeader {
+  readonly slots: readonly HeaderSlot[];
+  /** Index in `slots` of the field that names the component, −1 when none does. */
+  readonly entity: number;
+}
+
+/** Level words, any case, optionally in brackets; logcat's one capital letter. */
+const LEVEL_FIELD = /^\[?(TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG|FINE|FINER|FINEST|CONFIG)\]?$/i;
+const LETTER_LEVELS: Readonly<Record<string, string>> = { V: 'TRACE', D: 'DEBUG', I: 'INFO', W: 'WARN', E: 'ERROR', F: 'FATAL', A: 'FATAL' };
+
+/** The level a field names ('' when none), upper case: `[notice]` → NOTICE, `W` → WARN. */
+export function levelOf(field: string): string {
+  const m = LEVEL_FIELD.exec(field);
+  if (m !== null) return (m[1] as string).toUpperCase();
+  return field.length === 1 ? LETTER_LEVELS[field] ?? '' : '';
+}
+
+/** Most fields before a level (BGL has seven: label, epoch, date, node, node, type, component). */
+const MAX_LEAD = 8;
+/** Most header fields after the level (thread, logger, request context). */
+const MAX_AFTER_LEVEL = 3;
+/** Most fields of a program name closed by `:` or ` - `. */
+const MAX_PROGRAM_FIELDS = 3;
+/** A header field's shape must hold on this share of the sampled lines (a tenth may be continuation-like noise). */
+const SHARE = 0.9;
+
+/**
+ * The fields of a message, up to `max`: runs of non-blank characters, except that a field opening with `[` runs to
+ * its matching `]` (nested brackets counted; spaces inside kept), when that closes before the line ends. Each as
+ * [start, end) offsets.
+ */
+export function headerFields(message: string, max: number): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  const n = message.length;
+  let i = 0;
+  while (out.length < max) {
+    while (i < n && (message.charCodeAt(i) === 32 || message.charCodeAt(i) === 9)) i++;
+    if (i >= n) break;
+    const start = i;
+    if (message.charCodeAt(i) === 91 /* [ */) {
+      let depth = 0;
+      let j = i;
+      for (; j < n; j++) {
+        const c = message.charCodeAt(j);
+        if (c === 91) depth++;
+        else if (c === 93 && --depth === 0) break;
+      }
+      if (j < n && (j + 1 === n || message.charCodeAt(j + 1) === 32 || message.charCodeAt(j + 1) === 9)) {
+        i = j + 1;
+        out.push([start, i]);
+        continue;
+      }
+    }
+    while (i < n && message.charCodeAt(i) !== 32 && message.charCodeAt(i) !== 9) i++;
+    out.push([start, i]);
+  }
+  return out;
+}
+
+type Shape = 'bracket' | 'colon' | 'dash' | 'word';
+
+function shapeOf(field: string): Shape {
+  if (field === '-') return 'dash';
+  if (field.length >= 2 && field.charCodeAt(0) === 91 && field.charCodeAt(field.length - 1) === 93) return 'bracket';
+  if (field.length >= 2 && field.charCodeAt(field.length - 1) === 58 /* : */) return 'colon';
+  return 'word';
+}
+
+/** Where a program name closes in `fields` (the index of the first message field), or −1, and how. */
+function programEnd(message: string, fields: ReadonlyArray<[number, number]>): { end: number; kind: 'untilColon' | 'untilDash' } | null {
+  for (let k = 0; k < Math.min(MAX_PROGRAM_FIELDS, fields.length - 1); k++) {
+    const f = message.slice(...(fields[k] as [number, number]));
+    if (f === '-') return k === 0 ? null : { end: k + 1, kind: 'untilDash' };
+    if (shapeOf(f) === 'colon') return { end: k + 1, kind: 'untilColon' };
+  }
+  const f = fields.length > MAX_PROGRAM_FIELDS ? message.slice(...(fields[MAX_PROGRAM_FIELDS] as [number, number])) : '';
+  return f === '-' && fields.length > MAX_PROGRAM_FIELDS + 1 ? { end: MAX_PROGRAM_FIELDS + 1, kind: 'untilDash' } : null;
+}
+
+/**
+ * The header a file's sampled messages (the lines without their timestamps, hosts, pid/tid and bars) share, or
+ * undefined when they share none. The message is what follows it, and only the message is mined: header fields
+ * repeat on every line, so left in they would count as matching words between unrelated short messages
+ * (`RAS KERNEL INFO generating core.2275` and `RAS KERNEL INFO program interrupt` are 3 words in 5 alike) and
+ * take the first levels of the template tree; and a field of varying width (a thread `[IPC Server handler 5 on
+ * 62270]`, a program `chrome.exe *64`) would split one statement by its number of tokens. In order:
+ * 1. `|`-joined fields (`pipes` bars, header.ts learnPipes): the fields before the last bar, the first naming the
+ *    component. Reason: a message holds spaces, the fields joined by bars do not.
+ * 2. A level word at the same field (at most the 9th) on 90 % of the lines: the fields up to it, then after it
+ *    each field that has the same shape on 90 % of them — a bracket group (thread, request context), a field
+ *    ending with `:` (logger or tag: it ends the header), a lone `-` (ends it), or a word followed by a bracket
+ *    group whose values repeat (a logger without colon). Reason: log4j/logback, Python logging, klog/glog-style, Android logcat,
+ *    Zookeeper, Spark, OpenStack and BGL all put the level after the time, the thread and logger after it; a
+ *    message does not open with a level on nine lines in ten.
+ * 3. Else a program name of one to three fields closed by `:` (syslog's `sshd[24200]:`, `syslogd 1.4.1:`) or by
+ *    a lone `-` (`chrome.exe *64 - `) on 90 % of the lines, with few distinct names (at most a quarter of the
+ *    lines, digits aside). Reason: syslog-style programs and proxies name the writer before the message; a
+ *    message's own words before a colon vary with the message.
+ * The logger, tag or program names the entity (as a translator would make it `entity:template`); the level is
+ * read as the line's level, never part of the template.
+ */
+export function learnTextHeader(messages: readonly string[], pipes = 0): TextHeader | undefined {
+  const lines = messages.filter((m) => m.trim().length > 0);
+  if (lines.length === 0) return undefined;
+  if (pipes >= 2) return { slots: ['word', ...new Array<HeaderSlot>(pipes - 2).fill('any')], entity: 0 };
+  const fields = lines.map((m) => headerFields(m, MAX_LEAD + MAX_AFTER_LEVEL + 2).map(([a, b]) => m.slice(a, b)));
+  const enough = (n: number): boolean => n >= SHARE * lines.length;
+  // 2. A level at one field.
+  for (let p = 0; p <= MAX_LEAD; p++) {
+    // (A field must be left for the message.)
+    if (!enough(fields.filter((f) => f.length > p + 1 && levelOf(f[p] as string) !== '').length)) continue;
+    const slots: HeaderSlot[] = [...new Array<HeaderSlot>(p).fill('any'), 'level'];
+    let entity = -1;
+    for (let j = p + 1; j <= p + MAX_AFTER_LEVEL; j++) {
+      const shapes = fields.map((f) => (f.length > j + 1 ? shapeOf(f[j] as string) : null));
+      const count = (s: Shape): number => shapes.filter((x) => x === s).length;
+      if (enough(count('bracket'))) {
+        slots.push('bracket');
+        continue;
+      }
+      if (enough(count('colon'))) {
+        if (entity < 0) entity = slots.length;
+        slots.push('colon');
+        break;
+      }
+      if (enough(count('dash'))) {
+        slots.push('dash');
+        break;
+      }
+      const next = fields.map((f) => (f.length > j + 2 ? shapeOf(f[j + 1] as string) : null));
+      if (enough(count('word')) && enough(next.filter((x) => x === 'bracket').length) && repeats(fields.map((f) => f[j] ?? ''))) {
+        if (entity < 0) entity = slots.length;
+        slots.push('word');
+        continue;
+      }
+      break;
+    }
+    return { slots, entity };
+  }
+  // 3. A program name.
+  const ends = lines.map((m) => programEnd(m, headerFields(m, MAX_PROGRAM_FIELDS + 2)));
+  for (const kind of ['untilColon', 'untilDash'] as const) {
+    const closed = ends.flatMap((e, i) => (e !== null && e.kind === kind ? [(fields[i] as string[]).slice(0, e.end).join(' ')] : []));
+    if (enough(closed.length) && few(closed)) return { slots: [kind], entity: 0 };
+  }
+  return undefined;
+}
+
+/** Whether values repeat: at most half as many distinct ones as values (a logger names many lines). */
+function repeats(values: readonly string[]): boolean {
+  return new Set(values).size * 2 <= values.length;
+}
+
+/** Whether values vary little: at most a quarter as many distinct ones (digits aside) as values, or 3. */
+function few(values: readonly string[]): boolean {
+  return new Set(values.map((v) => v.replace(/[0-9]+/g, '0'))).size <= Math.max(3, values.length / 4);
+}
+
+/** What readTextHeader read off a line: its level and entity ('' each when none). */
+export interface HeaderParts {
+  level: string;
+  entity: string;
+}
+
+/**
+ * The message after a line's header, its level and entity into `parts`; the whole message (and '' each) when the
+ * line's fields do not have the header's shapes (a line another writer wrote).
+ */
+export function readTextHeader(message: string, header: TextHeader, parts: HeaderParts): string {
+  parts.level = '';
+  parts.entity = '';
+  const slots = header.slots;
+  const fields = headerFields(message, slots.length + MAX_PROGRAM_FIELDS + 1);
+  let k = 0;
+  let level = '';
+  let entity = '';
+  for (let s = 0; s < slots.length; s++) {
+    const slot = slots[s] as HeaderSlot;
+    if (k >= fields.length - 1) return message;
+    if (slot === 'untilColon' || slot === 'untilDash') {
+      const e = programEnd(message, fields.slice(k));
+      if (e === null || e.kind !== slot) return message;
+      const last = fields[k + e.end - 1] as [number, number];
+      const nameEnd = slot === 'untilColon' ? last[1] : (fields[k + e.end - 2] as [number, number])[1];
+      // (A program name of several fields is kept whole: `syslogd 1.4.1`, `chrome.exe *64`.)
+      if (s === header.entity) entity = entityName(message.slice((fields[k] as [number, number])[0], nameEnd), false);
+      k += e.end;
+      continue;
+    }
+    const field = message.slice(...(fields[k] as [number, number]));
+    if (slot === 'level') {
+      level = levelOf(field);
+      if (level === '') return message;
+    } else if (slot !== 'any' && slot !== shapeOf(field)) {
+      return message;
+    }
+    if (s === header.entity) entity = entityName(field);
+    k++;
+  }
+  if (k >= fields.length) return message;
+  parts.level = level;
+  parts.entity = entity;
+  return message.slice((fields[k] as [number, number])[0]);
+}
+
+/**
+ * The component a header field names: without its closing `:` and process id (`sshd[24200]:` → `sshd`), and when
+ * `qualified` (one field) a qualified class name cut to the class (`org.apache.hadoop.hbase.regionserver.HRegion` → `HRegion`, as template
+ * names cut them; a lower-case module path such as `nova.compute.manager` is kept whole).
+ */
+export function entityName(field: string, qualified = true): string {
+  let name = field.endsWith(':') ? field.slice(0, -1) : field;
+  name = name.replace(/\[\d+\]$/, '');
+  const dot = name.lastIndexOf('.');
+  if (qualified && dot >= 0 && /^[A-Z][^.\s]*$/.test(name.slice(dot + 1))) name = name.slice(dot + 1);
+  return name;
+}
+
+// ---------------------------------------------------------------------------
+// The header as a regex (templates -o: rules.ts)
+
+const BRACKET_RE = '\\[(?:[^\\[\\]\\n]|\\[[^\\[\\]\\n]*\\])*\\](?=\\s|$)';
+const LEVEL_WORDS_RE = 'TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG|FINE|FINER|FINEST|CONFIG';
+/** Level words in upper, lower and capitalized case, as `[A-Z]|…` alternatives; `letters`: logcat's letters too. */
+export function levelAlternatives(words: string, letters: string): string {
+  const cased = words.split('|').flatMap((w) => [w, w.toLowerCase(), w.charAt(0) + w.slice(1).toLowerCase()]);
+  return [...new Set(cased)].sort((a, b) => b.length - a.length).join('|') + (letters === '' ? '' : `|[${letters}]`);
+}
+
+/**
+ * A regex matching a header of these slots as readTextHeader reads it, fields separated by blanks; the entity's
+ * field captured as `entity` (its id and `:` left out, a qualified class cut to the class, as entityName does).
+ * `level` is the regex of the level words it accepts (all of them by default: a WARN rule narrows it). With
+ * `pipes`, a bar separates fields as a space does.
+ */
+export function headerRegex(header: TextHeader, pipes: boolean, level = levelAlternatives(LEVEL_WORDS_RE, 'VDIWEFA')): string {
+  // (With `|`-joined fields a bar separates as a space does: header.ts unpipe.)
+  const sp = pipes ? '[\\s|]' : '\\s';
+  const w = pipes ? '[^\\s|]' : '\\S';
+  const ns = (extra: string): string => `[^\\s${pipes ? '|' : ''}${extra}]`;
+  const sep = `${sp}+`;
+  return header.slots.map((slot, s) => {
+    const named = (re: string): string => (s === header.entity ? `(?<entity>${re})` : re);
+    const qualified = (end: string): string => `(?:${w}*\\.(?=[A-Z]${ns('.')}*?(?:\\[\\d+\\])?${end}))?`;
+    switch (slot) {
+      case 'any': return `(?:${BRACKET_RE}|${w}+)`;
+      case 'level': return `\\[?(?:${level})\\]?(?=${sp})`;
+      case 'bracket': return BRACKET_RE;
+      case 'dash': return '-';
+      case 'colon': return `${qualified(`:${sp}`)}${named(`${w}+?`)}(?:\\[\\d+\\])?:`;
+      case 'word': return `${qualified(sp)}${named(`${w}+?`)}(?:\\[\\d+\\])?(?=${sp})`;
+      case 'untilColon': return `${named(`(?:${w}*${ns(':')}${sep}){0,${MAX_PROGRAM_FIELDS - 1}}?${w}*?`)}(?:\\[\\d+\\])?:`;
+      case 'untilDash': return `${named(`${w}*${ns(':')}(?:${sep}(?!-${sp})${w}*${ns(':')}){0,${MAX_PROGRAM_FIELDS - 1}}?`)}${sep}-`;
+      default: return '';
+    }
+  }).join(sep);
+}
+
+const SLOT_WORDS: Readonly<Record<HeaderSlot, string>> = {
+  any: 'field', level: 'level', bracket: '[…]', colon: 'name:', dash: '-', word: 'name', untilColon: 'program:', untilDash: 'program -',
+};
+
+/** For the run's summary: `field field level name [...] (entity name)`. */
+export function describeHeader(header: TextHeader): string {
+  return header.slots.map((s, i) => (i === header.entity ? `${SLOT_WORDS[s]} (the entity)` : SLOT_WORDS[s])).join(' ');
+}

@@ -1,6 +1,7 @@
 import { NAMED_TIME_FORMATS } from '../translators/time-formats.js';
 import type { FileLayout, MinedTemplate, TemplateModel } from './index.js';
 import { WILDCARD } from './mask.js';
+import { headerRegex, levelAlternatives } from './header.js';
 import { tableRulesYaml } from './table-rules.js';
 
 /**
@@ -35,6 +36,18 @@ export function rulesYaml(model: TemplateModel): string {
   }
   out.push('rules:');
   if (layout.header) out.push("  - { match: '^[^0-9]*$', ignore: true }        # the CSV header");
+  const text = layout.textHeader;
+  // A learned text header (header.ts): read by each rule before the message; its entity names the events.
+  const named = text !== undefined && text.entity >= 0 ? '${entity}:' : '';
+  const skip = prefix?.skip ?? '';
+  if (text !== undefined && text.slots.includes('level')) {
+    // A WARN or ERROR line also gives `entity:WARN` / `entity:ERROR`, as the miner's translator does.
+    const pipes = layout.pipes !== undefined;
+    for (const [words, letters, name] of [['WARN|WARNING', 'W', 'WARN'], ['ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG', 'EFA', 'ERROR']] as const) {
+      const match = `${skip}${pipes ? '[\\s|]*' : '\\s+'}${headerRegex(text, pipes, levelAlternatives(words, letters))}${pipes ? '[\\s|]+' : '\\s+'}\\S`;
+      out.push(`  - { match: ${q(match)}, event: ${q(`${named}${name}`)}, continue: true }`);
+    }
+  }
   const ordered = [...model.templates].sort((a, b) => wildcards(a) - wildcards(b) || a.id - b.id);
   for (const t of ordered) {
     if (!t.timed) {
@@ -45,14 +58,14 @@ export function rulesYaml(model: TemplateModel): string {
       out.push(`  # left out: ${clipComment(t.name)} (the name holds \${)`);
       continue;
     }
-    const match = templateRegex(t, layout, prefix?.skip ?? '');
+    const match = templateRegex(t, layout, skip);
     const states = t.states.map((name, i) => ({ name, i })).filter((s) => s.name !== '');
     out.push(`  - match: ${q(match)}`);
-    out.push(`    event: ${q(t.name)}`);
+    out.push(`    event: ${q(`${named}${t.name}`)}`);
     if (states.length > 0) out.push('    continue: true');
     states.forEach((s, k) => {
       out.push(`  - match: ${q(match)}`);
-      out.push(`    state: ${q(s.name)}`);
+      out.push(`    state: ${q(`${named}${s.name}`)}`);
       out.push(`    value: p${s.i}`);
       if (k < states.length - 1) out.push('    continue: true');
     });
@@ -128,7 +141,8 @@ function templateRegex(t: MinedTemplate, layout: FileLayout, skip: string): stri
   }
   // (A header joined by `|`, header.ts: its bars are read as spaces.)
   const sep = layout.pipes !== undefined ? '[\\s|]+' : '\\s+';
-  return `${skip}${layout.pipes !== undefined ? '[\\s|]*' : '\\s+'}${parts.join(sep)}\\s*$`;
+  const header = layout.textHeader === undefined ? '' : `${headerRegex(layout.textHeader, layout.pipes !== undefined)}${sep}`;
+  return `${skip}${layout.pipes !== undefined ? '[\\s|]*' : '\\s+'}${header}${parts.join(sep)}\\s*$`;
 }
 
 function q(text: string): string {
