@@ -27,6 +27,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { GENERATOR_VERSION, log4jJobs, writeFile } from './generate.mjs';
 
@@ -142,13 +143,39 @@ export function groupingAccuracy(truth, predicted) {
  */
 async function rawLineIds(logPath) {
   const { listInputFiles } = await import('../dist/parse/files.js');
-  const { mineTemplates, lineTemplates } = await import('../dist/parse/templates/index.js');
+  const { mineTemplates, lineTemplates, templateTranslator } = await import('../dist/parse/templates/index.js');
   const files = await listInputFiles(logPath, 'good');
   const model = await mineTemplates({ good: files, bad: [] }, { year: 2017 });
   const ids = [];
   // (A line's event is its template's name: templates of one skeleton share it, drain.ts, as groupMessages does.)
   for (const [line, id] of await lineTemplates(model, files[0])) ids[line - 1] = id < 0 ? `none:${line}` : model.templates[id].name;
-  return { ids, templates: model.templates.length };
+  // templates -o: the share of lines to which the rules file written from the mining gives the miner's events.
+  const { rulesYaml } = await import('../dist/parse/templates/rules.js');
+  const { loadTranslator } = await import('../dist/parse/translators/load.js');
+  const rulesPath = join(tmpdir(), `distalyze-bench-rules-${process.pid}.yaml`);
+  writeFileSync(rulesPath, rulesYaml(model));
+  const mined = await eventsByLine(files[0], templateTranslator(model));
+  const viaRules = await eventsByLine(files[0], await loadTranslator(rulesPath, { year: 2017 }));
+  rmSync(rulesPath, { force: true });
+  let same = 0;
+  // (A line's events in any order: a rules file gives the level's event first.)
+  const key = (events) => JSON.stringify([...(events ?? [])].sort());
+  for (let i = 0; i < mined.length; i++) if (key(mined[i]) === key(viaRules[i])) same++;
+  return { ids, templates: model.templates.length, rulesShare: same / Math.max(1, mined.length) };
+}
+
+/** Per line of a file, the event names a line translator gives it. */
+async function eventsByLine(file, translator) {
+  const out = [];
+  let line = 0;
+  const ctx = { file: file.path, relativePath: file.relativePath, className: 'good' };
+  const sink = { instance: () => undefined, event: (_t, name) => { (out[line - 1] ??= []).push(name); }, state: () => undefined };
+  translator.beginFile?.(ctx, sink);
+  for (const text of readFileSync(file.path, 'utf8').split('\n')) {
+    line++;
+    if (text !== '') translator.translateLine(text, { ...ctx, line }, sink);
+  }
+  return out.slice(0, line);
 }
 
 function findStructured(system) {
@@ -219,10 +246,10 @@ if (LOGHUB === undefined) {
     if (existsSync(rawPath)) {
       const raw = await rawLineIds(rawPath);
       const n = Math.min(raw.ids.length, truth.length);
-      row.raw = { lines: n, accuracy: groupingAccuracy(truth.slice(0, n), raw.ids.slice(0, n)), templates: raw.templates };
+      row.raw = { lines: n, accuracy: groupingAccuracy(truth.slice(0, n), raw.ids.slice(0, n)), templates: raw.templates, rulesShare: raw.rulesShare };
     }
     rows.push(row);
-    log(`  ${system.padEnd(12)} ${row.raw ? `raw ${row.raw.accuracy.toFixed(3)} (${row.raw.lines} lines)  ` : ''}${row.accuracy === null ? '' : `content ${row.accuracy.toFixed(3)}  ${(row.linesPerS / 1e3).toFixed(0).padStart(6)} k lines/s`}${row.drain3 ? `   Drain3 ${row.drain3.accuracy.toFixed(3)}  ${(row.drain3.linesPerS / 1e3).toFixed(0).padStart(5)} k lines/s` : ''}`);
+    log(`  ${system.padEnd(12)} ${row.raw ? `raw ${row.raw.accuracy.toFixed(3)} (${row.raw.lines} lines; templates -o gives ${(100 * row.raw.rulesShare).toFixed(0)} % of lines the same events)  ` : ''}${row.accuracy === null ? '' : `content ${row.accuracy.toFixed(3)}  ${(row.linesPerS / 1e3).toFixed(0).padStart(6)} k lines/s`}${row.drain3 ? `   Drain3 ${row.drain3.accuracy.toFixed(3)}  ${(row.drain3.linesPerS / 1e3).toFixed(0).padStart(5)} k lines/s` : ''}`);
   }
   if (rows.length > 0) {
     const content = rows.filter((r) => r.accuracy !== null);

@@ -102,12 +102,14 @@ export function dropLeadingIds(message: string, ids: number): string {
  * - `bracket`: a `[…]` group, spaces and nested brackets allowed (a thread `[IPC Server handler 5 on 62270]`, a
  *   request context `[req-… - - -]`);
  * - `colon`: a field ending with `:` (a logger or tag `HRegion:`, `WindowManager:`, `sshd[24200]:`);
+ * - `close`: a field ending with `]` that did not open with `[` (glog/klog's `file.go:123]`): it ends the header;
  * - `dash`: a lone `-` closing the header (`- INFO [thread] - message`);
- * - `word`: a logger without a colon, followed by a bracket group (Python/oslo's `%(name)s [%(request_id)s]`);
+ * - `word`: a logger without a colon, followed by a bracket group or a dash (oslo's `%(name)s [%(request_id)s]`,
+ *   logback's `%logger - %msg`), or a component name before the level;
  * - `untilColon` / `untilDash`: a program name of one to three fields, closed by a `:` on its last field (syslog's
  *   `syslogd 1.4.1:`) or by a lone `-` after it (Proxifier's `chrome.exe *64 -`).
  */
-export type HeaderSlot = 'any' | 'level' | 'bracket' | 'colon' | 'dash' | 'word' | 'untilColon' | 'untilDash';
+export type HeaderSlot = 'any' | 'level' | 'bracket' | 'colon' | 'close' | 'dash' | 'word' | 'untilColon' | 'untilDash';
 
 /** A file's text header: its fields in order, and which one (if any) names the component (the entity). */
 export interface TextHeader {
@@ -118,12 +120,15 @@ export interface TextHeader {
 
 /** Level words, any case, optionally in brackets; logcat's one capital letter. */
 const LEVEL_FIELD = /^\[?(TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG|FINE|FINER|FINEST|CONFIG)\]?$/i;
+const GLOG_LEVEL = /^[IWEF](?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])$/;
 const LETTER_LEVELS: Readonly<Record<string, string>> = { V: 'TRACE', D: 'DEBUG', I: 'INFO', W: 'WARN', E: 'ERROR', F: 'FATAL', A: 'FATAL' };
 
 /** The level a field names ('' when none), upper case: `[notice]` → NOTICE, `W` → WARN. */
 export function levelOf(field: string): string {
   const m = LEVEL_FIELD.exec(field);
   if (m !== null) return (m[1] as string).toUpperCase();
+  // glog/klog glue the level's letter to the month and day: `I1207`, `E0102`.
+  if (GLOG_LEVEL.test(field)) return LETTER_LEVELS[field.charAt(0)] as string;
   return field.length === 1 ? LETTER_LEVELS[field] ?? '' : '';
 }
 
@@ -169,12 +174,13 @@ export function headerFields(message: string, max: number): Array<[number, numbe
   return out;
 }
 
-type Shape = 'bracket' | 'colon' | 'dash' | 'word';
+type Shape = 'bracket' | 'colon' | 'close' | 'dash' | 'word';
 
 function shapeOf(field: string): Shape {
   if (field === '-') return 'dash';
   if (field.length >= 2 && field.charCodeAt(0) === 91 && field.charCodeAt(field.length - 1) === 93) return 'bracket';
   if (field.length >= 2 && field.charCodeAt(field.length - 1) === 58 /* : */) return 'colon';
+  if (field.length >= 2 && field.charCodeAt(field.length - 1) === 93 /* ] */ && !field.includes('[')) return 'close';
   return 'word';
 }
 
@@ -200,13 +206,15 @@ function programEnd(message: string, fields: ReadonlyArray<[number, number]>): {
  *    component. Reason: a message holds spaces, the fields joined by bars do not.
  * 2. A level word at the same field (at most the 9th) on 90 % of the lines: the fields up to it, then after it
  *    each field that has the same shape on 90 % of them — a bracket group (thread, request context), a field
- *    ending with `:` (logger or tag: it ends the header), a lone `-` (ends it), or a word followed by a bracket
- *    group whose values repeat (a logger without colon). Reason: log4j/logback, Python logging, klog/glog-style, Android logcat,
+ *    ending with `:` (logger or tag: it ends the header), a field ending with `]` alone (glog's `file.go:12]`:
+ *    it ends the header), a lone `-` (ends it), an integer (a thread id), or a word followed by a bracket group
+ *    or a lone `-` whose values repeat (a logger without colon: oslo's `name [req-…]`, logback's `logger - msg`).
+ *    With no logger after the level, the nearest name before it that repeats (BGL's `KERNEL`, Python's
+ *    `%(name)s - %(levelname)s`) names the component. Reason: log4j/logback, Python logging, klog/glog-style, Android logcat,
  *    Zookeeper, Spark, OpenStack and BGL all put the level after the time, the thread and logger after it; a
  *    message does not open with a level on nine lines in ten.
  * 3. Else a program name of one to three fields closed by `:` (syslog's `sshd[24200]:`, `syslogd 1.4.1:`) or by
- *    a lone `-` (`chrome.exe *64 - `) on 90 % of the lines, with few distinct names (at most a quarter of the
- *    lines, digits aside). Reason: syslog-style programs and proxies name the writer before the message; a
+ *    a lone `-` (`chrome.exe *64 - `) on 90 % of the lines, the names repeating (repeats). Reason: syslog-style programs and proxies name the writer before the message; a
  *    message's own words before a colon vary with the message.
  * The logger, tag or program names the entity (as a translator would make it `entity:template`); the level is
  * read as the line's level, never part of the template.
@@ -231,21 +239,44 @@ export function learnTextHeader(messages: readonly string[], pipes = 0): TextHea
         continue;
       }
       if (enough(count('colon'))) {
-        if (entity < 0) entity = slots.length;
+        // (A colon field without a letter is an id, nginx's `1234#0:`, not a component.)
+        if (entity < 0 && enough(fields.filter((f) => LETTER.test(f[j] ?? '')).length)) entity = slots.length;
         slots.push('colon');
         break;
+      }
+      if (enough(count('close'))) {
+        slots.push('close');
+        break;
+      }
+      if (enough(fields.filter((f) => f.length > j + 1 && INTEGER.test(f[j] as string)).length)) {
+        // A thread or process id (glog's `12345` after its level).
+        slots.push('any');
+        continue;
       }
       if (enough(count('dash'))) {
         slots.push('dash');
         break;
       }
       const next = fields.map((f) => (f.length > j + 2 ? shapeOf(f[j + 1] as string) : null));
-      if (enough(count('word')) && enough(next.filter((x) => x === 'bracket').length) && repeats(fields.map((f) => f[j] ?? ''))) {
+      if (enough(count('word')) && enough(next.filter((x) => x === 'bracket' || x === 'dash').length) && repeats(fields.map((f) => f[j] ?? ''))) {
         if (entity < 0) entity = slots.length;
         slots.push('word');
         continue;
       }
       break;
+    }
+    if (entity < 0) {
+      // No logger after the level: the nearest field before it (a dash aside) that is a name repeating over the
+      // lines names the component (BGL's `KERNEL`, Python's `%(name)s - %(levelname)s`).
+      for (let q = p - 1; q >= Math.max(0, p - 2); q--) {
+        const values = fields.map((f) => f[q] as string);
+        if (values.every((v) => v === '-')) continue;
+        if (enough(values.filter((v) => shapeOf(v) === 'word' && LETTER.test(v)).length) && repeats(values)) {
+          slots[q] = 'word';
+          entity = q;
+        }
+        break;
+      }
     }
     return { slots, entity };
   }
@@ -253,19 +284,21 @@ export function learnTextHeader(messages: readonly string[], pipes = 0): TextHea
   const ends = lines.map((m) => programEnd(m, headerFields(m, MAX_PROGRAM_FIELDS + 2)));
   for (const kind of ['untilColon', 'untilDash'] as const) {
     const closed = ends.flatMap((e, i) => (e !== null && e.kind === kind ? [(fields[i] as string[]).slice(0, e.end).join(' ')] : []));
-    if (enough(closed.length) && few(closed)) return { slots: [kind], entity: 0 };
+    // (A name without a letter is an address or a number, as an access log's client `10.0.0.1 - -`: no program.)
+    if (enough(closed.filter((c) => LETTER.test(c)).length) && repeats(closed)) return { slots: [kind], entity: 0 };
   }
   return undefined;
 }
 
-/** Whether values repeat: at most half as many distinct ones as values (a logger names many lines). */
-function repeats(values: readonly string[]): boolean {
-  return new Set(values).size * 2 <= values.length;
-}
+const LETTER = /[A-Za-z]/;
 
-/** Whether values vary little: at most a quarter as many distinct ones (digits aside) as values, or 3. */
-function few(values: readonly string[]): boolean {
-  return new Set(values.map((v) => v.replace(/[0-9]+/g, '0'))).size <= Math.max(3, values.length / 4);
+/**
+ * Whether values repeat as a header field's do: at most half as many distinct ones (digits aside) as values,
+ * rounded up. Reason: a field naming the writer (logger, program, component) names many lines; a message's own
+ * words vary with the message.
+ */
+function repeats(values: readonly string[]): boolean {
+  return new Set(values.map((v) => v.replace(/[0-9]+/g, '0'))).size * 2 <= values.length + 1;
 }
 
 /** What readTextHeader read off a line: its level and entity ('' each when none). */
@@ -333,19 +366,21 @@ export function entityName(field: string, qualified = true): string {
 
 const BRACKET_RE = '\\[(?:[^\\[\\]\\n]|\\[[^\\[\\]\\n]*\\])*\\](?=\\s|$)';
 const LEVEL_WORDS_RE = 'TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG|FINE|FINER|FINEST|CONFIG';
-/** Level words in upper, lower and capitalized case, as `[A-Z]|…` alternatives; `letters`: logcat's letters too. */
+/** Level words in upper, lower and capitalized case, as alternatives; `letters`: logcat's letters too, and glog's glued to a date. */
 export function levelAlternatives(words: string, letters: string): string {
   const cased = words.split('|').flatMap((w) => [w, w.toLowerCase(), w.charAt(0) + w.slice(1).toLowerCase()]);
-  return [...new Set(cased)].sort((a, b) => b.length - a.length).join('|') + (letters === '' ? '' : `|[${letters}]`);
+  const glog = [...letters].filter((c) => 'IWEF'.includes(c)).join('');
+  return [...new Set(cased)].sort((a, b) => b.length - a.length).join('|') +
+    (glog === '' ? '' : `|[${glog}](?:0[1-9]|1[0-2])(?:0[1-9]|[12]\\d|3[01])`) + (letters === '' ? '' : `|[${letters}]`);
 }
 
 /**
- * A regex matching a header of these slots as readTextHeader reads it, fields separated by blanks; the entity's
+ * The regexes of a header's fields, one per slot, matching them as readTextHeader reads them; the entity's
  * field captured as `entity` (its id and `:` left out, a qualified class cut to the class, as entityName does).
  * `level` is the regex of the level words it accepts (all of them by default: a WARN rule narrows it). With
  * `pipes`, a bar separates fields as a space does.
  */
-export function headerRegex(header: TextHeader, pipes: boolean, level = levelAlternatives(LEVEL_WORDS_RE, 'VDIWEFA')): string {
+export function headerItems(header: TextHeader, pipes: boolean, level = levelAlternatives(LEVEL_WORDS_RE, 'VDIWEFA')): string[] {
   // (With `|`-joined fields a bar separates as a space does: header.ts unpipe.)
   const sp = pipes ? '[\\s|]' : '\\s';
   const w = pipes ? '[^\\s|]' : '\\S';
@@ -359,17 +394,18 @@ export function headerRegex(header: TextHeader, pipes: boolean, level = levelAlt
       case 'level': return `\\[?(?:${level})\\]?(?=${sp})`;
       case 'bracket': return BRACKET_RE;
       case 'dash': return '-';
+      case 'close': return `${w}*\\](?=${sp})`;
       case 'colon': return `${qualified(`:${sp}`)}${named(`${w}+?`)}(?:\\[\\d+\\])?:`;
       case 'word': return `${qualified(sp)}${named(`${w}+?`)}(?:\\[\\d+\\])?(?=${sp})`;
       case 'untilColon': return `${named(`(?:${w}*${ns(':')}${sep}){0,${MAX_PROGRAM_FIELDS - 1}}?${w}*?`)}(?:\\[\\d+\\])?:`;
       case 'untilDash': return `${named(`${w}*${ns(':')}(?:${sep}(?!-${sp})${w}*${ns(':')}){0,${MAX_PROGRAM_FIELDS - 1}}?`)}${sep}-`;
       default: return '';
     }
-  }).join(sep);
+  });
 }
 
 const SLOT_WORDS: Readonly<Record<HeaderSlot, string>> = {
-  any: 'field', level: 'level', bracket: '[…]', colon: 'name:', dash: '-', word: 'name', untilColon: 'program:', untilDash: 'program -',
+  any: 'field', level: 'level', bracket: '[…]', colon: 'name:', close: 'file:line]', dash: '-', word: 'name', untilColon: 'program:', untilDash: 'program -',
 };
 
 /** For the run's summary: `field field level name [...] (entity name)`. */

@@ -1,7 +1,7 @@
 import { NAMED_TIME_FORMATS } from '../translators/time-formats.js';
 import type { FileLayout, MinedTemplate, TemplateModel } from './index.js';
 import { WILDCARD } from './mask.js';
-import { headerRegex, levelAlternatives } from './header.js';
+import { headerItems, levelAlternatives } from './header.js';
 import { tableRulesYaml } from './table-rules.js';
 
 /**
@@ -39,12 +39,12 @@ export function rulesYaml(model: TemplateModel): string {
   const text = layout.textHeader;
   // A learned text header (header.ts): read by each rule before the message; its entity names the events.
   const named = text !== undefined && text.entity >= 0 ? '${entity}:' : '';
-  const skip = prefix?.skip ?? '';
+  const time = prefix?.time ?? '';
   if (text !== undefined && text.slots.includes('level')) {
     // A WARN or ERROR line also gives `entity:WARN` / `entity:ERROR`, as the miner's translator does.
     const pipes = layout.pipes !== undefined;
     for (const [words, letters, name] of [['WARN|WARNING', 'W', 'WARN'], ['ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG', 'EFA', 'ERROR']] as const) {
-      const match = `${skip}${pipes ? '[\\s|]*' : '\\s+'}${headerRegex(text, pipes, levelAlternatives(words, letters))}${pipes ? '[\\s|]+' : '\\s+'}\\S`;
+      const match = lineRegex(layout, time, [...headerItems(text, pipes, levelAlternatives(words, letters)), '\\S'], '');
       out.push(`  - { match: ${q(match)}, event: ${q(`${named}${name}`)}, continue: true }`);
     }
   }
@@ -58,7 +58,7 @@ export function rulesYaml(model: TemplateModel): string {
       out.push(`  # left out: ${clipComment(t.name)} (the name holds \${)`);
       continue;
     }
-    const match = templateRegex(t, layout, skip);
+    const match = templateRegex(t, layout, time);
     const states = t.states.map((name, i) => ({ name, i })).filter((s) => s.name !== '');
     out.push(`  - match: ${q(match)}`);
     out.push(`    event: ${q(`${named}${t.name}`)}`);
@@ -100,36 +100,51 @@ function timestampFields(format: string): number {
 
 /**
  * The timestamp for the rules file: a format, and unless the timestamp opens
- * the line, a pattern capturing it (`ts`). `skip` is the regex for the part of
- * a line before the message.
+ * the line, a pattern capturing it (`ts`). `time` is the regex of the
+ * timestamp (and syslog host, leading ids) inside a line.
  */
-function timestampOf(layout: FileLayout): { format: string; prefix: { pattern: string; skip: string } | null } {
+function timestampOf(layout: FileLayout): { format: string; prefix: { pattern: string; time: string } | null } {
   const n = timestampFields(layout.format);
   if (layout.comma) {
     const before = `^(?:[^,]*,){${layout.field}}`;
-    return { format: layout.format, prefix: { pattern: `${before}(?<ts>[^,]+)`, skip: '' } };
+    return { format: layout.format, prefix: { pattern: `${before}(?<ts>[^,]+)`, time: '' } };
   }
   // (A header joined by `|` ends the timestamp at its first bar.)
   const word = layout.pipes !== undefined ? '[^\\s|]+' : '\\S+';
   const ts = layout.format === 'iso8601' ? '\\S+(?:\\s+\\d\\d:\\S+)?' : `${word}${n > 1 ? `(?:\\s+${word}){${n - 1}}` : ''}`;
   const before = layout.field > 0 ? `(?:\\S+\\s+){${layout.field}}` : '';
-  // The skip pattern of a rule: any fields before the timestamp, the timestamp (maybe in brackets), the syslog host.
-  // (A header's leading id fields, header.ts: up to `ids` integers after the timestamp, left out of the message.)
+  // A rule's part for the timestamp (maybe in brackets) and the syslog host, which stand between the message's
+  // fields (lineRegex). (A header's leading id fields, header.ts: up to `ids` integers after the timestamp, left
+  // out of the message.)
   const ids = layout.ids !== undefined ? `(?:\\s+\\d+){0,${layout.ids}}` : '';
-  const skip = `^\\s*${before}\\[?${ts}\\]?${layout.host ? '\\s+\\S+' : ''}${ids}`;
-  const last = layout.pipes !== undefined ? /\[\^\\s\|\]\+$/ : /\\S\+$/;
+  const time = `\\[?${ts}\\]?${layout.host ? '\\s+\\S+' : ''}${ids}`;
+  // The captured time stops before a closing bracket (`[Tue Mar 03 08:00:01 2026]`, `[10.30 16:49:06]`).
   const bracket = layout.pipes !== undefined ? '[^\\s\\]|]+' : '[^\\s\\]]+';
-  if (layout.field === 0) return { format: layout.format, prefix: { pattern: `^\\s*\\[?(?<ts>${ts.replace(last, bracket)})`, skip } };
-  return { format: layout.format, prefix: { pattern: `^\\s*${before}\\[?(?<ts>${ts.replace(/\\S\+$/, '[^\\s\\]]+')})`, skip } };
+  const captured = layout.format === 'iso8601' ? '\\S+(?:\\s+\\d\\d:[^\\s\\]]+)?' : n > 1 ? `${word}(?:\\s+${word}){${n - 2}}\\s+${bracket}` : bracket;
+  return { format: layout.format, prefix: { pattern: `^\\s*${before}\\[?(?<ts>${captured})`, time } };
 }
 
 const REGEX_SPECIAL = /[.*+?^${}()|[\]\\/]/g;
 
-function templateRegex(t: MinedTemplate, layout: FileLayout, skip: string): string {
+/**
+ * A whole line's regex from its message's fields (`items`: the header's, then the template's): the fields that
+ * stood before the timestamp (the file's timestamp field: BGL's label, epoch, date and node; glog's level), the
+ * timestamp, then the others, and `end`.
+ */
+function lineRegex(layout: FileLayout, time: string, items: readonly string[], end: string): string {
+  const pipes = layout.pipes !== undefined;
+  const k = Math.min(layout.field, items.length);
+  const before = items.slice(0, k).map((x) => `${x}\\s+`).join('');
+  const after = items.slice(k);
+  return `^\\s*${before}${time}${after.length > 0 ? `${pipes ? '[\\s|]*' : '\\s+'}${after.join(pipes ? '[\\s|]+' : '\\s+')}` : ''}${end}`;
+}
+
+function templateRegex(t: MinedTemplate, layout: FileLayout, time: string): string {
   const parts = t.tokens.map((tok, i) => {
     const numeric = t.states[i] !== '';
     const pieces = tok.split(WILDCARD).map((p) => p.replace(REGEX_SPECIAL, '\\$&'));
-    const any = layout.comma ? '[^,]*' : '\\S+?';
+    // (A parameter inside a token may be empty: `()` is masked `(<*>)`, mask.ts.)
+    const any = layout.comma ? '[^,]*' : pieces.some((p) => p !== '') ? '\\S*?' : '\\S+?';
     const value = `(?<p${i}>[-+]?\\d+(?:\\.\\d+)?)[A-Za-z%]*`;
     return pieces.join(numeric ? value : any);
   });
@@ -140,9 +155,8 @@ function templateRegex(t: MinedTemplate, layout: FileLayout, skip: string): stri
     return `^${fields.join(',')}$`;
   }
   // (A header joined by `|`, header.ts: its bars are read as spaces.)
-  const sep = layout.pipes !== undefined ? '[\\s|]+' : '\\s+';
-  const header = layout.textHeader === undefined ? '' : `${headerRegex(layout.textHeader, layout.pipes !== undefined)}${sep}`;
-  return `${skip}${layout.pipes !== undefined ? '[\\s|]*' : '\\s+'}${header}${parts.join(sep)}\\s*$`;
+  const header = layout.textHeader === undefined ? [] : headerItems(layout.textHeader, layout.pipes !== undefined);
+  return lineRegex(layout, time, [...header, ...parts], '\\s*$');
 }
 
 function q(text: string): string {
