@@ -111,7 +111,9 @@ function timestampOf(layout: FileLayout): { format: string; prefix: { pattern: s
   }
   // (A header joined by `|` ends the timestamp at its first bar.)
   const word = layout.pipes !== undefined ? '[^\\s|]+' : '\\S+';
-  const ts = layout.format === 'iso8601' ? '\\S+(?:\\s+\\d\\d:\\S+)?' : `${word}${n > 1 ? `(?:\\s+${word}){${n - 1}}` : ''}`;
+  // (ISO-8601 spelled out: the time ends where the format's reading does, before a `,` as Windows CBS writes.)
+  const iso = '\\d{4}-\\d\\d-\\d\\d(?:[T ]\\d\\d:\\d\\d(?::\\d\\d(?:[.,]\\d+)?)?(?:Z|[+-]\\d\\d:?\\d\\d)?)?';
+  const ts = layout.format === 'iso8601' ? iso : `${word}${n > 1 ? `(?:\\s+${word}){${n - 1}}` : ''}`;
   const before = layout.field > 0 ? `(?:\\S+\\s+){${layout.field}}` : '';
   // A rule's part for the timestamp (maybe in brackets) and the syslog host, which stand between the message's
   // fields (lineRegex). (A header's leading id fields, header.ts: up to `ids` integers after the timestamp, left
@@ -120,7 +122,7 @@ function timestampOf(layout: FileLayout): { format: string; prefix: { pattern: s
   const time = `\\[?${ts}\\]?${layout.host ? '\\s+\\S+' : ''}${ids}`;
   // The captured time stops before a closing bracket (`[Tue Mar 03 08:00:01 2026]`, `[10.30 16:49:06]`).
   const bracket = layout.pipes !== undefined ? '[^\\s\\]|]+' : '[^\\s\\]]+';
-  const captured = layout.format === 'iso8601' ? '\\S+(?:\\s+\\d\\d:[^\\s\\]]+)?' : n > 1 ? `${word}(?:\\s+${word}){${n - 2}}\\s+${bracket}` : bracket;
+  const captured = layout.format === 'iso8601' ? iso : n > 1 ? `${word}(?:\\s+${word}){${n - 2}}\\s+${bracket}` : bracket;
   return { format: layout.format, prefix: { pattern: `^\\s*${before}\\[?(?<ts>${captured})`, time } };
 }
 
