@@ -305,6 +305,16 @@ function repeats(values: readonly string[]): boolean {
 export interface HeaderParts {
   level: string;
   entity: string;
+  /** The last level and entity fields read and what they gave: consecutive lines mostly repeat them (no slicing). */
+  lastLevelField?: string;
+  lastLevel?: string;
+  lastEntityField?: string;
+  lastEntity?: string;
+}
+
+/** Whether message[a, b) is `text`. */
+function isAt(message: string, a: number, b: number, text: string | undefined): text is string {
+  return text !== undefined && b - a === text.length && message.startsWith(text, a);
 }
 
 /**
@@ -312,41 +322,123 @@ export interface HeaderParts {
  * line's fields do not have the header's shapes (a line another writer wrote).
  */
 export function readTextHeader(message: string, header: TextHeader, parts: HeaderParts): string {
+  // (Every line of a file goes through here: fields are scanned in place, not split.)
   parts.level = '';
   parts.entity = '';
   const slots = header.slots;
-  const fields = headerFields(message, slots.length + MAX_PROGRAM_FIELDS + 1);
-  let k = 0;
+  const n = message.length;
+  let i = blanks(message, 0);
   let level = '';
   let entity = '';
   for (let s = 0; s < slots.length; s++) {
     const slot = slots[s] as HeaderSlot;
-    if (k >= fields.length - 1) return message;
+    if (i >= n) return message;
     if (slot === 'untilColon' || slot === 'untilDash') {
-      const e = programEnd(message, fields.slice(k));
-      if (e === null || e.kind !== slot) return message;
-      const last = fields[k + e.end - 1] as [number, number];
-      const nameEnd = slot === 'untilColon' ? last[1] : (fields[k + e.end - 2] as [number, number])[1];
+      // As programEnd: a colon field among the first three closes the name, or a dash after one to three fields.
+      let kind: HeaderSlot | null = null;
+      let nameEnd = -1;
+      let next = -1;
+      let prevEnd = -1;
+      for (let k = 0, j = i; k <= MAX_PROGRAM_FIELDS && j < n; k++) {
+        const e = fieldEnd(message, j);
+        const shape = shapeAt(message, j, e);
+        if (shape === 'dash') {
+          if (k > 0) [kind, nameEnd, next] = ['untilDash', prevEnd, e];
+          break;
+        }
+        if (k === MAX_PROGRAM_FIELDS) break;
+        if (shape === 'colon') {
+          [kind, nameEnd, next] = ['untilColon', e, e];
+          break;
+        }
+        prevEnd = e;
+        j = blanks(message, e);
+      }
+      if (kind !== slot) return message;
       // (A program name of several fields is kept whole: `syslogd 1.4.1`, `chrome.exe *64`.)
-      if (s === header.entity) entity = entityName(message.slice((fields[k] as [number, number])[0], nameEnd), false);
-      k += e.end;
+      if (s === header.entity) entity = entityAt(message, i, nameEnd, false, parts);
+      i = blanks(message, next);
       continue;
     }
-    const field = message.slice(...(fields[k] as [number, number]));
+    const end = fieldEnd(message, i);
     if (slot === 'level') {
-      level = levelOf(field);
+      if (isAt(message, i, end, parts.lastLevelField)) {
+        level = parts.lastLevel as string;
+      } else {
+        parts.lastLevelField = message.slice(i, end);
+        parts.lastLevel = level = levelOf(parts.lastLevelField);
+      }
       if (level === '') return message;
-    } else if (slot !== 'any' && slot !== shapeOf(field)) {
+    } else if (slot !== 'any' && slot !== shapeAt(message, i, end)) {
       return message;
     }
-    if (s === header.entity) entity = entityName(field);
-    k++;
+    if (s === header.entity) entity = entityAt(message, i, end, true, parts);
+    i = blanks(message, end);
   }
-  if (k >= fields.length) return message;
+  // (A field must be left for the message.)
+  if (i >= n) return message;
   parts.level = level;
   parts.entity = entity;
-  return message.slice((fields[k] as [number, number])[0]);
+  return message.slice(i);
 }
+
+function blanks(message: string, i: number): number {
+  while (i < message.length && (message.charCodeAt(i) === 32 || message.charCodeAt(i) === 9)) i++;
+  return i;
+}
+
+/** Where the field starting at `i` ends, as headerFields reads it. */
+function fieldEnd(message: string, i: number): number {
+  const n = message.length;
+  if (message.charCodeAt(i) === 91 /* [ */) {
+    let depth = 0;
+    let j = i;
+    for (; j < n; j++) {
+      const c = message.charCodeAt(j);
+      if (c === 91) depth++;
+      else if (c === 93 && --depth === 0) break;
+    }
+    if (j < n && (j + 1 === n || message.charCodeAt(j + 1) === 32 || message.charCodeAt(j + 1) === 9)) return j + 1;
+  }
+  let j = i;
+  while (j < n && message.charCodeAt(j) !== 32 && message.charCodeAt(j) !== 9) j++;
+  return j;
+}
+
+/** shapeOf of message.slice(a, b), without the slice. */
+function shapeAt(message: string, a: number, b: number): Shape {
+  const len = b - a;
+  if (len === 1 && message.charCodeAt(a) === 45) return 'dash';
+  if (len >= 2) {
+    const first = message.charCodeAt(a);
+    const last = message.charCodeAt(b - 1);
+    if (first === 91 && last === 93) return 'bracket';
+    if (last === 58) return 'colon';
+    if (last === 93) {
+      const open = message.indexOf('[', a);
+      if (open < 0 || open >= b) return 'close';
+    }
+  }
+  return 'word';
+}
+
+/** entityName of message[a, b), the last one's reused when the line repeats its field. */
+function entityAt(message: string, a: number, b: number, qualified: boolean, parts: HeaderParts): string {
+  if (isAt(message, a, b, parts.lastEntityField)) return parts.lastEntity as string;
+  const field = message.slice(a, b);
+  const key = qualified ? field : `\u0000${field}`;
+  let name = ENTITIES.get(key);
+  if (name === undefined) {
+    if (ENTITIES.size >= ENTITIES_MAX) ENTITIES.clear();
+    ENTITIES.set(key, name = entityName(field, qualified));
+  }
+  parts.lastEntityField = field;
+  return parts.lastEntity = name;
+}
+
+/** Entity names by field (`\u0000` before a program's, whose name is not cut), as a file's few loggers alternate. */
+const ENTITIES = new Map<string, string>();
+const ENTITIES_MAX = 4096;
 
 /**
  * The component a header field names: without its closing `:` and process id (`sshd[24200]:` → `sshd`), and when
