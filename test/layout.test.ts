@@ -129,16 +129,18 @@ describe('the TrainTicket export with no translator', () => {
 });
 
 describe('a text header of its own: fields joined by `|`, times with one-digit fields (HealthApp\'s format)', () => {
-  it('every line is timed, and the component and pid are tokens of their own, not glued to the message', async () => {
+  it('every line is timed, and the component and pid are header fields, not glued to the message nor mined', async () => {
     const { mineTemplates } = await import('../src/parse/templates/index.js');
     const model = await mineTemplates({ good: await listInputFiles(`${RAW}/pipes/good`, 'good'), bad: await listInputFiles(`${RAW}/pipes/bad`, 'bad') });
     expect(model.untimed).toBe(0);
-    expect(Object.values(model.files).every((f) => f.format === 'yyyyMMdd-H:m:s:SSS' && f.pipes === 3)).toBe(true);
+    // The fields before the last bar (component, pid) are the header, the component its entity (issue 53).
+    expect(Object.values(model.files).every((f) => f.format === 'yyyyMMdd-H:m:s:SSS' && f.pipes === 3 &&
+      JSON.stringify(f.textHeader) === JSON.stringify({ slots: ['word', 'any'], entity: 0 }))).toBe(true);
     expect(model.templates.map((t) => t.name)).toEqual([
-      'Step_LSC <*> onStandStepChanged <*>',
-      'Step_StandStepCounter <*> flush sensor data',
-      'Step_StandStepCounter <*> flush done in <*> ms',
-      'Step_ExtSDM <*> calculateCaloriesWithCache totalCalories=<*>',
+      'onStandStepChanged <*>',
+      'flush sensor data',
+      'flush done in <*> ms',
+      'calculateCaloriesWithCache totalCalories=<*>',
     ]);
   });
 
@@ -157,15 +159,16 @@ describe('a text header of its own: fields joined by `|`, times with one-digit f
 });
 
 describe('a text header with a pid and a tid after the time (logcat\'s format)', () => {
-  it('the leading ids are left out of the message: the level and tag open it', async () => {
+  it('the leading ids are left out of the message, and so are the level and tag (the header learned after them)', async () => {
     const { mineTemplates } = await import('../src/parse/templates/index.js');
     const model = await mineTemplates({ good: await listInputFiles(`${RAW}/pids/good`, 'good'), bad: await listInputFiles(`${RAW}/pids/bad`, 'bad') });
-    expect(Object.values(model.files).every((f) => f.ids === 2)).toBe(true);
+    expect(Object.values(model.files).every((f) => f.ids === 2 &&
+      JSON.stringify(f.textHeader) === JSON.stringify({ slots: ['level', 'colon'], entity: 1 }))).toBe(true);
     expect(model.templates.map((t) => t.name)).toEqual([
-      'D WindowManager: relayout window <*> visible',
-      'I Choreographer: frame scheduled',
-      'D ViewRootImpl: draw done in <*> ms',
-      'W ActivityManager: slow operation took',
+      'relayout window <*> visible',
+      'frame scheduled',
+      'draw done in <*> ms',
+      'slow operation took',
     ]);
   });
 });

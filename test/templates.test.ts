@@ -349,7 +349,7 @@ describe('timestamp detection', () => {
     expect(err).toBeInstanceOf(InputError);
     expect((err as InputError).message).toBe('logs/app.log: no timestamp format found in the first 3 lines (tried ISO-8601 and log4j (yyyy-MM-dd HH:mm:ss,SSS), ' +
       'yyyy/MM/dd HH:mm:ss, yy/MM/dd HH:mm:ss, dd/MMM/yyyy:HH:mm:ss Z, EEE MMM d HH:mm:ss yyyy, syslog (MMM d HH:mm:ss), MM-dd HH:mm:ss.SSS, ' +
-      'yyMMdd HHmmss, epoch seconds or milliseconds, HH:mm:ss.SSS)');
+      'yyMMdd HHmmss, epoch seconds or milliseconds, MM.dd HH:mm:ss, HH:mm:ss.SSS)');
     expect((err as InputError).hint).toBe('name it with --timestamp FORMAT (e.g. --timestamp "dd.MM.yyyy HH:mm:ss"), or write a translator (--translator)');
   });
 

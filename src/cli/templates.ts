@@ -4,6 +4,7 @@ import { listInputFiles } from '../parse/files.js';
 import type { TemplateModel } from '../parse/templates/index.js';
 import { clip } from '../parse/dlog.js';
 import { describeTable, type ColumnOverrides } from '../parse/layout.js';
+import { describeHeader } from '../parse/templates/header.js';
 import { columnOverrides, typedOption } from './options.js';
 import { OutputGuard } from './guard.js';
 import { formatUserError, StagedOutputs, writeStream } from './output.js';
@@ -99,7 +100,9 @@ export function renderTemplates(model: TemplateModel, notes: readonly string[] =
       : model.instance.kind === 'column' ? `instances: column '${model.instance.name}'` : `instances: /${model.instance.pattern}/`;
   const formats = [...new Set(Object.values(model.files).map((f) => f.format))].join(', ');
   const tables = [...new Set(Object.values(model.files).flatMap((f) => (f.table === undefined ? [] : [describeTable(f.table)])))];
-  lines.push(`${model.templates.length} templates from ${model.lines} lines (${tables.length > 0 ? tables.join(' | ') : `timestamps: ${formats}`}; ${instances})`);
+  const headers = [...new Set(Object.values(model.files).flatMap((f) => (f.textHeader === undefined ? [] : [describeHeader(f.textHeader)])))];
+  lines.push(`${model.templates.length} templates from ${model.lines} lines (${tables.length > 0 ? tables.join(' | ') : `timestamps: ${formats}`}; ` +
+    `${headers.map((h) => `header learned: ${h}; `).join('')}${instances})`);
   lines.push(...notes.map((l) => l.trimStart()));
   lines.push('');
   lines.push(`${'good'.padStart(9)} ${'bad'.padStart(9)}  template`);

@@ -34,11 +34,12 @@ import { makeTimeFormat, type TimeFormat } from '../translators/time-formats.js'
 import { compileUserRegex, type UserRegex } from '../translators/pattern.js';
 import { DEFAULT_DRAIN_PARAMETERS, Drain, skeleton, type DrainParameters, type Skeleton } from './drain.js';
 import { IdFieldCounter, ID_SAMPLE_LINES, idColumnOf, type InstanceRule } from './instances.js';
-import { hasKey, keyPlan, maskToken, numericValue, readByPlan, tokenize, walkMessage, WILDCARD, type KeyPlan } from './mask.js';
+import { keyPlan, numericValue, readByPlan, tokenize, walkMessage, WILDCARD, type KeyPlan } from './mask.js';
 import { detectTimestamp, endsField, fieldStart, isTimeOfDay, plausibleTime, SAMPLE_LINES, TIMESTAMP_CANDIDATES } from './timestamps.js';
-import { dropLeadingIds, learnLeadingIds, learnPipes, unpipe } from './header.js';
-import type { FileLayout, FileMining, MiningProgress, TemplateOptions } from './types.js';
-import { describeTable, detectTable, readHead, RowReader, type MessageHead, type RowParts } from '../layout.js';
+import { describeHeader, learnLeadingIds, learnPipes, learnTextHeader } from './header.js';
+import type { FileLayout, FileMining, LineKeys, MiningProgress, TemplateOptions } from './types.js';
+import { fileState, HEX_LIKE, KeyGuess, maskAll, messageKey, splitLine, type FileState } from './split.js';
+import { describeTable, detectTable } from '../layout.js';
 
 export interface MinedTemplate {
   readonly id: number;
@@ -112,8 +113,7 @@ export interface LineReplay {
   readonly lines: Readonly<Record<string, LineKeys>>;
 }
 
-/** A file's line keys (LineReplay.lines). */
-export type LineKeys = Uint16Array | Int32Array;
+export type { LineKeys } from './types.js';
 
 /** Most bytes of line keys (all files) the mining pass hands to the translating pass, shared by the parsing threads. */
 export const REPLAY_MAX_BYTES = 128 << 20;
@@ -181,7 +181,8 @@ function describeModel(model: TemplateModel): string {
   const instances = model.instance === null ? 'one file = one instance'
     : model.instance.kind === 'host' ? 'instances by syslog host' : model.instance.kind === 'column' ? `instances by column '${model.instance.name}'` : `instances by /${model.instance.pattern}/`;
   const pipes = (Object.values(model.files).some((f) => f.pipes !== undefined) ? '; header fields joined by |' : '') +
-    (Object.values(model.files).some((f) => f.ids !== undefined) ? '; leading pid/tid fields left out' : '');
+    (Object.values(model.files).some((f) => f.ids !== undefined) ? '; leading pid/tid fields left out' : '') +
+    [...new Set(Object.values(model.files).flatMap((f) => (f.textHeader === undefined ? [] : [describeHeader(f.textHeader)])))].map((h) => `; header learned: ${h}`).join('');
   return `raw logs, no translator: ${model.templates.length} templates mined from ${model.lines} lines (timestamps: ${formats}${pipes}; ${instances}); ` +
     'see them with distalyze templates GOOD BAD' + notes;
 }
@@ -204,166 +205,6 @@ export function untimedNotes(model: TemplateModel): string[] {
   const empty = model.empty ?? [];
   if (empty.length > 0) out.push(`  ${empty.length} file${empty.length === 1 ? '' : 's'} held no log line (empty, or blank and # lines only): no instance, e.g. ${empty[0]}`);
   return out;
-}
-
-// ---------------------------------------------------------------------------
-// Splitting a line into time and message, shared by mining and translating.
-
-interface FileState {
-  readonly layout: FileLayout;
-  readonly format: TimeFormat;
-  /** Whether the format is a time of day (plausibleTime). */
-  readonly timeOfDay: boolean;
-  lastTime: number;
-  /** The mining pass's key per line of this file (LineReplay.lines), if any. */
-  readonly replay?: LineKeys | undefined;
-  /** The last line split (splitLine): its time, message, syslog host ('' if none), and whether it had its own timestamp. */
-  t: number;
-  message: string;
-  host: string;
-  timed: boolean;
-  /** A table's rows (null: a text log), and the last row's parts: entity, trace, level ('' each when none). */
-  readonly rows: RowReader | null;
-  readonly row: RowParts;
-  /** The last line's level and log statement (readHead: '' each when none). */
-  readonly head: MessageHead;
-}
-
-function fileState(layout: FileLayout, format: TimeFormat, replay?: LineKeys): FileState {
-  return {
-    layout, format, timeOfDay: isTimeOfDay(format), lastTime: NaN, replay, t: NaN, message: '', host: '', timed: false,
-    rows: layout.table === undefined ? null : new RowReader(layout.table),
-    row: { t: NaN, message: '', entity: '', trace: '', level: '' },
-    head: { level: '', location: '' },
-  };
-}
-
-/**
- * Split a line into its time and message (the line without its timestamp and syslog host), into `state.t`,
- * `.message`, `.host` and `.timed`; false for a header or a line that cannot be timed. (Fields of the file's
- * state rather than a new object per line.)
- */
-function splitLine(line: string, lineNo: number, state: FileState): boolean {
-  const { layout, format } = state;
-  if (layout.header && lineNo === 1) return false;
-  if (line.length === 0) return false;
-  if (state.rows !== null) {
-    // A table row: its message cell (or field) is the message, the row's time its time; a row that cannot be read
-    // (a cut or interleaved one) is not a continuation line.
-    if (!state.rows.read(line, state.row)) return false;
-    state.t = state.row.t;
-    state.message = readHead(state.row.message, state.head);
-    if (state.row.level !== '') state.head.level = state.row.level;
-    if (state.message.length === 0 && state.head.location === '') return false;
-    state.host = '';
-    state.timed = true;
-    state.lastTime = state.t;
-    return true;
-  }
-  state.head.location = '';
-  state.head.level = '';
-  const start = fieldStart(line, layout.field, layout.comma);
-  const t = start >= 0 ? format.parse(line, start) : NaN;
-  state.host = '';
-  if (plausibleTime(t, state.timeOfDay)) {
-    let end = format.end;
-    if (line.charCodeAt(end) === 93 /* ] */ && line.charCodeAt(start - 1) === 91) end++;
-    const from = line.charCodeAt(start - 1) === 91 ? start - 1 : start;
-    if (layout.comma) {
-      state.message = line.slice(0, from) + line.slice(end + (line.charCodeAt(end) === 44 ? 1 : 0));
-    } else if (layout.host) {
-      // Syslog: the host is the field after the timestamp.
-      let i = end;
-      while (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9) i++;
-      let j = i;
-      while (j < line.length && line.charCodeAt(j) !== 32 && line.charCodeAt(j) !== 9) j++;
-      state.host = line.slice(i, j);
-      state.message = line.slice(j);
-    } else {
-      state.message = from === 0 ? line.slice(end) : line.slice(0, from) + line.slice(end);
-    }
-    if (layout.pipes !== undefined) state.message = unpipe(state.message, layout.pipes);
-    if (layout.ids !== undefined) state.message = dropLeadingIds(state.message, layout.ids);
-    state.t = t;
-    state.timed = true;
-    state.lastTime = t;
-  } else {
-    if (Number.isNaN(state.lastTime)) return false;
-    state.message = line;
-    state.t = state.lastTime;
-    state.timed = false;
-  }
-  return true;
-}
-
-/**
- * The cache key of a message: its digit runs collapsed to one `0`. Masking
- * depends on digits only through whether a token has one (mask.ts), so two
- * messages with the same key have the same masked tokens, and most lines of a
- * log skip tokenizing and masking altogether.
- */
-const DIGIT_RUNS = /[0-9]+/g;
-/** A digit run followed by x: numericValue's `0x` test reads the run's digits, which a message key does not keep. */
-const HEX_LIKE = /[0-9][xX]/;
-function messageKey(message: string): string {
-  return message.replace(DIGIT_RUNS, '0');
-}
-
-/**
- * Finding a message's key without making it: a few recent keys per slot,
- * the slot chosen by what digit runs cannot change (where the message's first
- * digit is, up to its 32nd character, the character before it, and its last
- * character, a digit read as `0`), each tried by its digit-free segments
- * (hasKey: the message has the key iff it is those segments with a digit run
- * between each two). A hit is exact;
- * a miss makes the key (messageKey) and looks it up in the Map. Measured on the
- * bench set: 0.29 µs a line against 0.40–0.45 for the key and a direct-mapped
- * cache before the Map, 0.61–0.78 for the key and the Map (hit rate 99.99 %).
- */
-const GUESS_SLOTS = 256;
-const GUESS_WAYS = 4;
-
-class KeyGuess<T extends { readonly segments: readonly string[] }> {
-  private readonly slots: Array<T | undefined> = new Array<T | undefined>(GUESS_SLOTS * GUESS_WAYS).fill(undefined);
-
-  private static slot(message: string): number {
-    const n = message.length;
-    // (The first digit, or the 32nd character when none comes before: the same for every message of a key.)
-    const scan = Math.min(n, 32);
-    let d = 0;
-    while (d < scan) {
-      const c = message.charCodeAt(d);
-      if (c >= 48 && c <= 57) break;
-      d++;
-    }
-    let last = n > 0 ? message.charCodeAt(n - 1) : 0;
-    if (last >= 48 && last <= 57) last = 48;
-    return ((d * 31 + (d > 0 ? message.charCodeAt(d - 1) : 0) * 7 + last) & (GUESS_SLOTS - 1)) * GUESS_WAYS;
-  }
-
-  /** The entry whose key the message has, among those remembered in its slot. */
-  find(message: string): T | undefined {
-    const at = KeyGuess.slot(message);
-    for (let w = 0; w < GUESS_WAYS; w++) {
-      const e = this.slots[at + w];
-      if (e === undefined) return undefined;
-      if (hasKey(message, e.segments)) return e;
-    }
-    return undefined;
-  }
-
-  /** Remember an entry for messages like this one (the slot's most recent first). */
-  add(message: string, entry: T): void {
-    const at = KeyGuess.slot(message);
-    for (let w = GUESS_WAYS - 1; w > 0; w--) this.slots[at + w] = this.slots[at + w - 1];
-    this.slots[at] = entry;
-  }
-}
-
-function maskAll(tokens: readonly string[]): string[] {
-  const masked = new Array<string>(tokens.length);
-  for (let i = 0; i < tokens.length; i++) masked[i] = maskToken(tokens[i] as string);
-  return masked;
 }
 
 // ---------------------------------------------------------------------------
@@ -407,6 +248,9 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}, o
       const unpiped = fileState(layout, makeTimeFormat(layout.format, { year }));
       const ids = learnLeadingIds(sample.flatMap((l, i) => (splitLine(l, i + 1, unpiped) && unpiped.timed ? [unpiped.message] : [])));
       if (ids > 0) layout = { ...layout, ids };
+      const bare = fileState(layout, makeTimeFormat(layout.format, { year }));
+      const textHeader = learnTextHeader(sample.flatMap((l, i) => (splitLine(l, i + 1, bare) && bare.timed ? [bare.message] : [])), pipes);
+      if (textHeader !== undefined) layout = { ...layout, textHeader };
     }
   }
   const comma = layout.comma;
@@ -977,7 +821,7 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
   function emit(id: number, split: FileState, sink: RecordSink, nStates: number): void {
     last = id;
     const template = templates[id] as MinedTemplate;
-    const entity = split.rows !== null ? split.row.entity : '';
+    const entity = split.rows !== null ? split.row.entity : split.parts.entity;
     let event = template.name;
     let stateNames = template.states;
     if (entity !== '') {
@@ -993,7 +837,7 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
         if (Number.isFinite(v)) sink.state(split.t, stateNames[states[p] as number] as string, v);
       }
     }
-    const level = split.rows !== null ? errorLevel(split.head.level) : '';
+    const level = split.rows !== null || split.layout.textHeader !== undefined ? errorLevel(split.head.level) : '';
     if (level !== '') sink.event(split.t, entity === '' ? level : `${entity}:${level}`);
   }
 }

@@ -2,6 +2,7 @@ import { NAMED_TIME_FORMATS } from '../translators/time-formats.js';
 import type { MinedTemplate, TemplateModel } from './index.js';
 import type { FileLayout } from './types.js';
 import { WILDCARD } from './mask.js';
+import { headerItems, levelAlternatives } from './header.js';
 import { tableRulesYaml } from './table-rules.js';
 
 /**
@@ -36,6 +37,18 @@ export function rulesYaml(model: TemplateModel): string {
   }
   out.push('rules:');
   if (layout.header) out.push("  - { match: '^[^0-9]*$', ignore: true }        # the CSV header");
+  const text = layout.textHeader;
+  // A learned text header (header.ts): read by each rule before the message; its entity names the events.
+  const named = text !== undefined && text.entity >= 0 ? '${entity}:' : '';
+  const time = prefix?.time ?? '';
+  if (text !== undefined && text.slots.includes('level')) {
+    // A WARN or ERROR line also gives `entity:WARN` / `entity:ERROR`, as the miner's translator does.
+    const pipes = layout.pipes !== undefined;
+    for (const [words, letters, name] of [['WARN|WARNING', 'W', 'WARN'], ['ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG', 'EFA', 'ERROR']] as const) {
+      const match = lineRegex(layout, time, [...headerItems(text, pipes, levelAlternatives(words, letters)), '\\S'], '');
+      out.push(`  - { match: ${q(match)}, event: ${q(`${named}${name}`)}, continue: true }`);
+    }
+  }
   const ordered = [...model.templates].sort((a, b) => wildcards(a) - wildcards(b) || a.id - b.id);
   for (const t of ordered) {
     if (!t.timed) {
@@ -46,14 +59,14 @@ export function rulesYaml(model: TemplateModel): string {
       out.push(`  # left out: ${clipComment(t.name)} (the name holds \${)`);
       continue;
     }
-    const match = templateRegex(t, layout, prefix?.skip ?? '');
+    const match = templateRegex(t, layout, time);
     const states = t.states.map((name, i) => ({ name, i })).filter((s) => s.name !== '');
     out.push(`  - match: ${q(match)}`);
-    out.push(`    event: ${q(t.name)}`);
+    out.push(`    event: ${q(`${named}${t.name}`)}`);
     if (states.length > 0) out.push('    continue: true');
     states.forEach((s, k) => {
       out.push(`  - match: ${q(match)}`);
-      out.push(`    state: ${q(s.name)}`);
+      out.push(`    state: ${q(`${named}${s.name}`)}`);
       out.push(`    value: p${s.i}`);
       if (k < states.length - 1) out.push('    continue: true');
     });
@@ -88,36 +101,53 @@ function timestampFields(format: string): number {
 
 /**
  * The timestamp for the rules file: a format, and unless the timestamp opens
- * the line, a pattern capturing it (`ts`). `skip` is the regex for the part of
- * a line before the message.
+ * the line, a pattern capturing it (`ts`). `time` is the regex of the
+ * timestamp (and syslog host, leading ids) inside a line.
  */
-function timestampOf(layout: FileLayout): { format: string; prefix: { pattern: string; skip: string } | null } {
+function timestampOf(layout: FileLayout): { format: string; prefix: { pattern: string; time: string } | null } {
   const n = timestampFields(layout.format);
   if (layout.comma) {
     const before = `^(?:[^,]*,){${layout.field}}`;
-    return { format: layout.format, prefix: { pattern: `${before}(?<ts>[^,]+)`, skip: '' } };
+    return { format: layout.format, prefix: { pattern: `${before}(?<ts>[^,]+)`, time: '' } };
   }
   // (A header joined by `|` ends the timestamp at its first bar.)
   const word = layout.pipes !== undefined ? '[^\\s|]+' : '\\S+';
-  const ts = layout.format === 'iso8601' ? '\\S+(?:\\s+\\d\\d:\\S+)?' : `${word}${n > 1 ? `(?:\\s+${word}){${n - 1}}` : ''}`;
+  // (ISO-8601 spelled out: the time ends where the format's reading does, before a `,` as Windows CBS writes.)
+  const iso = '\\d{4}-\\d\\d-\\d\\d(?:[T ]\\d\\d:\\d\\d(?::\\d\\d(?:[.,]\\d+)?)?(?:Z|[+-]\\d\\d:?\\d\\d)?)?';
+  const ts = layout.format === 'iso8601' ? iso : `${word}${n > 1 ? `(?:\\s+${word}){${n - 1}}` : ''}`;
   const before = layout.field > 0 ? `(?:\\S+\\s+){${layout.field}}` : '';
-  // The skip pattern of a rule: any fields before the timestamp, the timestamp (maybe in brackets), the syslog host.
-  // (A header's leading id fields, header.ts: up to `ids` integers after the timestamp, left out of the message.)
+  // A rule's part for the timestamp (maybe in brackets) and the syslog host, which stand between the message's
+  // fields (lineRegex). (A header's leading id fields, header.ts: up to `ids` integers after the timestamp, left
+  // out of the message.)
   const ids = layout.ids !== undefined ? `(?:\\s+\\d+){0,${layout.ids}}` : '';
-  const skip = `^\\s*${before}\\[?${ts}\\]?${layout.host ? '\\s+\\S+' : ''}${ids}`;
-  const last = layout.pipes !== undefined ? /\[\^\\s\|\]\+$/ : /\\S\+$/;
+  const time = `\\[?${ts}\\]?${layout.host ? '\\s+\\S+' : ''}${ids}`;
+  // The captured time stops before a closing bracket (`[Tue Mar 03 08:00:01 2026]`, `[10.30 16:49:06]`).
   const bracket = layout.pipes !== undefined ? '[^\\s\\]|]+' : '[^\\s\\]]+';
-  if (layout.field === 0) return { format: layout.format, prefix: { pattern: `^\\s*\\[?(?<ts>${ts.replace(last, bracket)})`, skip } };
-  return { format: layout.format, prefix: { pattern: `^\\s*${before}\\[?(?<ts>${ts.replace(/\\S\+$/, '[^\\s\\]]+')})`, skip } };
+  const captured = layout.format === 'iso8601' ? iso : n > 1 ? `${word}(?:\\s+${word}){${n - 2}}\\s+${bracket}` : bracket;
+  return { format: layout.format, prefix: { pattern: `^\\s*${before}\\[?(?<ts>${captured})`, time } };
 }
 
 const REGEX_SPECIAL = /[.*+?^${}()|[\]\\/]/g;
 
-function templateRegex(t: MinedTemplate, layout: FileLayout, skip: string): string {
+/**
+ * A whole line's regex from its message's fields (`items`: the header's, then the template's): the fields that
+ * stood before the timestamp (the file's timestamp field: BGL's label, epoch, date and node; glog's level), the
+ * timestamp, then the others, and `end`.
+ */
+function lineRegex(layout: FileLayout, time: string, items: readonly string[], end: string): string {
+  const pipes = layout.pipes !== undefined;
+  const k = Math.min(layout.field, items.length);
+  const before = items.slice(0, k).map((x) => `${x}\\s+`).join('');
+  const after = items.slice(k);
+  return `^\\s*${before}${time}${after.length > 0 ? `${pipes ? '[\\s|]*' : '\\s+'}${after.join(pipes ? '[\\s|]+' : '\\s+')}` : ''}${end}`;
+}
+
+function templateRegex(t: MinedTemplate, layout: FileLayout, time: string): string {
   const parts = t.tokens.map((tok, i) => {
     const numeric = t.states[i] !== '';
     const pieces = tok.split(WILDCARD).map((p) => p.replace(REGEX_SPECIAL, '\\$&'));
-    const any = layout.comma ? '[^,]*' : '\\S+?';
+    // (A parameter inside a token may be empty: `()` is masked `(<*>)`, mask.ts.)
+    const any = layout.comma ? '[^,]*' : pieces.some((p) => p !== '') ? '\\S*?' : '\\S+?';
     const value = `(?<p${i}>[-+]?\\d+(?:\\.\\d+)?)[A-Za-z%]*`;
     return pieces.join(numeric ? value : any);
   });
@@ -128,8 +158,8 @@ function templateRegex(t: MinedTemplate, layout: FileLayout, skip: string): stri
     return `^${fields.join(',')}$`;
   }
   // (A header joined by `|`, header.ts: its bars are read as spaces.)
-  const sep = layout.pipes !== undefined ? '[\\s|]+' : '\\s+';
-  return `${skip}${layout.pipes !== undefined ? '[\\s|]*' : '\\s+'}${parts.join(sep)}\\s*$`;
+  const header = layout.textHeader === undefined ? [] : headerItems(layout.textHeader, layout.pipes !== undefined);
+  return lineRegex(layout, time, [...header, ...parts], '\\s*$');
 }
 
 function q(text: string): string {

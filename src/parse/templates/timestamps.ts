@@ -37,13 +37,16 @@ export const TIMESTAMP_CANDIDATES: readonly string[] = [
   'yyMMdd HHmmss',
   'epoch-ms',
   'epoch-s',
+  // A month and day without a year before a time of day (Proxifier's `[10.30 16:49:06]`): else the time of day
+  // alone would be read, and the date left in the message.
+  'MM.dd HH:mm:ss',
   'HH:mm:ss.SSS',
   'HH:mm:ss',
 ];
 
 /** Human names for the error message. */
 const DESCRIBED = 'ISO-8601 and log4j (yyyy-MM-dd HH:mm:ss,SSS), yyyy/MM/dd HH:mm:ss, yy/MM/dd HH:mm:ss, dd/MMM/yyyy:HH:mm:ss Z, ' +
-  'EEE MMM d HH:mm:ss yyyy, syslog (MMM d HH:mm:ss), MM-dd HH:mm:ss.SSS, yyMMdd HHmmss, epoch seconds or milliseconds, HH:mm:ss.SSS';
+  'EEE MMM d HH:mm:ss yyyy, syslog (MMM d HH:mm:ss), MM-dd HH:mm:ss.SSS, yyMMdd HHmmss, epoch seconds or milliseconds, MM.dd HH:mm:ss, HH:mm:ss.SSS';
 
 export interface FileTimestamp {
   /** The format's name or format string (for makeTimeFormat). */

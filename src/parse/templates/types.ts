@@ -8,6 +8,7 @@ import type { ColumnOverrides, TableLayout } from '../layout.js';
 import type { DrainParameters } from './drain.js';
 import type { IdCounts } from './instances.js';
 import type { FileTimestamp } from './timestamps.js';
+import type { TextHeader } from './header.js';
 
 /** What the mining pass tells as it goes (a compressed file's bytes are its compressed ones, as the reading's). */
 export interface MiningProgress {
@@ -40,7 +41,12 @@ export interface FileLayout extends FileTimestamp {
   readonly pipes?: number;
   /** A text header's leading id fields (pid, tid) after the timestamp, left out of the message (header.ts). */
   readonly ids?: number;
+  /** A text header's fields after the timestamp (header.ts learnTextHeader): left out of the message; level and entity read. */
+  readonly textHeader?: TextHeader;
 }
+
+/** A file's line keys (LineReplay.lines in index.ts). */
+export type LineKeys = Uint16Array | Int32Array;
 
 /**
  * What one file contributes to mining: its layout, and its distinct message

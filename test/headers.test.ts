@@ -1,0 +1,161 @@
+/**
+ * Text headers learned per file (issue 53): one hand-written log per header family in fixtures/raw/headers/. For
+ * each, the header found after the timestamp, the messages mined (the header left out), the entity each line's
+ * events are named by, which lines share a template (written by hand below, from reading the lines), and that
+ * the rules file `templates -o` writes gives every line the records the miner gives.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { listInputFiles } from '../src/parse/files.js';
+import { headerFields, learnTextHeader, levelOf, readTextHeader, type HeaderParts } from '../src/parse/templates/header.js';
+import { lineTemplates, mineTemplates, templateTranslator } from '../src/parse/templates/index.js';
+import { rulesYaml } from '../src/parse/templates/rules.js';
+import { loadTranslator } from '../src/parse/translators/load.js';
+import { recordsByInstance } from './helpers/records.js';
+
+const DIR = 'fixtures/raw/headers';
+
+interface Family {
+  readonly file: string;
+  readonly slots: readonly string[];
+  readonly entity: number;
+  /** Template names, in order of first occurrence. */
+  readonly messages: readonly string[];
+  /** Per line, a label of its true group (lines with one label are one statement). */
+  readonly groups: string;
+  /** Event names of some lines (1-based line number → name). */
+  readonly events: Readonly<Record<number, readonly string[]>>;
+}
+
+const FAMILIES: Record<string, Family> = {
+  syslog: {
+    file: 'syslog.log', slots: ['untilColon'], entity: 0,
+    messages: ['job <*> started', 'session opened for uid <*>', 'job <*> finished in <*> s', 'session closed for uid <*>', 'clock step <*> s'],
+    groups: 'abbcdebadc',
+    // The program without its pid; a name of two fields kept whole.
+    events: { 2: ['sshd:session opened for uid <*>'], 6: ['ntpd 4.2.8:clock step <*> s'] },
+  },
+  'log4j/logback': {
+    file: 'logback.log', slots: ['any', 'level', 'word', 'dash'], entity: 2,
+    messages: ['order <*> placed by customer <*>', 'sync <*> done', 'retry <*> of <*>'],
+    // A thread with spaces (`[pool 2 worker 1]`) and the WARN and ERROR lines of one statement: no split.
+    groups: 'aabcabca',
+    events: { 1: ['OrderService:order <*> placed by customer <*>'], 4: ['PaymentClient:retry <*> of <*>', 'PaymentClient:WARN'], 7: ['PaymentClient:retry <*> of <*>', 'PaymentClient:ERROR'] },
+  },
+  'klog/glog': {
+    file: 'klog.log', slots: ['level', 'any', 'close'], entity: -1,
+    messages: ['Syncing deployment <*>', 'watch of pods ended with: too old resource version <*>', 'Finished syncing deployment <*> in <*>', 'error retrieving resource lock: timeout'],
+    groups: 'aabcdcab',
+    events: { 1: ['Syncing deployment <*>'], 3: ['watch of pods ended with: too old resource version <*>', 'WARN'] },
+  },
+  'Apache error log': {
+    file: 'apache.log', slots: ['level'], entity: -1,
+    messages: ['<*> configured -- resuming normal operations', '[client <*>] File does not exist: <*>', 'child pid <*> exit signal Segmentation fault (<*>)', 'RSA server certificate CommonName does not match server name'],
+    groups: 'abcbcdbc',
+    events: { 2: ['[client <*>] File does not exist: <*>', 'ERROR'], 3: ['child pid <*> exit signal Segmentation fault (<*>)'] },
+  },
+  'Python logging': {
+    file: 'python.log', slots: ['any', 'word', 'any', 'level', 'dash'], entity: 1,
+    messages: ['query <*> took <*> ms', 'GET <*> -> <*>', 'miss for key <*>'],
+    groups: 'ababcabc',
+    events: { 1: ['shop.db:query <*> took <*> ms'], 3: ['shop.db:query <*> took <*> ms', 'shop.db:WARN'], 7: ['shop.api:GET <*> -> <*>', 'shop.api:ERROR'] },
+  },
+  '|-separated': {
+    file: 'pipes.log', slots: ['word', 'any'], entity: 0,
+    messages: ['upload batch <*> ok', 'steps now <*>', 'upload batch <*> failed after <*> tries', 'level <*> percent'],
+    groups: 'aabcbdba',
+    events: { 1: ['Sync_Worker:upload batch <*> ok'], 6: ['Battery_Mon:level <*> percent'] },
+  },
+  'Android logcat': {
+    file: 'logcat.log', slots: ['level', 'colon'], entity: 1,
+    messages: ['relayout window <*> visible', 'skipped <*> frames', 'slow operation took <*> ms'],
+    groups: 'abcabca',
+    events: { 3: ['ActivityManager:slow operation took <*> ms', 'ActivityManager:WARN'], 6: ['ActivityManager:slow operation took <*> ms', 'ActivityManager:ERROR'] },
+  },
+  'program - message': {
+    file: 'proxy.log', slots: ['untilDash'], entity: 0,
+    messages: ['<*> open through proxy <*> HTTPS', '<*> close, <*> bytes sent, <*> bytes received, lifetime <*>'],
+    // `firefox.exe` and `firefox.exe *64` write one statement: one template, two entities.
+    groups: 'aabbaba',
+    events: { 1: ['firefox.exe:<*> open through proxy <*> HTTPS'], 2: ['firefox.exe *64:<*> open through proxy <*> HTTPS'] },
+  },
+};
+
+/** The records (`E t name`) each line gives through a translator, by line number. */
+async function eventsByLine(path: string, translator: ReturnType<typeof templateTranslator>): Promise<string[][]> {
+  const out: string[][] = [];
+  const ctx = { file: path, relativePath: path, className: 'good' as const };
+  let line = 0;
+  const sink = { instance: () => undefined, event: (_t: number, name: string) => { (out[line - 1] ??= []).push(name); }, state: () => undefined };
+  translator.beginFile?.(ctx, sink);
+  for (const text of readFileSync(path, 'utf8').split('\n').slice(0, -1)) {
+    line++;
+    translator.translateLine(text, { ...ctx, line }, sink);
+  }
+  return out;
+}
+
+/** Whether two labellings of the lines make the same groups. */
+function samePartition(a: readonly (string | number)[], b: readonly (string | number)[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) for (let j = 0; j < a.length; j++) if ((a[i] === a[j]) !== (b[i] === b[j])) return false;
+  return true;
+}
+
+describe('a text header learned per file, one family at a time', () => {
+  it.each(Object.entries(FAMILIES))('%s', async (_name, family) => {
+    const files = await listInputFiles(join(DIR, family.file), 'good');
+    const model = await mineTemplates({ good: files, bad: [] }, { year: 2026 });
+    const layout = Object.values(model.files)[0];
+    expect(model.untimed + (model.continued ?? 0)).toBe(0);
+    expect(layout?.textHeader).toEqual({ slots: family.slots, entity: family.entity });
+    expect(model.templates.map((t) => t.name)).toEqual(family.messages);
+    const ids = (await lineTemplates(model, files[0]!)).map(([, id]) => id);
+    expect(ids.every((id) => id >= 0)).toBe(true);
+    expect(samePartition(ids, [...family.groups])).toBe(true);
+    const path = files[0]!.path;
+    const mined = await eventsByLine(path, templateTranslator(model));
+    for (const [line, names] of Object.entries(family.events)) expect(mined[Number(line) - 1]).toEqual(names);
+    // templates -o: the rules file reads the header once per rule and gives the miner's records.
+    const rules = join(mkdtempSync(join(tmpdir(), 'distalyze-headers-')), 'rules.yaml');
+    writeFileSync(rules, rulesYaml(model));
+    const viaRules = await recordsByInstance(path, { translator: await loadTranslator(rules, { year: 2026 }) });
+    const viaMiner = await recordsByInstance(path, { translator: templateTranslator(model) });
+    expect(Object.values(viaRules.byInstance).flat().sort()).toEqual(Object.values(viaMiner.byInstance).flat().sort());
+    expect(Object.values(viaMiner.byInstance).flat().length).toBeGreaterThanOrEqual(readFileSync(path, 'utf8').trim().split('\n').length);
+  });
+});
+
+describe('the header rules, field by field', () => {
+  it('levels: words in any case, bracketed, logcat letters, glog letters glued to the date; nothing else', () => {
+    expect(['INFO', '[notice]', 'Warning', 'W', 'E0102', 'I1231'].map(levelOf)).toEqual(['INFO', 'NOTICE', 'WARNING', 'WARN', 'ERROR', 'INFO']);
+    expect(['Info:', 'X', 'I1332', 'information', 'w'].map(levelOf)).toEqual(['', '', '', '', '']);
+  });
+
+  it('fields: a bracket group with spaces and nested brackets is one field', () => {
+    const m = '- INFO  [QuorumPeer[myid=1]/0:2181:Election@774] - Notification time out: 3200';
+    expect(headerFields(m, 5).map(([a, b]) => m.slice(a, b))).toEqual(['-', 'INFO', '[QuorumPeer[myid=1]/0:2181:Election@774]', '-', 'Notification']);
+  });
+
+  it('short messages with one header shape are not merged (BGL), and a message with no header is left whole', () => {
+    const lines = ['RAS KERNEL INFO generating core.2275', 'RAS KERNEL INFO program interrupt', 'RAS APP FATAL shutdown complete',
+      'RAS KERNEL INFO generating core.12', 'NULL DISCOVERY WARNING Node card is not fully functional'];
+    const header = learnTextHeader(lines);
+    expect(header).toEqual({ slots: ['any', 'word', 'level'], entity: 1 });
+    const parts: HeaderParts = { level: '', entity: '' };
+    expect(readTextHeader(lines[2]!, header!, parts)).toBe('shutdown complete');
+    expect([parts.level, parts.entity]).toEqual(['FATAL', 'APP']);
+    // A line of another writer keeps its words, and gives no level and no entity.
+    expect(readTextHeader('kernel panic: not syncing', header!, parts)).toBe('kernel panic: not syncing');
+    expect([parts.level, parts.entity]).toEqual(['', '']);
+  });
+
+  it('no header where the lines share none: plain messages, a colon in a tenth of them, access logs\' client addresses', () => {
+    expect(learnTextHeader(['Starting server on port 80', 'Accepted connection from 10.0.0.1', 'Request took 12 ms', 'Error: disk full',
+      'Stopping server', 'Accepted connection from 10.0.0.2', 'Request took 15 ms', 'Stopping server', 'Starting server on port 81', 'Request took 9 ms'])).toBeUndefined();
+    expect(learnTextHeader(['10.0.0.1 - - "GET / HTTP/1.1" 200 512', '10.0.0.2 - - "GET /a HTTP/1.1" 404 0', '10.0.0.1 - - "POST /b HTTP/1.1" 201 7',
+      '10.0.0.3 - - "GET / HTTP/1.1" 200 512', '10.0.0.4 - - "GET /c HTTP/1.1" 200 51'])).toBeUndefined();
+  });
+});
