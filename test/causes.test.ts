@@ -115,7 +115,7 @@ describe('fixtures/causes/generate.mjs', () => {
       .map((d) => join(d.parentPath, d.name).slice(root.length + 1))
       .sort();
     const committed = files('fixtures/causes');
-    expect(committed).toHaveLength(2 + 2 + 2 + 2 + 2 + 40 + 16);
+    expect(committed).toHaveLength(2 + 2 + 2 + 2 + 2 + 40 + 16 + 2 + 40 + 2 + 2);
     expect(files(out)).toEqual(committed);
     for (const f of committed) expect(readFileSync(join(out, f), 'utf8')).toBe(readFileSync(join('fixtures/causes', f), 'utf8'));
   });
