@@ -88,6 +88,12 @@ function metricSentence(m: VerdictMetric, tests: readonly TestResult[] | undefin
   const testName = test === undefined ? 'p' : `${testWords(test, stratum?.kind)}, p`;
   const change = `${unit(m.meanGood)} → ${unit(m.meanBad)}, ${rel}${added}; ${testName} ${formatP(m.p, m.log10p)}`;
   if (m.significant) return `Bad instances ${m.difference > 0 ? 'are worse' : 'are better'}: ${m.variable}${whose} ${change}.`;
+  const s = m.spread;
+  if (s !== null && s.significant) {
+    const how = s.meanBad > s.meanGood ? 'more' : 'less';
+    return `${m.variable}${whose} does not differ significantly in mean (${change}), but its spread does: bad instances vary ${how}, ` +
+      `mean deviation from the median ${unit(s.meanGood)} → ${unit(s.meanBad)}; Brown–Forsythe test of spread, p ${formatP(s.p, s.log10p)}.`;
+  }
   return `${m.variable}${whose} does not differ significantly (${change}).`;
 }
 
@@ -114,6 +120,7 @@ function testWords(t: TestResult, stratum: string | undefined): string {
     case 'mantel-haenszel': return 'Mantel–Haenszel test over kinds';
     case 'windows': return "Welch's t-test, also against the spread between the good windows";
     case 'outlier': return 'outlier test of one bad unit against its peers';
+    case 'brown-forsythe': return 'Brown–Forsythe test of spread';
   }
 }
 
@@ -164,6 +171,8 @@ export function causeStanding(c: VerdictCause, v: Pick<Verdict, 'metric' | 'caus
   const change = changeOfP(v.metric);
   if (c.negligible) return { role: 'negligible', words: `changed by under ${NEGLIGIBLE_SHARE * 100}% of a run: too little to matter` };
   if (c.source === 'weak') return { role: 'weak', words: 'not significant: where to look next' };
+  if (c.method === 'brown-forsythe') return { role: 'untied', words: `its spread changed, as P's did` };
+  if (c.addsNoTime === true) return { role: 'herring', words: `credited none of ${change}: its waits are time taken from the steps it interrupts` };
   if (c.source === 'divergence') {
     // The same wait seen from the other event (db:Done's gap is db:Query's gap.after): the graph cause's twin, not a herring.
     const twin = twinOfGraphCause(c, v, context.tests);
@@ -174,7 +183,7 @@ export function causeStanding(c: VerdictCause, v: Pick<Verdict, 'metric' | 'caus
     return { role: 'consequence', words: `moved in time with ${change}: a consequence, not a cause` };
   }
   if (c.source === 'divergence') {
-    return v.causes.some((x) => x.source === 'graph')
+    return v.causes.some((x) => x.source === 'graph' && x.addsNoTime !== true)
       ? { role: 'herring', words: `changed, but not tied to ${change}` }
       : { role: 'untied', words: `changed; the graphs tie nothing to ${change}, so it is unconfirmed` };
   }
@@ -198,7 +207,8 @@ function describeCause(c: VerdictCause, v: Verdict, context: SentenceContext): s
     return `${c.kind}, ${how}: ${featureValue(c.kind, c.feature, c.meanGood)} of good → ${featureValue(c.kind, c.feature, c.meanBad)} of bad instances, ${z}`;
   }
   const where = c.source === 'graph' || (c.source === 'divergence' && !c.negligible) ? `, ${causeStanding(c, v, context).words}` : '';
-  return `${c.kind} ${c.feature} ${featureChange(c.kind, c.feature, c.meanGood, c.meanBad)}, ${z}${where}`;
+  const spread = c.method === 'brown-forsythe' ? ' spread (mean deviation from the median)' : '';
+  return `${c.kind} ${c.feature}${spread} ${featureChange(c.kind, c.feature, c.meanGood, c.meanBad)}, ${z}${where}`;
 }
 
 /** Edges from P to a cause in the first graph of its kind and feature that holds it (1 = P's neighbour); null when none does. */
