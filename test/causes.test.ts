@@ -25,6 +25,7 @@ interface Json {
     aliases: Array<{ variable: string }>;
     timeShares: Array<{ event: string; difference: number; share: number }>;
     metric: { significant: boolean; difference: number; spread: { significant: boolean; meanGood: number; meanBad: number } | null } | null;
+    modes: Array<{ instances: number; meanP: number; cause: string | null }>;
   };
   graphs: Array<{ score: number; nodes: Array<{ variable: string; metric?: boolean }> }>;
 }
@@ -113,6 +114,25 @@ describe('planted causes (fixtures/causes, issue 10)', () => {
 });
 
 describe('generated cases of kinds not seen before (fixtures/causes, issue 52)', () => {
+  // Before: render:Start (the lock, 30% of bad) first, the payload's size shift second, the cache miss
+  // (70% of bad) fourth. Bad's duration has two modes and good's one: each mode against good names its
+  // own cause (attention/modes.ts), pinned first.
+  it('h. two slow paths inside the bad set: both named, one per mode of the duration, before the size shift', async () => {
+    const json = await analyse('two-slow-paths');
+    const modes = json.verdict.modes;
+    expect(modes.map((m) => m.instances)).toEqual([36, 84]); // the lock path adds more time: first
+    const lock = ['render:Start', 'render:Done'];
+    const miss = ['catalog:Lookup', 'catalog:Found'];
+    expect(lock).toContain(modes[0]!.cause);
+    expect(miss).toContain(modes[1]!.cause);
+    const causes = json.verdict.causes.map((c) => c.variable);
+    expect(causes.slice(0, 2)).toEqual([modes[0]!.cause, modes[1]!.cause]);
+    expect(causes.indexOf('render:payload_kb')).toBeGreaterThan(1);
+    expect(json.verdict.sentence).toMatch(/Bad's duration has two modes, each compared with good: 36 instances at 0\.45\d* s, top cause render:(Start|Done) \(.*\); 84 at 0\.2\d* s, top cause catalog:(Lookup|Found) \(/);
+    // Search and book requests are compared within their kinds, which already split them: no modes there.
+    expect((await analyse('two-kinds')).verdict.modes).toEqual([]);
+  });
+
   // A reporter's line that falls inside a 2 s compute takes the wait before it from the compute's end
   // (Write): before, it was billed 141% of the added time (17.8 s of 12.7) and, tied to P in the count
   // graph (a line a second counts the run's length), named top cause. Its credit is now set against the

@@ -4,7 +4,7 @@
  * the FeatureSet, the tests and the graphs; src/report/verdict.ts says it as
  * the one sentence that text, JSON and HTML all show.
  */
-import { classRange, isTimeFeature, LOG_KINDS, type FeatureSet, type FeatureTable, type LogKind } from '../features/types.js';
+import { classRange, isTimeFeature, LOG_KINDS, type FeatureSet, type FeatureTable, type FeatureType, type LogKind } from '../features/types.js';
 import { sourceOf } from '../features/sources.js';
 import { sumOver } from '../stats/sum.js';
 import { compareEffect } from '../ttest/effect.js';
@@ -88,6 +88,15 @@ export interface VerdictCause {
    * interrupts; listed after the significant causes that are not.
    */
   readonly addsNoTime?: true;
+  /** The top cause of one of bad's two modes of P (modes.ts): its index in Verdict.modes; its test is good against that mode. */
+  readonly mode?: number;
+}
+
+/** One of two modes of bad's P (modes.ts): how many bad instances, their mean P, and its top cause against good. */
+export interface VerdictMode {
+  readonly instances: number;
+  readonly meanP: number;
+  readonly cause: VerdictCause | null;
 }
 
 /** One event's part in the mean slowdown: Σ over events of Δ mean `wait` = Δ mean event span (SPEC §2). */
@@ -118,6 +127,8 @@ export interface Verdict {
   readonly eventSpan: { readonly meanGood: number; readonly meanBad: number } | null;
   /** Variables that are P under another name (SPEC §5), per kind. */
   readonly aliases: readonly { readonly variable: string; readonly kind: LogKind }[];
+  /** Bad's two modes of P, each with its cause (modes.ts), the larger share of the added time first; empty when bad's P has one. */
+  readonly modes: readonly VerdictMode[];
   /** Whether any test is significant at all. */
   readonly anySignificant: boolean;
 }
@@ -146,6 +157,7 @@ export function verdictOf(
   graphs: readonly AttentionGraph[],
   balance: number,
   aliasesOf: ReadonlyMap<FeatureTable, readonly string[]> = aliasesByTable(fs),
+  modes: readonly VerdictMode[] = [],
 ): Verdict {
   const metricName = (kind: LogKind): string | null => fs.metric[kind];
   const aliasSet = new Set<string>();
@@ -183,6 +195,14 @@ export function verdictOf(
     listed.add(key);
     (c.negligible ? later : causes).push(c);
   };
+  // Bad's two modes are two problems: each mode's cause is named first, in the modes' order (modes.ts).
+  const pinned: VerdictCause[] = [];
+  modes.forEach((m, i) => {
+    const key = m.cause === null ? null : `${m.cause.kind}\u0000${m.cause.variable}`;
+    if (m.cause === null || key === null || listed.has(key)) return;
+    listed.add(key);
+    pinned.push({ ...m.cause, mode: i });
+  });
   // The graphs explain P's divergence: where P does not diverge, they explain nothing, and divergence alone ranks.
   const metric = metricOf(fs, summary);
   for (const g of metric?.significant === true ? graphs : []) {
@@ -213,8 +233,8 @@ export function verdictOf(
     const free = (c: VerdictCause): boolean => c.kind === 'event' && c.presence === 'new' && !((credited.get(c.variable) ?? 0) >= TIME_SHARE_MIN * slowdown);
     causes.splice(0, causes.length, ...causes.filter((c) => !free(c)), ...causes.filter(free).map((c): VerdictCause => ({ ...c, addsNoTime: true })));
   }
-  const grouped = rankComponents(causes, span === null ? null : span.rows, slowdown);
-  causes.splice(0, causes.length, ...grouped.causes);
+  const grouped = rankComponents([...pinned, ...causes], span === null ? null : span.rows, slowdown);
+  causes.splice(0, causes.length, ...pinned, ...grouped.causes.filter((c) => !pinned.includes(c)));
   let weak = 0;
   for (const t of strongestInsignificant(candidates)) {
     const key = `${t.kind}\u0000${t.variable}`;
@@ -235,6 +255,7 @@ export function verdictOf(
     timeShares,
     eventSpan: span === null ? null : { meanGood: span.meanGood, meanBad: span.meanBad },
     aliases,
+    modes,
   };
 }
 
@@ -291,16 +312,28 @@ function divergentByLocatingFeatures(tests: readonly TestResult[]): { best: Test
 }
 
 /**
+ * P's headline feature of a kind: for the built-in duration (D in every
+ * feature type) its first table (`first.abs`, `min`); for a named event
+ * metric `last.abs`, for a named state metric `final` (as for the heavy
+ * tail). null where the kind has no P.
+ */
+export function headlineFeature(fs: FeatureSet, kind: LogKind): { kind: LogKind; variable: string; feature: FeatureType } | null {
+  const name = fs.metric[kind];
+  if (name === null) return null;
+  const isDuration = kind === 'event' ? fs.metric.eventIsDuration : fs.metric.stateIsDuration;
+  return { kind, variable: name, feature: isDuration ? (kind === 'event' ? 'first.abs' : 'min') : kind === 'event' ? 'last.abs' : 'final' };
+}
+
+/**
  * P's change: the test of P's headline feature, significant at α uncorrected — for the built-in duration
  * (D in every feature type) its first table; for a named event metric
  * `last.abs`, for a named state metric `final` (as for the heavy tail).
  */
 function metricOf(fs: FeatureSet, summary: TestSummary): VerdictMetric | null {
   for (const kind of LOG_KINDS) {
-    const name = fs.metric[kind];
-    if (name === null) continue;
-    const isDuration = kind === 'event' ? fs.metric.eventIsDuration : fs.metric.stateIsDuration;
-    const feature = isDuration ? (kind === 'event' ? 'first.abs' : 'min') : kind === 'event' ? 'last.abs' : 'final';
+    const headline = headlineFeature(fs, kind);
+    if (headline === null) continue;
+    const { variable: name, feature } = headline;
     const t = summary.tests.find((x) => x.kind === kind && x.variable === name && x.feature === feature);
     if (t === undefined) continue;
     const difference = t.meanBad - t.meanGood;

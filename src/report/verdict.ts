@@ -62,9 +62,21 @@ export function verdictSentence(v: Verdict, context: SentenceContext = {}): stri
     parts.push('Only the metric P itself (or a name for it) differs significantly.');
     if (top !== null) parts.push(`The strongest other divergence, not significant: ${top.variable} (${describe(top)}).`);
   }
+  const modes = modesText(v);
+  if (modes !== null) parts.push(modes);
   const shares = timeSharesText(v);
   if (shares !== null) parts.push(`Where the time went: ${shares}.`);
   return parts.join(' ');
+}
+
+/** Bad's two modes of P, each with its cause (`Bad's duration has two modes: 36 instances at 0.46 s, top cause …; 84 at …`); null with one mode. */
+export function modesText(v: Verdict): string | null {
+  const m = v.metric;
+  if (v.modes.length < 2 || m === null) return null;
+  const unit = (x: number): string => (metricIsTime(m) ? `${formatValue(x)} s` : formatValue(x));
+  const describe = (c: VerdictCause): string => `${c.kind} ${c.feature} ${featureChange(c.kind, c.feature, c.meanGood, c.meanBad)}, z ${formatStat(c.z)}`;
+  const items = v.modes.map((x, i) => `${x.instances}${i === 0 ? ' instances' : ''} at ${unit(x.meanP)}, ${x.cause === null ? 'no significant cause' : `top cause ${x.cause.variable} (${describe(x.cause)})`}`);
+  return `Bad's ${m.variable} has two modes, each compared with good: ${items.join('; ')}.`;
 }
 
 /** Whether P is a time (the built-in duration, or a named event metric's `last.abs`): then "slower", in seconds. */
@@ -171,6 +183,10 @@ export function causeStanding(c: VerdictCause, v: Pick<Verdict, 'metric' | 'caus
   const change = changeOfP(v.metric);
   if (c.negligible) return { role: 'negligible', words: `changed by under ${NEGLIGIBLE_SHARE * 100}% of a run: too little to matter` };
   if (c.source === 'weak') return { role: 'weak', words: 'not significant: where to look next' };
+  if (c.mode !== undefined) {
+    const m = 'modes' in v ? (v as Pick<Verdict, 'modes'>).modes[c.mode] : undefined;
+    return { role: 'cause', words: `top cause of one of bad's two modes of P${m === undefined ? '' : ` (${m.instances} instances against good)`}` };
+  }
   if (c.method === 'brown-forsythe') return { role: 'untied', words: `its spread changed, as P's did` };
   if (c.addsNoTime === true) return { role: 'herring', words: `credited none of ${change}: its waits are time taken from the steps it interrupts` };
   if (c.source === 'divergence') {

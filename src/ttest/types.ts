@@ -96,7 +96,8 @@ export interface TestSummary {
    * Where P's means do not differ (at α): P's spread tested (Brown–Forsythe,
    * significant where 2p < α: the second question asked of P pays twice), and
    * where that differs, every other feature's spread, Bonferroni over them
-   * (`tests`, empty otherwise). null where P's means differ or P is untestable.
+   * (`tests`, empty otherwise). null where P's means differ, P is untestable,
+   * or instances are compared within kinds (whose mix moves the pooled spread).
    */
   readonly spread?: SpreadSummary | null;
   readonly alpha: number;

@@ -157,6 +157,7 @@ function verdictFor(tests: readonly TestResult[], causes: boolean): Verdict {
     timeShares: causes ? [{ event: 'FlushEnd', meanGood: 0.8, meanBad: 5.6, difference: 4.8, share: 0.92 }] : [],
     eventSpan: { meanGood: 6.7, meanBad: 11.9 },
     aliases: [],
+    modes: [],
     anySignificant: p.significant,
   };
 }
