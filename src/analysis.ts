@@ -1,5 +1,6 @@
 import { aliasesByTable, focusAttention } from './attention/index.js';
 import type { AttentionGraph, AttentionOptions } from './attention/types.js';
+import { modesOf } from './attention/modes.js';
 import { verdictOf, type Verdict } from './attention/verdict.js';
 import type { DependencyNetworkOptions } from './dependency-network/types.js';
 import type { FeatureResult } from './features/index.js';
@@ -103,11 +104,14 @@ export function analyze(
     options.onStage?.(stage, performance.now() - start);
     return result;
   };
-  const summary = timed('t-tests', () => runTests(fs, { alpha: options.alpha, correction: options.correction, kinds: options.kinds ?? 'on', inflation: options.inflation ?? 'auto', ...(options.windows !== undefined ? { windows: options.windows } : {}) }));
+  const testOptions = { alpha: options.alpha, correction: options.correction, kinds: options.kinds ?? 'on', inflation: options.inflation ?? 'auto', ...(options.windows !== undefined ? { windows: options.windows } : {}) } as const;
+  const summary = timed('t-tests', () => runTests(fs, testOptions));
   // Aliases of P (SPEC §5), once: the networks leave them out, the verdict lists them.
   const aliases = aliasesByTable(fs);
   const graphs = timed('dependency networks + attention', () => focusAttention(fs, summary, { ...options.attention, ...options.network }, aliases));
-  const verdict = verdictOf(fs, summary, graphs, options.attention.balance, aliases);
+  // Bad's two modes of P, if it has two, each tested against good with the same options (issue 52).
+  const modes = modesOf(fs, summary, (sub) => runTests(sub, { ...testOptions, windows: undefined }), options.attention.balance);
+  const verdict = verdictOf(fs, summary, graphs, options.attention.balance, aliases, modes);
   return {
     tool: { name: 'distalyze', version: VERSION },
     classes: input.classes,

@@ -67,4 +67,20 @@ describe('aliases of P (SPEC §5)', () => {
     expect(tables.map((t) => all.get(t))).toEqual([['x'], [], ['x'], ['x']]);
     expect(tables.map((t) => all.get(t))).toEqual(tables.map((t) => metricAliases(fs, t, t.kind === 'event' ? 'P' : 'S')));
   });
+
+  it('a state that is P in one feature is P in all its features; an event only where it is (issue 52)', () => {
+    const P = Float64Array.from([1, 2, 4, 8, 3, 5, 9, 11]);
+    const Q = Float64Array.from([8, 1, 4, 2, 11, 3, 9, 5]);
+    const tables: FeatureTable[] = [
+      { kind: 'event', feature: 'first.abs', variables: ['P', 'finish'], columns: [P, P.map((x) => x + 0.5)] },
+      { kind: 'event', feature: 'gap', variables: ['P', 'finish'], columns: [P, Q] },
+      // a stopwatch: its final value is P, its mean is not
+      { kind: 'state', feature: 'final', variables: ['S', 'elapsed', 'cpu'], columns: [P, P.map((x) => 1000 * x), Q] },
+      { kind: 'state', feature: 'mean', variables: ['S', 'elapsed', 'cpu'], columns: [P, Q, Q] },
+    ];
+    const fs = { nGood: 4, nBad: 4, tables, metric: { event: 'P', state: 'S' } } as unknown as FeatureSet;
+    const all = aliasesByTable(fs);
+    expect(tables.map((t) => all.get(t))).toEqual([['finish'], [], ['elapsed'], ['elapsed']]);
+    expect(metricAliases(fs, tables[3]!, 'S')).toEqual([]); // alone, the mean table finds none
+  });
 });

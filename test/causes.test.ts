@@ -19,7 +19,14 @@ import { generateCauses } from '../fixtures/causes/generate.mjs';
 
 interface Json {
   metric?: { event?: string | null; state?: string | null };
-  verdict: { sentence: string; causes: Array<{ variable: string }>; aliases: Array<{ variable: string }> };
+  verdict: {
+    sentence: string;
+    causes: Array<{ variable: string; feature: string; source: string; method: string; addsNoTime?: boolean }>;
+    aliases: Array<{ variable: string }>;
+    timeShares: Array<{ event: string; difference: number; share: number }>;
+    metric: { significant: boolean; difference: number; spread: { significant: boolean; meanGood: number; meanBad: number } | null } | null;
+    modes: Array<{ instances: number; meanP: number; cause: string | null }>;
+  };
   graphs: Array<{ score: number; nodes: Array<{ variable: string; metric?: boolean }> }>;
 }
 
@@ -106,6 +113,67 @@ describe('planted causes (fixtures/causes, issue 10)', () => {
   });
 });
 
+describe('generated cases of kinds not seen before (fixtures/causes, issue 52)', () => {
+  // Before: render:Start (the lock, 30% of bad) first, the payload's size shift second, the cache miss
+  // (70% of bad) fourth. Bad's duration has two modes and good's one: each mode against good names its
+  // own cause (attention/modes.ts), pinned first.
+  it('h. two slow paths inside the bad set: both named, one per mode of the duration, before the size shift', async () => {
+    const json = await analyse('two-slow-paths');
+    const modes = json.verdict.modes;
+    expect(modes.map((m) => m.instances)).toEqual([36, 84]); // the lock path adds more time: first
+    const lock = ['render:Start', 'render:Done'];
+    const miss = ['catalog:Lookup', 'catalog:Found'];
+    expect(lock).toContain(modes[0]!.cause);
+    expect(miss).toContain(modes[1]!.cause);
+    const causes = json.verdict.causes.map((c) => c.variable);
+    expect(causes.slice(0, 2)).toEqual([modes[0]!.cause, modes[1]!.cause]);
+    expect(causes.indexOf('render:payload_kb')).toBeGreaterThan(1);
+    expect(json.verdict.sentence).toMatch(/Bad's duration has two modes, each compared with good: 36 instances at 0\.45\d* s, top cause render:(Start|Done) \(.*\); 84 at 0\.2\d* s, top cause catalog:(Lookup|Found) \(/);
+    // Search and book requests are compared within their kinds, which already split them: no modes there.
+    expect((await analyse('two-kinds')).verdict.modes).toEqual([]);
+  });
+
+  // A reporter's line that falls inside a 2 s compute takes the wait before it from the compute's end
+  // (Write): before, it was billed 141% of the added time (17.8 s of 12.7) and, tied to P in the count
+  // graph (a line a second counts the run's length), named top cause. Its credit is now set against the
+  // time the interrupted steps lost (verdict.ts creditedWaits), and a new line credited none of the added
+  // time comes after the causes.
+  it('i. a global config change: the flushes it multiplied, not the free metrics_push lines it added', async () => {
+    const json = await analyse('config-change');
+    expect(['FlushStart', 'FlushDone', 'config:flush_records']).toContain(firstCause(json));
+    const shares = json.verdict.timeShares;
+    expect(shares[0]?.event).toBe('FlushDone');
+    expect(shares.map((x) => x.event)).not.toContain('metrics_push');
+    for (const x of shares) expect(x.share).toBeLessThanOrEqual(1);
+    const push = json.verdict.causes.find((c) => c.variable === 'metrics_push');
+    expect(push?.addsNoTime).toBe(true);
+    expect(json.verdict.sentence).not.toMatch(/before metrics_push/);
+  });
+
+  // api:elapsed_ms's final value is the latency (an alias of P in `final`); before, its mean was listed
+  // as a cause tied to the slowdown beside its listing as P under another name.
+  it('j. a downstream symptom: the slow query, and the stopwatch that measures P never a cause', async () => {
+    const json = await expectCause('downstream-symptom', ['db:Query', 'db:Done']);
+    expect(json.verdict.aliases.map((a) => a.variable)).toContain('api:elapsed_ms');
+    expect(json.verdict.causes.map((c) => c.variable)).not.toContain('api:elapsed_ms');
+    for (const g of json.graphs) for (const n of g.nodes) expect(n.variable).not.toBe('api:elapsed_ms');
+  });
+
+  // Before: "duration does not differ significantly", and the auth step's shift in mean led.
+  it('k. a variance-only change: the spread of the duration differs, and the variable whose spread grew leads', async () => {
+    const json = await analyse('variance-only');
+    const m = json.verdict.metric!;
+    expect(m.significant).toBe(false);
+    expect(m.spread?.significant).toBe(true);
+    expect(m.spread!.meanBad).toBeGreaterThan(3 * m.spread!.meanGood);
+    expect(json.verdict.sentence).toMatch(/does not differ significantly in mean .*, but its spread does: bad instances vary more/);
+    const top = json.verdict.causes[0]!;
+    expect(top.method).toBe('brown-forsythe');
+    expect([['index:segments', 'min'], ['index:Search', 'gap.after'], ['index:Done', 'gap'], ['index:Done', 'wait']].map((x) => x.join(' '))).toContain(`${top.variable} ${top.feature}`);
+    expect(json.verdict.sentence).toContain(`Top cause: ${top.variable} (`);
+  });
+});
+
 describe('fixtures/causes/generate.mjs', () => {
   it('rewrites the committed files byte for byte (seeded, no hand edits)', () => {
     const out = mkdtempSync(join(tmpdir(), 'distalyze-causes-'));
@@ -115,7 +183,7 @@ describe('fixtures/causes/generate.mjs', () => {
       .map((d) => join(d.parentPath, d.name).slice(root.length + 1))
       .sort();
     const committed = files('fixtures/causes');
-    expect(committed).toHaveLength(2 + 2 + 2 + 2 + 2 + 40 + 16);
+    expect(committed).toHaveLength(2 + 2 + 2 + 2 + 2 + 40 + 16 + 2 + 40 + 2 + 2);
     expect(files(out)).toEqual(committed);
     for (const f of committed) expect(readFileSync(join(out, f), 'utf8')).toBe(readFileSync(join('fixtures/causes', f), 'utf8'));
   });

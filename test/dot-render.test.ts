@@ -31,7 +31,7 @@ function analysis(graphs: AttentionGraph[]): Analysis {
     tests: [],
     ranking: [],
     graphs,
-    verdict: { metric: null, causes: [], components: [], timeShares: [], eventSpan: null, aliases: [], anySignificant: false },
+    verdict: { metric: null, causes: [], components: [], timeShares: [], eventSpan: null, aliases: [], modes: [], anySignificant: false },
     kinds: null,
     inflation: [],
     warnings: [],

@@ -32,7 +32,7 @@ function analysis(): Analysis {
     weighting: { mode: 'none', half: null, applied: false },
     alpha: 0.05, correction: 'bonferroni', performed: 0, hypotheses: 0, tests, ranking: [],
     graphs: [graph],
-    verdict: { metric: null, causes: [], components: [], timeShares: [], eventSpan: null, aliases: [], anySignificant: false },
+    verdict: { metric: null, causes: [], components: [], timeShares: [], eventSpan: null, aliases: [], modes: [], anySignificant: false },
     kinds: null,
     inflation: [],
     warnings: [],
@@ -112,7 +112,7 @@ describe('the first list under the verdict', () => {
     const a: Analysis = {
       ...analysis(),
       verdict: { metric: null, causes: [cause('A', 'graph', false), cause('B', 'divergence', false), cause('C', 'weak', false), cause('D', 'divergence', true)],
-        components: [], timeShares: [], eventSpan: null, aliases: [], anySignificant: true },
+        components: [], timeShares: [], eventSpan: null, aliases: [], modes: [], anySignificant: true },
     };
     const lines = renderText(a, { color: false, limit: 10 }).split('\n');
     const at = lines.findIndex((l) => l.startsWith('What changed, the cause first'));

@@ -97,7 +97,7 @@ describe('the verdict\'s candidate causes (src/attention/verdict.ts)', () => {
   it('the sentence when the only significant divergences are negligible times', () => {
     const cause = { variable: 'db:SELECT self', kind: 'state' as const, feature: 'min' as const, method: 'welch' as const, z: -5.2, t: -9.9,
       meanGood: 0.00037, meanBad: 0.0002, presence: 'both' as const, source: 'divergence' as const, weight: null, negligible: true };
-    const sentence = verdictSentence({ metric: null, causes: [cause], components: [], timeShares: [], eventSpan: null, aliases: [], anySignificant: true });
+    const sentence = verdictSentence({ metric: null, causes: [cause], components: [], timeShares: [], eventSpan: null, aliases: [], modes: [], anySignificant: true });
     expect(sentence).toBe('Only times that differ by less than 1% of a run differ significantly, e.g. db:SELECT self (state min 3.700e-4 → 2.000e-4, z -5.2).');
   });
 });

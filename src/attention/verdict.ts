@@ -4,7 +4,7 @@
  * the FeatureSet, the tests and the graphs; src/report/verdict.ts says it as
  * the one sentence that text, JSON and HTML all show.
  */
-import { classRange, isTimeFeature, LOG_KINDS, type FeatureSet, type FeatureTable, type LogKind } from '../features/types.js';
+import { classRange, isTimeFeature, LOG_KINDS, type FeatureSet, type FeatureTable, type FeatureType, type LogKind } from '../features/types.js';
 import { sourceOf } from '../features/sources.js';
 import { sumOver } from '../stats/sum.js';
 import { compareEffect } from '../ttest/effect.js';
@@ -54,6 +54,12 @@ export interface VerdictMetric {
   readonly p: number;
   readonly log10p: number;
   readonly significant: boolean;
+  /**
+   * Where P's means do not differ, its spread (summary.spread): the classes'
+   * mean absolute deviations from their medians, the Brown–Forsythe p, and
+   * whether it differs (2p < α); null where it was not tested.
+   */
+  readonly spread: { readonly meanGood: number; readonly meanBad: number; readonly p: number; readonly log10p: number; readonly significant: boolean } | null;
 }
 
 export interface VerdictCause {
@@ -76,13 +82,34 @@ export interface VerdictCause {
   readonly weight: number | null;
   /** A time that differs by less than NEGLIGIBLE_SHARE of a run (see negligibleTime): listed after every other candidate. */
   readonly negligible: boolean;
+  /**
+   * A line new in bad credited less than TIME_SHARE_MIN of the added time
+   * where P got slower (creditedWaits): its waits were taken from the steps it
+   * interrupts; listed after the significant causes that are not.
+   */
+  readonly addsNoTime?: true;
+  /** The top cause of one of bad's two modes of P (modes.ts): its index in Verdict.modes; its test is good against that mode. */
+  readonly mode?: number;
+}
+
+/** One of two modes of bad's P (modes.ts): how many bad instances, their mean P, and its top cause against good. */
+export interface VerdictMode {
+  readonly instances: number;
+  readonly meanP: number;
+  readonly cause: VerdictCause | null;
 }
 
 /** One event's part in the mean slowdown: Σ over events of Δ mean `wait` = Δ mean event span (SPEC §2). */
 export interface TimeShare {
   readonly event: string;
+  /** The class means of its total wait per instance. */
   readonly meanGood: number;
   readonly meanBad: number;
+  /**
+   * The added time credited to it: meanBad − meanGood, except for an event
+   * new in bad, whose wait is first taken as time moved from the steps it
+   * interrupts (creditedWaits).
+   */
   readonly difference: number;
   /** difference / the mean slowdown of the event span. */
   readonly share: number;
@@ -100,6 +127,8 @@ export interface Verdict {
   readonly eventSpan: { readonly meanGood: number; readonly meanBad: number } | null;
   /** Variables that are P under another name (SPEC §5), per kind. */
   readonly aliases: readonly { readonly variable: string; readonly kind: LogKind }[];
+  /** Bad's two modes of P, each with its cause (modes.ts), the larger share of the added time first; empty when bad's P has one. */
+  readonly modes: readonly VerdictMode[];
   /** Whether any test is significant at all. */
   readonly anySignificant: boolean;
 }
@@ -128,6 +157,7 @@ export function verdictOf(
   graphs: readonly AttentionGraph[],
   balance: number,
   aliasesOf: ReadonlyMap<FeatureTable, readonly string[]> = aliasesByTable(fs),
+  modes: readonly VerdictMode[] = [],
 ): Verdict {
   const metricName = (kind: LogKind): string | null => fs.metric[kind];
   const aliasSet = new Set<string>();
@@ -165,6 +195,14 @@ export function verdictOf(
     listed.add(key);
     (c.negligible ? later : causes).push(c);
   };
+  // Bad's two modes are two problems: each mode's cause is named first, in the modes' order (modes.ts).
+  const pinned: VerdictCause[] = [];
+  modes.forEach((m, i) => {
+    const key = m.cause === null ? null : `${m.cause.kind}\u0000${m.cause.variable}`;
+    if (m.cause === null || key === null || listed.has(key)) return;
+    listed.add(key);
+    pinned.push({ ...m.cause, mode: i });
+  });
   // The graphs explain P's divergence: where P does not diverge, they explain nothing, and divergence alone ranks.
   const metric = metricOf(fs, summary);
   for (const g of metric?.significant === true ? graphs : []) {
@@ -181,10 +219,22 @@ export function verdictOf(
       .sort((x, y) => y.strength - x.strength || compareEffect(x.t, y.t));
     for (const { t, w } of nodes) add(cause(t, 'graph', w));
   }
+  // Where P's means are alike and its spread is not, the variables whose spread changed explain it, first.
+  const spread = summary.spread ?? null;
+  if (metric !== null && !metric.significant && spread !== null && spread.metric.significant) {
+    for (const r of divergentByLocatingFeatures(spread.tests.filter((t) => !excluded(t.kind, t.variable, t.feature)))) add(cause(r.best, 'divergence', null));
+  }
   for (const r of divergentByLocatingFeatures(candidates)) add(cause(r.best, 'divergence', null));
   const span = eventSpans(fs);
-  const grouped = rankComponents(causes, span === null ? null : span.rows, span === null ? 0 : span.meanBad - span.meanGood);
-  causes.splice(0, causes.length, ...grouped.causes);
+  const slowdown = span === null ? 0 : span.meanBad - span.meanGood;
+  // Where P got slower, a line new in bad that is credited none of the added time (creditedWaits) comes after the causes.
+  if (metric?.significant === true && metric.difference > 0 && span !== null && slowdown > 0) {
+    const credited = new Map(span.rows.map((r) => [r.event, r.difference]));
+    const free = (c: VerdictCause): boolean => c.kind === 'event' && c.presence === 'new' && !((credited.get(c.variable) ?? 0) >= TIME_SHARE_MIN * slowdown);
+    causes.splice(0, causes.length, ...causes.filter((c) => !free(c)), ...causes.filter(free).map((c): VerdictCause => ({ ...c, addsNoTime: true })));
+  }
+  const grouped = rankComponents([...pinned, ...causes], span === null ? null : span.rows, slowdown);
+  causes.splice(0, causes.length, ...pinned, ...grouped.causes.filter((c) => !pinned.includes(c)));
   let weak = 0;
   for (const t of strongestInsignificant(candidates)) {
     const key = `${t.kind}\u0000${t.variable}`;
@@ -205,6 +255,7 @@ export function verdictOf(
     timeShares,
     eventSpan: span === null ? null : { meanGood: span.meanGood, meanBad: span.meanBad },
     aliases,
+    modes,
   };
 }
 
@@ -261,20 +312,36 @@ function divergentByLocatingFeatures(tests: readonly TestResult[]): { best: Test
 }
 
 /**
+ * P's headline feature of a kind: for the built-in duration (D in every
+ * feature type) its first table (`first.abs`, `min`); for a named event
+ * metric `last.abs`, for a named state metric `final` (as for the heavy
+ * tail). null where the kind has no P.
+ */
+export function headlineFeature(fs: FeatureSet, kind: LogKind): { kind: LogKind; variable: string; feature: FeatureType } | null {
+  const name = fs.metric[kind];
+  if (name === null) return null;
+  const isDuration = kind === 'event' ? fs.metric.eventIsDuration : fs.metric.stateIsDuration;
+  return { kind, variable: name, feature: isDuration ? (kind === 'event' ? 'first.abs' : 'min') : kind === 'event' ? 'last.abs' : 'final' };
+}
+
+/**
  * P's change: the test of P's headline feature, significant at α uncorrected — for the built-in duration
  * (D in every feature type) its first table; for a named event metric
  * `last.abs`, for a named state metric `final` (as for the heavy tail).
  */
 function metricOf(fs: FeatureSet, summary: TestSummary): VerdictMetric | null {
   for (const kind of LOG_KINDS) {
-    const name = fs.metric[kind];
-    if (name === null) continue;
-    const isDuration = kind === 'event' ? fs.metric.eventIsDuration : fs.metric.stateIsDuration;
-    const feature = isDuration ? (kind === 'event' ? 'first.abs' : 'min') : kind === 'event' ? 'last.abs' : 'final';
+    const headline = headlineFeature(fs, kind);
+    if (headline === null) continue;
+    const { variable: name, feature } = headline;
     const t = summary.tests.find((x) => x.kind === kind && x.variable === name && x.feature === feature);
     if (t === undefined) continue;
     const difference = t.meanBad - t.meanGood;
+    const s = summary.spread?.metric;
+    const spread = s === undefined || s.variable !== name || s.kind !== kind ? null
+      : { meanGood: s.meanGood, meanBad: s.meanBad, p: s.p, log10p: s.log10p, significant: s.significant };
     return {
+      spread,
       variable: name, kind, feature, meanGood: t.meanGood, meanBad: t.meanBad, difference,
       relative: t.meanGood !== 0 ? difference / Math.abs(t.meanGood) : NaN,
       // P is the one question asked in advance, as in `check`: tested at α itself, not among the m hypotheses of the search.
@@ -312,7 +379,8 @@ function eventSpans(fs: FeatureSet): { meanGood: number; meanBad: number; shares
   const weightBad = sumOver(fs.weights, b0, b1);
   const mean = (column: Float64Array, start: number, end: number, weight: number): number =>
     weight > 0 ? weightedSum(column, fs.weights, start, end) / weight : NaN;
-  const rows: Omit<TimeShare, 'share'>[] = [];
+  const counts = fs.tables.find((t) => t.kind === 'event' && t.feature === 'count');
+  const waits: (Omit<TimeShare, 'share'> & { isNew: boolean; lost: number })[] = [];
   let spanGood = 0;
   let spanBad = 0;
   table.variables.forEach((event, v) => {
@@ -322,8 +390,16 @@ function eventSpans(fs: FeatureSet): { meanGood: number; meanBad: number; shares
     const meanBad = mean(column, b0, b1, weightBad);
     spanGood += meanGood;
     spanBad += meanBad;
-    rows.push({ event, meanGood, meanBad, difference: meanBad - meanGood });
+    // `wait` is missing where the event is absent: an event with no value in good is new in bad.
+    const isNew = !occursIn(column, g0, g1) && occursIn(column, b0, b1);
+    // The wait its occurrences lost each, on the bad class's occurrences: (mean wait per occurrence, good − bad) × bad's count.
+    const c = counts?.columns[counts.variables.indexOf(event)];
+    const countGood = c === undefined ? NaN : mean(c, g0, g1, weightGood);
+    const countBad = c === undefined ? NaN : mean(c, b0, b1, weightBad);
+    const lost = isNew || !(countGood > 0 && countBad > 0) ? Math.max(0, meanGood - meanBad) : Math.max(0, meanGood / countGood - meanBad / countBad) * countBad;
+    waits.push({ event, meanGood, meanBad, difference: meanBad - meanGood, isNew, lost });
   });
+  const rows = creditedWaits(waits);
   const slowdown = spanBad - spanGood;
   const shares = slowdown > 0
     ? rows.map((r) => ({ ...r, share: r.difference / slowdown }))
@@ -332,6 +408,48 @@ function eventSpans(fs: FeatureSet): { meanGood: number; meanBad: number; shares
       .slice(0, TIME_SHARES_SHOWN)
     : [];
   return { meanGood: spanGood, meanBad: spanBad, shares, rows };
+}
+
+/** Whether column has a value (the event occurs) in [start, end). */
+function occursIn(column: Float64Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (!Number.isNaN(column[i] as number)) return true;
+  return false;
+}
+
+/**
+ * The added time each event is credited with. An event's wait is billed the
+ * step that ends at it; a line new in bad (a reporter's `metrics_push`, a
+ * debug line) ends a part of a step that, in good, ended at the next line: its
+ * wait is time moved from the steps it interrupts, whose occurrences each
+ * wait less by as much, not time it added. So the new events' waits N are
+ * first set against the time the other events' occurrences lost, L = Σ over
+ * them of (mean wait per occurrence, good − bad, where it fell) × bad's mean
+ * count — per occurrence, as an interrupted step that also occurs more often
+ * (a flush done 5× as often) may grow in all while each of its waits lost
+ * time — and the new events together are credited max(0, N − L), each in
+ * proportion to its wait; the time they took, min(N, L), is given back to
+ * the events that lost it, each in proportion to its loss. The credits still
+ * add up to the slowdown exactly. A new step that took time of its own (a
+ * retry after a timeout) shrinks nothing and keeps its wait. A limit: where
+ * the interrupted step also grew, the part of the new line's wait that its
+ * growth hid stays the new line's (the classes' means cannot tell which). Issue 52: a reporter's line every second was billed 141%
+ * of a job's added time (fixtures/causes/config-change), 2275% in the
+ * issue's case.
+ */
+function creditedWaits(waits: readonly (Omit<TimeShare, 'share'> & { readonly isNew: boolean; readonly lost: number })[]): Omit<TimeShare, 'share'>[] {
+  let moved = 0;
+  let lost = 0;
+  for (const w of waits) {
+    if (Number.isNaN(w.difference)) continue;
+    if (w.isNew) moved += w.difference;
+    else if (w.lost > 0) lost += w.lost;
+  }
+  if (!(moved > 0) || !(lost > 0)) return waits.map(({ isNew: _n, lost: _l, ...w }) => w);
+  const kept = Math.max(0, moved - lost) / moved;
+  const returned = Math.min(moved, lost) / lost;
+  return waits.map(({ isNew, lost: l, ...w }) => ({
+    ...w, difference: isNew ? w.difference * kept : Number.isNaN(w.difference) ? w.difference : w.difference + l * returned,
+  }));
 }
 
 /** Each node's weight of the edge towards P (the graph is a tree rooted at P), by a walk from P. */

@@ -97,7 +97,7 @@ function verdictJson(a: Analysis) {
     causes: v.causes.map((c) => ({
       variable: c.variable, kind: c.kind, feature: c.feature, method: c.method, z: jsonNumber(c.z), t: jsonNumber(c.t),
       meanGood: jsonNumber(c.meanGood), meanBad: jsonNumber(c.meanBad), presence: c.presence, source: c.source,
-      weight: c.weight === null ? null : jsonNumber(c.weight), negligible: c.negligible,
+      weight: c.weight === null ? null : jsonNumber(c.weight), negligible: c.negligible, addsNoTime: c.addsNoTime === true, mode: c.mode ?? null,
     })),
     components: v.components.map((c) => ({
       component: c.component, topCauses: c.topCauses, causes: c.causes,
@@ -108,6 +108,8 @@ function verdictJson(a: Analysis) {
     })),
     eventSpan: v.eventSpan === null ? null : { meanGood: jsonNumber(v.eventSpan.meanGood), meanBad: jsonNumber(v.eventSpan.meanBad) },
     aliases: v.aliases,
+    // Bad's two modes of P (issue 52), each with its top cause against good; empty with one mode.
+    modes: v.modes.map((m) => ({ instances: m.instances, meanP: jsonNumber(m.meanP), cause: m.cause === null ? null : m.cause.variable, feature: m.cause?.feature ?? null })),
   };
 }
 
@@ -119,5 +121,9 @@ function metricJson(m: VerdictMetric, tests: Analysis['tests']) {
     difference: jsonNumber(m.difference), relative: jsonNumber(m.relative), p: jsonNumber(m.p), log10p: jsonNumber(m.log10p), significant: m.significant,
     // Which instances and which test (issue 57): the sentence's words, and the kind P was decided in (null: pooled).
     method: decided.test?.method ?? null, instanceKind: decided.instanceKind, test: metricTestWords(decided),
+    // Where the means do not differ: P's spread (Brown–Forsythe, issue 52), else null.
+    spread: m.spread === null ? null : {
+      meanGood: jsonNumber(m.spread.meanGood), meanBad: jsonNumber(m.spread.meanBad), p: jsonNumber(m.spread.p), log10p: jsonNumber(m.spread.log10p), significant: m.spread.significant,
+    },
   };
 }

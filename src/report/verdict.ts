@@ -62,9 +62,21 @@ export function verdictSentence(v: Verdict, context: SentenceContext = {}): stri
     parts.push('Only the metric P itself (or a name for it) differs significantly.');
     if (top !== null) parts.push(`The strongest other divergence, not significant: ${top.variable} (${describe(top)}).`);
   }
+  const modes = modesText(v);
+  if (modes !== null) parts.push(modes);
   const shares = timeSharesText(v);
   if (shares !== null) parts.push(`Where the time went: ${shares}.`);
   return parts.join(' ');
+}
+
+/** Bad's two modes of P, each with its cause (`Bad's duration has two modes: 36 instances at 0.46 s, top cause …; 84 at …`); null with one mode. */
+export function modesText(v: Verdict): string | null {
+  const m = v.metric;
+  if (v.modes.length < 2 || m === null) return null;
+  const unit = (x: number): string => (metricIsTime(m) ? `${formatValue(x)} s` : formatValue(x));
+  const describe = (c: VerdictCause): string => `${c.kind} ${c.feature} ${featureChange(c.kind, c.feature, c.meanGood, c.meanBad)}, z ${formatStat(c.z)}`;
+  const items = v.modes.map((x, i) => `${x.instances}${i === 0 ? ' instances' : ''} at ${unit(x.meanP)}, ${x.cause === null ? 'no significant cause' : `top cause ${x.cause.variable} (${describe(x.cause)})`}`);
+  return `Bad's ${m.variable} has two modes, each compared with good: ${items.join('; ')}.`;
 }
 
 /** Whether P is a time (the built-in duration, or a named event metric's `last.abs`): then "slower", in seconds. */
@@ -88,6 +100,12 @@ function metricSentence(m: VerdictMetric, tests: readonly TestResult[] | undefin
   const testName = test === undefined ? 'p' : `${testWords(test, stratum?.kind)}, p`;
   const change = `${unit(m.meanGood)} → ${unit(m.meanBad)}, ${rel}${added}; ${testName} ${formatP(m.p, m.log10p)}`;
   if (m.significant) return `Bad instances ${m.difference > 0 ? 'are worse' : 'are better'}: ${m.variable}${whose} ${change}.`;
+  const s = m.spread;
+  if (s !== null && s.significant) {
+    const how = s.meanBad > s.meanGood ? 'more' : 'less';
+    return `${m.variable}${whose} does not differ significantly in mean (${change}), but its spread does: bad instances vary ${how}, ` +
+      `mean deviation from the median ${unit(s.meanGood)} → ${unit(s.meanBad)}; Brown–Forsythe test of spread, p ${formatP(s.p, s.log10p)}.`;
+  }
   return `${m.variable}${whose} does not differ significantly (${change}).`;
 }
 
@@ -114,6 +132,7 @@ function testWords(t: TestResult, stratum: string | undefined): string {
     case 'mantel-haenszel': return 'Mantel–Haenszel test over kinds';
     case 'windows': return "Welch's t-test, also against the spread between the good windows";
     case 'outlier': return 'outlier test of one bad unit against its peers';
+    case 'brown-forsythe': return 'Brown–Forsythe test of spread';
   }
 }
 
@@ -164,6 +183,12 @@ export function causeStanding(c: VerdictCause, v: Pick<Verdict, 'metric' | 'caus
   const change = changeOfP(v.metric);
   if (c.negligible) return { role: 'negligible', words: `changed by under ${NEGLIGIBLE_SHARE * 100}% of a run: too little to matter` };
   if (c.source === 'weak') return { role: 'weak', words: 'not significant: where to look next' };
+  if (c.mode !== undefined) {
+    const m = 'modes' in v ? (v as Pick<Verdict, 'modes'>).modes[c.mode] : undefined;
+    return { role: 'cause', words: `top cause of one of bad's two modes of P${m === undefined ? '' : ` (${m.instances} instances against good)`}` };
+  }
+  if (c.method === 'brown-forsythe') return { role: 'untied', words: `its spread changed, as P's did` };
+  if (c.addsNoTime === true) return { role: 'herring', words: `credited none of ${change}: its waits are time taken from the steps it interrupts` };
   if (c.source === 'divergence') {
     // The same wait seen from the other event (db:Done's gap is db:Query's gap.after): the graph cause's twin, not a herring.
     const twin = twinOfGraphCause(c, v, context.tests);
@@ -174,7 +199,7 @@ export function causeStanding(c: VerdictCause, v: Pick<Verdict, 'metric' | 'caus
     return { role: 'consequence', words: `moved in time with ${change}: a consequence, not a cause` };
   }
   if (c.source === 'divergence') {
-    return v.causes.some((x) => x.source === 'graph')
+    return v.causes.some((x) => x.source === 'graph' && x.addsNoTime !== true)
       ? { role: 'herring', words: `changed, but not tied to ${change}` }
       : { role: 'untied', words: `changed; the graphs tie nothing to ${change}, so it is unconfirmed` };
   }
@@ -198,7 +223,8 @@ function describeCause(c: VerdictCause, v: Verdict, context: SentenceContext): s
     return `${c.kind}, ${how}: ${featureValue(c.kind, c.feature, c.meanGood)} of good → ${featureValue(c.kind, c.feature, c.meanBad)} of bad instances, ${z}`;
   }
   const where = c.source === 'graph' || (c.source === 'divergence' && !c.negligible) ? `, ${causeStanding(c, v, context).words}` : '';
-  return `${c.kind} ${c.feature} ${featureChange(c.kind, c.feature, c.meanGood, c.meanBad)}, ${z}${where}`;
+  const spread = c.method === 'brown-forsythe' ? ' spread (mean deviation from the median)' : '';
+  return `${c.kind} ${c.feature}${spread} ${featureChange(c.kind, c.feature, c.meanGood, c.meanBad)}, ${z}${where}`;
 }
 
 /** Edges from P to a cause in the first graph of its kind and feature that holds it (1 = P's neighbour); null when none does. */

@@ -8,9 +8,10 @@ export type TestedFeature = FeatureType | 'occurrence';
  * class with 1–2 values); the inverse-variance combination over kinds;
  * Fisher's exact test, the G-test or Mantel–Haenszel (occurrence); the
  * between-window test (`windows`: windowTest); one bad unit among its peers
- * (`outlier`: unitOutlierTest).
+ * (`outlier`: unitOutlierTest); a difference in spread (`brown-forsythe`:
+ * spread.ts, its means the classes' mean absolute deviations from their medians).
  */
-export type TestMethod = 'welch' | 'prediction' | 'kinds' | 'fisher' | 'g-test' | 'mantel-haenszel' | 'windows' | 'outlier';
+export type TestMethod = 'welch' | 'prediction' | 'kinds' | 'fisher' | 'g-test' | 'mantel-haenszel' | 'windows' | 'outlier' | 'brown-forsythe';
 
 /** Whether an event variable occurs in both classes, only in bad (`new`) or only in good (`vanished`). */
 export type Presence = 'both' | 'new' | 'vanished';
@@ -91,6 +92,14 @@ export interface TestSummary {
   readonly windows?: { readonly good: number; readonly bad: number; readonly calibrated: boolean } | null;
   /** λ of every family large enough to estimate it (at least 100 tests); those with λ > 1 were deflated. */
   readonly inflation: readonly Inflation[];
+  /**
+   * Where P's means do not differ (at α): P's spread tested (Brown–Forsythe,
+   * significant where 2p < α: the second question asked of P pays twice), and
+   * where that differs, every other feature's spread, Bonferroni over them
+   * (`tests`, empty otherwise). null where P's means differ, P is untestable,
+   * or instances are compared within kinds (whose mix moves the pooled spread).
+   */
+  readonly spread?: SpreadSummary | null;
   readonly alpha: number;
   readonly correction: Correction;
   /** The largest finite |t| seen per kind (for display scales). */
@@ -119,4 +128,10 @@ export interface Inflation {
   readonly lambda: number;
   /** Whether its tests were deflated (λ > 1). */
   readonly applied: boolean;
+}
+
+/** The spread tests (spread.ts): P's, and every feature's where P's spread differs. */
+export interface SpreadSummary {
+  readonly metric: TestResult;
+  readonly tests: readonly TestResult[];
 }

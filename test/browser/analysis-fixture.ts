@@ -150,13 +150,14 @@ function verdictFor(tests: readonly TestResult[], causes: boolean): Verdict {
   return {
     metric: {
       variable: 'duration', kind: 'state', feature: p.feature, meanGood: p.meanGood, meanBad: p.meanBad, difference: p.meanBad - p.meanGood,
-      relative: (p.meanBad - p.meanGood) / p.meanGood, p: p.p, log10p: p.log10p, significant: p.significant,
+      relative: (p.meanBad - p.meanGood) / p.meanGood, p: p.p, log10p: p.log10p, significant: p.significant, spread: null,
     },
     causes: causes ? [cause(find('lock_wait_ms', 'state'), 0.93), cause(find('FlushEnd', 'event'), 0.88)] : [],
     components: [],
     timeShares: causes ? [{ event: 'FlushEnd', meanGood: 0.8, meanBad: 5.6, difference: 4.8, share: 0.92 }] : [],
     eventSpan: { meanGood: 6.7, meanBad: 11.9 },
     aliases: [],
+    modes: [],
     anySignificant: p.significant,
   };
 }
