@@ -196,7 +196,7 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
   // Each source (log lines, spans, metrics) is its own family (SPEC §3, Replication: each source calibrated on its
   // own): a source added to an analysis cannot make another's evidence weaker (docs/calibration.md).
   const { representative, distinct } = distinctTests(performed.map((x) => ({ method: x.method, source: sourceOfTest(x), ...x.result })));
-  const distinctFlags = flagsPerSource(distinct.map((i) => performed[i]!), sourceOfTest, options);
+  const { flags: distinctFlags, families } = flagsPerSource(distinct.map((i) => performed[i]!), sourceOfTest, options);
   const flags = representative.map((r) => distinctFlags[r]!);
   const maxFiniteAbsT = { event: 0, state: 0 };
   const maxAbsZ = { event: 0, state: 0 };
@@ -232,6 +232,7 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
     ranking: rankVariables(tests),
     performed: tests.length,
     hypotheses: distinct.length,
+    families,
     untestable,
     alpha: options.alpha,
     correction: options.correction,
@@ -306,8 +307,8 @@ export function distinctTests(results: readonly (WelchResult & { readonly method
   return { representative, distinct };
 }
 
-/** The correction's flags for `tests`, each source's tests corrected as one family of their own (m = that source's tests). */
-function flagsPerSource(tests: readonly Performed[], sourceOfTest: (x: Performed) => VariableSource, options: TestOptions): boolean[] {
+/** The correction's flags for `tests`, each source's tests corrected as one family of their own (m = that source's tests), and the families. */
+function flagsPerSource(tests: readonly Performed[], sourceOfTest: (x: Performed) => VariableSource, options: TestOptions): { flags: boolean[]; families: TestSummary['families'] } {
   const bySource = new Map<VariableSource, number[]>();
   tests.forEach((x, i) => {
     const s = sourceOfTest(x);
@@ -318,7 +319,7 @@ function flagsPerSource(tests: readonly Performed[], sourceOfTest: (x: Performed
     const own = significantFlags(members.map((i) => tests[i]!.result.log10p), options.alpha, options.correction);
     members.forEach((i, j) => { flags[i] = own[j]!; });
   }
-  return flags;
+  return { flags, families: [...bySource].map(([source, members]) => ({ source, hypotheses: members.length })) };
 }
 
 function capped(z: number): number {
