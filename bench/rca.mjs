@@ -15,7 +15,9 @@
 // aliases), or for a build without a verdict the JSON `ranking` with P and its
 // aliases left out:
 //   service  the rank of the injected service among the distinct services, in
-//            rank order (a variable's service is the part of its name before
+//            rank order: the verdict's components (`verdict.components`, the
+//            services it names) first, then the services of the causes after
+//            them (a variable's service is the part of its name before
 //            the first `:`, without Kubernetes replica suffixes; variables
 //            naming no service are passed over);
 //   region   the rank of the first variable of that service naming either end
@@ -131,6 +133,21 @@ export function serviceOfVariable(name) {
   return i <= 0 ? null : serviceOf(name.slice(0, i));
 }
 
+/**
+ * The services of the answer in its order: the verdict's components (the
+ * services it names, the waits on calls a common caller placed counted as that
+ * caller's), then the services of the candidate causes after them.
+ */
+export function answerServices(json) {
+  const out = [];
+  for (const c of json.verdict?.components ?? []) {
+    const s = serviceOf(c.component);
+    if (!out.includes(s)) out.push(s);
+  }
+  for (const s of rankedServices(candidates(json))) if (!out.includes(s)) out.push(s);
+  return out;
+}
+
 /** Distinct services in rank order. */
 export function rankedServices(variables) {
   const out = [];
@@ -153,7 +170,7 @@ const rankOf = (i) => (i < 0 ? null : i + 1);
 
 export function score(json, fault) {
   const vars = candidates(json);
-  const services = rankedServices(vars);
+  const services = answerServices(json);
   return {
     serviceRank: rankOf(services.indexOf(fault.service)),
     regionRank: rankOf(vars.findIndex((v) => namesRegion(v, fault))),

@@ -4,7 +4,7 @@ import { modesOf } from './attention/modes.js';
 import { verdictOf, type Verdict } from './attention/verdict.js';
 import type { DependencyNetworkOptions } from './dependency-network/types.js';
 import type { FeatureResult } from './features/index.js';
-import type { FeatureSet, FeatureType, HeavyTail, LogKind, MetricInfo } from './features/types.js';
+import type { FeatureSet, FeatureType, HeavyTail, LogKind, MetricInfo, VariableSource } from './features/types.js';
 import type { ClassName } from './parse/records.js';
 import { runTests, type Windows } from './ttest/index.js';
 import type { Inflation } from './ttest/types.js';
@@ -44,6 +44,8 @@ export interface Analysis {
   readonly performed: number;
   /** Distinct hypotheses among them (identical results counted once): m in α/m. */
   readonly hypotheses: number;
+  /** The correction's families, one per source, with their m (TestSummary.families). */
+  readonly families?: readonly { readonly source: VariableSource; readonly hypotheses: number }[];
   readonly tests: readonly TestResult[];
   readonly ranking: readonly RankedVariable[];
   /** Top graphs, `--top` per log kind, ranked on one scale: the first is the answer (SPEC §5). */
@@ -122,6 +124,7 @@ export function analyze(
     correction: options.correction,
     performed: summary.performed,
     hypotheses: summary.hypotheses,
+    families: summary.families,
     tests: summary.tests,
     ranking: summary.ranking,
     graphs,

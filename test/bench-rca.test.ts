@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs benchmark without type declarations
-import { candidates, namesRegion, rankedServices, regionEnds, score, sourceSets, summarize } from '../bench/rca.mjs';
+import { answerServices, candidates, namesRegion, rankedServices, regionEnds, score, sourceSets, summarize } from '../bench/rca.mjs';
 
 // The scoring of bench/rca.mjs (npm run bench:rca), on hand-made JSON reports:
 // the figures in bench/README.md are only as right as this.
@@ -39,6 +39,12 @@ describe('bench/rca.mjs scoring', () => {
 
   it('ranks distinct services in rank order, by pod or service name, passing over names without one', () => {
     expect(rankedServices(['duration2', 'ts-a-service:X#1', 'ts-a-service-5dc8d4f9fd-46997:cpu', 'ts-b-service:ERROR', 'ts-a-service:X#2'])).toEqual(['ts-a-service', 'ts-b-service']);
+  });
+
+  it('the answer\'s services: the verdict\'s components first (a common caller named for waits on its callees), then the causes\'', () => {
+    const json = { verdict: { causes: [{ variable: 'ads:GetAds wait' }, { variable: 'recs:List wait' }, { variable: 'cart:x' }, { variable: 'email:y' }], components: [{ component: 'frontend' }, { component: 'cart' }] } };
+    expect(answerServices(json)).toEqual(['frontend', 'cart', 'ads', 'recs', 'email']);
+    expect(answerServices({ verdict: { causes: [{ variable: 'b:x' }, { variable: 'a:y' }] } })).toEqual(['b', 'a']);
   });
 
   it('a region end counts only in the injected service, and only as the whole Class#line', () => {

@@ -49,7 +49,9 @@ describe('a client span is billed to the service it calls (SPEC §3, Components)
   // The planted cause: cartservice's replies leave late (a network delay on its pod), so every call to it, from
   // frontend and from checkoutservice, takes 40 ms longer; cartservice's own server spans are unchanged. The time
   // shows only in the callers' client spans. A herring: frontend's own rendering 3 ms slower in bad.
-  const generate = (callee: boolean): string => {
+  // `late`: which replies arrive 40 ms late in bad — 'callee', cartservice's to every caller (a network delay on its
+  // pod); 'caller', every reply to frontend (frontend starved of CPU: it reads each reply late, whoever sent it).
+  const generate = (callee: boolean, late: 'callee' | 'caller' = 'callee'): string => {
     const dir = mkdtempSync(join(tmpdir(), 'distalyze-callee-'));
     const rng = mulberry32(11);
     const jitter = (s: number) => s * (0.8 + 0.4 * rng());
@@ -65,7 +67,8 @@ describe('a client span is billed to the service it calls (SPEC §3, Components)
           const c0 = (t += jitter(0.001));
           const s0 = (t += jitter(0.0005));
           const s1 = (t += jitter(work));
-          const c1 = (t += jitter(0.0005) + (delayed && cls === 'bad' ? 0.040 : 0));
+          const slow = late === 'callee' ? delayed : caller === FRONTEND;
+          const c1 = (t += jitter(0.0005) + (slow && cls === 'bad' ? 0.040 : 0));
           spans.push(row(id, client, caller === FRONTEND ? 'r' : 's3', caller, op, c0, c1));
           if (callee || i % 2 === 0) spans.push(row(id, server, client, pod, op, s0, s1));
         };
@@ -78,7 +81,7 @@ describe('a client span is billed to the service it calls (SPEC §3, Components)
         const k1 = (t += jitter(0.0005));
         call('c4', CHECKOUT, 's4', CART, 'hipstershop.CartService/EmptyCart', 0.003, true);
         const k2 = (t += jitter(0.0005));
-        const k3 = (t += jitter(0.0005));
+        const k3 = (t += jitter(0.0005) + (late === 'caller' && cls === 'bad' ? 0.040 : 0));
         spans.push(row(id, 'c3', 'r', FRONTEND, 'hipstershop.CheckoutService/PlaceOrder', k0, k3));
         spans.push(row(id, 's3', 'c3', CHECKOUT, 'hipstershop.CheckoutService/PlaceOrder', k1, k2));
         const end = (t += jitter(0.001));
@@ -101,4 +104,20 @@ describe('a client span is billed to the service it calls (SPEC §3, Components)
       expect(first?.split(':')[0]).toBe('cartservice');
     });
   }
+
+  it('a caller that reads every reply late (its CPU starved) is named, not the services it calls', async () => {
+    // Frontend's calls to cartservice, currencyservice and checkoutservice all take 40 ms longer; checkoutservice's
+    // own call to cartservice does not: the common factor of the slowed calls is their caller (components.ts commonCaller).
+    const dir = generate(true, 'caller');
+    const r = await run(join(dir, 'good'), join(dir, 'bad'), '--quiet', '--json', '-');
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as { verdict: { components: { component: string }[]; causes: { variable: string }[] } };
+    expect(doc.verdict.components[0]?.component).toBe('frontend');
+    // The waits on the calls it placed count as its own (still named for their callee), and so does their time:
+    // 3 calls × 40 ms of the ~123 ms added, against its own rendering's 3 ms.
+    const first = doc.verdict.components[0] as unknown as { topCauses: number; share: number };
+    expect(first.topCauses).toBeGreaterThanOrEqual(3);
+    expect(first.share).toBeGreaterThan(0.9);
+    expect(doc.verdict.causes.slice(0, first.topCauses + 1).map((c) => c.variable)).toContain('currencyservice:hipstershop.CurrencyService/Convert wait');
+  });
 });

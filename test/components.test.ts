@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { componentOf, rankComponents } from '../src/attention/components.js';
+import { callGraph, commonCaller, componentOf, fellInSlowdown, rankComponents } from '../src/attention/components.js';
+import { sourceKey } from '../src/features/sources.js';
+import type { FeatureTable } from '../src/features/types.js';
 import type { Presence } from '../src/ttest/types.js';
 
-const cause = (variable: string, feature: 'gap' | 'count' | 'first.abs' | 'min' = 'gap', presence: Presence = 'both', kind: 'event' | 'state' = 'event') => ({ variable, kind, feature, presence });
+const cause = (variable: string, feature: 'gap' | 'count' | 'first.abs' | 'min' | 'max' = 'gap', presence: Presence = 'both', kind: 'event' | 'state' = 'event', meanGood = 1, meanBad = 2) =>
+  ({ variable, kind, feature, presence, meanGood, meanBad });
 
 describe('components (src/attention/components.ts)', () => {
   it('the entity before the first `:`, a replica suffix dropped; none without one', () => {
@@ -27,5 +30,53 @@ describe('components (src/attention/components.ts)', () => {
   it('the added time: Σ of its events\' change in wait, over the slowdown', () => {
     const { components } = rankComponents([cause('a:x'), cause('b:y')], [{ event: 'a:x', difference: 0.3 }, { event: 'a:w', difference: 0.1 }, { event: 'b:y', difference: 0.1 }], 0.5);
     expect(components.map((c) => [c.component, c.addedTime, c.share])).toEqual([['a', 0.4, 0.8], ['b', 0.1, 0.2]]);
+  });
+
+  it('a time the bad class spent less of is no cause of its slowdown: waits and span times that fell, not counts or positions', () => {
+    const fs = { sources: new Map([[sourceKey('state', 'db:SELECT self'), 'span' as const]]) };
+    expect(fellInSlowdown(fs, cause('db:SELECT self', 'min', 'both', 'state', 0.0025, 0.0005), 0.2)).toBe(true);
+    expect(fellInSlowdown(fs, cause('pay:HTTP POST.reply', 'gap', 'both', 'event', 0.031, 0.0005), 0.2)).toBe(true);
+    // Not in a run that got faster, nor a time that grew, nor a count, a position or a state that is not a span's time.
+    expect(fellInSlowdown(fs, cause('db:SELECT self', 'min', 'both', 'state', 0.0025, 0.0005), -0.2)).toBe(false);
+    expect(fellInSlowdown(fs, cause('pay:HTTP POST.reply', 'gap', 'both', 'event', 0.0005, 0.031), 0.2)).toBe(false);
+    expect(fellInSlowdown(fs, cause('pay:ERROR', 'count', 'vanished', 'event', 1, 0), 0.2)).toBe(false);
+    expect(fellInSlowdown(fs, cause('pay:x', 'first.abs', 'both', 'event', 0.3, 0.1), 0.2)).toBe(false);
+    expect(fellInSlowdown(fs, cause('app:queue', 'min', 'both', 'state', 9, 2), 0.2)).toBe(false);
+  });
+
+  // A call graph as the span reader names it: frontend calls ads, recs and cart; checkout calls cart; each call's
+  // client span starts under its caller's name and ends as the callee's `.reply` (src/parse/spans.ts).
+  const graph = () => {
+    const events = [
+      'frontend:Ads/Get.start', 'ads:Ads/Get.start', 'ads:Ads/Get.end', 'ads:Ads/Get.reply',
+      'frontend:Recs/List.start', 'recs:Recs/List.reply',
+      'frontend:Cart/Get.start', 'checkout:Cart/Get.start', 'cart:Cart/Get.reply',
+      'frontend:render.start', 'frontend:render.end',
+    ];
+    const table: FeatureTable = { kind: 'event', feature: 'gap', variables: events, columns: events.map(() => new Float64Array(0)) };
+    const sources = new Map(events.map((e) => [sourceKey('event', e), 'span' as const]));
+    return callGraph({ tables: [table], sources });
+  };
+
+  it('the call graph: each call\'s callers, every other service that starts a span of its operation', () => {
+    expect([...graph()].map(([call, callers]) => [call, [...callers]])).toEqual([
+      ['ads:Ads/Get', ['frontend']], ['recs:Recs/List', ['frontend']], ['cart:Cart/Get', ['frontend', 'checkout']],
+    ]);
+  });
+
+  it('a caller whose calls to most services it calls got slower is their common cause; a callee slow to all its callers is its own', () => {
+    const calls = graph();
+    // frontend starved: its waits on ads and recs grew (2 of its 3 callees); a herring in cart's own work.
+    const starved = [cause('ads:Ads/Get wait', 'max', 'both', 'state'), cause('cart:work', 'gap'), cause('recs:Recs/List.reply', 'gap')];
+    expect(commonCaller(starved, calls)).toEqual({ caller: 'frontend', callees: new Set(['ads', 'recs']) });
+    const ranked = rankComponents(starved, null, 0, calls);
+    expect(ranked.components.map((c) => [c.component, c.topCauses])).toEqual([['frontend', 2], ['cart', 1]]);
+    expect(ranked.causes.map((c) => c.variable)).toEqual(['ads:Ads/Get wait', 'recs:Recs/List.reply', 'cart:work']);
+    // cart slow: the calls to it grew, from both callers (one call, 1 of frontend's 3 callees): cart, the callee, is named.
+    const slowCart = [cause('cart:Cart/Get wait', 'max', 'both', 'state'), cause('cart:Cart/Get.reply', 'gap'), cause('ads:work', 'gap')];
+    expect(commonCaller(slowCart, calls)).toBeNull();
+    expect(rankComponents(slowCart, null, 0, calls).components[0]!.component).toBe('cart');
+    // Waits that fell are no slowed calls.
+    expect(commonCaller([cause('ads:Ads/Get wait', 'max', 'both', 'state', 2, 1), cause('recs:Recs/List.reply', 'gap', 'both', 'event', 2, 1)], calls)).toBeNull();
   });
 });

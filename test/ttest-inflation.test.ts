@@ -158,7 +158,47 @@ describe('runTests: one family per source (FeatureSet.sources)', () => {
   });
 });
 
+describe('runTests: each source is its own correction family (SPEC §3, Replication)', () => {
+  // 10 log variables, one of them shifted by 0.15 (sd ≈ 0.32, 100 per class: t ≈ 3.3), and 500 span variables that
+  // do not differ at all (constant, one value each: t = 0, p = 1, 500 distinct hypotheses).
+  const n = 100;
+  const logs = Array.from({ length: 10 }, (_, v) => (v === 0 ? 'app:cause' : `app:line${v}`));
+  const spans = Array.from({ length: 500 }, (_, v) => `svc:op${String(v).padStart(3, '0')} self`);
+  const instances: Instance[] = Array.from({ length: 2 * n }, (_, i) => ({ id: `i${i}`, className: i < n ? 'good' : 'bad', duration: 1, records: 1, kind: null }));
+  const logColumn = (name: string, v: number) => Float64Array.from({ length: 2 * n }, (_, i) => 10 + ((i * 7 + v * 3) % 11) / 10 - 0.5 + (i >= n && name === 'app:cause' ? 0.15 : 0));
+  const table: FeatureTable = {
+    kind: 'state', feature: 'mean', variables: ['duration', ...logs, ...spans],
+    columns: [new Float64Array(2 * n).fill(1), ...logs.map(logColumn), ...spans.map((_, v) => new Float64Array(2 * n).fill(v))],
+  };
+  const base: FeatureSet = {
+    instances, nGood: n, nBad: n, weights: new Float64Array(2 * n).fill(1), tables: [table], referenceDuration: 1,
+    metric: { event: null, state: 'duration', eventIsDuration: false, stateIsDuration: true },
+  };
+  const withSources: FeatureSet = { ...base, sources: new Map(spans.map((v) => [sourceKey('state', v), 'span'] as [string, 'span'])) };
+  const cause = (fs: FeatureSet) => runTests(fs, { alpha: 0.05, correction: 'bonferroni' }).tests.find((t) => t.variable === 'app:cause')!;
+
+  it('the log cause is corrected over the log tests only: significant beside 500 span tests that add nothing', () => {
+    const alone = cause(withSources);
+    // Its p lies between the two thresholds: α/511 over everything (the span tests and P counted) and α/11 over the log lines and P.
+    expect(alone.p).toBeLessThan(0.05 / 11);
+    expect(alone.p).toBeGreaterThan(0.05 / 511);
+    expect(alone.significant).toBe(true);
+    // The same analysis with every variable read as one source: the 500 span tests dilute it away.
+    expect(cause(base).p).toBe(alone.p);
+    expect(cause(base).significant).toBe(false);
+  });
+});
+
 describe('variableSources: spans by their three names, metrics by what the join emitted', () => {
+  it('marks a client span billed to its callee: `callee:op wait`, `callee:op.reply` and the caller\'s `caller:op.start`', () => {
+    const events = ['frontend:hipstershop.CartService/GetCart.start', 'cartservice:hipstershop.CartService/GetCart.reply', 'frontend:render.start', 'app:queue.reply'];
+    const states = ['cartservice:hipstershop.CartService/GetCart wait', 'app:lock wait'];
+    const fs = { sources: variableSources(events, states) };
+    expect(events.map((v) => sourceOf(fs, 'event', v))).toEqual(['span', 'span', 'log', 'log']);
+    // `app:lock wait` has no `app:lock.reply`: a translator's name, not a call.
+    expect(states.map((v) => sourceOf(fs, 'state', v))).toEqual(['span', 'log']);
+  });
+
   it('marks X.start, X.end and X self of a span, and the joined metric states; the rest are log lines', () => {
     const events = ['svc:GET /a.start', 'svc:GET /a.end', 'svc:ERROR', 'svc:job.end'];
     const states = ['svc:GET /a self', 'svc:job self', 'svc:CpuUsage', 'svc:queue'];

@@ -8,7 +8,8 @@
  * as well as variables: a service where everything is a little slower
  * (several of the top causes) ranks above one with a single divergent herring.
  */
-import { isTimeFeature, type LogKind } from '../features/types.js';
+import { sourceOf } from '../features/sources.js';
+import { isTimeFeature, type FeatureSet, type LogKind } from '../features/types.js';
 import { serviceOfPod } from '../parse/spans.js';
 import type { Presence, TestedFeature } from '../ttest/types.js';
 
@@ -32,10 +33,115 @@ export interface ComponentSummary {
   readonly topCause: string;
 }
 
+/**
+ * The calls among the spans (src/parse/spans.ts): per call `callee:operation`
+ * (a client span billed to its callee: the event `callee:operation.reply`),
+ * the services that place it — every other service with a span event
+ * `service:operation.start` (a client span's start keeps its caller's name).
+ * Read off the variables' names: a gRPC method names one call exactly; a
+ * generic operation (`HTTP POST`) is placed by every service that makes one,
+ * so its callers are over-counted (a known limit: the rule below then needs
+ * more of them to agree).
+ */
+export type CallGraph = ReadonlyMap<string, ReadonlySet<string>>;
+
+export function callGraph(fs: Pick<FeatureSet, 'tables' | 'sources'>): CallGraph {
+  const events = fs.tables.find((t) => t.kind === 'event')?.variables ?? [];
+  const starts = new Map<string, string[]>();
+  for (const e of events) {
+    if (!e.endsWith('.start') || sourceOf(fs, 'event', e) !== 'span') continue;
+    const colon = e.indexOf(':');
+    if (colon <= 0) continue;
+    const op = e.slice(colon + 1, -'.start'.length);
+    (starts.get(op) ?? starts.set(op, []).get(op)!).push(serviceOfPod(e.slice(0, colon)));
+  }
+  const calls = new Map<string, Set<string>>();
+  for (const e of events) {
+    if (!e.endsWith('.reply') || sourceOf(fs, 'event', e) !== 'span') continue;
+    const call = e.slice(0, -'.reply'.length);
+    const callee = componentOf(call);
+    if (callee === null) continue;
+    calls.set(call, new Set((starts.get(call.slice(call.indexOf(':') + 1)) ?? []).filter((s) => s !== callee)));
+  }
+  return calls;
+}
+
+/** The call (`callee:operation`) a cause measures the wait of — a call's `wait` state or `.reply` event — or null. */
+function callOf(c: { readonly variable: string; readonly kind: LogKind }, calls: CallGraph): string | null {
+  const suffix = c.kind === 'state' ? ' wait' : '.reply';
+  if (!c.variable.endsWith(suffix)) return null;
+  const call = c.variable.slice(0, -suffix.length);
+  return calls.has(call) ? call : null;
+}
+
+/**
+ * The caller common to the slowed calls, if there is one: the service whose
+ * calls got slower to at least two services and to more than half of the
+ * services it calls, the one with the most such callees (ties: none). A
+ * caller whose own processing slowed (CPU starved) makes every call it places
+ * slower, whichever service answers; a slow callee slows the calls to it
+ * alone. Slowed: a significant cause on a call's wait that locates and grew
+ * (SPEC §3, Components: a component common to all the slowed calls).
+ */
+export function commonCaller<C extends { readonly variable: string; readonly kind: LogKind; readonly feature: TestedFeature; readonly meanGood: number; readonly meanBad: number }>(
+  significant: readonly C[],
+  calls: CallGraph,
+): { caller: string; callees: ReadonlySet<string> } | null {
+  const slowed = new Set<string>();
+  for (const c of significant) {
+    const call = callOf(c, calls);
+    if (call !== null && locates(c) && c.meanBad > c.meanGood) slowed.add(call);
+  }
+  if (slowed.size < 2) return null;
+  const callees = new Map<string, Set<string>>();
+  const slowedCallees = new Map<string, Set<string>>();
+  for (const [call, callers] of calls) {
+    const callee = componentOf(call) as string;
+    for (const caller of callers) {
+      (callees.get(caller) ?? callees.set(caller, new Set()).get(caller)!).add(callee);
+      if (slowed.has(call)) (slowedCallees.get(caller) ?? slowedCallees.set(caller, new Set()).get(caller)!).add(callee);
+    }
+  }
+  let best: { caller: string; callees: Set<string> } | null = null;
+  let tie = false;
+  for (const [caller, set] of slowedCallees) {
+    if (set.size < 2 || 2 * set.size <= (callees.get(caller)?.size ?? 0)) continue;
+    if (best === null || set.size > best.callees.size) {
+      best = { caller, callees: set };
+      tie = false;
+    } else if (set.size === best.callees.size) {
+      tie = true;
+    }
+  }
+  return tie ? null : best;
+}
+
 /** The component a variable names, or null for a name without an entity (`duration`, `Start`). */
 export function componentOf(variable: string): string | null {
   const i = variable.indexOf(':');
   return i <= 0 ? null : serviceOfPod(variable.slice(0, i));
+}
+
+/**
+ * Whether a difference is time the bad class spent *less* of where it is the
+ * slower one: a wait (an event's `gap`, `gap.after`, `wait`) or a span's time
+ * (any feature of a span's self time or of a call's wait, src/parse/spans.ts)
+ * whose bad mean is below its good mean, while P's mean grew (`slowdown` > 0).
+ * Time not spent cannot be what made the bad runs slower; between two minutes
+ * of a busy system many waits shrink with the load (a query's self time
+ * 2.5 → 0.5 ms, a reply's wait 31 → 0.5 ms), and listed first they hide the
+ * line that changed. Such a cause is listed after the others, as a negligible
+ * time is (verdict.ts). Counts, occurrences, time positions and other states
+ * are not times spent.
+ */
+export function fellInSlowdown(
+  fs: Pick<FeatureSet, 'sources'>,
+  c: { readonly variable: string; readonly kind: LogKind; readonly feature: TestedFeature; readonly meanGood: number; readonly meanBad: number },
+  slowdown: number,
+): boolean {
+  if (!(slowdown > 0) || !(c.meanBad < c.meanGood)) return false;
+  if (c.kind === 'state') return sourceOf(fs, 'state', c.variable) === 'span';
+  return c.feature === 'gap' || c.feature === 'gap.after' || c.feature === 'wait';
 }
 
 /**
@@ -62,16 +168,24 @@ function locates(c: { readonly kind: LogKind; readonly feature: TestedFeature })
  * Returns the ranked components and the causes reordered to follow them:
  * each component's causes together, in their own order.
  */
-export function rankComponents<C extends { readonly variable: string; readonly kind: LogKind; readonly feature: TestedFeature; readonly presence: Presence }>(
+export function rankComponents<C extends { readonly variable: string; readonly kind: LogKind; readonly feature: TestedFeature; readonly presence: Presence; readonly meanGood: number; readonly meanBad: number }>(
   significant: readonly C[],
   waits: readonly { readonly event: string; readonly difference: number }[] | null,
   slowdown: number,
+  calls: CallGraph = new Map(),
 ): { components: ComponentSummary[]; causes: C[] } {
   // A cause without an entity is a group of its own: it keeps its place among the components, and is not reported as one.
   const keyOf = (variable: string): string => componentOf(variable) ?? `\u0000${variable}`;
+  // The waits on calls that a common caller placed are its own (commonCaller); the rest are their callee's.
+  const common = commonCaller(significant, calls);
+  const placedBy = (c: { readonly variable: string; readonly kind: LogKind }): string | null => {
+    if (common === null) return null;
+    const call = callOf(c, calls);
+    return call !== null && calls.get(call)?.has(common.caller) === true && common.callees.has(componentOf(call) as string) ? common.caller : null;
+  };
   const groups = new Map<string, { first: number; top: number; changeInKind: boolean; causes: C[] }>();
   significant.forEach((c, i) => {
-    const key = keyOf(c.variable);
+    const key = placedBy(c) ?? keyOf(c.variable);
     let g = groups.get(key);
     if (g === undefined) groups.set(key, (g = { first: i, top: 0, changeInKind: false, causes: [] }));
     g.causes.push(c);
@@ -80,7 +194,7 @@ export function rankComponents<C extends { readonly variable: string; readonly k
   });
   const added = new Map<string, number>();
   for (const w of waits ?? []) {
-    const key = componentOf(w.event);
+    const key = placedBy({ variable: w.event, kind: 'event' }) ?? componentOf(w.event);
     if (key !== null && !Number.isNaN(w.difference)) added.set(key, (added.get(key) ?? 0) + w.difference);
   }
   const ranked = [...groups].sort(([, x], [, y]) => Number(y.changeInKind) - Number(x.changeInKind) || y.top - x.top || x.first - y.first);

@@ -10,7 +10,7 @@ import { sumOver } from '../stats/sum.js';
 import { compareEffect } from '../ttest/effect.js';
 import type { Presence, TestedFeature, TestMethod, TestResult, TestSummary } from '../ttest/types.js';
 import { aliasesByTable } from './aliases.js';
-import { rankComponents, type ComponentSummary } from './components.js';
+import { callGraph, fellInSlowdown, rankComponents, type ComponentSummary } from './components.js';
 import { locatesCause, normalizedZ } from './index.js';
 import type { AttentionGraph } from './types.js';
 
@@ -187,13 +187,16 @@ export function verdictOf(
     variable: t.variable, kind: t.kind, feature: t.feature, method: t.method, z: t.z, t: t.t,
     meanGood: t.meanGood, meanBad: t.meanBad, presence: t.presence, source, weight, negligible: negligibleTime(fs, t),
   });
-  // Significant causes whose difference is a negligible time come after every other candidate, the weak ones included.
+  // The graphs explain P's divergence: where P does not diverge, they explain nothing, and divergence alone ranks.
+  const metric = metricOf(fs, summary);
+  // Significant causes whose difference is a negligible time, or time spent less in a slowdown (fellInSlowdown),
+  // come after every other candidate, the weak ones included.
   const later: VerdictCause[] = [];
   const add = (c: VerdictCause): void => {
     const key = `${c.kind}\u0000${c.variable}`;
     if (listed.has(key)) return;
     listed.add(key);
-    (c.negligible ? later : causes).push(c);
+    (c.negligible || fellInSlowdown(fs, c, metric?.difference ?? 0) ? later : causes).push(c);
   };
   // Bad's two modes are two problems: each mode's cause is named first, in the modes' order (modes.ts).
   const pinned: VerdictCause[] = [];
@@ -203,8 +206,6 @@ export function verdictOf(
     listed.add(key);
     pinned.push({ ...m.cause, mode: i });
   });
-  // The graphs explain P's divergence: where P does not diverge, they explain nothing, and divergence alone ranks.
-  const metric = metricOf(fs, summary);
   for (const g of metric?.significant === true ? graphs : []) {
     if (!(g.score > 0) || !locatesCause(g)) continue;
     const weightOf = parentWeights(g);
@@ -233,7 +234,7 @@ export function verdictOf(
     const free = (c: VerdictCause): boolean => c.kind === 'event' && c.presence === 'new' && !((credited.get(c.variable) ?? 0) >= TIME_SHARE_MIN * slowdown);
     causes.splice(0, causes.length, ...causes.filter((c) => !free(c)), ...causes.filter(free).map((c): VerdictCause => ({ ...c, addsNoTime: true })));
   }
-  const grouped = rankComponents([...pinned, ...causes], span === null ? null : span.rows, slowdown);
+  const grouped = rankComponents([...pinned, ...causes], span === null ? null : span.rows, slowdown, callGraph(fs));
   causes.splice(0, causes.length, ...pinned, ...grouped.causes.filter((c) => !pinned.includes(c)));
   let weak = 0;
   for (const t of strongestInsignificant(candidates)) {

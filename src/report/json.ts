@@ -63,6 +63,7 @@ export function renderJsonValue(a: Analysis): unknown {
     correction: a.correction,
     testsPerformed: a.performed,
     hypotheses: a.hypotheses,
+    ...(a.families !== undefined ? { families: a.families } : {}),
     tests: a.tests.map(test),
     ranking: a.ranking.map((r) => ({
       variable: r.variable,

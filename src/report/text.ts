@@ -114,9 +114,11 @@ function renderCauses(a: Analysis, c: InstanceType<typeof Chalk>, limit: number)
 function renderDivergence(a: Analysis, c: InstanceType<typeof Chalk>, limit: number): string[] {
   const out: string[] = [];
   const significant = a.tests.filter((t) => t.significant).length;
-  const rule = a.correction === 'bonferroni'
-    ? `α = ${a.alpha} / ${a.hypotheses} = ${formatP(a.alpha / Math.max(1, a.hypotheses), Math.log10(a.alpha / Math.max(1, a.hypotheses)))}`
-    : `α = ${a.alpha}`;
+  const bonferroni = (m: number): string => `α = ${a.alpha} / ${m} = ${formatP(a.alpha / Math.max(1, m), Math.log10(a.alpha / Math.max(1, m)))}`;
+  // Each source is its own family (docs/calibration.md): its own m.
+  const rule = a.correction !== 'bonferroni' ? `α = ${a.alpha}`
+    : (a.families?.length ?? 0) > 1 ? `per source, ${(a.families ?? []).map((f) => `${f.source} ${bonferroni(f.hypotheses)}`).join(', ')}`
+    : bonferroni(a.hypotheses);
   out.push(c.bold('Divergence alone') + c.dim(` — every significant variable by Σ|z|, tied to P or not; ${plural(a.performed, 'test')} (${a.hypotheses} distinct), ${CORRECTION_NAMES[a.correction]} ${rule}: ${significant} significant`));
   // P is shown in the verdict; the list is of candidate causes.
   const candidates = a.ranking.filter((r) => !isMetric(a, r.kind, r.variable));

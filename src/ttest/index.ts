@@ -190,13 +190,15 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
   if (firstState < 0) performed.push(...pendingOccurrence);
   else performed.splice(firstState, 0, ...pendingOccurrence);
 
-  const inflation = options.inflation === 'off' ? [] : deflateInflated(performed, (kind) => (kind === 'event' ? fs.metric.event : fs.metric.state),
-    (x) => sourceOf(fs, x.kind, x.variable));
+  const sourceOfTest = (x: Performed): VariableSource => sourceOf(fs, x.kind, x.variable);
+  const inflation = options.inflation === 'off' ? [] : deflateInflated(performed, (kind) => (kind === 'event' ? fs.metric.event : fs.metric.state), sourceOfTest);
 
   // One hypothesis per distinct test: identical results (first/median/last of an event that occurs once, a
   // span's start and end occurring together) are one question asked twice, counted once in the correction.
-  const { representative, distinct } = distinctTests(performed.map((x) => ({ method: x.method, ...x.result })));
-  const distinctFlags = significantFlags(distinct.map((i) => performed[i]!.result.log10p), options.alpha, options.correction);
+  // Each source (log lines, spans, metrics) is its own family (SPEC §3, Replication: each source calibrated on its
+  // own): a source added to an analysis cannot make another's evidence weaker (docs/calibration.md).
+  const { representative, distinct } = distinctTests(performed.map((x) => ({ method: x.method, source: sourceOfTest(x), ...x.result })));
+  const { flags: distinctFlags, families } = flagsPerSource(distinct.map((i) => performed[i]!), sourceOfTest, options);
   const flags = representative.map((r) => distinctFlags[r]!);
   const maxFiniteAbsT = { event: 0, state: 0 };
   const maxAbsZ = { event: 0, state: 0 };
@@ -233,6 +235,7 @@ export function runTests(fs: FeatureSet, options: TestOptions): TestSummary {
     ranking: rankVariables(tests),
     performed: tests.length,
     hypotheses: distinct.length,
+    families,
     untestable,
     alpha: options.alpha,
     correction: options.correction,
@@ -350,11 +353,11 @@ function rankingZ(result: WelchResult, twoSample: boolean): number {
  * first index of each, in order; `representative[i]` is the position in
  * `distinct` of test i's hypothesis.
  */
-export function distinctTests(results: readonly (WelchResult & { readonly method: TestMethod })[]): { representative: number[]; distinct: number[] } {
+export function distinctTests(results: readonly (WelchResult & { readonly method: TestMethod; readonly source?: VariableSource })[]): { representative: number[]; distinct: number[] } {
   const seen = new Map<string, number>();
   const distinct: number[] = [];
   const representative = results.map((r, i) => {
-    const key = `${r.method}|${r.t}|${r.df}|${r.log10p}|${r.meanGood}|${r.meanBad}|${r.nGood}|${r.nBad}`;
+    const key = `${r.source ?? ''}|${r.method}|${r.t}|${r.df}|${r.log10p}|${r.meanGood}|${r.meanBad}|${r.nGood}|${r.nBad}`;
     let at = seen.get(key);
     if (at === undefined) {
       at = distinct.length;
@@ -364,6 +367,21 @@ export function distinctTests(results: readonly (WelchResult & { readonly method
     return at;
   });
   return { representative, distinct };
+}
+
+/** The correction's flags for `tests`, each source's tests corrected as one family of their own (m = that source's tests), and the families. */
+function flagsPerSource(tests: readonly Performed[], sourceOfTest: (x: Performed) => VariableSource, options: TestOptions): { flags: boolean[]; families: TestSummary['families'] } {
+  const bySource = new Map<VariableSource, number[]>();
+  tests.forEach((x, i) => {
+    const s = sourceOfTest(x);
+    (bySource.get(s) ?? bySource.set(s, []).get(s)!).push(i);
+  });
+  const flags = new Array<boolean>(tests.length).fill(false);
+  for (const members of bySource.values()) {
+    const own = significantFlags(members.map((i) => tests[i]!.result.log10p), options.alpha, options.correction);
+    members.forEach((i, j) => { flags[i] = own[j]!; });
+  }
+  return { flags, families: [...bySource].map(([source, members]) => ({ source, hypotheses: members.length })) };
 }
 
 function capped(z: number): number {

@@ -80,6 +80,8 @@ export interface TestSummary {
   readonly performed: number;
   /** Distinct hypotheses among them (identical results counted once): m of the correction. */
   readonly hypotheses: number;
+  /** The correction's families, one per source of variables, with their distinct hypotheses (each source corrected on its own: Σ = hypotheses). */
+  readonly families?: readonly { readonly source: VariableSource; readonly hypotheses: number }[];
   /** (variable, feature) pairs left untested: too few values in a class, or an occurrence table with one possible outcome. */
   readonly untestable: number;
   /** Whether features were compared within instance kinds (SPEC §3), and over which kinds. */
