@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { predictionTest } from '../src/ttest/prediction.js';
+import { FEW_VALUES, REFERENCE_MIN_VALUES } from '../src/stats/sample-sizes.js';
+import { mulberry32 } from '../src/stats/prng.js';
 import { unitOutlierTest, windowsByEntry, windowsByTime, windowTest, type Windows } from '../src/ttest/windows.js';
 
 const f64 = (xs: readonly number[]): Float64Array => Float64Array.from(xs);
@@ -67,6 +70,38 @@ describe('unitOutlierTest (one bad unit among its peers)', () => {
   it('a constant reference: one unit beyond it carries only the rank evidence 2/(n + 1), times k', () => {
     const r = unitOutlierTest(f64([0, 0, 0, 0, 0, 0, 0, 0, 0]), f64([1, 0, 0]), 0.05)!;
     expect(r.p).toBeCloseTo(Math.min(1, (2 / 10) * 3), 12);
+  });
+  it('equals its plain reading, every bad unit prediction-tested (the speed form tests only the farthest)', () => {
+    // The plain reading of the rule: every finite bad unit against the good ones at α/k; 1..FEW_VALUES out → the one
+    // with the smallest p (ties: the larger |t|, then the first), else null. Random sets with planted outliers,
+    // symmetric pairs (equal |t|), ties, missing values and values beyond the good units' power of two.
+    const plain = (good: Float64Array, bad: Float64Array, alpha: number) => {
+      const units = [...bad].filter((v) => Number.isFinite(v));
+      if (units.length < REFERENCE_MIN_VALUES) return null; // fewer units: the prediction test's own case (fewValuesTest)
+      const out = units.map((v) => ({ v, r: predictionTest(good, v) })).filter((o) => o.r !== null && o.r.log10p < Math.log10(alpha / units.length));
+      if (out.length === 0 || out.length > FEW_VALUES) return null;
+      return out.reduce((b, o) => (o.r!.log10p < b.r!.log10p || (o.r!.log10p === b.r!.log10p && Math.abs(o.r!.t) > Math.abs(b.r!.t)) ? o : b));
+    };
+    const random = mulberry32(52);
+    let outliers = 0;
+    for (let trial = 0; trial < 400; trial++) {
+      const n = 3 + Math.floor(random() * 30);
+      const good = Float64Array.from({ length: n }, () => 100 + random() * 10);
+      const bad = Float64Array.from({ length: 3 + Math.floor(random() * 30) }, () => 100 + random() * 10);
+      const planted = Math.floor(random() * 4);
+      for (let j = 0; j < planted; j++) bad[Math.floor(random() * bad.length)] = random() < 0.5 ? 160 + random() * 400 : 40 - random() * 30;
+      if (trial % 7 === 0) bad[0] = NaN;
+      if (trial % 11 === 0 && bad.length > 2) [bad[1], bad[2]] = [205, 5]; // equally far each side of ~105
+      const expected = plain(good, bad, 0.05);
+      const got = unitOutlierTest(good, bad, 0.05);
+      expect(got === null, `trial ${trial}`).toBe(expected === null);
+      if (got !== null && expected !== null) {
+        outliers++;
+        expect(got.t, `trial ${trial}`).toBe(expected.r!.t);
+        expect(got.log10p, `trial ${trial}`).toBe(Math.min(0, expected.r!.log10p + Math.log10([...bad].filter(Number.isFinite).length)));
+      }
+    }
+    expect(outliers).toBeGreaterThan(50);
   });
 });
 

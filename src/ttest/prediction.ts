@@ -1,7 +1,7 @@
 import { FEW_VALUES, REFERENCE_MIN_VALUES } from '../stats/sample-sizes.js';
 import { studentTTwoSided } from '../stats/student-t.js';
 import type { WelchResult } from './types.js';
-import { classMoments, commonScale, sampleVariance, ZERO_SPREAD_RELATIVE } from './welch.js';
+import { classMoments, finiteMaxAbs, sampleVariance, ZERO_SPREAD_RELATIVE, type ClassMoments } from './welch.js';
 
 /** Which test produced a result (SPEC §3): Welch's, or the prediction test for a class of 1–2 values. */
 export type TestMethod = 'welch' | 'prediction';
@@ -19,26 +19,46 @@ export { FEW_VALUES, REFERENCE_MIN_VALUES } from '../stats/sample-sizes.js';
  * (separated). null when the reference has fewer than REFERENCE_MIN_VALUES
  * values or x is not finite.
  */
-export function predictionTest(reference: Float64Array, x: number, weights?: Float64Array): { t: number; df: number; p: number; log10p: number; mean: number; sd: number; n: number } | null {
-  if (!Number.isFinite(x)) return null;
-  const scale = commonScale(reference, Float64Array.of(x));
-  const m = classMoments(reference, weights, scale);
-  if (m.count < REFERENCE_MIN_VALUES || !(m.n > 1)) return null;
-  const variance = sampleVariance(m);
-  const sd = Math.sqrt(variance);
-  const mean = m.mean;
-  const xs = x / scale;
-  let diff = xs - mean;
-  const df = m.n - 1;
-  const out = { mean: mean * scale, sd: sd * scale, n: m.n, df };
-  if (sd === 0) {
-    if (Math.abs(diff) <= ZERO_SPREAD_RELATIVE * Math.max(m.maxAbs, Math.abs(xs))) diff = 0;
-    if (diff === 0) return { ...out, t: 0, p: 1, log10p: 0 };
-    return { ...out, t: diff > 0 ? Infinity : -Infinity, p: 0, log10p: -Infinity };
-  }
-  const t = diff / (sd * Math.sqrt(1 + 1 / m.n));
-  const { p, log10p } = studentTTwoSided(t, df);
-  return { ...out, t, p, log10p };
+export function predictionTest(reference: Float64Array, x: number, weights?: Float64Array): PredictionResult | null {
+  return predictionReference(reference, weights)(x);
+}
+
+/** One prediction test's result: t, df, p and log10p with the reference's mean, sd and n. */
+export type PredictionResult = { t: number; df: number; p: number; log10p: number; mean: number; sd: number; n: number };
+
+/**
+ * predictionTest against one reference for many values x (the unit outlier test: every bad unit against the good
+ * ones): the reference's largest |value| found once, its moments once per scale (commonScale of the reference and x,
+ * which only a value beyond the reference's own power of two changes), so k values cost O(n + k), not O(n·k), with
+ * results identical to predictionTest's.
+ */
+export function predictionReference(reference: Float64Array, weights?: Float64Array): (x: number) => PredictionResult | null {
+  const referenceMax = finiteMaxAbs(reference);
+  const moments = new Map<number, ClassMoments>();
+  return (x) => {
+    if (!Number.isFinite(x)) return null;
+    // commonScale(reference, [x]): the larger |value| of both, rounded down to a power of two.
+    const max = Math.max(referenceMax, Math.abs(x));
+    const scale = max === 0 ? 1 : 2 ** Math.floor(Math.log2(max));
+    let m = moments.get(scale);
+    if (m === undefined) moments.set(scale, (m = classMoments(reference, weights, scale)));
+    if (m.count < REFERENCE_MIN_VALUES || !(m.n > 1)) return null;
+    const variance = sampleVariance(m);
+    const sd = Math.sqrt(variance);
+    const mean = m.mean;
+    const xs = x / scale;
+    let diff = xs - mean;
+    const df = m.n - 1;
+    const out = { mean: mean * scale, sd: sd * scale, n: m.n, df };
+    if (sd === 0) {
+      if (Math.abs(diff) <= ZERO_SPREAD_RELATIVE * Math.max(m.maxAbs, Math.abs(xs))) diff = 0;
+      if (diff === 0) return { ...out, t: 0, p: 1, log10p: 0 };
+      return { ...out, t: diff > 0 ? Infinity : -Infinity, p: 0, log10p: -Infinity };
+    }
+    const t = diff / (sd * Math.sqrt(1 + 1 / m.n));
+    const { p, log10p } = studentTTwoSided(t, df);
+    return { ...out, t, p, log10p };
+  };
 }
 
 /**

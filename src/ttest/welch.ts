@@ -123,7 +123,7 @@ export function commonScale(a: Float64Array, b: Float64Array): number {
  * compiled while it ran (on-stack replacement) and went on into code that had not run yet, and that code, kept,
  * stopped there on every call after (a million requests: 26 times a run).
  */
-function finiteMaxAbs(x: Float64Array): number {
+export function finiteMaxAbs(x: Float64Array): number {
   let max = 0;
   for (let i = 0; i < x.length; i++) {
     const v = Math.abs(x[i]!);

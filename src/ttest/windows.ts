@@ -7,7 +7,7 @@
  * nothing is wrong: the good class's several windows.
  */
 import { separationLog10p } from '../stats/normal.js';
-import { FEW_VALUES, predictionTest, REFERENCE_MIN_VALUES, weightedMean } from './prediction.js';
+import { FEW_VALUES, predictionReference, REFERENCE_MIN_VALUES, weightedMean, type PredictionResult } from './prediction.js';
 import { studentTTwoSided } from '../stats/student-t.js';
 import type { WelchResult } from './types.js';
 
@@ -154,14 +154,21 @@ export function unitOutlierTest(good: Float64Array, bad: Float64Array, alpha: nu
   // Few units out: 1 to FEW_VALUES bad units each outside its peers at α/k on its own (more are a shift of a share
   // of the units, Welch's and the occurrence tests' question; none, no unit stands out).
   const k = bi.length;
-  const tested = bi.flatMap((i) => {
-    const r = predictionTest(good, bad[i] as number, wGood);
-    return r === null ? [] : [{ r, value: bad[i] as number }];
-  });
+  const against = predictionReference(good, wGood);
+  const reference = against(bad[bi[0] as number] as number);
+  if (reference === null) return null;
+  // The prediction test's p falls as |x − x̄_good| grows, so only the FEW_VALUES + 1 units farthest from the good
+  // mean can be out, and when all of them are, more than FEW_VALUES are: those are tested, farthest first, until one
+  // is not out (every unit tested was O(units) tests a feature: 8 s of 40 000 requests' t-tests).
   const threshold = Math.log10(alpha / k);
-  const out = tested.filter(({ r }) => r.log10p < threshold);
+  const out: { r: PredictionResult; value: number }[] = [];
+  for (const i of farthest(bad, bi, reference.mean, FEW_VALUES + 1)) {
+    const r = against(bad[i] as number);
+    if (r === null || !(r.log10p < threshold)) break;
+    out.push({ r, value: bad[i] as number });
+  }
   if (out.length === 0 || out.length > FEW_VALUES) return null;
-  let best: NonNullable<ReturnType<typeof predictionTest>> | null = null;
+  let best: PredictionResult | null = null;
   let bestValue = Number.NaN;
   for (const { r, value } of out) {
     if (best === null || r.log10p < best.log10p || (r.log10p === best.log10p && Math.abs(r.t) > Math.abs(best.t))) {
@@ -180,6 +187,22 @@ export function unitOutlierTest(good: Float64Array, bad: Float64Array, alpha: nu
     p: Math.min(1, 10 ** log10p * k), log10p: Math.min(0, log10p + Math.log10(k)),
     meanGood: best.mean, meanBad, nGood: best.n, nBad, effectSize,
   };
+}
+
+/** The `count` indices of `at` whose values are farthest from `mean`, farthest first (ties: the lower index first). */
+function farthest(x: Float64Array, at: readonly number[], mean: number, count: number): number[] {
+  const top: number[] = [];
+  const distance = (i: number): number => Math.abs((x[i] as number) - mean);
+  for (const i of at) {
+    const d = distance(i);
+    let j = top.length;
+    while (j > 0 && d > distance(top[j - 1] as number)) j--;
+    if (j < count) {
+      top.splice(j, 0, i);
+      if (top.length > count) top.pop();
+    }
+  }
+  return top;
 }
 
 /**
