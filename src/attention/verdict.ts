@@ -234,8 +234,10 @@ export function verdictOf(
     const free = (c: VerdictCause): boolean => c.kind === 'event' && c.presence === 'new' && !((credited.get(c.variable) ?? 0) >= TIME_SHARE_MIN * slowdown);
     causes.splice(0, causes.length, ...causes.filter((c) => !free(c)), ...causes.filter(free).map((c): VerdictCause => ({ ...c, addsNoTime: true })));
   }
-  const grouped = rankComponents([...pinned, ...causes], span === null ? null : span.rows, slowdown, callGraph(fs));
-  causes.splice(0, causes.length, ...pinned, ...grouped.causes.filter((c) => !pinned.includes(c)));
+  // A line that adds no time is no change in kind that could rank its component first: it stays after the causes.
+  const free = causes.filter((c) => c.addsNoTime === true);
+  const grouped = rankComponents([...pinned, ...causes.filter((c) => c.addsNoTime !== true)], span === null ? null : span.rows, slowdown, callGraph(fs));
+  causes.splice(0, causes.length, ...pinned, ...grouped.causes.filter((c) => !pinned.includes(c)), ...free);
   let weak = 0;
   for (const t of strongestInsignificant(candidates)) {
     const key = `${t.kind}\u0000${t.variable}`;
