@@ -33,7 +33,7 @@ describe('raw logs: an empty or comment-only file (item 10)', () => {
     const r = await run(join(root, 'g'), join(root, 'b'), '--json', '/dev/null');
     expect(r.code).toBe(0);
     const lines = r.stderr.split('\n');
-    expect(lines[0]).toBe('raw logs, no translator: 2 templates mined from ' + (text === '' ? 12 : 14) + ' lines (timestamps: yyyy-MM-dd HH:mm:ss,SSS; one file = one instance); see them with distalyze templates GOOD BAD');
+    expect(lines[0]).toBe('raw logs, no translator: 2 templates mined from ' + (text === '' ? 12 : 14) + ' lines (timestamps: yyyy-MM-dd HH:mm:ss,SSS; header learned: level; one file = one instance); see them with distalyze templates GOOD BAD');
     expect(lines).toContain(`  1 file held no log line (empty, or blank and # lines only): no instance, e.g. ${join(root, 'b/a-empty.log')}`);
   });
 });
