@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { featureDifference, jsonDifference, loadDlog, loadRuns, requireServer, sql, startServer } from './helpers/clickhouse.js';
 import { FIXTURES } from './helpers/synth.js';
-import { readRuns } from '../src/cli/runs.js';
+import { readRuns } from '../src/read/runs.js';
 import { readClickHouseRuns } from '../src/clickhouse/runs.js';
 import { ROOT, run } from './helpers/run.js';
 

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readClasses } from '../src/read/index.js';
-import { readRuns } from '../src/cli/runs.js';
+import { readRuns } from '../src/read/runs.js';
 import { readClickHouseRuns } from '../src/clickhouse/runs.js';
 import { serviceOfPod } from '../src/parse/spans.js';
 import { featureDifference, loadDlog, loadSpansCsv, requireServer, serverVersion, sql, startServer } from './helpers/clickhouse.js';

@@ -4,7 +4,8 @@ import { InputError } from '../errors.js';
 import { OutputGuard } from './guard.js';
 import { writeReportFiles, writeStream } from './output.js';
 import type { ClickHouseSource } from '../read-options.js';
-import { addRunsOptions, numberOption, readRunsFor, readTableRunsFor, runArgument, runDirectories, runsInDirectory, tableSource, type RunCommandIo, type RunInput, type RunsRawOptions, type RunsRead } from './runs.js';
+import { addRunsOptions, numberOption, readRunsFor, readTableRunsFor, runDirectories, tableSource, type RunCommandIo, type RunsRawOptions } from './runs.js';
+import { runArgument, runsInDirectory, type RunInput, type RunsRead } from '../read/runs.js';
 import { comparisonOptions } from './history.js';
 
 interface CheckRawOptions extends RunsRawOptions {

@@ -3,7 +3,8 @@ import type { AnalysisOptions } from '../analysis.js';
 import { InputError } from '../errors.js';
 import { OutputGuard } from './guard.js';
 import { writeReportFiles, writeStream } from './output.js';
-import { addRunsOptions, numberOption, readRunsFor, readTableRunsFor, runArgument, runDirectories, runsInDirectory, tableSource, type RunCommandIo, type RunsRawOptions, type RunsRead } from './runs.js';
+import { addRunsOptions, numberOption, readRunsFor, readTableRunsFor, runDirectories, tableSource, type RunCommandIo, type RunsRawOptions } from './runs.js';
+import { runArgument, runsInDirectory, type RunInput, type RunsRead } from '../read/runs.js';
 
 /** Default options of the before/after comparison (the main command's defaults). */
 export function comparisonOptions(seed: number): AnalysisOptions {

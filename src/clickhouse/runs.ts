@@ -33,7 +33,7 @@ export interface TableRun {
   readonly first: number;
 }
 
-/** As readRuns (src/cli/runs.ts): one FeatureSet over every run, and each instance's run. */
+/** As readRuns (src/read/runs.ts): one FeatureSet over every run, and each instance's run. */
 export interface TableRunsRead {
   readonly features: FeatureResult;
   /** runOf[i]: index into `runs` of FeatureSet.instances[i]. */
