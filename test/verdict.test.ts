@@ -24,6 +24,20 @@ describe('the verdict\'s candidate causes (src/attention/verdict.ts)', () => {
     expect(Math.max(...v.causes.slice(1).map((c) => Math.abs(c.z)))).toBeGreaterThan(Math.abs(v.causes[0]!.z));
   });
 
+  it('weak candidates: one per component, so one service\'s several new lines leave room for another\'s', () => {
+    // order:A..order:F new in 3 of 6 bad runs (Fisher p = 0.18 each: weak); pay:ERROR new in 2 of 6 (p = 0.45), weaker.
+    const order = ['order:A', 'order:B', 'order:C', 'order:D', 'order:E', 'order:F'];
+    const good = Array.from({ length: 6 }, () => run());
+    const bad = [run(...order), run(...order), run(...order, 'pay:ERROR'), run('pay:ERROR'), run(), run()];
+    const { features: fs } = featuresOf({ good, bad });
+    const summary = runTests(fs, { alpha: 0.05, correction: 'bonferroni' });
+    expect(summary.tests.some((t) => t.significant)).toBe(false);
+    const v = verdictOf(fs, summary, [], 0.5);
+    const weak = v.causes.filter((c) => c.source === 'weak').map((c) => c.variable);
+    expect(weak.filter((w) => w.startsWith('order:'))).toHaveLength(1);
+    expect(weak).toContain('pay:ERROR');
+  });
+
   it('an alias of P is no cause in the features where it is P, but its occurrence still is', () => {
     // ERROR closes each failing run at its end (first.abs = D: an alias of P); it occurs in 4 of 12 good runs
     // and in every one of 12 bad runs (scipy 1.17 fisher_exact: p = 0.0014).

@@ -10,7 +10,7 @@ import { sumOver } from '../stats/sum.js';
 import { compareEffect } from '../ttest/effect.js';
 import type { Presence, TestedFeature, TestMethod, TestResult, TestSummary } from '../ttest/types.js';
 import { aliasesByTable } from './aliases.js';
-import { callGraph, fellInSlowdown, rankComponents, type ComponentSummary } from './components.js';
+import { callGraph, componentOf, fellInSlowdown, rankComponents, type ComponentSummary } from './components.js';
 import { locatesCause, normalizedZ } from './index.js';
 import type { AttentionGraph } from './types.js';
 
@@ -238,11 +238,17 @@ export function verdictOf(
   const free = causes.filter((c) => c.addsNoTime === true);
   const grouped = rankComponents([...pinned, ...causes.filter((c) => c.addsNoTime !== true)], span === null ? null : span.rows, slowdown, callGraph(fs));
   causes.splice(0, causes.length, ...pinned, ...grouped.causes.filter((c) => !pinned.includes(c)), ...free);
+  // Weak candidates point at places to look: one per component, so that one service's several new lines do not
+  // fill the list (a name without an entity is a place of its own).
   let weak = 0;
+  const weakPlaces = new Set<string>();
   for (const t of strongestInsignificant(candidates)) {
     const key = `${t.kind}\u0000${t.variable}`;
     if (weak >= WEAK_SHOWN) break;
     if (listed.has(key)) continue;
+    const place = componentOf(t.variable) ?? `\u0000${key}`;
+    if (weakPlaces.has(place)) continue;
+    weakPlaces.add(place);
     listed.add(key);
     causes.push(cause(t, 'weak', null));
     weak++;
