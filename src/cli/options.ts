@@ -149,7 +149,7 @@ export function parseOptions(raw: RawOptions, jobsOption = '--jobs'): Options {
   if (raw.metric !== undefined && (raw.eventMetric !== undefined || raw.stateMetric !== undefined)) {
     throw new InputError('--metric sets both kinds; use it alone, or --event-metric / --state-metric instead');
   }
-  const clickhouse = clickhouseSource(raw);
+  const clickhouse = clickhouseSource(raw, [['--translator', raw.translator], ['--timestamp', raw.timestamp], ['--instance-pattern', raw.instancePattern], ['--metrics', raw.metrics]]);
   return {
     ...(clickhouse !== undefined ? { clickhouse } : {}),
     ...(raw.metric !== undefined ? { metric: raw.metric } : {}),
@@ -197,17 +197,22 @@ export function parseOptions(raw: RawOptions, jobsOption = '--jobs'): Options {
   };
 }
 
-/** --clickhouse URL --table T [--mapping M] [--columns field=col,…]; the file reader's own options do not apply. */
-function clickhouseSource(raw: RawOptions): ClickHouseSource | undefined {
+/**
+ * --clickhouse URL --table T [--mapping M] [--columns field=col,…], or undefined (files); `fileOnly`, the file
+ * reader's own options as given (undefined when not), do not apply to a table. The main command's and check's/history's.
+ */
+export function clickhouseSource(
+  raw: { readonly clickhouse?: string | undefined; readonly table?: string | undefined; readonly mapping?: string | undefined; readonly columns?: string | undefined },
+  fileOnly: readonly (readonly [string, unknown])[],
+): ClickHouseSource | undefined {
   if (raw.clickhouse === undefined) {
     const stray = (['table', 'mapping', 'columns'] as const).find((k) => raw[k] !== undefined);
     if (stray !== undefined) throw new InputError(`--${stray} is for logs in ClickHouse: give --clickhouse URL too`);
     return undefined;
   }
   if (raw.table === undefined) throw new InputError('--clickhouse needs --table NAME (the table holding the logs)');
-  const fileOnly = ([['--translator', raw.translator], ['--timestamp', raw.timestamp], ['--instance-pattern', raw.instancePattern], ['--metrics', raw.metrics]] as const)
-    .find(([, v]) => v !== undefined);
-  if (fileOnly !== undefined) throw new InputError(`${fileOnly[0]} reads files; with --clickhouse the table's columns are mapped by --mapping and --columns`);
+  const given = fileOnly.find(([, v]) => v !== undefined);
+  if (given !== undefined) throw new InputError(`${given[0]} reads files; with --clickhouse the table's columns are mapped by --mapping and --columns`);
   return {
     url: raw.clickhouse,
     table: raw.table,

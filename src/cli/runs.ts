@@ -4,7 +4,7 @@ import { InputError } from '../errors.js';
 import type { InputFile } from '../parse/input-file.js';
 import type { ClickHouseSource } from '../read-options.js';
 import { readRuns, type RunFilesHook, type RunInput, type RunsRead } from '../read/runs.js';
-import { parseWeight } from './options.js';
+import { clickhouseSource, parseWeight } from './options.js';
 
 /** The runs given as directories (a run given as one file lists that file alone), labelled for OutputGuard.against. */
 export function runDirectories(runs: readonly RunInput[], listed: readonly (readonly InputFile[])[], label: string): [string, string][] {
@@ -52,20 +52,7 @@ export function addRunsOptions(cmd: Command): Command {
 
 /** --clickhouse URL --table T [--mapping M] [--columns …] of `check` and `history`, or undefined (runs from files). */
 export function tableSource(raw: RunsRawOptions): ClickHouseSource | undefined {
-  if (raw.clickhouse === undefined) {
-    const stray = (['table', 'mapping', 'columns'] as const).find((k) => raw[k] !== undefined);
-    if (stray !== undefined) throw new InputError(`--${stray} is for logs in ClickHouse: give --clickhouse URL too`);
-    return undefined;
-  }
-  if (raw.table === undefined) throw new InputError('--clickhouse needs --table NAME (the table holding the logs)');
-  const fileOnly = ([['--translator', raw.translator], ['--year', raw.year], ['--strict', raw.strict]] as const).find(([, v]) => v !== undefined);
-  if (fileOnly !== undefined) throw new InputError(`${fileOnly[0]} reads files; with --clickhouse the table's columns are mapped by --mapping and --columns`);
-  return {
-    url: raw.clickhouse,
-    table: raw.table,
-    ...(raw.mapping !== undefined ? { mapping: raw.mapping } : {}),
-    ...(raw.columns !== undefined ? { columns: raw.columns } : {}),
-  };
+  return clickhouseSource(raw, [['--translator', raw.translator], ['--year', raw.year], ['--strict', raw.strict]]);
 }
 
 /**
