@@ -81,6 +81,21 @@ const FAMILIES: Record<string, Family> = {
     groups: 'aabbaba',
     events: { 1: ['firefox.exe:<*> open through proxy <*> HTTPS'], 2: ['firefox.exe *64:<*> open through proxy <*> HTTPS'] },
   },
+  'fields before a time in mid-line': {
+    // Sequence number, host, component and state before an epoch time (the shape of HPC's logs): all header.
+    file: 'midtime.log', slots: ['any', 'any', 'word', 'any'], entity: 2,
+    messages: ['job <*> queued for batch', 'reallocated sectors <*> on disk <*>', 'job <*> done in <*> s', 'fan <*> below <*> rpm'],
+    groups: 'aabcbacd',
+    // The component names the entity, not the host (`rack-12`: a number) nor the state (more values).
+    events: { 1: ['scheduler:job <*> queued for batch'], 3: ['disk:reallocated sectors <*> on disk <*>'], 8: ['fan:fan <*> below <*> rpm'] },
+  },
+  'a component padded to a column after the level': {
+    // The shape of Windows CBS logs: `time, Level<padding>COMPONENT<padding>message`.
+    file: 'cbs.log', slots: ['any', 'level', 'word'], entity: 2,
+    messages: ['Service host started with <*> workers', 'Listening on port <*>', 'Worker <*> restarted after <*> failures', 'Bind failed on port <*>'],
+    groups: 'abcbadcd',
+    events: { 1: ['SVC:Service host started with <*> workers'], 3: ['SVC:Worker <*> restarted after <*> failures', 'SVC:WARN'], 6: ['NET:Bind failed on port <*>', 'NET:ERROR'] },
+  },
 };
 
 /** The records (`E t name`) each line gives through a translator, by line number. */
@@ -150,6 +165,24 @@ describe('the header rules, field by field', () => {
     // A line of another writer keeps its words, and gives no level and no entity.
     expect(readTextHeader('kernel panic: not syncing', header!, parts)).toBe('kernel panic: not syncing');
     expect([parts.level, parts.entity]).toEqual(['', '']);
+  });
+
+  it('a padded name after the level is a component; a message\'s first word after a single blank is not', () => {
+    const padded = ['2026-01-01, Info    SVC    started', '2026-01-01, Info    NET    listening on 80', '2026-01-01, Error   SVC    worker 2 died',
+      '2026-01-01, Info    NET    listening on 81'].map((l) => l.slice(11));
+    expect(learnTextHeader(padded)).toEqual({ slots: ['level', 'word'], entity: 1 });
+    expect(learnTextHeader(padded.map((l) => l.replace(/(SVC|NET)\s+/, '$1 ')))).toEqual({ slots: ['level'], entity: -1 });
+  });
+
+  it('fields before a time in mid-line: header fields, the entity a name without digits with the fewest values', () => {
+    // (learnTextHeader gets the message: the line without its time, so the lead fields come first.)
+    const lines = ['17 node-4 net up  link eth0 up', '18 node-9 net down  link eth1 down', '19 node-4 disk full  volume 2 at 99 %',
+      '20 node-2 net up  link eth0 up'];
+    expect(learnTextHeader(lines, 0, 4)).toEqual({ slots: ['any', 'any', 'word', 'any'], entity: 2 });
+    // With a level among them, the level's reading of the whole line (BGL's) is kept: the same as with no lead.
+    const levelled = ['- 17 node-4 INFO link up', '- 18 node-9 WARN link down', '- 19 node-4 INFO disk full'];
+    expect(learnTextHeader(levelled, 0, 3)).toEqual(learnTextHeader(levelled));
+    expect(learnTextHeader(levelled, 0, 3)?.slots[3]).toBe('level');
   });
 
   it('no header where the lines share none: plain messages, a colon in a tenth of them, access logs\' client addresses', () => {

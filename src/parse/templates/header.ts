@@ -208,7 +208,9 @@ function programEnd(message: string, fields: ReadonlyArray<[number, number]>): {
  *    each field that has the same shape on 90 % of them — a bracket group (thread, request context), a field
  *    ending with `:` (logger or tag: it ends the header), a field ending with `]` alone (glog's `file.go:12]`:
  *    it ends the header), a lone `-` (ends it), an integer (a thread id), or a word followed by a bracket group
- *    or a lone `-` whose values repeat (a logger without colon: oslo's `name [req-…]`, logback's `logger - msg`).
+ *    or a lone `-` whose values repeat (a logger without colon: oslo's `name [req-…]`, logback's `logger - msg`),
+ *    or a name padded with two blanks or more whose values repeat (a component in a column: Windows CBS's
+ *    `Info                  CBS    Loaded …`; it ends the header: a message's first word is not padded).
  *    With no logger after the level, the nearest name before it that repeats (BGL's `KERNEL`, Python's
  *    `%(name)s - %(levelname)s`) names the component. Reason: log4j/logback, Python logging, klog/glog-style, Android logcat,
  *    Zookeeper, Spark, OpenStack and BGL all put the level after the time, the thread and logger after it; a
@@ -219,12 +221,18 @@ function programEnd(message: string, fields: ReadonlyArray<[number, number]>): {
  * The logger, tag or program names the entity (as a translator would make it `entity:template`); the level is
  * read as the line's level, never part of the template.
  */
-export function learnTextHeader(messages: readonly string[], pipes = 0): TextHeader | undefined {
+export function learnTextHeader(messages: readonly string[], pipes = 0, lead = 0): TextHeader | undefined {
   const lines = messages.filter((m) => m.trim().length > 0);
   if (lines.length === 0) return undefined;
   if (pipes >= 2) return { slots: ['word', ...new Array<HeaderSlot>(pipes - 2).fill('any')], entity: 0 };
-  const fields = lines.map((m) => headerFields(m, MAX_LEAD + MAX_AFTER_LEVEL + 2).map(([a, b]) => m.slice(a, b)));
+  const offsets = lines.map((m) => headerFields(m, MAX_LEAD + MAX_AFTER_LEVEL + 2));
+  const fields = offsets.map((o, i) => o.map(([a, b]) => (lines[i] as string).slice(a, b)));
   const enough = (n: number): boolean => n >= SHARE * lines.length;
+  // Whether field j of line i is padded: two blanks or more before the next field.
+  const padded = (i: number, j: number): boolean => {
+    const o = offsets[i] as Array<[number, number]>;
+    return o.length > j + 1 && (o[j + 1] as [number, number])[0] - (o[j] as [number, number])[1] >= 2;
+  };
   // 2. A level at one field.
   for (let p = 0; p <= MAX_LEAD; p++) {
     // (A field must be left for the message.)
@@ -257,6 +265,13 @@ export function learnTextHeader(messages: readonly string[], pipes = 0): TextHea
         slots.push('dash');
         break;
       }
+      if (enough(count('word')) && enough(fields.filter((f, i) => LETTER.test(f[j] ?? '') && padded(i, j)).length) && repeats(fields.map((f) => f[j] ?? ''))) {
+        // A name padded to a column after the level (Windows CBS's `Info                  CBS    Loaded …`): the
+        // component, and the message starts after its padding.
+        if (entity < 0) entity = slots.length;
+        slots.push('word');
+        break;
+      }
       const next = fields.map((f) => (f.length > j + 2 ? shapeOf(f[j + 1] as string) : null));
       if (enough(count('word')) && enough(next.filter((x) => x === 'bracket' || x === 'dash').length) && repeats(fields.map((f) => f[j] ?? ''))) {
         if (entity < 0) entity = slots.length;
@@ -280,6 +295,8 @@ export function learnTextHeader(messages: readonly string[], pipes = 0): TextHea
     }
     return { slots, entity };
   }
+  // (No level: the fields before a time in mid-line are a header of their own.)
+  if (lead > 0) return withLead(lines, lead);
   // 3. A program name.
   const ends = lines.map((m) => programEnd(m, headerFields(m, MAX_PROGRAM_FIELDS + 2)));
   for (const kind of ['untilColon', 'untilDash'] as const) {
@@ -291,6 +308,42 @@ export function learnTextHeader(messages: readonly string[], pipes = 0): TextHea
 }
 
 const LETTER = /[A-Za-z]/;
+/** A name: letters and no digit. */
+const NAME = /^[^0-9]*[A-Za-z][^0-9]*$/;
+
+/**
+ * The header of messages whose first `lead` fields stood before the timestamp (the time in mid-line: HPC's
+ * `134681 node-246 unix.hw state_change.unavailable 1077804742 1 Component State Change: …`, BGL's label, epoch,
+ * date and node, OpenStack's file name), when no level word is found among the fields (learnTextHeader's step 2
+ * reads those headers whole): those fields, then the header the rest of the messages share (learned as for a time
+ * opening the line). Reason: a line's message follows its time, never precedes it; left in, the fields before it
+ * are the first words of every message (a node name in first place takes the template tree's first level, and
+ * unrelated short messages of one component merge: HPC's `boot`, `wait` and `halt` commands were one template).
+ * The entity is the rest's (a logger, a program), else the field before the time that is a name without digits
+ * on 90 % of the lines and repeats, with the fewest distinct values (ties to the earlier): HPC's component
+ * `unix.hw`, `action`. Reason: hosts, nodes and ids carry numbers (`node-246`); a state or kind field is a word
+ * too but takes more values than the writer's name.
+ */
+function withLead(lines: readonly string[], lead: number): TextHeader {
+  const fields = lines.map((m) => headerFields(m, lead).map(([a, b]) => m.slice(a, b)));
+  const rests = lines.flatMap((m) => {
+    const f = headerFields(m, lead + 1);
+    return f.length > lead ? [m.slice((f[lead] as [number, number])[0])] : [];
+  });
+  const rest = learnTextHeader(rests);
+  const slots: HeaderSlot[] = [...new Array<HeaderSlot>(lead).fill('any'), ...(rest?.slots ?? [])];
+  if (rest !== undefined && rest.entity >= 0) return { slots, entity: lead + rest.entity };
+  let entity = -1;
+  let fewest = Infinity;
+  for (let q = 0; q < lead; q++) {
+    const values = fields.map((f) => f[q] ?? '');
+    if (values.filter((v) => NAME.test(v)).length < SHARE * lines.length) continue;
+    const distinct = new Set(values).size;
+    if (distinct * 2 <= values.length + 1 && distinct < fewest) [entity, fewest] = [q, distinct];
+  }
+  if (entity >= 0) slots[entity] = 'word';
+  return { slots, entity };
+}
 
 /**
  * Whether values repeat as a header field's do: at most half as many distinct ones (digits aside) as values,

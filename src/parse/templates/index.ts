@@ -246,10 +246,11 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}, o
       const pipes = learnPipes(sample.flatMap((l, i) => (splitLine(l, i + 1, probe) && probe.timed ? [probe.message] : [])));
       if (pipes > 0) layout = { ...layout, pipes };
       const unpiped = fileState(layout, makeTimeFormat(layout.format, { year }));
-      const ids = learnLeadingIds(sample.flatMap((l, i) => (splitLine(l, i + 1, unpiped) && unpiped.timed ? [unpiped.message] : [])));
+      // (Ids after a time opening the line; a time in mid-line has header fields before it: header.ts withLead.)
+      const ids = layout.field > 0 ? 0 : learnLeadingIds(sample.flatMap((l, i) => (splitLine(l, i + 1, unpiped) && unpiped.timed ? [unpiped.message] : [])));
       if (ids > 0) layout = { ...layout, ids };
       const bare = fileState(layout, makeTimeFormat(layout.format, { year }));
-      const textHeader = learnTextHeader(sample.flatMap((l, i) => (splitLine(l, i + 1, bare) && bare.timed ? [bare.message] : [])), pipes);
+      const textHeader = learnTextHeader(sample.flatMap((l, i) => (splitLine(l, i + 1, bare) && bare.timed ? [bare.message] : [])), pipes, layout.host ? 0 : layout.field);
       if (textHeader !== undefined) layout = { ...layout, textHeader };
     }
   }
