@@ -23,6 +23,7 @@
 // Results are printed and written to bench/results/templates.json.
 // BENCH_SPEED=0 skips part 1 (accuracy only; results written to
 // bench/results/templates-accuracy.json so the speed figures are kept).
+// LOGHUB_DETAIL=1 lists each system's wrong raw-line groups with example lines.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync, renameSync, rmSync } from 'node:fs';
@@ -178,6 +179,26 @@ async function eventsByLine(file, translator) {
   return out.slice(0, line);
 }
 
+// LOGHUB_DETAIL=1: after each system's raw figure, its wrong groups (mined group, the true events it mixes or
+// splits, two example lines each).
+const DETAIL = process.env.LOGHUB_DETAIL === '1';
+
+/** The mined groups that are not exactly one true event, with example lines, as lines to print. */
+function wrongGroups(truth, predicted, lines) {
+  const out = [];
+  const byTruth = new Map();
+  const byPred = new Map();
+  truth.forEach((t, i) => { (byTruth.get(t) ?? byTruth.set(t, []).get(t)).push(i); });
+  predicted.forEach((p, i) => { (byPred.get(p) ?? byPred.set(p, []).get(p)).push(i); });
+  for (const [p, idx] of byPred) {
+    const events = [...new Set(idx.map((i) => truth[i]))];
+    if (events.length === 1 && byTruth.get(events[0]).length === idx.length) continue;
+    out.push(`      mined ${String(p).slice(0, 60)} (${idx.length} lines): true ${events.map((e) => `${e} (${byTruth.get(e).length})`).join(', ')}`);
+    for (const i of idx.slice(0, 2)) out.push(`        ${i + 1}: ${lines[i].slice(0, 110)}`);
+  }
+  return out;
+}
+
 function findStructured(system) {
   for (const name of [`${system}_2k.log_structured_corrected.csv`, `${system}_2k.log_structured.csv`]) {
     for (const p of [join(LOGHUB, system, name), join(LOGHUB, name)]) if (existsSync(p)) return p;
@@ -243,13 +264,16 @@ if (LOGHUB === undefined) {
       }
     }
     const rawPath = join(dirname(path), `${system}_2k.log`);
+    let detail = [];
     if (existsSync(rawPath)) {
       const raw = await rawLineIds(rawPath);
       const n = Math.min(raw.ids.length, truth.length);
       row.raw = { lines: n, accuracy: groupingAccuracy(truth.slice(0, n), raw.ids.slice(0, n)), templates: raw.templates, rulesShare: raw.rulesShare };
+      if (DETAIL) detail = wrongGroups(truth.slice(0, n), raw.ids.slice(0, n), readFileSync(rawPath, 'utf8').split('\n'));
     }
     rows.push(row);
     log(`  ${system.padEnd(12)} ${row.raw ? `raw ${row.raw.accuracy.toFixed(3)} (${row.raw.lines} lines; templates -o gives ${(100 * row.raw.rulesShare).toFixed(0)} % of lines the same events)  ` : ''}${row.accuracy === null ? '' : `content ${row.accuracy.toFixed(3)}  ${(row.linesPerS / 1e3).toFixed(0).padStart(6)} k lines/s`}${row.drain3 ? `   Drain3 ${row.drain3.accuracy.toFixed(3)}  ${(row.drain3.linesPerS / 1e3).toFixed(0).padStart(5)} k lines/s` : ''}`);
+    for (const d of detail) log(d);
   }
   if (rows.length > 0) {
     const content = rows.filter((r) => r.accuracy !== null);
