@@ -89,6 +89,14 @@ const FAMILIES: Record<string, Family> = {
     // The component names the entity, not the host (`rack-12`: a number) nor the state (more values).
     events: { 1: ['scheduler:job <*> queued for batch'], 3: ['disk:reallocated sectors <*> on disk <*>'], 8: ['fan:fan <*> below <*> rpm'] },
   },
+  'access log: client, ident and user before the time': {
+    // No level and no program: the three fields before `[time]` are the header, so a request with a user name
+    // (`frank`) is the same statement as the others (4 templates before, split by the user and the path).
+    file: 'access.log', slots: ['any', 'any', 'any'], entity: -1,
+    messages: ['"GET <*> <*>" <*> <*>', '"POST <*> <*>" <*> <*>'],
+    groups: 'aabaab',
+    events: { 2: ['"GET <*> <*>" <*> <*>'] },
+  },
   'a component padded to a column after the level': {
     // The shape of Windows CBS logs: `time, Level<padding>COMPONENT<padding>message`.
     file: 'cbs.log', slots: ['any', 'level', 'word'], entity: 2,
