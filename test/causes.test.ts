@@ -172,6 +172,21 @@ describe('generated cases of kinds not seen before (fixtures/causes, issue 52)',
     expect([['index:segments', 'min'], ['index:Search', 'gap.after'], ['index:Done', 'gap'], ['index:Done', 'wait']].map((x) => x.join(' '))).toContain(`${top.variable} ${top.feature}`);
     expect(json.verdict.sentence).toContain(`Top cause: ${top.variable} (`);
   });
+
+  // Each event's waits end at records of its own source (docs/method.md, "Waits within one source"). Measured to
+  // the previous record of any source (before), the polls cut the pricing step into pieces the same in both
+  // classes: the top cause was the polls' count and the top component web, a service that did nothing wrong.
+  it('l. a log line\'s wait among spans: the pricing step between two log lines, not the status polls that interleave', async () => {
+    const json = await analyse('log-wait-among-spans');
+    const top = json.verdict.causes[0]!;
+    expect([['shop:Validate', 'gap.after'], ['shop:Priced', 'gap'], ['shop:Priced', 'wait']].map((x) => x.join(' '))).toContain(`${top.variable} ${top.feature}`);
+    expect(top.source).not.toBe('weak');
+    expect(json.verdict.sentence).toContain('Top component: shop');
+    // The polls' spans were read (their variables are tested), and their waits are their own: none grew.
+    const polls = json.verdict.causes.filter((c) => c.variable.startsWith('web:'));
+    expect(polls.length).toBeGreaterThan(0);
+    expect(polls.filter((c) => c.feature === 'gap' || c.feature === 'gap.after')).toEqual([]);
+  });
 });
 
 describe('fixtures/causes/generate.mjs', () => {
@@ -179,11 +194,11 @@ describe('fixtures/causes/generate.mjs', () => {
     const out = mkdtempSync(join(tmpdir(), 'distalyze-causes-'));
     (generateCauses as (root: string) => void)(out);
     const files = (root: string): string[] => readdirSync(root, { recursive: true, withFileTypes: true })
-      .filter((d) => d.isFile() && d.name.endsWith('.dlog'))
+      .filter((d) => d.isFile() && (d.name.endsWith('.dlog') || d.name.endsWith('.csv')))
       .map((d) => join(d.parentPath, d.name).slice(root.length + 1))
       .sort();
     const committed = files('fixtures/causes');
-    expect(committed).toHaveLength(2 + 2 + 2 + 2 + 2 + 40 + 16 + 2 + 40 + 2 + 2);
+    expect(committed).toHaveLength(2 + 2 + 2 + 2 + 2 + 40 + 16 + 2 + 40 + 2 + 2 + 4);
     expect(files(out)).toEqual(committed);
     for (const f of committed) expect(readFileSync(join(out, f), 'utf8')).toBe(readFileSync(join('fixtures/causes', f), 'utf8'));
   });

@@ -5,8 +5,10 @@
  * summarized as it is read, the second pass over the states for q*.abs:
  * AbsoluteQuartilePass): on generated records of both classes — ties,
  * records out of time order, instances named by `I` records across files,
- * records by name and by number (the fast lane) — every feature of every
- * instance is the kernel's number, to the bit (Object.is).
+ * records by name and by number (the fast lane), log lines and spans
+ * interleaved (each event's waits within its own source), files read by
+ * collectors of their own and absorbed (the parallel reader's way) — every
+ * feature of every instance is the kernel's number, to the bit (Object.is).
  */
 import { describe, expect, it } from 'vitest';
 import { FeatureCollector } from '../src/features/collector.js';
@@ -37,18 +39,25 @@ interface GenFile {
   readonly byNumber: boolean;
 }
 
-const EVENTS = ['Open', 'Read', 'Write', 'Flush', 'Close'];
+const LOG_EVENTS = ['Open', 'Read', 'Write', 'Flush', 'Close'];
+/** Events said to be spans' (RecordSink.eventFromSpans) in the mixed sets: their waits are measured among themselves. */
+const SPAN_EVENTS = ['svc:get.start', 'svc:get.end'];
+const EVENTS = [...LOG_EVENTS, ...SPAN_EVENTS];
 const STATES = ['queue', 'heap', 'lock'];
 
-/** An instance's records: times rising by 0–4 ms steps (0: ties), a few moved up to 3 places later; values small integers. */
-function instanceRecords(random: () => number, t0: number): Rec[] {
+/**
+ * An instance's records: times rising by 0–4 ms steps (0: ties), a few moved up to 3 places later; values small
+ * integers. `mixed`: span events among the log lines.
+ */
+function instanceRecords(random: () => number, t0: number, mixed: boolean): Rec[] {
   const n = 1 + Math.floor(random() * 40);
   const out: Rec[] = [];
   let t = t0;
   for (let i = 0; i < n; i++) {
     t += Math.floor(random() * 5) / 1000;
     const state = random() < 0.35;
-    const pool = state ? STATES : EVENTS;
+    // Mixed: about 4 in 10 events a span's.
+    const pool = state ? STATES : mixed && random() < 0.4 ? SPAN_EVENTS : LOG_EVENTS;
     // Some variables of the pool only (absent ones: count 0 and missing values).
     const name = pool[Math.floor(random() * random() * pool.length)] as string;
     out.push({ t, name, value: state ? Math.floor(random() * 6) - 2 : null });
@@ -64,7 +73,7 @@ function instanceRecords(random: () => number, t0: number): Rec[] {
   return out.map((r) => (r.value === 0 ? { ...r, value: 5 } : r));
 }
 
-function generate(seed: number): GenFile[] {
+function generate(seed: number, mixed = false): GenFile[] {
   const random = mulberry32(seed);
   const files: GenFile[] = [];
   for (const className of ['good', 'bad'] as const) {
@@ -73,13 +82,13 @@ function generate(seed: number): GenFile[] {
       const relativePath = `${className}-${f}.dlog`;
       const byNumber = random() < 0.5;
       if (f % 3 !== 2) {
-        files.push({ className, relativePath, own: instanceRecords(random, 1000 + f * slow), named: [], byNumber });
+        files.push({ className, relativePath, own: instanceRecords(random, 1000 + f * slow, mixed), named: [], byNumber });
         continue;
       }
       // Instances named by `I` records, some named again in a later file (their records go on there).
       const named = Array.from({ length: 1 + Math.floor(random() * 4) }, () => ({
         id: `req-${Math.floor(random() * 6)}`,
-        records: instanceRecords(random, 2000 + f),
+        records: instanceRecords(random, 2000 + f, mixed),
       }));
       files.push({ className, relativePath, own: [], named, byNumber });
     }
@@ -125,8 +134,13 @@ function collect(files: readonly GenFile[], reference: number | null): { collect
   const intake = sink.intake!;
   let streamed = 0;
   let className: ClassName = 'good';
+  const said = new Set<string>();
   const give = (file: GenFile, records: readonly Rec[]): void => {
     for (const r of records) {
+      if (SPAN_EVENTS.includes(r.name) && !said.has(r.name)) {
+        said.add(r.name);
+        sink.eventFromSpans?.(r.name);
+      }
       if (!file.byNumber) {
         if (r.value === null) sink.event(r.t, r.name);
         else sink.state(r.t, r.name, r.value);
@@ -167,7 +181,7 @@ function collectTwoPasses(files: readonly GenFile[]): FeatureCollector {
   const c = new FeatureCollector(false);
   c.streamedMinBytes = Infinity;
   const sink = c.sink(() => undefined);
-  const read = (s: { beginFile(f: InputFile, c: ClassName): void; endFile(f: InputFile, c: ClassName): unknown; instance(id: string): void; event(t: number, n: string): void; state(t: number, n: string, v: number): void }, after: (c: ClassName) => void): void => {
+  const read = (s: { beginFile(f: InputFile, c: ClassName): void; endFile(f: InputFile, c: ClassName): unknown; instance(id: string): void; event(t: number, n: string): void; state(t: number, n: string, v: number): void; eventFromSpans?(n: string): void }, after: (c: ClassName) => void): void => {
     let className: ClassName = 'good';
     for (const file of files) {
       if (file.className !== className) {
@@ -178,6 +192,7 @@ function collectTwoPasses(files: readonly GenFile[]): FeatureCollector {
       s.beginFile(input, file.className);
       const give = (records: readonly Rec[]): void => {
         for (const r of records) {
+          if (SPAN_EVENTS.includes(r.name)) s.eventFromSpans?.(r.name);
           if (r.value === null) s.event(r.t, r.name);
           else s.state(r.t, r.name, r.value);
         }
@@ -198,9 +213,46 @@ function collectTwoPasses(files: readonly GenFile[]): FeatureCollector {
   return c;
 }
 
+/**
+ * Each file read by a collector of its own and handed on (exportFile), then
+ * absorbed in file order by one collector, as the parallel reader does: its
+ * own instance summarized where it was read, the held records (and which
+ * events are spans') carried over.
+ */
+function collectAbsorbed(files: readonly GenFile[]): FeatureCollector {
+  const c = new FeatureCollector(true);
+  c.streamedMinBytes = Infinity;
+  for (const file of files) {
+    const w = new FeatureCollector(true);
+    w.streamedMinBytes = Infinity;
+    const sink = w.sink(() => undefined);
+    const input = inputFile(file);
+    sink.beginFile(input, file.className);
+    const give = (records: readonly Rec[]): void => {
+      for (const r of records) {
+        if (SPAN_EVENTS.includes(r.name)) sink.eventFromSpans?.(r.name);
+        if (r.value === null) sink.event(r.t, r.name);
+        else sink.state(r.t, r.name, r.value);
+      }
+    };
+    give(file.own);
+    for (const { id, records } of file.named) {
+      sink.instance(id);
+      give(records);
+    }
+    sink.endFile(input, file.className);
+    c.absorb(w.exportFile());
+  }
+  c.finishClass();
+  c.fillAbsoluteQuartiles(median(Array.from(c.durations.data.subarray(0, c.ids.length))));
+  return c;
+}
+
 /** Every feature of every instance as Table 2.1 gives it, by `class/id`, `kind/variable/feature`. */
 function oracle(files: readonly GenFile[]): { referenceDuration: number; expected: Map<string, Map<string, number>> } {
   const instances = instancesOf(files);
+  // The variables of the input (the log-only sets have no span events).
+  const seen = new Set([...instances.values()].flatMap(({ records }) => records.map((r) => r.name)));
   const sorted = new Map([...instances].map(([key, { records }]) => [key, [...records].sort((a, b) => a.t - b.t)]));
   const durations = [...sorted.values()].map((records) => (records.at(-1) as Rec).t - (records[0] as Rec).t);
   // Dref: the median duration over all instances of both classes.
@@ -211,8 +263,10 @@ function oracle(files: readonly GenFile[]): { referenceDuration: number; expecte
     const duration = (records.at(-1) as Rec).t - t0;
     const values = new Map<string, number>();
     const events = records.filter((r) => r.value === null);
-    const occurrences = occurrencesOf(events.map((r) => r.t - t0), events.map((r) => EVENTS.indexOf(r.name)));
+    const fromSpans = new Set(SPAN_EVENTS.map((name) => EVENTS.indexOf(name)));
+    const occurrences = occurrencesOf(events.map((r) => r.t - t0), events.map((r) => EVENTS.indexOf(r.name)), fromSpans);
     for (const [e, name] of EVENTS.entries()) {
+      if (!seen.has(name)) continue;
       const o = occurrences.get(e);
       for (const f of EVENT_FEATURE_TYPES) values.set(`event/${name}/${f}`, o === undefined ? (f === 'count' ? 0 : Number.NaN) : EVENT_FEATURES[f](o, duration));
     }
@@ -276,6 +330,25 @@ describe('Table 2.1 (features/event-features.ts, state-features.ts) is the oracl
     expect(valueAt(s, 8)).toBe(6);
   });
 
+  it('waits within one source: a log line\'s gaps end at log lines, a span\'s at span records', () => {
+    // Log lines L (0) at 0 and 10, M (1) at 12; span records S (2) at 1 and 9, T (3) at 11: D = 12.
+    const o = occurrencesOf([0, 1, 9, 10, 11, 12], [0, 2, 2, 0, 3, 1], new Set([2, 3]));
+    const log = o.get(0)!;
+    // L's times 0, 10: the waits before them none (the first log line) and 10 (10 − 0, the spans between not counted);
+    // after them 10 (to L at 10) and 2 (to M at 12).
+    expect(log.before).toEqual([Number.NaN, 10]);
+    expect(log.after).toEqual([10, 2]);
+    expect([EVENT_FEATURES.gap(log, 12), EVENT_FEATURES['gap.after'](log, 12), EVENT_FEATURES.wait(log, 12)]).toEqual([10, 10, 10]);
+    // S at 1 and 9: before none and 8; after 8 (to S) and 2 (to T at 11); T waited 2 and closes the spans.
+    expect(o.get(2)!.before).toEqual([Number.NaN, 8]);
+    expect(o.get(2)!.after).toEqual([8, 2]);
+    expect(o.get(3)!.after).toEqual([Number.NaN]);
+    // Σ wait per source = that source's event span: logs 0 + 10 + 2 = 12 (0 to 12), spans 0 + 8 + 2 = 10 (1 to 11).
+    const wait = (e: number): number => EVENT_FEATURES.wait(o.get(e)!, 12);
+    expect(wait(0) + wait(1)).toBe(12);
+    expect(wait(2) + wait(3)).toBe(10);
+  });
+
   for (const seed of [1, 2, 3, 4, 5]) {
     it(`records held and summarized, runs summarized as they are read, q*.abs from a second pass: every feature Table 2.1's (seed ${seed})`, () => {
       const files = generate(seed);
@@ -291,6 +364,26 @@ describe('Table 2.1 (features/event-features.ts, state-features.ts) is the oracl
       expect(firstDifference(expected, actual(built))).toBeNull();
       // The second pass's q*.abs (and the rest from the first).
       expect(firstDifference(expected, actual(buildFeatureSet(collectTwoPasses(files), { weight: { mode: 'none' } }).features))).toBeNull();
+    });
+  }
+
+  for (const seed of [6, 7, 8]) {
+    it(`log lines and spans interleaved: every path, absorbed parts too, Table 2.1's with waits within one source (seed ${seed})`, () => {
+      const files = generate(seed, true);
+      // Span records interleave with log lines in most instances (else this would test nothing new).
+      const interleaved = [...instancesOf(files).values()].filter(({ records }) => {
+        const names = [...records].sort((a, b) => a.t - b.t).filter((r) => r.value === null).map((r) => SPAN_EVENTS.includes(r.name));
+        return names.some((span, i) => i > 0 && span !== names[i - 1]);
+      });
+      expect(interleaved.length).toBeGreaterThan(instancesOf(files).size / 2);
+      const { referenceDuration, expected } = oracle(files);
+      const build = (c: FeatureCollector): FeatureSet => buildFeatureSet(c, { weight: { mode: 'none' } }).features;
+      expect(firstDifference(expected, actual(build(collect(files, null).collector)))).toBeNull();
+      const streamed = collect(files, referenceDuration);
+      expect(streamed.streamed).toBe(files.filter((f) => f.own.length > 0).length);
+      expect(firstDifference(expected, actual(build(streamed.collector)))).toBeNull();
+      expect(firstDifference(expected, actual(build(collectTwoPasses(files))))).toBeNull();
+      expect(firstDifference(expected, actual(build(collectAbsorbed(files))))).toBeNull();
     });
   }
 });

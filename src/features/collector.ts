@@ -53,10 +53,12 @@ export class FeatureCollector extends InstanceIntake {
       return out;
     };
     const shared = this.sharing !== null;
+    const fromSpans = this.spanEventList();
     return {
       className: this.className,
       eventNames: [...this.events.names],
       stateNames: [...this.states.names],
+      ...(fromSpans.length > 0 ? { eventsFromSpans: fromSpans } : {}),
       ids: this.idsAhead ? [] : [...this.ids],
       durations: this.durations.toArray(slots, memory),
       starts: this.starts.toArray(slots, memory),
@@ -196,6 +198,7 @@ export class FeatureCollector extends InstanceIntake {
     }
     const eventMap = part.eventNames.map((n) => this.events.id(n));
     const stateMap = part.stateNames.map((n) => this.states.id(n));
+    for (const e of part.eventsFromSpans ?? []) this.markSpanEvent(eventMap[e] as number);
     const base = this.ids.length;
     const slots = part.ids.length;
     // Room for the parts still to come of the same export (one copy now instead of doublings later).
@@ -313,6 +316,7 @@ export class FeatureCollector extends InstanceIntake {
     for (const part of parts) {
       const eventMap = part.eventNames.map((n) => this.events.id(n));
       const stateMap = part.stateNames.map((n) => this.states.id(n));
+      for (const e of part.eventsFromSpans ?? []) this.markSpanEvent(eventMap[e] as number);
       const code = part.heldCode;
       if (!isIdentity(eventMap) || !isIdentity(stateMap)) renumberCodes(code, code, 0, eventMap, stateMap);
       // Each instance's records, counted, then their ends (the records are grouped: heldInst never decreases).

@@ -15,6 +15,8 @@ export interface FileContribution {
   readonly className: ClassName;
   readonly eventNames: string[];
   readonly stateNames: string[];
+  /** The event variables (by number in eventNames) that are spans' (RecordSink.eventFromSpans); absent: none. */
+  readonly eventsFromSpans?: readonly number[];
   readonly ids: string[];
   readonly durations: Float64Array;
   readonly starts: Float64Array;

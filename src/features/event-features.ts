@@ -11,9 +11,10 @@ import type { EventFeatureType } from './types.js';
 /**
  * The occurrences of `e` in one instance, in time order: `times`, each one's
  * time less the instance's first timestamp (t0); `before`, the wait before
- * each since the previous event record of the instance, of any name (NaN for
- * the one that opens the instance); `after`, the wait after each until the
- * next event record (NaN for the one that closes it).
+ * each since the previous event record of the instance of the same source
+ * (log line or span), of any name (NaN for the first of its source); `after`,
+ * the wait after each until the next event record of that source (NaN for the
+ * last). Waits within one source: docs/method.md.
  */
 export interface Occurrences {
   readonly times: readonly number[];
@@ -43,17 +44,23 @@ function largest(waits: readonly number[]): number {
 /**
  * Every event variable's occurrences in one instance, from its event records
  * in time order (equal times in input order): `times` since t0, `events` the
- * variable of each record.
+ * variable of each record, `fromSpans` the variables that are spans' (the
+ * others are log lines').
  */
-export function occurrencesOf(times: readonly number[], events: readonly number[]): Map<number, Occurrences> {
+export function occurrencesOf(times: readonly number[], events: readonly number[], fromSpans: ReadonlySet<number> = new Set()): Map<number, Occurrences> {
   const out = new Map<number, { times: number[]; before: number[]; after: number[] }>();
+  const sameSource = (i: number, j: number): boolean => fromSpans.has(events[i] as number) === fromSpans.has(events[j] as number);
   for (let i = 0; i < times.length; i++) {
     const e = events[i] as number;
     let o = out.get(e);
     if (o === undefined) out.set(e, (o = { times: [], before: [], after: [] }));
+    let previous = i - 1;
+    while (previous >= 0 && !sameSource(previous, i)) previous--;
+    let next = i + 1;
+    while (next < times.length && !sameSource(next, i)) next++;
     o.times.push(times[i] as number);
-    o.before.push(i > 0 ? (times[i] as number) - (times[i - 1] as number) : Number.NaN);
-    o.after.push(i + 1 < times.length ? (times[i + 1] as number) - (times[i] as number) : Number.NaN);
+    o.before.push(previous >= 0 ? (times[i] as number) - (times[previous] as number) : Number.NaN);
+    o.after.push(next < times.length ? (times[next] as number) - (times[i] as number) : Number.NaN);
   }
   return out;
 }

@@ -95,6 +95,11 @@ export abstract class FeatureColumns {
   // State change points per instance slot, for q*.abs once Dref is known.
   protected readonly series = new SeriesStore();
   protected scratch = new SummaryScratch();
+  /**
+   * Per event variable: 1 where it is a span's (RecordSink.eventFromSpans), 0 where a log line's; null while none
+   * is a span's. An event's waits end at records of its own source (docs/method.md, "Waits within one source").
+   */
+  protected spanEvents: { marks: Uint8Array } | null = null;
 
   protected className: ClassName = 'good';
   /**
@@ -172,7 +177,7 @@ export abstract class FeatureColumns {
     const gapOf = sc.gap;
     const gapAfterOf = sc.gapAfter;
     const waitOf = sc.wait;
-    this.entryEvents.push(scatterRecords(code, ts, vs, from, n, order, t0, nEvents, fill, bt, bv, gapOf, gapAfterOf, waitOf));
+    this.entryEvents.push(scatterRecords(code, ts, vs, from, n, order, t0, nEvents, fill, bt, bv, gapOf, gapAfterOf, waitOf, this.spanMarks(nEvents)));
 
     // Room for every state record of the instance in one block (its change points are at most that many); none
     // with Dref known (q*.abs come from the records).
@@ -240,6 +245,32 @@ export abstract class FeatureColumns {
       series.used = changePoints(bt, bv, begin, end, v, series.blockVar, series.blockT, series.blockV, series.used);
     }
     series.endSlot();
+  }
+
+  /** Event variable `e` is a span's (RecordSink.eventFromSpans): its waits are measured among span records. */
+  markSpanEvent(e: number): void {
+    this.spanEvents ??= { marks: new Uint8Array(0) };
+    (this.spanMarks(e + 1) as Uint8Array)[e] = 1;
+  }
+
+  /** The event variables that are spans' (markSpanEvent), by number, in order. */
+  spanEventList(): number[] {
+    const marks = this.spanEvents?.marks;
+    const out: number[] = [];
+    if (marks !== undefined) for (let e = 0; e < marks.length; e++) if (marks[e] === 1) out.push(e);
+    return out;
+  }
+
+  /** The span marks with room for `nEvents` event variables (0 for those not marked), or null while no event is a span's. */
+  protected spanMarks(nEvents: number): Uint8Array | null {
+    const spans = this.spanEvents;
+    if (spans === null) return null;
+    if (spans.marks.length < nEvents) {
+      const grown = new Uint8Array(Math.max(16, 2 * nEvents));
+      grown.set(spans.marks);
+      spans.marks = grown;
+    }
+    return spans.marks;
   }
 
   /** A new slot for an instance: its id, class, duration, start, records, kind and whether `I` records named it. */

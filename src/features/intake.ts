@@ -211,6 +211,7 @@ export abstract class InstanceIntake extends FeatureColumns implements ClassSink
       instance: (id, kind) => this.instance(id, kind),
       event: (t, n) => this.event(t, n),
       state: (t, n, v) => this.state(t, n, v),
+      eventFromSpans: (n) => this.eventFromSpans(n),
       intake: this.intake,
     };
   }
@@ -273,6 +274,7 @@ export abstract class InstanceIntake extends FeatureColumns implements ClassSink
     if (streamed !== null) {
       this.streamed = null;
       const read = streamed.records > 0 || streamed.broken;
+      streamed.spanOf = this.spanMarks(this.events.names.length);
       const complete = read && streamed.complete();
       if (complete) this.summarizeStreamed(this.fileDefaultId, streamed);
       streamed.release();
@@ -608,6 +610,11 @@ export abstract class InstanceIntake extends FeatureColumns implements ClassSink
     this.add(-1 - this.states.id(name), t, value);
   }
 
+  /** RecordSink.eventFromSpans: numbered as its first record would number it, and marked. */
+  eventFromSpans(name: string): void {
+    this.markSpanEvent(this.events.id(name));
+  }
+
   /** The fast lane (RecordIntake): readers number names once and give records by number. */
   get intake(): RecordIntake {
     return this;
@@ -629,6 +636,7 @@ export abstract class InstanceIntake extends FeatureColumns implements ClassSink
   records(code: Int32Array, t: Float64Array, v: Float64Array, n: number): void {
     this.fileRecords += n;
     if (this.streamed !== null) {
+      this.streamed.spanOf = this.spanMarks(this.events.names.length);
       this.streamed.add(code, t, v, n);
       return;
     }
@@ -646,6 +654,7 @@ export abstract class InstanceIntake extends FeatureColumns implements ClassSink
       one.code[0] = code;
       one.t[0] = t;
       one.v[0] = v;
+      this.streamed.spanOf = this.spanMarks(this.events.names.length);
       this.streamed.add(one.code, one.t, one.v, 1);
       return;
     }

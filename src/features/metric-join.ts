@@ -173,6 +173,10 @@ export class MetricJoin implements ClassSink {
     this.inner.event(t, name);
   }
 
+  eventFromSpans(name: string): void {
+    this.inner.eventFromSpans?.(name);
+  }
+
   state(t: number, name: string, value: number): void {
     this.see(t, name);
     this.inner.state(t, name, value);

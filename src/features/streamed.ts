@@ -52,10 +52,17 @@ export class StreamedInstance {
   private nextAt: number;
   /** Variables in order of first appearance (an event's number, or −1 − a state's), as summarize's buckets. */
   readonly touched = new GrowableInt32();
-  /** The first event's variable (−1: none); the previous event's time and its place in `ev`. */
+  /** The first event's variable (−1: none); the previous event's time and its place in `ev`, a log line's and a span's. */
   entry = -1;
   private previousEvent = Number.NaN;
   private previousAt = -1;
+  private previousSpan = Number.NaN;
+  private previousSpanAt = -1;
+  /**
+   * Per event variable, 1 for a span's (summarize's spanOf; null: none is), with room for every variable of the
+   * records given: set by the collector before each `add` and `complete`.
+   */
+  spanOf: Uint8Array | null = null;
   /** Per event variable, EV_STRIDE numbers: count, first and last time, longest gap before and after (−∞: none), wait. */
   private ev: Float64Array = new Float64Array(0);
   private evTimes: MedianTail[] = [];
@@ -164,8 +171,11 @@ export class StreamedInstance {
     const from = this.from;
     if (this.taken === 0 && m > 0) this.t0 = wt[from] as number;
     const t0 = this.t0;
+    const spanOf = this.spanOf;
     let previousEvent = this.previousEvent;
     let previousAt = this.previousAt;
+    let previousSpan = this.previousSpan;
+    let previousSpanAt = this.previousSpanAt;
     let ev = this.ev;
     let st = this.st;
     let nextAt = this.nextAt;
@@ -180,16 +190,24 @@ export class StreamedInstance {
         ev[k] = (ev[k] as number) + 1;
         ev[k + 2] = tn;
         (this.evTimes[c] as MedianTail).push(tn, this.pool);
-        // scatterRecords' gap, gap.after and wait, in the same order.
-        if (!Number.isNaN(previousEvent)) {
-          const gap = tn - previousEvent;
+        // scatterRecords' gap, gap.after and wait, in the same order, from the previous event of its own source.
+        const fromSpan = spanOf !== null && spanOf[c] === 1;
+        const previous = fromSpan ? previousSpan : previousEvent;
+        if (!Number.isNaN(previous)) {
+          const gap = tn - previous;
+          const before = fromSpan ? previousSpanAt : previousAt;
           // (−∞ for none yet, below every gap: summarize's NaN, told apart from a gap by `gap > ` alone.)
           if (gap > (ev[k + 3] as number)) ev[k + 3] = gap;
-          if (gap > (ev[previousAt + 4] as number)) ev[previousAt + 4] = gap;
+          if (gap > (ev[before + 4] as number)) ev[before + 4] = gap;
           ev[k + 5] = (ev[k + 5] as number) + gap;
         }
-        previousEvent = tn;
-        previousAt = k;
+        if (fromSpan) {
+          previousSpan = tn;
+          previousSpanAt = k;
+        } else {
+          previousEvent = tn;
+          previousAt = k;
+        }
         continue;
       }
       const x = wv[i] as number;
@@ -214,6 +232,8 @@ export class StreamedInstance {
     if (m > 0) this.lastTime = wt[(from + m - 1) & WINDOW_MASK] as number;
     this.previousEvent = previousEvent;
     this.previousAt = previousAt;
+    this.previousSpan = previousSpan;
+    this.previousSpanAt = previousSpanAt;
     this.taken += m;
     this.from = (from + m) & WINDOW_MASK;
     this.windowed -= m;

@@ -34,12 +34,17 @@ export function countBuckets(code: Int32Array, from: number, n: number, order: I
 
 /**
  * Records in time order into their buckets' places (bt: time since t0, bv: a state's value), and
- * each event's gap, gap.after and wait (SPEC §2); returns the first event's variable (−1: none).
+ * each event's gap, gap.after and wait (SPEC §2), measured from and to the event records of its own
+ * source: `spanOf[e]` 1 for a span's event, 0 for a log line's (null: all are log lines); returns the
+ * first event's variable (−1: none).
  */
 export function scatterRecords(code: Int32Array, ts: Float64Array, vs: Float64Array, from: number, n: number, order: Int32Array | null, t0: number, nEvents: number,
-  fill: Int32Array, bt: Float64Array, bv: Float64Array, gapOf: Float64Array, gapAfterOf: Float64Array, waitOf: Float64Array): number {
-  let previousEvent = Number.NaN;
-  let previousCode = -1;
+  fill: Int32Array, bt: Float64Array, bv: Float64Array, gapOf: Float64Array, gapAfterOf: Float64Array, waitOf: Float64Array, spanOf: Uint8Array | null): number {
+  // The previous event record of each source: its time since t0 (NaN: none yet) and its variable.
+  let previousLog = Number.NaN;
+  let previousLogCode = -1;
+  let previousSpan = Number.NaN;
+  let previousSpanCode = -1;
   let entry = -1;
   for (let i = 0; i < n; i++) {
     const r = order === null ? from + i : (order[i] as number);
@@ -50,8 +55,11 @@ export function scatterRecords(code: Int32Array, ts: Float64Array, vs: Float64Ar
     bt[at] = tn;
     if (c >= 0) {
       if (entry < 0) entry = c;
-      // The first event's wait is 0: waitOf starts at 0 for every event.
+      const fromSpan = spanOf !== null && spanOf[c] === 1;
+      const previousEvent = fromSpan ? previousSpan : previousLog;
+      // The first event of its source waits 0: waitOf starts at 0 for every event.
       if (!Number.isNaN(previousEvent)) {
+        const previousCode = fromSpan ? previousSpanCode : previousLogCode;
         const gap = tn - previousEvent;
         const best = gapOf[c] as number;
         if (Number.isNaN(best) || gap > best) gapOf[c] = gap;
@@ -59,8 +67,13 @@ export function scatterRecords(code: Int32Array, ts: Float64Array, vs: Float64Ar
         if (Number.isNaN(after) || gap > after) gapAfterOf[previousCode] = gap;
         waitOf[c] = (waitOf[c] as number) + gap;
       }
-      previousEvent = tn;
-      previousCode = c;
+      if (fromSpan) {
+        previousSpan = tn;
+        previousSpanCode = c;
+      } else {
+        previousLog = tn;
+        previousLogCode = c;
+      }
     } else {
       bv[at] = vs[r] as number;
     }

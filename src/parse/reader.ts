@@ -279,4 +279,8 @@ class CountingSink implements RecordSink {
     this.stats.records++;
     this.sink.state(t, name, value);
   }
+
+  eventFromSpans(name: string): void {
+    this.sink.eventFromSpans?.(name);
+  }
 }

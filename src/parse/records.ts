@@ -13,6 +13,14 @@ export interface RecordSink {
   /** State variable `name` held `value` at time `t` seconds (logStateValue). */
   state(t: number, name: string, value: number): void;
   /**
+   * Optional: event variable `name` is a span's (its start, end or reply:
+   * parse/spans.ts), said once before its records. Its waits (`gap`,
+   * `gap.after`, `wait`) are measured among span records only, and a log
+   * line's among log lines only (docs/method.md, "Waits within one source").
+   * A sink between a reader and the collector passes it on.
+   */
+  eventFromSpans?(name: string): void;
+  /**
    * Optional fast lane for readers that parse names from bytes: the same
    * records as `event`/`state`, with the names numbered once (see RecordIntake).
    * A sink that sees every record itself (counting, joining, translating) has none.

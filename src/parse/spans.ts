@@ -333,6 +333,15 @@ export function emitTraces(spans: readonly Span[], file: string, sink: RecordSin
   });
   let missing = 0;
   let missingExample = '';
+  // Each event name said to be a span's once, before its first record (RecordSink.eventFromSpans).
+  const spanEvents = new Set<string>();
+  const spanEvent = (t: number, name: string): void => {
+    if (!spanEvents.has(name)) {
+      spanEvents.add(name);
+      sink.eventFromSpans?.(name);
+    }
+    sink.event(t, name);
+  };
   for (const [traceId, members] of byTrace) {
     const trace = members.map((i) => spans[i] as Span);
     const { parent, missingParents } = linkParents(trace, file);
@@ -349,8 +358,8 @@ export function emitTraces(spans: readonly Span[], file: string, sink: RecordSin
       const to = callee[i];
       const end = to === null ? `${name}.end` : `${to}:${s.operation}.reply`;
       const state = to === null ? `${name} self` : `${to}:${s.operation} wait`;
-      records.push({ t: s.start, order: 3 * i, emit: () => sink.event(s.start, `${name}.start`) });
-      records.push({ t: s.end, order: 3 * i + 1, emit: () => sink.event(s.end, end) });
+      records.push({ t: s.start, order: 3 * i, emit: () => spanEvent(s.start, `${name}.start`) });
+      records.push({ t: s.end, order: 3 * i + 1, emit: () => spanEvent(s.end, end) });
       records.push({ t: s.end, order: 3 * i + 2, emit: () => sink.state(s.end, state, self[i] as number) });
     });
     records.sort((a, b) => a.t - b.t || a.order - b.order);

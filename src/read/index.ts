@@ -206,6 +206,7 @@ function entryRecorder(sink: ClassSink, entryOfId: Map<string, string>): ClassSi
     },
     event: (t, n) => sink.event(t, n),
     state: (t, n, v) => sink.state(t, n, v),
+    eventFromSpans: (n) => sink.eventFromSpans?.(n),
   };
 }
 

@@ -80,6 +80,7 @@ export async function readRuns(runs: readonly RunInput[], options: FeatureOption
     },
     event: (t, n) => collector.event(t, n),
     state: (t, n, v) => collector.state(t, n, v),
+    eventFromSpans: (n) => collector.eventFromSpans(n),
   };
   // Every run listed before any is read: the caller checks its reports against the files (onFiles).
   const listed: InputFile[][] = [];
