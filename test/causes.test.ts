@@ -186,6 +186,12 @@ describe('generated cases of kinds not seen before (fixtures/causes, issue 52)',
     const polls = json.verdict.causes.filter((c) => c.variable.startsWith('web:'));
     expect(polls.length).toBeGreaterThan(0);
     expect(polls.filter((c) => c.feature === 'gap' || c.feature === 'gap.after')).toEqual([]);
+    // Where the time went is told on one timeline (the log lines', the longest): the step has all the added time.
+    // Summed over both sources' waits, each source covering the request once, it had about half (49%).
+    const shop = json.verdict.components.find((c) => c.component === 'shop')!;
+    expect(shop.share).toBeGreaterThan(0.95);
+    expect(shop.share).toBeLessThan(1.05);
+    expect(json.verdict.timeShares[0]!.event).toBe('shop:Priced');
   });
 });
 

@@ -4,7 +4,7 @@
  * the FeatureSet, the tests and the graphs; src/report/verdict.ts says it as
  * the one sentence that text, JSON and HTML all show.
  */
-import { classRange, isTimeFeature, LOG_KINDS, type FeatureSet, type FeatureTable, type FeatureType, type LogKind } from '../features/types.js';
+import { classRange, isTimeFeature, LOG_KINDS, type FeatureSet, type FeatureTable, type FeatureType, type LogKind, type VariableSource } from '../features/types.js';
 import { sourceOf } from '../features/sources.js';
 import { sumOver } from '../stats/sum.js';
 import { compareEffect } from '../ttest/effect.js';
@@ -228,10 +228,15 @@ export function verdictOf(
   for (const r of divergentByLocatingFeatures(candidates)) add(cause(r.best, 'divergence', null));
   const span = eventSpans(fs);
   const slowdown = span === null ? 0 : span.meanBad - span.meanGood;
-  // Where P got slower, a line new in bad that is credited none of the added time (creditedWaits) comes after the causes.
+  // Where P got slower, a line new in bad that is credited none of its own source's added time (creditedWaits) comes
+  // after the causes.
   if (metric?.significant === true && metric.difference > 0 && span !== null && slowdown > 0) {
-    const credited = new Map(span.rows.map((r) => [r.event, r.difference]));
-    const free = (c: VerdictCause): boolean => c.kind === 'event' && c.presence === 'new' && !((credited.get(c.variable) ?? 0) >= TIME_SHARE_MIN * slowdown);
+    const free = (c: VerdictCause): boolean => {
+      if (c.kind !== 'event' || c.presence !== 'new') return false;
+      const own = span.bySource.get(sourceOf(fs, 'event', c.variable));
+      const ownSlowdown = own === undefined ? 0 : own.meanBad - own.meanGood;
+      return ownSlowdown > 0 && !((own?.credited.get(c.variable) ?? 0) >= TIME_SHARE_MIN * ownSlowdown);
+    };
     causes.splice(0, causes.length, ...causes.filter((c) => !free(c)), ...causes.filter(free).map((c): VerdictCause => ({ ...c, addsNoTime: true })));
   }
   // A line that adds no time is no change in kind that could rank its component first: it stays after the causes.
@@ -373,13 +378,29 @@ function weightedSum(column: Float64Array, weights: Float64Array, start: number,
   return sum;
 }
 
+/** One source's event span: its class means and the added time credited to each of its events. */
+interface SourceSpan {
+  readonly meanGood: number;
+  readonly meanBad: number;
+  readonly rows: Omit<TimeShare, 'share'>[];
+  readonly credited: ReadonlyMap<string, number>;
+}
+
 /**
  * Where the time went (SPEC §2 `wait`, §6): per event, the class means of its
  * total wait per instance (0 where it does not occur, so that the waits of an
  * instance sum to its event span) and their difference; weighted by the
  * replication counts. null without event variables.
+ *
+ * An event's waits are measured within its own source (log lines, spans:
+ * docs/method.md, waits within one source), so each source's waits sum to
+ * that source's span of the instance, and two sources read together would
+ * count the same time twice. Each source is credited on its own (bySource);
+ * the time shown, and the components' added time, are of one timeline: the
+ * source whose event span is the longest (its mean over both classes; the
+ * first source in name order on a tie), as it covers most of the instance.
  */
-function eventSpans(fs: FeatureSet): { meanGood: number; meanBad: number; shares: TimeShare[]; rows: Omit<TimeShare, 'share'>[] } | null {
+function eventSpans(fs: FeatureSet): { meanGood: number; meanBad: number; shares: TimeShare[]; rows: Omit<TimeShare, 'share'>[]; bySource: Map<VariableSource, SourceSpan> } | null {
   const table = fs.tables.find((t) => t.kind === 'event' && t.feature === 'wait');
   if (table === undefined) return null;
   const [g0, g1] = classRange(fs, 'good');
@@ -389,16 +410,17 @@ function eventSpans(fs: FeatureSet): { meanGood: number; meanBad: number; shares
   const mean = (column: Float64Array, start: number, end: number, weight: number): number =>
     weight > 0 ? weightedSum(column, fs.weights, start, end) / weight : NaN;
   const counts = fs.tables.find((t) => t.kind === 'event' && t.feature === 'count');
-  const waits: (Omit<TimeShare, 'share'> & { isNew: boolean; lost: number })[] = [];
-  let spanGood = 0;
-  let spanBad = 0;
+  const bySourceWaits = new Map<VariableSource, { waits: (Omit<TimeShare, 'share'> & { isNew: boolean; lost: number })[]; spanGood: number; spanBad: number }>();
   table.variables.forEach((event, v) => {
     if (event === fs.metric.event && fs.metric.eventIsDuration) return; // the built-in duration is no event
+    const source = sourceOf(fs, 'event', event);
+    let own = bySourceWaits.get(source);
+    if (own === undefined) bySourceWaits.set(source, (own = { waits: [], spanGood: 0, spanBad: 0 }));
     const column = table.columns[v] as Float64Array;
     const meanGood = mean(column, g0, g1, weightGood);
     const meanBad = mean(column, b0, b1, weightBad);
-    spanGood += meanGood;
-    spanBad += meanBad;
+    own.spanGood += meanGood;
+    own.spanBad += meanBad;
     // `wait` is missing where the event is absent: an event with no value in good is new in bad.
     const isNew = !occursIn(column, g0, g1) && occursIn(column, b0, b1);
     // The wait its occurrences lost each, on the bad class's occurrences: (mean wait per occurrence, good − bad) × bad's count.
@@ -406,17 +428,28 @@ function eventSpans(fs: FeatureSet): { meanGood: number; meanBad: number; shares
     const countGood = c === undefined ? NaN : mean(c, g0, g1, weightGood);
     const countBad = c === undefined ? NaN : mean(c, b0, b1, weightBad);
     const lost = isNew || !(countGood > 0 && countBad > 0) ? Math.max(0, meanGood - meanBad) : Math.max(0, meanGood / countGood - meanBad / countBad) * countBad;
-    waits.push({ event, meanGood, meanBad, difference: meanBad - meanGood, isNew, lost });
+    own.waits.push({ event, meanGood, meanBad, difference: meanBad - meanGood, isNew, lost });
   });
-  const rows = creditedWaits(waits);
-  const slowdown = spanBad - spanGood;
+  const bySource = new Map<VariableSource, SourceSpan>();
+  let timeline: SourceSpan | null = null;
+  for (const source of [...bySourceWaits.keys()].sort()) {
+    const own = bySourceWaits.get(source)!;
+    // A new line moves time only within its own source's steps (creditedWaits).
+    const rows = creditedWaits(own.waits);
+    const s: SourceSpan = { meanGood: own.spanGood, meanBad: own.spanBad, rows, credited: new Map(rows.map((r) => [r.event, r.difference])) };
+    bySource.set(source, s);
+    if (timeline === null || s.meanGood + s.meanBad > timeline.meanGood + timeline.meanBad) timeline = s;
+  }
+  if (timeline === null) return { meanGood: 0, meanBad: 0, shares: [], rows: [], bySource };
+  const { rows } = timeline;
+  const slowdown = timeline.meanBad - timeline.meanGood;
   const shares = slowdown > 0
     ? rows.map((r) => ({ ...r, share: r.difference / slowdown }))
       .filter((r) => r.share >= TIME_SHARE_MIN)
       .sort((x, y) => y.difference - x.difference || (x.event < y.event ? -1 : 1))
       .slice(0, TIME_SHARES_SHOWN)
     : [];
-  return { meanGood: spanGood, meanBad: spanBad, shares, rows };
+  return { meanGood: timeline.meanGood, meanBad: timeline.meanBad, shares, rows, bySource };
 }
 
 /** Whether column has a value (the event occurs) in [start, end). */
