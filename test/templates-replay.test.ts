@@ -13,8 +13,9 @@ import type { ClassName, RecordSink } from '../src/parse/records.js';
 import { mineTemplates, templateTranslator, type TemplateModel } from '../src/parse/templates/index.js';
 import { HeaderMemo } from '../src/parse/templates/header-memo.js';
 import { learnTextHeader, readTextHeader, type HeaderParts, type TextHeader } from '../src/parse/templates/header.js';
-import { keyPlan, readByPlan } from '../src/parse/templates/mask.js';
-import { readKnownKey } from '../src/parse/templates/replay.js';
+import { keyPlan, readByPlan, tokenize } from '../src/parse/templates/mask.js';
+import { messageKey } from '../src/parse/templates/split.js';
+import { readKnownKey, tokensByKey } from '../src/parse/templates/replay.js';
 
 const RAW = join(import.meta.dirname, '..', 'fixtures', 'raw');
 
@@ -191,5 +192,29 @@ describe('readKnownKey (a line known to have its key) against readByPlan', () =>
     // A message of another shape is not read (no digits where the key has them, another length).
     expect(readKnownKey(' call multi(x actions)', plan, new Float64Array(5), new Int32Array(64))).toBe(false);
     expect(readKnownKey(`${messages[0]} more`, plan, new Float64Array(5), new Int32Array(64))).toBe(false);
+  });
+});
+
+describe('tokensByKey (the mining pass\'s tokens of a message of a known key) against tokenize', () => {
+  it('the same tokens at the positions asked, space- and comma-separated', () => {
+    const cases: Array<[boolean, string[]]> = [
+      [false, ['callQueue stats: queue=5 handlers=30', 'callQueue stats: queue=12 handlers=300', 'callQueue stats: queue=0 handlers=1']],
+      [false, ['\tUser 12  not found at 10.0.0.1:8080 ', '\tUser 7  not found at 192.168.10.200:80 ']],
+      [true, ['a,12,,b3,0x1f', 'a,7,,b30,0x2f']],
+    ];
+    for (const [comma, messages] of cases) {
+      const key = messageKey(messages[0]!);
+      const whole = tokenize(messages[0]!, comma);
+      const positions = Int32Array.from(whole.flatMap((t, i) => (/[0-9]/.test(t) ? [i] : [])));
+      const plan = keyPlan(key, comma, positions);
+      for (const m of messages) {
+        expect(messageKey(m)).toBe(key);
+        const out: string[] = [];
+        expect(tokensByKey(m, plan, new Int32Array(64), out)).toBe(true);
+        const raw = tokenize(m, comma);
+        expect(out).toEqual(Array.from(positions, (i) => raw[i]));
+      }
+      expect(tokensByKey(`${messages[0]!}x`, plan, new Int32Array(64), [])).toBe(false);
+    }
   });
 });

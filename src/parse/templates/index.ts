@@ -38,7 +38,7 @@ import { keyPlan, numericValue, readByPlan, tokenize, walkMessage, WILDCARD, typ
 import { detectTimestamp, endsField, fieldStart, isTimeOfDay, plausibleTime, SAMPLE_LINES, TIMESTAMP_CANDIDATES } from './timestamps.js';
 import { describeHeader, learnLeadingIds, learnPipes, learnTextHeader } from './header.js';
 import type { FileLayout, FileMining, MiningPass, MiningProgress, TemplateOptions } from './types.js';
-import { fileStamp, HeadsRecorder, headsOf, keepsHeads, readKnownKey, replayOf, runEnds, splitByHeads, type LineReplay, type MinedKey } from './replay.js';
+import { fileStamp, HeadsRecorder, headsOf, keepsHeads, readKnownKey, replayOf, runEnds, splitByHeads, tokensByKey, type LineReplay, type MinedKey } from './replay.js';
 import { fileState, HEX_LIKE, KeyGuess, maskAll, messageKey, splitLine, type FileState } from './split.js';
 import { describeTable, detectTable } from '../layout.js';
 
@@ -238,7 +238,9 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
   const byStatement = new Map<string, FileMining['statements'][number]>();
   const state = fileState(layout, makeTimeFormat(layout.format, { year }));
   const keys: FileMining['keys'] = [];
-  type KeyEntry = FileMining['keys'][number] & { variable: number[]; index: number; hexLike: boolean; segments: string[]; settled: boolean };
+  type KeyEntry = FileMining['keys'][number] & { variable: number[]; index: number; hexLike: boolean; segments: string[]; settled: boolean; plan?: KeyPlan };
+  let shifts = new Int32Array(64);
+  const tokens: string[] = [];
   const byKey = new Map<string, KeyEntry>();
   const guess = new KeyGuess<KeyEntry>();
   let lineKeys = new Int32Array(4096);
@@ -339,10 +341,14 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
         if (!check) entry.settled = true;
       }
       if (check) {
-        const raw = tokenize(split.message, comma);
-        for (const i of entry.variable) {
+        // (The tokens at the key's variable positions, cut by the key's plan: replay.ts tokensByKey.)
+        const plan = entry.plan ??= keyPlan(entry.key, comma, Int32Array.from(entry.variable));
+        if (plan.segments.length > shifts.length) shifts = new Int32Array(plan.segments.length);
+        const raw = tokensByKey(split.message, plan, shifts, tokens) ? tokens : tokenize(split.message, comma);
+        for (let p = 0; p < entry.variable.length; p++) {
+          const i = entry.variable[p] as number;
           if (notNumeric[i] !== 0) continue;
-          const value = raw[i] as string;
+          const value = (raw === tokens ? raw[p] : raw[i]) as string;
           if (isBracketed(value) || Number.isNaN(numericValue(value))) notNumeric[i] = 1;
           else if (entry.values[i] === undefined) entry.values[i] = value;
           else if (entry.values[i] !== null && entry.values[i] !== value) entry.values[i] = null;
