@@ -3,9 +3,10 @@
  * pass kept (replay.ts) gives the records of translating every line from scratch, and the remembered text header
  * (header-memo.ts) reads as header.ts readTextHeader does.
  */
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { listInputFiles, type InputFile } from '../src/parse/files.js';
 import { readLines } from '../src/parse/lines.js';
@@ -89,6 +90,18 @@ describe('line heads kept by the mining pass', () => {
       const { noReplay } = plain(model);
       expect(await records(model, classes), name).toEqual(await records(noReplay, classes));
     }
+  });
+
+  it('gzipped text logs keep heads too, with the same records', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'distalyze-heads-gz-'));
+    for (const c of ['good', 'bad']) {
+      mkdirSync(join(dir, c));
+      for (const f of readdirSync(join(RAW, 'log4j', c))) writeFileSync(join(dir, c, `${f}.gz`), gzipSync(readFileSync(join(RAW, 'log4j', c, f))));
+    }
+    const classes = { good: await listInputFiles(join(dir, 'good'), 'good'), bad: await listInputFiles(join(dir, 'bad'), 'bad') };
+    const model = await mineTemplates(classes);
+    expect(Object.keys(model.replay?.heads ?? {})).toHaveLength(classes.good.length + classes.bad.length);
+    expect(await records(model, classes)).toEqual(await records(plain(model).noReplay, classes));
   });
 
   it('a file changed since it was mined is split anew: its own times, levels and entities', async () => {
