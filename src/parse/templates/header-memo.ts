@@ -13,11 +13,11 @@ import { readTextHeader, type HeaderParts, type TextHeader } from './header.js';
 
 /** Characters of a message's start that pick its candidates (a header, its thread and logger, mostly). */
 const PREFIX = 32;
-/** Most starts remembered per file (then forgotten at once, as the ENTITIES of header.ts are). */
+/** Most starts remembered per header shape (then forgotten at once, as the ENTITIES of header.ts are). */
 const MAX_STARTS = 4096;
 /** Most headers remembered per start. */
 const MAX_PER_START = 4;
-/** After this many reads, a file whose lines found a remembered header less than half the time stops remembering. */
+/** After this many reads, a shape whose lines found a remembered header less than half the time stops remembering. */
 const TRIAL_READS = 2048;
 
 interface Remembered {
@@ -25,6 +25,24 @@ interface Remembered {
   readonly text: string;
   readonly level: string;
   readonly entity: string;
+}
+
+/** Most header shapes whose memos a thread keeps (then all are forgotten at once). */
+const MAX_SHAPES = 64;
+const MEMOS = new Map<string, HeaderMemo>();
+
+/**
+ * The memo of a header shape, shared by the files of this thread that have it (a file of a few lines reads
+ * headers the files before it remembered): readTextHeader depends on the message and the shape alone.
+ */
+export function headerMemo(header: TextHeader): HeaderMemo {
+  const shape = `${header.entity} ${header.slots.join(' ')}`;
+  let memo = MEMOS.get(shape);
+  if (memo === undefined) {
+    if (MEMOS.size >= MAX_SHAPES) MEMOS.clear();
+    MEMOS.set(shape, memo = new HeaderMemo(header));
+  }
+  return memo;
 }
 
 export class HeaderMemo {

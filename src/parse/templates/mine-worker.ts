@@ -23,6 +23,9 @@ port.on('message', (msg: { index: number; file: InputFile }) => {
       if (pending >= 1 << 20) tell();
     });
     tell();
-    port.postMessage(reply, reply.type === 'done' ? [reply.mining.lineKeys.buffer as ArrayBuffer] : []);
+    const heads = reply.type === 'done' ? reply.mining.heads : undefined;
+    port.postMessage(reply, reply.type === 'done'
+      ? [reply.mining.lineKeys.buffer as ArrayBuffer, ...(heads === undefined ? [] : [heads.t.buffer, heads.start.buffer, heads.head.buffer] as ArrayBuffer[])]
+      : []);
   });
 });

@@ -34,7 +34,7 @@ export interface LineReplay {
   /**
    * Per file path: its lines' heads (time, message start, level and entity), for the translating pass not to split
    * them again (splitByHeads). Only text logs mined when the input was at most HEADS_MAX_INPUT_BYTES; in shared
-   * memory, 15 bytes a line.
+   * memory, 14 bytes a line.
    */
   readonly heads?: Readonly<Record<string, LineHeads>>;
 }
@@ -108,7 +108,7 @@ export function replayOf(minings: readonly FileMining[], templateOf: (key: Mined
     lines[m.path] = out;
     if (m.heads !== undefined) heads[m.path] = m.heads;
   }
-  return { keys, templates: Int32Array.from(templates), lines, ...(Object.keys(heads).length > 0 ? { heads } : {}) };
+  return { keys, templates: Int32Array.from(templates), lines, ...(Object.keys(heads).length > 0 ? { heads: sharedHeads(heads) } : {}) };
 }
 
 
@@ -116,7 +116,7 @@ export function replayOf(minings: readonly FileMining[], templateOf: (key: Mined
 // Line heads
 
 /**
- * Most bytes of input (a compressed file's size counted 10 times) whose text lines keep their heads: 15 bytes a
+ * Most bytes of input (a compressed file's size counted 10 times) whose text lines keep their heads: 14 bytes a
  * line, for the whole pass (a GiB of 100-byte lines: 150 MB). Past it every line is split again when translated.
  */
 export const HEADS_MAX_INPUT_BYTES = 1 << 30;
@@ -131,11 +131,11 @@ export function keepsHeads(files: ReadonlyArray<{ readonly size: number; readonl
  * is the line's end (FileState.start ≥ 0), with their time, level and entity; a line not recorded is split again.
  */
 export class HeadsRecorder {
-  private t = new Float64Array(4096);
+  private t = new Float64Array(256);
   /** 1 + the message's start; 0: not recorded. */
-  private start = new Int32Array(4096);
+  private start = new Int32Array(256);
   /** Index of the [level, entity] pair × 2, + 1 when the line had its own timestamp. */
-  private head = new Uint16Array(4096);
+  private head = new Uint16Array(256);
   private readonly parts: string[] = ['', ''];
   private readonly byLevel = new Map<string, Map<string, number>>([['', new Map([['', 0]])]]);
   private lastLevel = '';
@@ -187,17 +187,40 @@ export class HeadsRecorder {
     this.head = head;
   }
 
-  /** The heads of the file's `lines` lines, in shared memory (one copy for every parsing thread). */
+  /** The heads of the file's `lines` lines (replayOf puts every file's in shared memory). */
   finish(lines: number): LineHeads {
     const n = Math.min(lines, this.t.length);
-    const t = new Float64Array(new SharedArrayBuffer(lines * Float64Array.BYTES_PER_ELEMENT));
+    const t = new Float64Array(lines);
     t.set(this.t.subarray(0, n));
-    const start = new Int32Array(new SharedArrayBuffer(lines * Int32Array.BYTES_PER_ELEMENT));
+    const start = new Int32Array(lines);
     start.set(this.start.subarray(0, n));
-    const head = new Uint16Array(new SharedArrayBuffer(lines * Uint16Array.BYTES_PER_ELEMENT));
+    const head = new Uint16Array(lines);
     head.set(this.head.subarray(0, n));
     return { t, start, head, parts: this.parts, size: this.size, mtimeMs: this.mtimeMs };
   }
+}
+
+/**
+ * The heads of the files handed over, in three blocks of shared memory (one copy for every parsing thread; a
+ * block per file was a cost per file on many small ones), each file's a view of them.
+ */
+function sharedHeads(heads: Readonly<Record<string, LineHeads>>): Record<string, LineHeads> {
+  const all = Object.entries(heads);
+  const lines = all.reduce((n, [, h]) => n + h.t.length, 0);
+  const t = new Float64Array(new SharedArrayBuffer(lines * Float64Array.BYTES_PER_ELEMENT));
+  const start = new Int32Array(new SharedArrayBuffer(lines * Int32Array.BYTES_PER_ELEMENT));
+  const head = new Uint16Array(new SharedArrayBuffer(lines * Uint16Array.BYTES_PER_ELEMENT));
+  const out: Record<string, LineHeads> = {};
+  let at = 0;
+  for (const [path, h] of all) {
+    const n = h.t.length;
+    t.set(h.t, at);
+    start.set(h.start, at);
+    head.set(h.head, at);
+    out[path] = { ...h, t: t.subarray(at, at + n), start: start.subarray(at, at + n), head: head.subarray(at, at + n) };
+    at += n;
+  }
+  return out;
 }
 
 /** The size and modification time of a file (−1 each when it cannot be read). */

@@ -6,7 +6,7 @@ import type { TimeFormat } from '../translators/time-formats.js';
 import { hasKey, maskToken } from './mask.js';
 import { fieldStart, plausibleTime, isTimeOfDay } from './timestamps.js';
 import { dropLeadingIds, unpipe, type HeaderParts } from './header.js';
-import { HeaderMemo } from './header-memo.js';
+import { headerMemo, type HeaderMemo } from './header-memo.js';
 import type { FileLayout, LineHeads, LineKeys } from './types.js';
 import { readHead, RowReader, type MessageHead, type RowParts } from '../layout.js';
 
@@ -49,7 +49,7 @@ export function fileState(layout: FileLayout, format: TimeFormat, replay?: LineK
     row: { t: NaN, message: '', entity: '', trace: '', level: '' },
     head: { level: '', location: '' },
     parts: { level: '', entity: '' },
-    headers: layout.textHeader === undefined ? null : new HeaderMemo(layout.textHeader),
+    headers: layout.textHeader === undefined ? null : headerMemo(layout.textHeader),
   };
 }
 
