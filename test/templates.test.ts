@@ -464,8 +464,10 @@ describe('mining and translating', () => {
       `E 1795168800 User <*> not found`,
       `S 1795168800 User <*> not found #1 7`,
     ]);
-    // The file changed between the passes: line 1 with other digits keeps its key (replayed; the number read is
-    // the new one), line 1 with another template's text and line 2 with the first template's are keyed anew.
+    // The file changed between the passes (rewritten: another size): line 1 with other digits keeps its key
+    // (replayed; the number read is the new one), line 1 with another template's text and line 2 with the first
+    // template's are keyed anew, each line split anew (its time its own: the heads kept are not used).
+    writeFileSync(file.path, '2026-11-20 10:00:00,000 User 5 not found\n2026-11-20 10:00:01,000 done\n2026-11-20 10:00:02,000 done\n');
     recs.length = 0;
     translator.beginFile?.(ctx, sink);
     expect(translator.translateLine('2026-11-20 10:00:00,000 User 5 not found', { ...ctx, line: 1 }, sink)).toBe(true);

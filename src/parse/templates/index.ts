@@ -37,7 +37,8 @@ import { IdFieldCounter, ID_SAMPLE_LINES, idColumnOf, type InstanceRule } from '
 import { keyPlan, numericValue, readByPlan, tokenize, walkMessage, WILDCARD, type KeyPlan } from './mask.js';
 import { detectTimestamp, endsField, fieldStart, isTimeOfDay, plausibleTime, SAMPLE_LINES, TIMESTAMP_CANDIDATES } from './timestamps.js';
 import { describeHeader, learnLeadingIds, learnPipes, learnTextHeader } from './header.js';
-import type { FileLayout, FileMining, LineKeys, MiningProgress, TemplateOptions } from './types.js';
+import type { FileLayout, FileMining, MiningPass, MiningProgress, TemplateOptions } from './types.js';
+import { fileStamp, HeadsRecorder, headsOf, keepsHeads, readKnownKey, replayOf, runEnds, splitByHeads, tokensByKey, type LineReplay, type MinedKey } from './replay.js';
 import { fileState, HEX_LIKE, KeyGuess, maskAll, messageKey, splitLine, type FileState } from './split.js';
 import { describeTable, detectTable } from '../layout.js';
 
@@ -90,40 +91,14 @@ export interface TemplateModel {
   readonly ends?: Readonly<Record<string, RecordEnds>>;
 }
 
-/**
- * Each line's message key, as the mining pass computed it, and each key's
- * template, as the translator's match gives it (computed once per distinct
- * key). Translating checks that a line's message still has the key the
- * mining pass saw, by the key's plan (mask.ts keyPlan / readByPlan), which
- * also reads the numbers of the template's states: a line of an unchanged
- * file skips the message key, its lookup and tokenizing; any other line (a
- * file that changed between the passes) is keyed anew, so it is translated
- * from what is read.
- */
-export interface LineReplay {
-  /** Distinct message keys of all files, in order of first occurrence. */
-  readonly keys: readonly string[];
-  /** Per key: its template's id, −1 when it matches none. */
-  readonly templates: Int32Array;
-  /**
-   * Per file path, per line (index lineNo − 1): 1 + the index of its key in `keys`, 0 for a line with none. In
-   * shared memory (one copy for every parsing thread), 2 bytes a line up to 65 535 keys.
-   * Files past REPLAY_MAX_BYTES, or whose new keys would pass REPLAY_MAX_KEY_CHARS, have none (memory).
-   */
-  readonly lines: Readonly<Record<string, LineKeys>>;
-}
-
-export type { LineKeys } from './types.js';
-
-/** Most bytes of line keys (all files) the mining pass hands to the translating pass, shared by the parsing threads. */
-export const REPLAY_MAX_BYTES = 128 << 20;
-/** Most characters of distinct message keys handed over (2 bytes each, per parsing thread). */
-export const REPLAY_MAX_KEY_CHARS = 32_000_000;
 
 function isCsv(file: InputFile): boolean {
   const name = file.relativePath.replace(/\.gz$/, '');
   return name.endsWith('.csv');
 }
+
+export type { LineKeys } from './types.js';
+export { REPLAY_MAX_BYTES, REPLAY_MAX_KEY_CHARS, type LineReplay } from './replay.js';
 
 /** A translator built from mined templates, with the model it was built from (for workers and `distalyze templates`). */
 export interface MinedTranslator extends LineTranslator {
@@ -224,9 +199,11 @@ interface Tally {
  * Mine one file: detect its timestamp, then collect its distinct message keys.
  * Throws an InputError naming the file when it has no timestamp format.
  */
-export async function mineFile(file: InputFile, options: TemplateOptions = {}, onBytes?: (n: number) => void): Promise<FileMining> {
+export async function mineFile(file: InputFile, options: MiningPass = {}, onBytes?: (n: number) => void): Promise<FileMining> {
   if (file.path === '-') throw new InputError('raw logs cannot be read from standard input (templates are mined in a first pass over the files); give a file or directory');
   const year = options.year ?? new Date().getUTCFullYear();
+  // (Before the first read: a file changed since then is not the one whose heads are kept.)
+  const stamp = options.heads === true ? fileStamp(file.path) : null;
   const sample = await firstLines(file, SAMPLE_LINES + 1);
   const table = detectTable(file.path, file.relativePath, sample, options.columns);
   let layout: FileLayout;
@@ -262,7 +239,9 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}, o
   const byStatement = new Map<string, FileMining['statements'][number]>();
   const state = fileState(layout, makeTimeFormat(layout.format, { year }));
   const keys: FileMining['keys'] = [];
-  type KeyEntry = FileMining['keys'][number] & { variable: number[]; index: number; hexLike: boolean; segments: string[]; settled: boolean };
+  type KeyEntry = FileMining['keys'][number] & { variable: number[]; index: number; hexLike: boolean; segments: string[]; settled: boolean; plan?: KeyPlan };
+  let shifts = new Int32Array(64);
+  const tokens: string[] = [];
   const byKey = new Map<string, KeyEntry>();
   const guess = new KeyGuess<KeyEntry>();
   let lineKeys = new Int32Array(4096);
@@ -275,6 +254,9 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}, o
   let foreignLine = 0;
   let foreignText = '';
   const other = foreignTimestamps(layout.format, year);
+  // A text log whose messages are its lines' ends keeps its lines' heads (replay.ts).
+  const heads = stamp !== null && stamp.size >= 0 && table === null && !empty && !comma && !layout.host && layout.pipes === undefined
+    ? new HeadsRecorder(stamp.size, stamp.mtimeMs) : null;
   await readLines(file, {
     line: (text, lineNo) => {
       lines++;
@@ -346,6 +328,7 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}, o
         lineKeys = grown;
       }
       lineKeys[lineNo - 1] = entry.index + 1;
+      heads?.record(lineNo, split);
       // A masked token is a number if it reads as one and is not a bracketed id. Lines of one key differ only in
       // their digit runs, which decide neither (HEX_LIKE aside): once a position's values differed, later lines of
       // the key tell nothing more about it, and are not tokenized again.
@@ -359,10 +342,14 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}, o
         if (!check) entry.settled = true;
       }
       if (check) {
-        const raw = tokenize(split.message, comma);
-        for (const i of entry.variable) {
+        // (The tokens at the key's variable positions, cut by the key's plan: replay.ts tokensByKey.)
+        const plan = entry.plan ??= keyPlan(entry.key, comma, Int32Array.from(entry.variable));
+        if (plan.segments.length > shifts.length) shifts = new Int32Array(plan.segments.length);
+        const raw = tokensByKey(split.message, plan, shifts, tokens) ? tokens : tokenize(split.message, comma);
+        for (let p = 0; p < entry.variable.length; p++) {
+          const i = entry.variable[p] as number;
           if (notNumeric[i] !== 0) continue;
-          const value = raw[i] as string;
+          const value = (raw === tokens ? raw[p] : raw[i]) as string;
           if (isBracketed(value) || Number.isNaN(numericValue(value))) notNumeric[i] = 1;
           else if (entry.values[i] === undefined) entry.values[i] = value;
           else if (entry.values[i] !== null && entry.values[i] !== value) entry.values[i] = null;
@@ -375,6 +362,7 @@ export async function mineFile(file: InputFile, options: TemplateOptions = {}, o
     path: file.path, layout,
     keys: keys.map(({ key, masked, count, example, timed, notNumeric, values, first, last }) => ({ key, masked, count, example, timed, notNumeric, values, first, last })),
     ids: ids.counts(), hosts: [...hosts], lines, untimed, continued, foreign, foreignLine, foreignText, empty, lineKeys: lineKeys.slice(0, lines), statements,
+    ...(heads !== null ? { heads: heads.finish(lines) } : {}),
   };
 }
 
@@ -419,14 +407,15 @@ function foreignTimestamps(own: string, year: number): (line: string, layout: Fi
 export async function mineTemplates(classes: Readonly<Record<ClassName, readonly InputFile[]>>, options: TemplateOptions & { readonly jobs?: number } = {}, progress: MiningProgress = {}): Promise<TemplateModel> {
   const inputs = (['good', 'bad'] as const).flatMap((className) => classes[className].map((file) => ({ file, className })));
   const jobs = Math.min(options.jobs ?? 1, inputs.length);
+  const pass: MiningPass = { ...options, heads: keepsHeads(inputs.map((i) => i.file)) };
   let minings: FileMining[];
   if (jobs > 1) {
     const { mineParallel } = await import('./mine-parallel.js');
-    minings = await mineParallel(inputs.map((i) => i.file), jobs, options, mineFile, progress);
+    minings = await mineParallel(inputs.map((i) => i.file), jobs, pass, mineFile, progress);
   } else {
     minings = [];
     for (const { file } of inputs) {
-      minings.push(await mineFile(file, options, progress.onBytes));
+      minings.push(await mineFile(file, pass, progress.onBytes));
       progress.onFileDone?.();
     }
   }
@@ -551,9 +540,6 @@ export function mergeMinings(minings: readonly FileMining[], classOf: readonly C
   return { ...model, replay: replayOf(minings, templateOf), ...(instance === null ? { ends: runEnds(minings, templateOf) } : {}) };
 }
 
-/** A mined key: what keyTemplates matches, and runEnds reads the times of. */
-type MinedKey = FileMining['keys'][number];
-
 /**
  * Each message key's template as the translator would match it (templateTranslator: Drain's match over the model's
  * templates, by the key's masked tokens), −1 for none; matched once per key.
@@ -567,68 +553,6 @@ function keyTemplates(model: TemplateModel): (key: MinedKey) => number {
     if (id === undefined) matched.set(k.key, id = drain.match(k.masked)?.id ?? -1);
     return id;
   };
-}
-
-/** Per file: the earliest and latest times of its lines whose key matches a template (TemplateModel.ends). */
-function runEnds(minings: readonly FileMining[], templateOf: (key: MinedKey) => number): Record<string, RecordEnds> {
-  const ends: Record<string, RecordEnds> = {};
-  for (const m of minings) {
-    let first = Infinity;
-    let last = -Infinity;
-    for (const k of m.keys) {
-      if (templateOf(k) === -1) continue;
-      if (k.first < first) first = k.first;
-      if (k.last > last) last = k.last;
-    }
-    for (const st of m.statements) {
-      if (st.first < first) first = st.first;
-      if (st.last > last) last = st.last;
-    }
-    if (first <= last) ends[m.path] = { first, last };
-  }
-  return ends;
-}
-
-/**
- * The LineReplay of the files mined: each distinct key's template (keyTemplates), and each line's key. Files are
- * taken in order while they fit in REPLAY_MAX_BYTES and REPLAY_MAX_KEY_CHARS.
- */
-function replayOf(minings: readonly FileMining[], templateOf: (key: MinedKey) => number): LineReplay {
-  const byKey = new Map<string, number>();
-  const keys: string[] = [];
-  const templates: number[] = [];
-  const lines: Record<string, LineKeys> = {};
-  // (Keys of every file: those handed over are fewer.)
-  const narrow = new Set(minings.flatMap((m) => m.keys.map((k) => k.key))).size <= 0xffff;
-  const width = narrow ? Uint16Array.BYTES_PER_ELEMENT : Int32Array.BYTES_PER_ELEMENT;
-  let bytes = 0;
-  let keyChars = 0;
-  for (const m of minings) {
-    if (bytes + m.lineKeys.length * width > REPLAY_MAX_BYTES) continue;
-    let newChars = 0;
-    for (const k of m.keys) if (!byKey.has(k.key)) newChars += k.key.length;
-    if (keyChars + newChars > REPLAY_MAX_KEY_CHARS) continue;
-    bytes += m.lineKeys.length * width;
-    keyChars += newChars;
-    const global = new Int32Array(m.keys.length);
-    m.keys.forEach((k, i) => {
-      let index = byKey.get(k.key);
-      if (index === undefined) {
-        byKey.set(k.key, index = keys.length);
-        keys.push(k.key);
-        templates.push(templateOf(k));
-      }
-      global[i] = index;
-    });
-    const shared = new SharedArrayBuffer(m.lineKeys.length * width);
-    const out = narrow ? new Uint16Array(shared) : new Int32Array(shared);
-    for (let i = 0; i < out.length; i++) {
-      const k = m.lineKeys[i] as number;
-      out[i] = k === 0 ? 0 : (global[k - 1] as number) + 1;
-    }
-    lines[m.path] = out;
-  }
-  return { keys, templates: Int32Array.from(templates), lines };
 }
 
 /** The tally of two clusters' lines together; the example is the older cluster's (its first line came first). */
@@ -739,14 +663,19 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
       if (layout === undefined) throw new InputError('file was not in the template mining pass', ctx.file);
       let format = formats.get(layout.format);
       if (format === undefined) formats.set(layout.format, format = makeTimeFormat(layout.format, { year: model.year }));
-      state = fileState(layout, format, replay?.lines[ctx.file]);
+      state = fileState(layout, format, replay?.lines[ctx.file], headsOf(replay, ctx.file));
       currentInstance = null;
     },
     translateLine(line: string, ctx: LineContext, sink: RecordSink): boolean {
       last = -1;
       const s = state as FileState;
       if (s.layout.header && ctx.line === 1) return true;
-      if (!splitLine(line, ctx.line, s)) return false;
+      // The key the mining pass saw on this line (checked below), and its head as that pass split it, if kept.
+      const r = s.replay;
+      const k = r !== undefined && ctx.line <= r.length ? (r[ctx.line - 1] as number) - 1 : -1;
+      const heads = k >= 0 ? s.heads : undefined;
+      const headed = heads !== undefined && splitByHeads(line, ctx.line, heads, s);
+      if (!headed && !splitLine(line, ctx.line, s)) return false;
       const split = s;
       const comma = s.layout.comma;
       const location = s.head.location;
@@ -757,10 +686,8 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
         emit(sid, s, sink, -1);
         return true;
       }
-      // The key the mining pass saw on this line: its template, if the message still has that key (checked by its
-      // plan, which also reads the state numbers into `values`).
-      const r = s.replay;
-      const k = r !== undefined && ctx.line <= r.length ? (r[ctx.line - 1] as number) - 1 : -1;
+      // The key's template, if the message still has that key (checked by its plan, which also reads the state
+      // numbers into `values`).
       let entry: Entry | undefined;
       let walked = false;
       if (k >= 0) {
@@ -771,7 +698,8 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
           byLayout[k] = plan = keyPlan(replayKeys[k] as string, comma, entry.states);
           if (plan.segments.length > shifts.length) shifts = new Int32Array(plan.segments.length);
         }
-        walked = readByPlan(split.message, plan, values, shifts);
+        // (A line whose head was kept is the line mined: it has the key.)
+        walked = headed ? entry.states.length === 0 || readKnownKey(split.message, plan, values, shifts) : readByPlan(split.message, plan, values, shifts);
       }
       if (!walked) {
         const key = messageKey(split.message);

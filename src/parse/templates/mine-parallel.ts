@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { InputError } from '../../errors.js';
 import type { InputFile } from '../input-file.js';
-import type { FileMining, MiningProgress, TemplateOptions } from './types.js';
+import type { FileMining, MiningPass, MiningProgress } from './types.js';
 
 export type MineReply =
   | { readonly type: 'bytes'; readonly n: number }
@@ -10,10 +10,10 @@ export type MineReply =
   | { readonly type: 'crash'; readonly index: number; readonly message: string };
 
 /** Mines one file: index.ts mineFile, passed in, so that this pool does not import the miner that starts it. */
-export type MineFile = (file: InputFile, options: TemplateOptions, onBytes?: (n: number) => void) => Promise<FileMining>;
+export type MineFile = (file: InputFile, options: MiningPass, onBytes?: (n: number) => void) => Promise<FileMining>;
 
 /** A file's mining (by `mine`) as a reply: an InputError becomes 'error' (reported in file order), anything else 'crash'. */
-export async function mineReply(index: number, file: InputFile, options: TemplateOptions, mine: MineFile, onBytes?: (n: number) => void): Promise<Exclude<MineReply, { type: 'bytes' }>> {
+export async function mineReply(index: number, file: InputFile, options: MiningPass, mine: MineFile, onBytes?: (n: number) => void): Promise<Exclude<MineReply, { type: 'bytes' }>> {
   try {
     return { type: 'done', index, mining: await mine(file, options, onBytes) };
   } catch (err) {
@@ -29,7 +29,7 @@ export async function mineReply(index: number, file: InputFile, options: Templat
  * in file order. On an input error, the first failing file in input order is
  * reported, as a sequential pass would.
  */
-export async function mineParallel(files: readonly InputFile[], jobs: number, options: TemplateOptions, mine: MineFile, progress: MiningProgress = {}): Promise<FileMining[]> {
+export async function mineParallel(files: readonly InputFile[], jobs: number, options: MiningPass, mine: MineFile, progress: MiningProgress = {}): Promise<FileMining[]> {
   const workerUrl = new URL('./mine-worker.js', import.meta.url);
   const workers = Array.from({ length: Math.max(0, Math.min(jobs, files.length) - 1) }, () => new Worker(workerUrl, { workerData: options }));
   const replies: Exclude<MineReply, { type: 'bytes' }>[] = [];

@@ -2,10 +2,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { InputFile } from '../files.js';
 import { mineFile } from './index.js';
-import type { TemplateOptions } from './types.js';
+import type { MiningPass } from './types.js';
 import { mineReply, type MineReply } from './mine-parallel.js';
 
-const options = workerData as TemplateOptions;
+const options = workerData as MiningPass;
 const port = parentPort!;
 
 /** Bytes read and not yet told (every MiB, and before each reply). */
@@ -23,6 +23,9 @@ port.on('message', (msg: { index: number; file: InputFile }) => {
       if (pending >= 1 << 20) tell();
     });
     tell();
-    port.postMessage(reply, reply.type === 'done' ? [reply.mining.lineKeys.buffer as ArrayBuffer] : []);
+    const heads = reply.type === 'done' ? reply.mining.heads : undefined;
+    port.postMessage(reply, reply.type === 'done'
+      ? [reply.mining.lineKeys.buffer as ArrayBuffer, ...(heads === undefined ? [] : [heads.t.buffer, heads.start.buffer, heads.head.buffer] as ArrayBuffer[])]
+      : []);
   });
 });

@@ -5,8 +5,9 @@
 import type { TimeFormat } from '../translators/time-formats.js';
 import { hasKey, maskToken } from './mask.js';
 import { fieldStart, plausibleTime, isTimeOfDay } from './timestamps.js';
-import { dropLeadingIds, readTextHeader, unpipe, type HeaderParts } from './header.js';
-import type { FileLayout, LineKeys } from './types.js';
+import { dropLeadingIds, unpipe, type HeaderParts } from './header.js';
+import { headerMemo, type HeaderMemo } from './header-memo.js';
+import type { FileLayout, LineHeads, LineKeys } from './types.js';
 import { readHead, RowReader, type MessageHead, type RowParts } from '../layout.js';
 
 export interface FileState {
@@ -17,11 +18,19 @@ export interface FileState {
   lastTime: number;
   /** The mining pass's key per line of this file (LineReplay.lines), if any. */
   readonly replay?: LineKeys | undefined;
+  /** The mining pass's line heads of this file (replay.ts splitByHeads), if any. */
+  readonly heads?: LineHeads | undefined;
   /** The last line split (splitLine): its time, message, syslog host ('' if none), and whether it had its own timestamp. */
   t: number;
   message: string;
   host: string;
   timed: boolean;
+  /**
+   * Where the last line's message starts in the line, when the message is the line's end (`line.slice(start)`); −1
+   * when it is not (a table's cell, a comma layout, bars read as spaces, a timestamp after other fields, a syslog
+   * host). What the mining pass hands to the translating pass with the line's header (replay.ts LineHeads).
+   */
+  start: number;
   /** A table's rows (null: a text log), and the last row's parts: entity, trace, level ('' each when none). */
   readonly rows: RowReader | null;
   readonly row: RowParts;
@@ -29,15 +38,18 @@ export interface FileState {
   readonly head: MessageHead;
   /** A text line's header parts (layout.textHeader): its level and entity ('' each when none). */
   readonly parts: HeaderParts;
+  /** How the text header is read (readTextHeader, remembered: header-memo.ts); null without one. */
+  readonly headers: HeaderMemo | null;
 }
 
-export function fileState(layout: FileLayout, format: TimeFormat, replay?: LineKeys): FileState {
+export function fileState(layout: FileLayout, format: TimeFormat, replay?: LineKeys, heads?: LineHeads): FileState {
   return {
-    layout, format, timeOfDay: isTimeOfDay(format), lastTime: NaN, replay, t: NaN, message: '', host: '', timed: false,
+    layout, format, timeOfDay: isTimeOfDay(format), lastTime: NaN, replay, heads, t: NaN, message: '', host: '', timed: false, start: -1,
     rows: layout.table === undefined ? null : new RowReader(layout.table),
     row: { t: NaN, message: '', entity: '', trace: '', level: '' },
     head: { level: '', location: '' },
     parts: { level: '', entity: '' },
+    headers: layout.textHeader === undefined ? null : headerMemo(layout.textHeader),
   };
 }
 
@@ -48,6 +60,7 @@ export function fileState(layout: FileLayout, format: TimeFormat, replay?: LineK
  */
 export function splitLine(line: string, lineNo: number, state: FileState): boolean {
   const { layout, format } = state;
+  state.start = -1;
   if (layout.header && lineNo === 1) return false;
   if (line.length === 0) return false;
   if (state.rows !== null) {
@@ -82,15 +95,23 @@ export function splitLine(line: string, lineNo: number, state: FileState): boole
       while (j < line.length && line.charCodeAt(j) !== 32 && line.charCodeAt(j) !== 9) j++;
       state.host = line.slice(i, j);
       state.message = line.slice(j);
+    } else if (from === 0) {
+      state.message = line.slice(end);
+      state.start = end;
     } else {
-      state.message = from === 0 ? line.slice(end) : line.slice(0, from) + line.slice(end);
+      state.message = line.slice(0, from) + line.slice(end);
     }
-    if (layout.pipes !== undefined) state.message = unpipe(state.message, layout.pipes);
+    if (layout.pipes !== undefined) {
+      state.message = unpipe(state.message, layout.pipes);
+      state.start = -1;
+    }
+    // (Leading ids and a text header are cut from the message's start: a line's end stays the line's end.)
     if (layout.ids !== undefined) state.message = dropLeadingIds(state.message, layout.ids);
-    if (layout.textHeader !== undefined) {
-      state.message = readTextHeader(state.message, layout.textHeader, state.parts);
+    if (state.headers !== null) {
+      state.message = state.headers.read(state.message, state.parts);
       state.head.level = state.parts.level;
     }
+    if (state.start >= 0) state.start = line.length - state.message.length;
     state.t = t;
     state.timed = true;
     state.lastTime = t;
@@ -99,6 +120,7 @@ export function splitLine(line: string, lineNo: number, state: FileState): boole
     state.parts.level = '';
     state.parts.entity = '';
     state.message = line;
+    state.start = 0;
     state.t = state.lastTime;
     state.timed = false;
   }

@@ -45,8 +45,25 @@ export interface FileLayout extends FileTimestamp {
   readonly textHeader?: TextHeader;
 }
 
-/** A file's line keys (LineReplay.lines in index.ts). */
+/** A file's line keys (LineReplay.lines in replay.ts). */
 export type LineKeys = Uint16Array | Int32Array;
+
+/**
+ * A file's lines as the mining pass split them (replay.ts HeadsRecorder), for the translating pass not to split them
+ * again: per line (index lineNo − 1) its time, where its message starts in it, and its level and entity.
+ */
+export interface LineHeads {
+  readonly t: Float64Array;
+  /** −1: the line is split again (its message is not the line's end, or it had no key). */
+  readonly start: Int32Array;
+  /** Index of the line's [level, entity] pair in `parts`. */
+  readonly head: Uint16Array;
+  /** The pairs, flattened: level, entity, level, entity… (the first pair is '', ''). */
+  readonly parts: readonly string[];
+  /** The file's size and modification time when mined: its heads are used only while both are the same. */
+  readonly size: number;
+  readonly mtimeMs: number;
+}
 
 /**
  * What one file contributes to mining: its layout, and its distinct message
@@ -88,4 +105,11 @@ export interface FileMining {
   readonly lineKeys: Int32Array;
   /** Log statements its lines name (layout.ts readHead), in order of first occurrence: not mined. */
   readonly statements: Array<{ readonly location: string; count: number; readonly example: string; first: number; last: number }>;
+  /** Its lines' heads (a text log's, when mineTemplates asked for them: MiningPass.heads). */
+  readonly heads?: LineHeads;
+}
+
+/** TemplateOptions and what mineTemplates decides for its pass: whether files keep their lines' heads (LineHeads). */
+export interface MiningPass extends TemplateOptions {
+  readonly heads?: boolean;
 }
