@@ -59,7 +59,7 @@ export function rulesYaml(model: TemplateModel): string {
       out.push(`  # left out: ${clipComment(t.name)} (the name holds \${)`);
       continue;
     }
-    const match = templateRegex(t, layout, time);
+    const match = templateRegex(t, model, layout, time);
     const states = t.states.map((name, i) => ({ name, i })).filter((s) => s.name !== '');
     out.push(`  - match: ${q(match)}`);
     out.push(`    event: ${q(`${named}${t.name}`)}`);
@@ -143,8 +143,9 @@ function lineRegex(layout: FileLayout, time: string, items: readonly string[], e
 }
 
 /**
- * A token's characters as mask.ts tokenize reads them: no blank, but a quoted value after `=` (quotedEnd: a `"` that
- * a later unescaped `"` closes) whole, spaces included. QUOTED is such a value; an `=` before one takes it.
+ * (When a mined message held a quoted value with a blank: TemplateModel.quoted.) A token's characters as mask.ts
+ * tokenize reads them: no blank, but a quoted value after `=` (quotedEnd: a `"` that a later unescaped `"` closes)
+ * whole, spaces included. QUOTED is such a value; an `=` before one takes it.
  */
 const QUOTED = '"(?:[^"\\\\]|\\\\.)*"';
 const TOKEN_CHAR = `(?:[^\\s=]|=${QUOTED}|=(?!${QUOTED}))`;
@@ -178,12 +179,18 @@ function parameterRegexes(tok: string): string[] {
   return out;
 }
 
-function templateRegex(t: MinedTemplate, layout: FileLayout, time: string): string {
+/** A parameter where no mined message held a quoted value with a blank: non-blanks (a whole token: at least one). */
+function plainParameters(tok: string): string[] {
+  // (A parameter inside a token may be empty: `()` is masked `(<*>)`, mask.ts.)
+  return tok.split(WILDCARD).slice(1).map(() => (tok === WILDCARD ? '\\S+?' : '\\S*?'));
+}
+
+function templateRegex(t: MinedTemplate, model: TemplateModel, layout: FileLayout, time: string): string {
   const parts = t.tokens.map((tok, i) => {
     const numeric = t.states[i] !== '';
     const pieces = tok.split(WILDCARD).map((p) => p.replace(REGEX_SPECIAL, '\\$&'));
     const value = `(?<p${i}>[-+]?\\d+(?:\\.\\d+)?)[A-Za-z%]*`;
-    const any = layout.comma || numeric ? [] : parameterRegexes(tok);
+    const any = layout.comma || numeric ? [] : model.quoted === true ? parameterRegexes(tok) : plainParameters(tok);
     return pieces.reduce((regex, piece, k) => regex + (layout.comma ? '[^,]*' : numeric ? value : any[k - 1]) + piece);
   });
   if (layout.comma) {
