@@ -214,6 +214,8 @@ describe('tokensByKey (the mining pass\'s tokens of a message of a known key) ag
       [false, ['callQueue stats: queue=5 handlers=30', 'callQueue stats: queue=12 handlers=300', 'callQueue stats: queue=0 handlers=1']],
       [false, ['\tUser 12  not found at 10.0.0.1:8080 ', '\tUser 7  not found at 192.168.10.200:80 ']],
       [true, ['a,12,,b3,0x1f', 'a,7,,b30,0x2f']],
+      // A quoted value after `=` is one token (mask.ts tokenize), digits in it or not.
+      [false, ['acquire lock=23, tag="View Lock 1", n=7 x="a \\"b 2"', 'acquire lock=2301, tag="View Lock 12", n=0 x="a \\"b 20"']],
     ];
     for (const [comma, messages] of cases) {
       const key = messageKey(messages[0]!);

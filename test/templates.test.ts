@@ -64,6 +64,23 @@ describe('masking', () => {
     expect(tokenize('a,,b,', true)).toEqual(['a', '', 'b', '']);
   });
 
+  it('a quoted value after `=` is one token, spaces included; an escaped quote does not close it; elsewhere quotes are characters', () => {
+    expect(tokenize('acquire lock=23, tag="View Lock", name=x', false)).toEqual(['acquire', 'lock=23,', 'tag="View Lock",', 'name=x']);
+    expect(tokenize('msg="a \\"b c\\" d"x y', false)).toEqual(['msg="a \\"b c\\" d"x', 'y']);
+    expect(tokenize('a="x y"b="z  w" c', false)).toEqual(['a="x y"b="z  w"', 'c']);
+    // Not after `=`, or never closed (a cut line): split at blanks as any token.
+    expect(tokenize('said "hello there" to', false)).toEqual(['said', '"hello', 'there"', 'to']);
+    expect(tokenize('tag="View Lock', false)).toEqual(['tag="View', 'Lock']);
+    expect(tokenize('a="x y",b', true)).toEqual(['a="x y"', 'b']);
+  });
+
+  it('a quoted value with spaces is masked word by word, spaces kept', () => {
+    expect(maskToken('tag="View Lock",')).toBe('tag="View Lock",');
+    expect(maskToken('msg="took 12 ms"')).toBe('msg="took <*> ms"');
+    expect(maskToken('key="cart of  user 33"')).toBe('key="cart of  user <*>"');
+    expect(maskToken('path="/var/log/app x"')).toBe('path="<*> x"');
+  });
+
   it('reads integers as Number() does: signs, -0, leading zeros, 16+ digits rounded', () => {
     expect(Object.is(numericValue('-0'), -0)).toBe(true);
     expect(numericValue('+7')).toBe(7);
@@ -104,14 +121,20 @@ describe('masking', () => {
 
   it('walkMessage and readByPlan: the numbers of tokenize\'s tokens at the positions; readByPlan and hasKey check the key', () => {
     // Seeded random messages over an alphabet of digits, signs, units, separators and edge punctuation.
-    const alphabet = '0123456789000.-+=xX,%ms ()[]:;\tab';
+    // (Rounds from 3000 on add quotes and backslashes: quoted values after `=`, tokenize.)
+    const plain = '0123456789000.-+=xX,%ms ()[]:;\tab';
     let seed = 7;
     const rand = (n: number): number => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
     const shifts = new Int32Array(64);
-    for (let round = 0; round < 3000; round++) {
+    for (let round = 0; round < 4500; round++) {
+      const alphabet = round < 3000 ? plain : `${plain}="="\\`;
       const comma = round % 3 === 0;
       let message = '';
       for (let i = 0, n = rand(40); i < n; i++) message += alphabet[rand(alphabet.length)];
+      if (round >= 3000) {
+        const at = rand(message.length + 1);
+        message = `${message.slice(0, at)}="${message.slice(at)}`;
+      }
       const tokens = tokenize(message, comma);
       const positions = Int32Array.from(tokens.map((_, i) => i).filter(() => rand(2) === 0).concat(tokens.length + 1));
       const expected = Array.from(positions, (i) => (i < tokens.length ? numericValueBefore(tokens[i] as string) : NaN));

@@ -80,6 +80,12 @@ export interface TemplateModel {
   readonly foreignExample?: string;
   /** Files with no log line (empty, or blank and `#` lines only): no instance. */
   readonly empty?: readonly string[];
+  /**
+   * A mined message held a quoted value with a blank (`tag="View Lock"`, mask.ts tokenize): the rules file then
+   * reads a parameter as the tokenizer does (rules.ts), else as a run of non-blanks, which is shorter to read.
+   * Absent (false) for a model built by hand.
+   */
+  readonly quoted?: boolean;
   /** What the mining pass hands to the translating pass (see LineReplay). Absent for a model built by hand. */
   readonly replay?: LineReplay;
   /**
@@ -438,6 +444,7 @@ export function mergeMinings(minings: readonly FileMining[], classOf: readonly C
   let foreignExample = '';
   const empty: string[] = [];
   const hosts = new Set<string>();
+  let quoted = false;
   minings.forEach((m, f) => {
     const className = classOf[f] as ClassName;
     files[m.path] = m.layout;
@@ -460,6 +467,7 @@ export function mergeMinings(minings: readonly FileMining[], classOf: readonly C
       if (id === undefined) {
         id = drain.add(k.masked).id;
         cache.set(k.key, id);
+        if (!quoted) quoted = k.masked.some((t) => t.includes(' ') || t.includes('\t'));
       }
       let tally = tallies[id];
       if (tally === undefined) tallies[id] = tally = { counts: { good: 0, bad: 0 }, example: k.example, timed: k.timed, notNumeric: new Uint8Array(k.masked.length), values: [] };
@@ -535,7 +543,8 @@ export function mergeMinings(minings: readonly FileMining[], classOf: readonly C
   for (const [location, t] of byLocation) {
     templates.push({ id: t.id, tokens: [location], name: location, states: [''], counts: t.counts, example: t.example, timed: true, statement: true });
   }
-  const model: TemplateModel = { parameters, year, files, instance, templates, lines, untimed, continued, foreign, ...(foreign > 0 ? { foreignExample } : {}), empty };
+  const model: TemplateModel = { parameters, year, files, instance, templates, lines, untimed, continued, foreign, ...(foreign > 0 ? { foreignExample } : {}), empty,
+    ...(quoted ? { quoted } : {}) };
   const templateOf = keyTemplates(model);
   return { ...model, replay: replayOf(minings, templateOf), ...(instance === null ? { ends: runEnds(minings, templateOf) } : {}) };
 }

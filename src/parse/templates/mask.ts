@@ -2,7 +2,10 @@
  * Tokenizing and masking a log message before template mining.
  *
  * A message is split into tokens on spaces and tabs (or on commas, for CSV
- * rows). A token is then masked — replaced by the wildcard `<*>` — when its
+ * rows), but for a quoted value: a `"` right after `=` (`tag="View Lock",`,
+ * `msg="request done"`) opens a value that runs to the next `"` not escaped
+ * by a backslash, spaces included, and is part of its token (quotedEnd says
+ * why). A token is then masked — replaced by the wildcard `<*>` — when its
  * core (the token without surrounding brackets, quotes and punctuation
  * `[](){}<>,;:"'`) is a variable rather than a word:
  *  - it contains a digit: numbers (`12`, `-3.5`, `850ms`), hex (`0x1f`,
@@ -17,6 +20,12 @@
  *    the few hosts without one would each stay a word;
  *  - it is a month or weekday name (`Jun`, `Fri`): part of a date;
  *  - it is an empty pair (`()`, `''`): a missing value, masked to `(<*>)`.
+ * A token holding a quoted value with spaces is masked word by word, each
+ * word as it would be as a token of its own, spaces kept (`msg="took 12 ms"`
+ * → `msg="took <*> ms"`): quotes say that a value holds spaces, not that it
+ * varies — logfmt and Go's slog quote the constant message (`msg="request
+ * done"`) as they quote a user's input — so the words of a constant text stay
+ * in the template and the token count no longer depends on the value.
  * In `key=value` tokens only the value is masked (`port=16020,` → `port=<*>,`),
  * so the key stays in the template; the `=` of `>=`, `<=`, `!=`, `==` is an
  * operator, not a key's. The punctuation around a masked core is
@@ -34,7 +43,7 @@
 
 export const WILDCARD = '<*>';
 
-/** Split a message into raw tokens: runs of characters between separators. */
+/** Split a message into raw tokens: runs of characters between separators, a quoted value (quotedEnd) whole. */
 export function tokenize(message: string, commaSeparated: boolean): string[] {
   if (commaSeparated) return message.split(',');
   const tokens: string[] = [];
@@ -44,12 +53,36 @@ export function tokenize(message: string, commaSeparated: boolean): string[] {
     const c = message.charCodeAt(i);
     if (c === 32 || c === 9) {
       if (start !== -1) { tokens.push(message.slice(start, i)); start = -1; }
-    } else if (start === -1) {
-      start = i;
+    } else {
+      if (start === -1) start = i;
+      if (c === 34) i = quotedEnd(message, i, n);
     }
   }
   if (start !== -1) tokens.push(message.slice(start));
   return tokens;
+}
+
+/**
+ * For the `"` at `at` of a message: where its quoted value ends (the closing
+ * `"`), when it opens one; else `at`. A `"` right after `=` opens a value, as
+ * logfmt, Go's slog text handler, Android (`tag="View Lock"`) and most
+ * `key=value` loggers write a value that holds a space: it runs to the next
+ * `"` not escaped by a backslash (`\"`, as they escape one), and the value
+ * is one token, so a value with spaces does not change the number of tokens
+ * of its log statement (which Drain groups by first). A `"` that no later
+ * `"` closes is a character like any other (a cut line). Only after `=`:
+ * elsewhere quotes are not a format's (prose quotes one word, `5" screen`).
+ * (No quadratic case: when no `"` closes a value, no later `"` can open one.)
+ * The rules' regexes read a token the same way (rules.ts QUOTED_TOKEN).
+ */
+export function quotedEnd(message: string, at: number, n: number): number {
+  if (at === 0 || message.charCodeAt(at - 1) !== 61 /* = */) return at;
+  for (let i = at + 1; i < n; i++) {
+    const c = message.charCodeAt(i);
+    if (c === 92 /* \ */) i++;
+    else if (c === 34) return i;
+  }
+  return at;
 }
 
 /** Punctuation that may surround a variable and stays in the template. */
@@ -71,6 +104,8 @@ export function maskToken(token: string): string {
     const c = token.charCodeAt(i);
     if (c >= 48 && c <= 57) hasDigit = true;
     else if (c === 61 /* = */ && eq === -1 && !isComparison(token, i)) eq = i;
+    // A quoted value with spaces (tokenize): word by word, spaces kept.
+    else if (c === 32 || c === 9) return token.replace(/[^ \t]+/g, maskToken);
   }
   // Cheap exit for the most common case: a plain word.
   if (!hasDigit && n < 8 && eq === -1 && token.indexOf('/') === -1 && token.indexOf('\\') === -1 && token.indexOf('.') === -1 &&
@@ -257,9 +292,12 @@ export function walkMessage(message: string, commaSeparated: boolean, positions:
         }
         start = -1;
       }
-    } else if (start === -1) {
-      start = i;
-      token++;
+    } else {
+      if (start === -1) {
+        start = i;
+        token++;
+      }
+      if (c === 34) i = quotedEnd(message, i, n);
     }
   }
   if (start !== -1 && token === want) {
@@ -304,8 +342,10 @@ export function keyPlan(key: string, commaSeparated: boolean, positions: Int32Ar
       if (c === 32 || c === 9) {
         if (start !== -1) spans.push([start, i]);
         start = -1;
-      } else if (start === -1) {
-        start = i;
+      } else {
+        if (start === -1) start = i;
+        // (A key is its message with digit runs as `0`: its quotes, `=` and `\` are the message's.)
+        if (c === 34) i = quotedEnd(key, i, key.length);
       }
     }
   }
