@@ -1,8 +1,9 @@
 /**
  * Finding the message before mining it (issue 53): the layout of a raw log
- * file that is a table — CSV or TSV with a header row, JSON Lines, and a JSON
- * object inside a table cell (as Kubernetes and Docker export a container's
- * line) — and the role of each column: time, message, level, entity (the
+ * file that is a table — CSV or TSV with a header row, JSON Lines, logfmt (Go's
+ * slog text handler, logrus, Heroku: `time=… level=INFO msg="…" k=v`), and a
+ * JSON object inside a table cell (as Kubernetes and Docker export a
+ * container's line) — and the role of each column: time, message, level, entity (the
  * component: service, pod, container, host, node), trace (request) id, span id.
  *
  * Roles are found from the header names and from the values of the first
@@ -18,8 +19,8 @@ export type ColumnRole = 'time' | 'message' | 'level' | 'entity' | 'trace' | 'sp
 
 /** A file's table layout: how a row splits and which column holds what (-1: none). */
 export interface TableLayout {
-  readonly kind: 'csv' | 'tsv' | 'jsonl';
-  /** Column names: the header row's, or JSON Lines' keys in order of first appearance in the sample. */
+  readonly kind: 'csv' | 'tsv' | 'jsonl' | 'logfmt';
+  /** Column names: the header row's, or JSON Lines' or logfmt's keys in order of first appearance in the sample. */
   readonly columns: readonly string[];
   readonly time: number;
   /** The time column's format (a name or format string of time-formats.ts). */
@@ -27,7 +28,10 @@ export interface TableLayout {
   readonly message: number;
   /** The field of a JSON object in the message cell that holds the line (`log`, `message`, `msg`), or ''. */
   readonly messageField: string;
-  /** With no message column (message −1): the columns that make the message, joined by spaces. */
+  /**
+   * With no message column (message −1): the columns that make the message, joined by spaces. logfmt: the keys
+   * with no role, whose `key=value` pairs follow the message (keys not in the sample too: logfmtMessage).
+   */
   readonly rest: readonly number[];
   readonly level: number;
   readonly entity: number;
@@ -116,9 +120,99 @@ function cellText(v: unknown): string {
   return JSON.stringify(v);
 }
 
+/** A logfmt pair: its key, its value (unquoted), and where the pair stands in the line. */
+export interface LogfmtPair {
+  readonly key: string;
+  readonly value: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** A logfmt key: a letter or `_` first, then no space, `=` or `"`. */
+const LOGFMT_KEY = /^[A-Za-z_@][^\s="]*$/;
+
+/**
+ * The `key=value` pairs of a logfmt line (Go's slog TextHandler, logrus, go-kit, Heroku: space-separated pairs, a
+ * value quoted when it holds a space or a quote, `\"` and `\\` escaped in it), or null when a token is not one
+ * (a bare word, a quote that does not close): the line is no logfmt.
+ */
+export function logfmtPairs(line: string): LogfmtPair[] | null {
+  const out: LogfmtPair[] = [];
+  const n = line.length;
+  let i = 0;
+  for (;;) {
+    while (i < n && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
+    if (i >= n) return out;
+    const start = i;
+    const eq = line.indexOf('=', i);
+    if (eq < 0) return null;
+    const key = line.slice(i, eq);
+    if (!LOGFMT_KEY.test(key)) return null;
+    i = eq + 1;
+    let value: string;
+    if (line.charCodeAt(i) === 34 /* " */) {
+      value = '';
+      let j = i + 1;
+      for (; j < n; j++) {
+        const c = line.charCodeAt(j);
+        if (c === 34) break;
+        if (c === 92 /* \ */ && j + 1 < n) {
+          const e = line.charAt(++j);
+          value += e === 'n' ? '\n' : e === 't' ? '\t' : e === 'r' ? '\r' : e;
+        } else {
+          value += line.charAt(j);
+        }
+      }
+      if (j >= n) return null;
+      i = j + 1;
+      if (i < n && line.charCodeAt(i) !== 32 && line.charCodeAt(i) !== 9) return null;
+    } else {
+      let j = i;
+      while (j < n && line.charCodeAt(j) !== 32 && line.charCodeAt(j) !== 9) j++;
+      value = line.slice(i, j);
+      if (value.includes('"')) return null;
+      i = j;
+    }
+    out.push({ key, value, start, end: i });
+  }
+}
+
+/** A logfmt row as values per column ('' for a key the line has not). */
+function logfmtRow(pairs: readonly LogfmtPair[], columns: readonly string[]): string[] {
+  const row = new Array<string>(columns.length).fill('');
+  for (const p of pairs) {
+    const c = columns.indexOf(p.key);
+    if (c >= 0) row[c] = p.value;
+  }
+  return row;
+}
+
+/**
+ * A logfmt line's message: the message key's value, then the line's other pairs as written (`key=value`, a quoted
+ * value quoted), in their order, but for the pairs of keys with a role (time, level, entity, trace, span, ids and
+ * other times). docs/input.md, "logfmt", says why.
+ */
+export function logfmtMessage(line: string, pairs: readonly LogfmtPair[], layout: TableLayout, roles: ReadonlySet<string>): string {
+  let out = layout.message >= 0 ? pairs.find((p) => p.key === layout.columns[layout.message])?.value ?? '' : '';
+  for (const p of pairs) {
+    if (roles.has(p.key)) continue;
+    out += `${out === '' ? '' : ' '}${line.slice(p.start, p.end)}`;
+  }
+  return out;
+}
+
+/** The keys of a logfmt layout that have a role (not in the message's pairs). */
+export function logfmtRoleKeys(layout: TableLayout): Set<string> {
+  return new Set(layout.columns.filter((_, c) => !layout.rest.includes(c)));
+}
+
 /** A row's fields by the layout (null: a row that cannot be read, counted by the caller). */
 export function rowFields(line: string, layout: TableLayout): string[] | null {
   if (layout.kind === 'jsonl') return jsonRow(line, layout.columns);
+  if (layout.kind === 'logfmt') {
+    const pairs = logfmtPairs(line);
+    return pairs === null || pairs.length === 0 ? null : logfmtRow(pairs, layout.columns);
+  }
   const fields = splitDelimited(line, layout.kind === 'csv' ? 44 : 9);
   // A row of another width is two writes interleaved, or a cut line: not guessed at.
   return fields !== null && fields.length === layout.columns.length ? fields : null;
@@ -134,7 +228,7 @@ export function rowFields(line: string, layout: TableLayout): string[] | null {
  * `level`, `severity`; `pod`, `PodName`, `service.name`, `container`, `host`, `node`; `TraceID`, `trace_id`,
  * `request_id`; `SpanID`).
  */
-const TIME_NAME = /^(?:time|timestamp|ts|date|datetime|eventtime|logtime|timeunixnano|timeunix|timeunixms|observedtimestamp|timestampnanos?|\w*timestamp)$/;
+const TIME_NAME = /^(?:time|timestamp|ts|t|date|datetime|eventtime|logtime|timeunixnano|timeunix|timeunixms|observedtimestamp|timestampnanos?|\w*timestamp)$/;
 const MESSAGE_NAME = /^(?:log|message|msg|body|text|line|content|logline|rawlog|rawmessage|event)$/;
 const LEVEL_NAME = /^(?:level|loglevel|lvl|severity|severitytext|priority)$/;
 const TRACE_NAME = /^(?:x)?(?:trace|traceid|requestid|reqid|request|correlationid|transactionid|txid|txnid)$/;
@@ -174,6 +268,17 @@ export function detectTable(file: string, name: string, lines: readonly string[]
     for (const o of objects) for (const k of Object.keys(o ?? {})) if (!seen.has(k)) { seen.add(k); columns.push(k); }
     const rows = objects.filter((o): o is Record<string, unknown> => o !== null).map((o) => columns.map((c) => cellText(o[c])));
     return assignRoles(file, 'jsonl', columns, rows, overrides);
+  }
+  // logfmt (not in a .csv/.tsv): more than half of the first 50 lines are 2+ `key=value` pairs and nothing else, as
+  // for JSON Lines (a text log's line has a header or prose besides its pairs; the other lines, a panic's stack,
+  // are rows that cannot be read, counted).
+  const pairs = plain.endsWith('.csv') || plain.endsWith('.tsv') ? [] : sample.slice(0, 50).map(logfmtPairs);
+  const read = pairs.filter((p): p is LogfmtPair[] => p !== null && p.length >= 2);
+  if (read.length * 2 > pairs.length && pairs.length > 0) {
+    const columns: string[] = [];
+    const seen = new Set<string>();
+    for (const p of read) for (const { key } of p) if (!seen.has(key)) { seen.add(key); columns.push(key); }
+    return assignRoles(file, 'logfmt', columns, read.map((p) => logfmtRow(p, columns)), overrides);
   }
   const tsv = plain.endsWith('.tsv') || (!plain.endsWith('.csv') && headerLike(sample[0] as string, 9));
   const csv = !tsv && (plain.endsWith('.csv') || headerLike(sample[0] as string, 44));
@@ -224,7 +329,8 @@ function assignRoles(file: string, kind: TableLayout['kind'], columns: readonly 
     if (wanted === undefined) return undefined;
     const i = columns.indexOf(wanted);
     const j = i >= 0 ? i : names.indexOf(normal(wanted));
-    if (j < 0) throw new InputError(`${option} ${wanted}: no such column (columns: ${columns.join(', ')})`, file);
+    const what = kind === 'logfmt' ? 'key' : 'column';
+    if (j < 0) throw new InputError(`${option} ${wanted}: no such ${what} (${what}s: ${columns.join(', ')})`, file);
     taken.add(j);
     return j;
   };
@@ -289,7 +395,8 @@ function assignRoles(file: string, kind: TableLayout['kind'], columns: readonly 
       (values[c] as string[]).every((v) => v === '' || /^[A-Za-z][\w.-]*$/.test(v)));
   }
   if (entity >= 0) taken.add(entity);
-  const rest = message >= 0 ? [] : columns.map((_, c) => c).filter(free);
+  // (logfmt: the pairs with no role follow the message: logfmtMessage.)
+  const rest = message >= 0 && kind !== 'logfmt' ? [] : columns.map((_, c) => c).filter(free);
   if (message < 0 && rest.length === 0) throw new InputError(`no message column found among ${columns.join(', ')}`, file, undefined, 'name it with --message-column NAME');
   return { kind, columns, time, timeFormat: time >= 0 ? (formats[time] as string) : '', message, messageField, rest, level, entity, trace, span };
 }
@@ -310,20 +417,25 @@ export interface RowParts {
 export class RowReader {
   private readonly format: TimeFormat | null;
   private readonly pods: boolean;
+  /** logfmt: the keys with a role, whose pairs are not part of the message. */
+  private readonly roles: ReadonlySet<string>;
 
   constructor(readonly layout: TableLayout) {
     this.format = layout.time >= 0 ? makeTimeFormat(layout.timeFormat, { year: 2000 }) : null;
     this.pods = namesPods(layout);
+    this.roles = logfmtRoleKeys(layout);
   }
 
   /** Split a row into `out`; false for a row that cannot be read (wrong width, quotes that do not close, no time). */
   read(line: string, out: RowParts): boolean {
     const layout = this.layout;
-    const fields = rowFields(line, layout);
+    const pairs = layout.kind === 'logfmt' ? logfmtPairs(line) : null;
+    const fields = pairs !== null ? logfmtRow(pairs, layout.columns) : layout.kind === 'logfmt' ? null : rowFields(line, layout);
     if (fields === null) return false;
     const t = this.format === null ? NaN : this.format.parse((fields[layout.time] as string).trim(), 0);
     if (!Number.isFinite(t)) return false;
-    let message = layout.message >= 0 ? fields[layout.message] as string : layout.rest.map((c) => fields[c] as string).join(' ');
+    let message = pairs !== null ? logfmtMessage(line, pairs, layout, this.roles)
+      : layout.message >= 0 ? fields[layout.message] as string : layout.rest.map((c) => fields[c] as string).join(' ');
     if (layout.messageField !== '') {
       const o = parseObject(message);
       const m = o?.[layout.messageField];
@@ -360,7 +472,7 @@ export function namesPods(layout: TableLayout): boolean {
 /** The summary of a layout for the run's summary line: `messages from column Log (JSON field log); entity PodName; trace TraceID`. */
 export function describeTable(layout: TableLayout): string {
   const col = (i: number): string => layout.columns[i] as string;
-  const what = layout.kind === 'jsonl' ? 'field' : 'column';
+  const what = layout.kind === 'jsonl' ? 'field' : layout.kind === 'logfmt' ? 'key' : 'column';
   const parts = [layout.message < 0 ? `messages from ${what}s ${layout.rest.map(col).join(', ')}`
     : `messages from ${what} ${col(layout.message)}${layout.messageField !== '' ? ` (JSON field ${layout.messageField})` : ''}`];
   if (layout.time >= 0) parts.push(`time ${col(layout.time)}`);
