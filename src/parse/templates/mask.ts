@@ -73,7 +73,7 @@ export function tokenize(message: string, commaSeparated: boolean): string[] {
  * `"` closes is a character like any other (a cut line). Only after `=`:
  * elsewhere quotes are not a format's (prose quotes one word, `5" screen`).
  * (No quadratic case: when no `"` closes a value, no later `"` can open one.)
- * The rules' regexes read a token the same way (rules.ts QUOTED_TOKEN).
+ * The rules' regexes read a token the same way (token-regex.ts QUOTED).
  */
 export function quotedEnd(message: string, at: number, n: number): number {
   if (at === 0 || message.charCodeAt(at - 1) !== 61 /* = */) return at;

@@ -1,7 +1,8 @@
 import { NAMED_TIME_FORMATS } from '../translators/time-formats.js';
 import type { MinedTemplate, TemplateModel } from './index.js';
 import type { FileLayout } from './types.js';
-import { quotedEnd, WILDCARD } from './mask.js';
+import { WILDCARD } from './mask.js';
+import { parameterRegexes, plainParameters } from './token-regex.js';
 import { headerItems, levelAlternatives } from './header.js';
 import { tableRulesYaml } from './table-rules.js';
 
@@ -140,49 +141,6 @@ function lineRegex(layout: FileLayout, time: string, items: readonly string[], e
   const before = items.slice(0, k).map((x) => `${x}\\s+`).join('');
   const after = items.slice(k);
   return `^\\s*${before}${time}${after.length > 0 ? `${pipes ? '[\\s|]*' : '\\s+'}${after.join(pipes ? '[\\s|]+' : '\\s+')}` : ''}${end}`;
-}
-
-/**
- * (When a mined message held a quoted value with a blank: TemplateModel.quoted.) A token's characters as mask.ts
- * tokenize reads them: no blank, but a quoted value after `=` (quotedEnd: a `"` that a later unescaped `"` closes)
- * whole, spaces included. QUOTED is such a value; an `=` before one takes it.
- */
-const QUOTED = '"(?:[^"\\\\]|\\\\.)*"';
-const TOKEN_CHAR = `(?:[^\\s=]|=${QUOTED}|=(?!${QUOTED}))`;
-/**
- * A parameter inside a quoted value: up to its closing quote, escapes whole (a lone `\` last: the template's `"`
- * after it may be an escaped one, when the masked word held `\"`: `err="card <*>" declined"` from `\"4242\"`).
- */
-const IN_QUOTES = '(?:[^"\\\\]|\\\\.|\\\\)*?';
-
-/**
- * The regex of a parameter of a template's token (not a numeric one): any run of the token's characters (a whole
- * token: at least one); inside a quoted value of the token (`msg="took <*> ms"`), anything up to its closing quote;
- * right after `=`, a quoted value when one opens there.
- */
-function parameterRegexes(tok: string): string[] {
-  const quoted: Array<[number, number]> = [];
-  for (let i = 0; i < tok.length; i++) {
-    if (tok.charCodeAt(i) !== 34) continue;
-    const end = quotedEnd(tok, i, tok.length);
-    if (end > i) quoted.push([i, end]);
-    i = end;
-  }
-  const out: string[] = [];
-  for (let at = tok.indexOf(WILDCARD); at !== -1; at = tok.indexOf(WILDCARD, at + WILDCARD.length)) {
-    if (tok === WILDCARD) out.push(`${TOKEN_CHAR}+?`);
-    else if (quoted.some(([a, b]) => a < at && at < b)) out.push(IN_QUOTES);
-    else if (tok.charCodeAt(at - 1) === 61 /* = */) out.push(`(?:${QUOTED}|(?!${QUOTED}))${TOKEN_CHAR}*?`);
-    // (A parameter inside a token may be empty: `()` is masked `(<*>)`, mask.ts.)
-    else out.push(`${TOKEN_CHAR}*?`);
-  }
-  return out;
-}
-
-/** A parameter where no mined message held a quoted value with a blank: non-blanks (a whole token: at least one). */
-function plainParameters(tok: string): string[] {
-  // (A parameter inside a token may be empty: `()` is masked `(<*>)`, mask.ts.)
-  return tok.split(WILDCARD).slice(1).map(() => (tok === WILDCARD ? '\\S+?' : '\\S*?'));
 }
 
 function templateRegex(t: MinedTemplate, model: TemplateModel, layout: FileLayout, time: string): string {

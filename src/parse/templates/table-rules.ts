@@ -1,6 +1,7 @@
-import { namesPods, type TableLayout } from '../layout.js';
+import { logfmtPairs, logfmtRoleKeys, namesPods, type TableLayout } from '../layout.js';
 import type { MinedTemplate, TemplateModel } from './index.js';
-import { WILDCARD } from './mask.js';
+import { tokenize, WILDCARD } from './mask.js';
+import { parameterRegexes, plainParameters, QUOTED } from './token-regex.js';
 
 /**
  * The rules file (examples/README.md, "Rules files") that reproduces what the miner makes of a table
@@ -8,13 +9,16 @@ import { WILDCARD } from './mask.js';
  * rule whose regex reads the entity (a lookahead, replica suffixes left out of the capture) and the message:
  *  - a log statement the lines name (`Class#line`) is matched by its location in the message's head;
  *  - a mined template of a plain CSV/TSV table (no quotes) or of a JSON Lines field, token by token;
+ *  - a mined template of logfmt: its message key's value (a lookahead) and its other pairs in order, the pairs of
+ *    keys with a role allowed between them (logfmtRegex);
  *  - a mined template inside a quoted or JSON cell is left out, with a comment (its escaping is the exporter's).
  * WARN and ERROR lines give `entity:WARN` / `entity:ERROR` as the miner does (a rule that lets the line go on).
  */
 export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header: string[]): string {
   const out = [...header];
   const col = (i: number): string => layout.columns[i] as string;
-  out.push(`# a ${layout.kind === 'jsonl' ? 'JSON Lines' : layout.kind.toUpperCase()} table: time ${col(layout.time)}` +
+  const kind = layout.kind === 'jsonl' ? 'JSON Lines' : layout.kind === 'logfmt' ? 'logfmt' : layout.kind.toUpperCase();
+  out.push(`# a ${kind} table: time ${col(layout.time)}` +
     `${layout.entity >= 0 ? `, entity ${col(layout.entity)}` : ''}${layout.trace >= 0 ? `, instances ${col(layout.trace)}` : ''}`);
   out.push(`timestamp: { format: ${q(layout.timeFormat)}, pattern: ${q(cellPattern(layout, layout.time, 'ts'))} }`);
   if (model.instance !== null && layout.trace >= 0) out.push(`instance: { pattern: ${q(cellPattern(layout, layout.trace, 'id'))} }`);
@@ -23,7 +27,7 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
   // The entity's lookahead at the start of the line, then the rule's own part (anywhere unless it is anchored).
   const withEntity = (match: string): string => (entity === '' || match.startsWith('^') ? `${entity}${match}` : `${entity}[\\s\\S]*?${match}`);
   out.push('rules:');
-  if (layout.kind !== 'jsonl') out.push(`  - { match: ${q(`^${escape(layout.columns.join(layout.kind === 'csv' ? ',' : '\t'))}$`)}, ignore: true }   # the header`);
+  if (layout.kind === 'csv' || layout.kind === 'tsv') out.push(`  - { match: ${q(`^${escape(layout.columns.join(layout.kind === 'csv' ? ',' : '\t'))}$`)}, ignore: true }   # the header`);
   if (layout.level >= 0 || model.templates.some((t) => t.statement === true)) {
     // (The level read from its column, or from the message's head as the miner reads it.)
     for (const [words, name] of [['WARN|WARNING', 'WARN'], ['ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG', 'ERROR']] as const) {
@@ -34,9 +38,9 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
   }
   const ordered = [...model.templates].sort((a, b) => wildcards(a) - wildcards(b) || a.id - b.id);
   for (const t of ordered) {
-    const match = t.statement === true ? `(?:^|[\\s"\\[(])${escape(t.tokens[0] as string)}[\\])]?:?(?:\\s|\\\\n|"|$)` : messageRegex(t, layout);
+    const match = t.statement === true ? `(?:^|[\\s"\\[(])${escape(t.tokens[0] as string)}[\\])]?:?(?:\\s|\\\\n|"|$)` : layout.kind === 'logfmt' ? logfmtRegex(t, layout, model) : messageRegex(t, layout);
     if (match === null) {
-      out.push(`  # left out: ${clip(t.name)} (inside a quoted or JSON cell: write its rule by hand)`);
+      out.push(`  # left out: ${clip(t.name)} (${layout.kind === 'logfmt' ? 'its lines differ in their message key\'s words' : 'inside a quoted or JSON cell'}: write its rule by hand)`);
       continue;
     }
     const full = withEntity(match);
@@ -60,6 +64,8 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
  */
 function cellPattern(layout: TableLayout, c: number, group: string, value?: string): string {
   if (layout.kind === 'jsonl') return `"${escape(jsonEscape(layout.columns[c] as string))}":\\s*"?${value ?? `(?<${group}>[^",}]*)`}`;
+  // (logfmt: a quoted value runs to its quote, a bare one to a blank.)
+  if (layout.kind === 'logfmt') return `(?:^|\\s)${escape(layout.columns[c] as string)}="?${value ?? `(?<${group}>(?<=")[^"]*|[^\\s"]*)`}`;
   const d = layout.kind === 'csv' ? ',' : '\\t';
   return `^(?:[^${d}]*${d}){${c}}${value ?? `(?<${group}>[^${d}]*)`}`;
 }
@@ -68,6 +74,7 @@ function cellPattern(layout: TableLayout, c: number, group: string, value?: stri
 function entityLookahead(layout: TableLayout): string {
   const suffix = namesPods(layout) ? '(?:-[a-z0-9]{6,10}-[a-z0-9]{5}|-\\d+)?' : '(?:-[a-z0-9]{6,10}-[a-z0-9]{5})?';
   if (layout.kind === 'jsonl') return `^(?=.*"${escape(jsonEscape(layout.columns[layout.entity] as string))}":\\s*"(?<entity>[^"]*?)${suffix}")`;
+  if (layout.kind === 'logfmt') return `^(?=(?:.*\\s)?${escape(layout.columns[layout.entity] as string)}="?(?<entity>[^\\s"]*?)${suffix}(?:"|\\s|$))`;
   const d = layout.kind === 'csv' ? ',' : '\\t';
   return `^(?=(?:[^${d}]*${d}){${layout.entity}}(?<entity>[^${d}]*?)${suffix}(?:${d}|$))`;
 }
@@ -101,6 +108,43 @@ function messageRegex(t: MinedTemplate, layout: TableLayout): string | null {
   if (k !== tokens.length) return null;
   return `^${parts.join(d === '\t' ? '\\t' : d)}$`;
 }
+
+/**
+ * The regex of a logfmt line of a mined template: the message key's value as the template's first tokens (as many
+ * as its value in the template's first line has; a lookahead, wherever the pair stands), then the template's other
+ * tokens, each one pair (`key=value`, a quoted value whole: mask.ts tokenize), in order, with only pairs of keys
+ * with a role (time, level, entity, ids) between them, as logfmtMessage (layout.ts) leaves those out.
+ * Null when the template's tokens are not its first line's value and pairs.
+ */
+function logfmtRegex(t: MinedTemplate, layout: TableLayout, model: TemplateModel): string | null {
+  const pairs = logfmtPairs(t.example);
+  if (pairs === null) return null;
+  const roles = logfmtRoleKeys(layout);
+  const key = layout.message >= 0 ? layout.columns[layout.message] as string : '';
+  const value = pairs.find((p) => p.key === key)?.value.trim() ?? '';
+  const m = value === '' ? 0 : tokenize(value, false).length;
+  if (m + pairs.filter((p) => !roles.has(p.key)).length !== t.tokens.length) return null;
+  const numeric = (i: number): string => `(?<p${i}>[-+]?\\d+(?:\\.\\d+)?)[A-Za-z%]*`;
+  // The value's words as the line writes them (quoted: `\"`, `\\`, `\n` escaped, as slog and logrus escape).
+  const words = t.tokens.slice(0, m).map((tok, i) => tok.split(WILDCARD).map((p) => escape(lineEscape(p)))
+    .reduce((re, piece) => re + (t.states[i] !== '' ? numeric(i) : `(?:[^\\s"\\\\]|\\\\.)${tok === WILDCARD ? '+' : '*'}?`) + piece));
+  const k = escape(key);
+  const lookahead = key === '' ? '' : m === 0 ? `(?!(?:.*\\s)?${k}=(?:"\\s*)?[^\\s"])`
+    : `(?=(?:.*\\s)?${k}="?\\s*${words.join(' +')}\\s*"?(?:\\s|$))`;
+  const others = t.tokens.slice(m).map((tok, j) => {
+    const i = m + j;
+    const pieces = tok.split(WILDCARD).map(escape);
+    const any = t.states[i] !== '' ? [] : model.quoted === true ? parameterRegexes(tok) : plainParameters(tok);
+    return pieces.reduce((re, piece, n) => re + (t.states[i] !== '' ? numeric(i) : any[n - 1]) + piece);
+  });
+  const skip = `(?:${[...roles].map(escape).join('|')})=(?:${QUOTED}|[^\\s"]*)`;
+  const body = others.length === 0 ? `${skip}(?:\\s+${skip})*`
+    : `(?:${skip}\\s+)*${others.join(`\\s+(?:${skip}\\s+)*`)}(?:\\s+${skip})*`;
+  return `^${lookahead}\\s*${body}\\s*$`;
+}
+
+/** A value's text as a logfmt line quotes it. */
+const lineEscape = (text: string): string => text.replace(/[\\"]/g, '\\$&').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t');
 
 function tokenRegex(token: string, numeric: boolean, i: number): string {
   const pieces = token.split(WILDCARD).map(escape);
