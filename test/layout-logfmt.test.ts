@@ -147,4 +147,11 @@ describe('a file that is partly logfmt', () => {
     expect(lines.slice(1).every((l) => l.startsWith('  hint: '))).toBe(true);
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
+
+  it('logfmt with no key of times: a one-line error naming the file and the keys', async () => {
+    const path = write('untimed', [1, 2, 3].map((i) => `level=info msg=tick n=${i}`));
+    const r = await run(path, path);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')[0]).toMatch(/^distalyze: .*untimed\/a\.log: no key of times found among level, msg, n$/);
+  });
 });

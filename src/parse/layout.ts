@@ -397,7 +397,7 @@ function assignRoles(file: string, kind: TableLayout['kind'], columns: readonly 
   if (entity >= 0) taken.add(entity);
   // (logfmt: the pairs with no role follow the message: logfmtMessage.)
   const rest = message >= 0 && kind !== 'logfmt' ? [] : columns.map((_, c) => c).filter(free);
-  if (message < 0 && rest.length === 0) throw new InputError(`no message column found among ${columns.join(', ')}`, file, undefined, 'name it with --message-column NAME');
+  if (message < 0 && rest.length === 0) throw new InputError(`no message ${kind === 'logfmt' ? 'key' : 'column'} found among ${columns.join(', ')}`, file, undefined, 'name it with --message-column NAME');
   return { kind, columns, time, timeFormat: time >= 0 ? (formats[time] as string) : '', message, messageField, rest, level, entity, trace, span };
 }
 

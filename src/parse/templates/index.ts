@@ -215,7 +215,7 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
   let layout: FileLayout;
   let empty = false;
   if (table !== null) {
-    if (table.time < 0) throw new InputError(`no column of times found among ${table.columns.join(', ')}`, file.path, undefined, 'name it with --time-column NAME');
+    if (table.time < 0) throw new InputError(`no ${table.kind === 'logfmt' ? 'key' : 'column'} of times found among ${table.columns.join(', ')}`, file.path, undefined, 'name it with --time-column NAME');
     layout = { format: table.timeFormat, field: table.time, comma: false, header: table.kind === 'csv' || table.kind === 'tsv', host: false, table };
   } else {
     const csv = isCsv(file);
