@@ -14,7 +14,7 @@ import { Drain, DEFAULT_DRAIN_PARAMETERS, skeleton } from '../src/parse/template
 import { mineTemplates, templateName, templateTranslator } from '../src/parse/templates/index.js';
 import { firstLines, looksRaw } from '../src/parse/templates/raw.js';
 import { IdFieldCounter } from '../src/parse/templates/instances.js';
-import { hasKey, keyPlan, maskToken, numericValue, readByPlan, tokenize, walkMessage } from '../src/parse/templates/mask.js';
+import { generalized, hasKey, keyPlan, maskToken, numericValue, readByPlan, tokenize, walkMessage } from '../src/parse/templates/mask.js';
 import { detectTimestamp } from '../src/parse/templates/timestamps.js';
 import { makeTimeFormat } from '../src/parse/translators/time-formats.js';
 
@@ -326,6 +326,40 @@ describe('Drain tree', () => {
     expect(d.clusters[a.id]?.tokens).toEqual(['INFO', '[<*>]', 'request_id=<*>', 'GET', '<*>', 'received']);
   });
 
+  it('words of one key become a parameter keeping its key (`user=<*>`): any value of that key, never another key', () => {
+    const login = (user: string): string[] => ['login', 'ok', 'method=password', user];
+    for (const indexed of [true, false]) {
+      const d = new Drain(DEFAULT_DRAIN_PARAMETERS, { indexed });
+      const ann = d.add(login('user=ann'));
+      const bob = d.add(login('user=bob'));
+      expect(bob.id).not.toBe(ann.id); // 2 words < minWordVariants
+      const ada = d.add(login('user="Ada Lovelace"'));
+      // The third word: `user=<*>`, not `<*>`; the templates of the first two are absorbed into it.
+      expect(d.live().map((c) => c.tokens)).toEqual([login('user=<*>')]);
+      const id = d.resolve(ada.id);
+      expect([d.resolve(ann.id), d.resolve(bob.id)]).toEqual([id, id]);
+      // Any value of the key joins and matches, a masked number too; another key, or no key, does not match.
+      expect(d.add(login('user=linus')).id).toBe(id);
+      expect(d.match(login('user=eve'))?.id).toBe(id);
+      expect(d.match(login('user=<*>'))?.id).toBe(id);
+      expect(d.match(login('users=eve'))).toBeNull();
+      expect(d.match(login('host=eve'))).toBeNull();
+      expect(d.match(login('eve'))).toBeNull();
+      // As the translator rebuilds it (restore, then match).
+      const r = new Drain(DEFAULT_DRAIN_PARAMETERS, { indexed });
+      r.restore(login('user=<*>'));
+      expect(r.match(login('user=eve'))?.id).toBe(0);
+      expect(r.match(login('host=eve'))).toBeNull();
+      // Words of different keys make a bare parameter.
+      const k = new Drain(DEFAULT_DRAIN_PARAMETERS, { indexed });
+      for (const w of ['user=ann', 'host=web1', 'role=admin']) k.add(login(w));
+      expect(k.live().map((c) => c.tokens)).toEqual([login('<*>')]);
+    }
+    // A key is a name: `(uid=` is not one (the `)` would be lost).
+    expect([generalized('user=ann', 'user=bob'), generalized('user=ann', 'host=bob'), generalized('(uid=a)', '(uid=b)'), generalized('ann', 'bob')])
+      .toEqual(['user=<*>', '<*>', '<*>', '<*>']);
+  });
+
   it('match: every literal token equal, the most specific template; no learning', () => {
     const d = new Drain();
     d.add(['open', 'file', '<*>']);
@@ -587,11 +621,11 @@ describe('mining and translating', () => {
     const classes = { good: await listInputFiles(join(dir, 'good'), 'good'), bad: await listInputFiles(join(dir, 'bad'), 'bad') };
     const model = await mineTemplates(classes);
     expect(model.templates.map((t) => [t.id, t.name, t.counts.good, t.counts.bad])).toEqual([
-      [0, 'login failed <*> port=<*>', 3, 2], // a word position becomes a whole <*>
+      [0, 'login failed user=<*> port=<*>', 3, 2], // a word position becomes a parameter, keeping its key
       [1, 'done', 0, 1],
     ]);
     expect(model.templates[0]?.example).toBe(line(0, 'root').trimEnd()); // the first line of the older template
-    expect(model.templates[0]?.states).toEqual(['', '', '', 'login failed <*> port=<*> #2']); // user is a word, not a state
+    expect(model.templates[0]?.states).toEqual(['', '', '', 'login failed user=<*> port=<*> #2']); // user is a word, not a state
   });
 
   it('templates with the same skeleton (a unit, a bracketed annotation) are one event: one name, aligned states', async () => {

@@ -1,4 +1,4 @@
-import { WILDCARD } from './mask.js';
+import { parameterKey, tokenKey, WILDCARD } from './mask.js';
 
 /**
  * Indexes over the clusters of a Drain leaf, so that learning a message
@@ -18,21 +18,28 @@ import { WILDCARD } from './mask.js';
  * (RankOrder), that is in every posting left: header words are in most
  * clusters, so it is found at once. Matching (MatchIndex) looks up the
  * message's tokens once per wildcard mask.
+ *
+ * A keyed parameter (`user=<*>`, drain.ts) is a literal that any value of its
+ * key equals: it is in the posting of its own token, which a message's
+ * `user=ann` takes besides its own (a cluster has one token at a position, so
+ * it is in at most one of the two and the bound holds); a match looks it up
+ * by the message token's key.
  */
 /** Per token position: which clusters have which literal token (not `<*>`) there. */
 export class LiteralIndex {
   private readonly positions: Array<Map<string, Set<number>>> = [];
 
   add(id: number, tokens: readonly string[]): void {
-    for (let i = 0; i < tokens.length; i++) {
-      const token = tokens[i] as string;
-      if (token === WILDCARD) continue;
-      let byToken = this.positions[i];
-      if (byToken === undefined) this.positions[i] = byToken = new Map();
-      let ids = byToken.get(token);
-      if (ids === undefined) byToken.set(token, ids = new Set());
-      ids.add(id);
-    }
+    for (let i = 0; i < tokens.length; i++) if (tokens[i] !== WILDCARD) this.addAt(id, i, tokens[i] as string);
+  }
+
+  /** Cluster `id` now has literal `token` (not `<*>`) at position `i` (a keyed parameter, drain.ts). */
+  addAt(id: number, i: number, token: string): void {
+    let byToken = this.positions[i];
+    if (byToken === undefined) this.positions[i] = byToken = new Map();
+    let ids = byToken.get(token);
+    if (ids === undefined) byToken.set(token, ids = new Set());
+    ids.add(id);
   }
 
   /** Cluster `id` no longer has `token` at position `i` (it became `<*>`, or the cluster was absorbed). */
@@ -54,12 +61,20 @@ export class LiteralIndex {
     return this.positions[i]?.get(token) ?? NONE;
   }
 
-  /** The postings of the message's literal tokens (those holding `<*>` match no literal), smallest first. */
+  /**
+   * The postings of the message's literal tokens (those holding `<*>` match no literal), and of the keyed parameter
+   * of a token's key where a cluster has one (`user=<*>` for `user=ann`), smallest first.
+   */
   postingsOf(tokens: readonly string[]): ReadonlySet<number>[] {
     const postings: ReadonlySet<number>[] = [];
     for (let i = 0; i < tokens.length; i++) {
       const token = tokens[i] as string;
-      if (token !== WILDCARD) postings.push(this.with(i, token));
+      if (token === WILDCARD) continue;
+      postings.push(this.with(i, token));
+      const key = tokenKey(token);
+      if (key === '' || key.length + WILDCARD.length === token.length && token.endsWith(WILDCARD)) continue;
+      const keyed = this.with(i, key + WILDCARD);
+      if (keyed.size > 0) postings.push(keyed);
     }
     return postings.sort((a, b) => a.size - b.size);
   }
@@ -74,22 +89,23 @@ const NONE: ReadonlySet<number> = new Set();
  * fixed set of clusters: rebuilt when they change (drain.ts `match`).
  */
 export class MatchIndex {
-  private readonly masks: Array<{ readonly literals: readonly number[]; readonly byTokens: Map<string, number[]> }> = [];
+  private readonly masks: Group[] = [];
 
   constructor(ids: Iterable<number>, tokensOf: (id: number) => readonly string[]) {
-    const byMask = new Map<string, { readonly literals: readonly number[]; readonly byTokens: Map<string, number[]> }>();
+    const byMask = new Map<string, Group>();
     for (const id of ids) {
       const tokens = tokensOf(id);
       let mask = '';
-      for (const t of tokens) mask += t === WILDCARD ? '*' : '.';
+      for (const t of tokens) mask += t === WILDCARD ? '*' : parameterKey(t) !== null ? 'k' : '.';
       let group = byMask.get(mask);
       if (group === undefined) {
         const literals: number[] = [];
-        for (let i = 0; i < tokens.length; i++) if (tokens[i] !== WILDCARD) literals.push(i);
-        byMask.set(mask, group = { literals, byTokens: new Map() });
+        const keyed: number[] = [];
+        for (let i = 0; i < tokens.length; i++) if (mask.charAt(i) === '.') literals.push(i); else if (mask.charAt(i) === 'k') keyed.push(i);
+        byMask.set(mask, group = { literals, keyed, byTokens: new Map() });
         this.masks.push(group);
       }
-      const key = keyAt(tokens, group.literals);
+      const key = keyAt(tokens, group.literals) + keysAt(tokens, group.keyed);
       const list = group.byTokens.get(key);
       if (list === undefined) group.byTokens.set(key, [id]);
       else list.push(id);
@@ -107,11 +123,25 @@ export class MatchIndex {
    * holding the key's separator: the caller checks).
    */
   *matching(tokens: readonly string[]): Generator<readonly number[]> {
-    for (const { literals, byTokens } of this.masks) {
-      const list = byTokens.get(keyAt(tokens, literals));
+    for (const { literals, keyed, byTokens } of this.masks) {
+      const list = byTokens.get(keyed.length === 0 ? keyAt(tokens, literals) : keyAt(tokens, literals) + keysAt(tokens, keyed));
       if (list !== undefined) yield list;
     }
   }
+}
+
+/** Clusters of one wildcard mask: positions of their literal tokens and of their keyed parameters, and the clusters by those. */
+interface Group {
+  readonly literals: readonly number[];
+  readonly keyed: readonly number[];
+  readonly byTokens: Map<string, number[]>;
+}
+
+/** The keys of the tokens at `positions` (a keyed parameter's, or a message token's: tokenKey). */
+function keysAt(tokens: readonly string[], positions: readonly number[]): string {
+  let key = '';
+  for (const i of positions) key += `${tokenKey(tokens[i] as string)}\u0000`;
+  return key;
 }
 
 function keyAt(tokens: readonly string[], positions: readonly number[]): string {

@@ -1,5 +1,5 @@
 import { LiteralIndex, MatchIndex, RankOrder } from './drain-index.js';
-import { WILDCARD } from './mask.js';
+import { generalized, keyedHolds, parameterKey, WILDCARD } from './mask.js';
 
 /**
  * Drain (He, Zhu, Zheng, Lyu: "Drain: An Online Log Parsing Approach with
@@ -41,6 +41,15 @@ import { WILDCARD } from './mask.js';
  * a template of its own: messages
  * carry a few shared header tokens (level, thread, a request id) that make
  * `GET <*> received` and `response sent status=<*>` look similar to Drain.
+ *
+ * And a position whose words share a key (`user=ann`, `user=bob`: the same
+ * `key=`, the `=` included) becomes `user=<*>`, not `<*>`, as a number's does
+ * when masked (`dur=<*>`): the key names the parameter, and a template that
+ * keeps it says what varies. Such a keyed parameter stands for any value of
+ * its key and never another key's (mask.ts keyedHolds), in similarity (a
+ * message with the key counts as equal there, as it did when the values were
+ * masked numbers), absorbing, the indexes (drain-index.ts) and matching, as
+ * the rules file's regex for it does (token-regex.ts).
  */
 export interface DrainParameters {
   /** Depth of the prefix tree counting the root and the token-count level: depth − 2 leading tokens route a message (Drain3: 4). */
@@ -132,10 +141,11 @@ export class Drain {
         const a = t[i] as string;
         const b = tokens[i] as string;
         if (a === b) continue;
-        if (a === WILDCARD) {
-          // A word at a parameter: count it, so that the templates holding
-          // words there (from before the parameter) are absorbed once the
-          // position has shown minWordVariants of them.
+        if (a === WILDCARD || keyedHolds(a, b)) {
+          // A word at a parameter (of its key, for `user=<*>`): count it, so
+          // that the templates holding words there (from before the
+          // parameter) are absorbed once the position has shown
+          // minWordVariants of them.
           if (b.includes(WILDCARD)) continue;
           let words = leaf.words.get(i);
           if (words === undefined) leaf.words.set(i, words = new Set());
@@ -164,9 +174,12 @@ export class Drain {
         let widened = false;
         const params = wildcards(t);
         for (let i = 0; i < t.length; i++) {
-          if (t[i] !== tokens[i] && t[i] !== WILDCARD) {
-            leaf.literals.remove(found.id, i, t[i] as string);
-            t[i] = WILDCARD;
+          const a = t[i] as string;
+          const b = tokens[i] as string;
+          if (a !== b && a !== WILDCARD && !keyedHolds(a, b)) {
+            leaf.literals.remove(found.id, i, a);
+            t[i] = generalized(a, b);
+            if (t[i] !== WILDCARD) leaf.literals.addAt(found.id, i, t[i] as string);
             widened = true;
           }
         }
@@ -205,7 +218,7 @@ export class Drain {
       const c = this.clusters[id] as Cluster;
       this.compared++;
       let is = id !== into.id;
-      for (let i = 0; is && i < t.length; i++) if (t[i] !== WILDCARD && t[i] !== c.tokens[i]) is = false;
+      for (let i = 0; is && i < t.length; i++) if (!holds(t[i] as string, c.tokens[i] as string)) is = false;
       if (is) subsumed.push(c);
     }
     if (subsumed.length === 0) return;
@@ -224,7 +237,8 @@ export class Drain {
   private sharingLiterals(leaf: TreeNode, t: readonly string[]): ReadonlySet<number> {
     let fewest: ReadonlySet<number> = leaf.clusters;
     for (let i = 0; i < t.length; i++) {
-      if (t[i] === WILDCARD) continue;
+      // (A keyed parameter subsumes the key's words, which are not in its posting.)
+      if (t[i] === WILDCARD || parameterKey(t[i] as string) !== null) continue;
       const ids = leaf.literals.with(i, t[i] as string);
       if (ids.size < fewest.size) fewest = ids;
     }
@@ -277,7 +291,7 @@ export class Drain {
         this.compared++;
         const t = (this.clusters[id] as Cluster).tokens;
         let same = 0;
-        for (let i = 0; i < n; i++) if (t[i] !== WILDCARD && t[i] === tokens[i]) same++;
+        for (let i = 0; i < n; i++) if (t[i] !== WILDCARD && equalAt(t[i] as string, tokens[i] as string)) same++;
         if (same > mostSame) mostSame = same;
       }
     }
@@ -372,7 +386,7 @@ export class Drain {
       for (let i = 0; i < n; i++) {
         const a = t[i];
         if (a === WILDCARD) params++;
-        else if (a === tokens[i]) same++;
+        else if (equalAt(a as string, tokens[i] as string)) same++;
       }
       const sim = n === 0 ? 1 : (exact ? same + params : same) / n;
       if (sim < threshold) continue;
@@ -490,6 +504,16 @@ function stripTrailing(token: string): string {
   let to = token.length;
   while (to > 0 && ',;:.'.includes(token.charAt(to - 1))) to--;
   return token.slice(0, to);
+}
+
+/** Whether template token `t` (not `<*>`) counts as equal to message token `m`: the same, or a keyed parameter of `m`'s key. */
+function equalAt(t: string, m: string): boolean {
+  return t === m || keyedHolds(t, m);
+}
+
+/** Whether template token `t` holds message token `m`: `<*>` holds any, a keyed parameter any of its key, a word itself. */
+function holds(t: string, m: string): boolean {
+  return t === WILDCARD || equalAt(t, m);
 }
 
 /** The number of `<*>` in a template. */

@@ -43,6 +43,38 @@
 
 export const WILDCARD = '<*>';
 
+/**
+ * The key of a keyed parameter, a template token `key=<*>` (`user=`, the `=` included), else null: the key names
+ * the parameter, so a template keeps it where the values vary (drain.ts) and the token stands for any value of that
+ * key, never of another's (keyedHolds). A key is a name: a letter or `_`, then letters, digits, `_`, `.`, `-`.
+ */
+export function parameterKey(token: string): string | null {
+  return KEYED.exec(token)?.[1] ?? null;
+}
+
+const KEYED = /^([A-Za-z_][\w.-]*=)<\*>$/;
+
+/** Whether template token `t`, a keyed parameter (`user=<*>`), holds message token `m`: any value of its key (`user=ann`, `user=<*>`). */
+export function keyedHolds(t: string, m: string): boolean {
+  // (Cheap tests first: called on every token that differs while mining. A key holds no `=`, so `m`'s first is there.)
+  const eq = t.length - WILDCARD.length - 1;
+  return eq >= 1 && m.length > eq && m.charCodeAt(eq) === 61 && t.charCodeAt(eq) === 61 && t.endsWith(WILDCARD) &&
+    m.startsWith(t.slice(0, eq)) && KEYED.test(t);
+}
+
+/** The keyed parameter two differing tokens of one key generalize to (`user=ann`, `user=bob` → `user=<*>`), else `<*>`. */
+export function generalized(a: string, b: string): string {
+  const key = tokenKey(a);
+  if (key === '' || key !== tokenKey(b)) return WILDCARD;
+  return KEYED.test(key + WILDCARD) ? key + WILDCARD : WILDCARD;
+}
+
+/** The key of a message token (`user=ann` → `user=`: up to its first `=`, at least one character before it), else ''. */
+export function tokenKey(token: string): string {
+  const eq = token.indexOf('=');
+  return eq < 1 ? '' : token.slice(0, eq + 1);
+}
+
 /** Split a message into raw tokens: runs of characters between separators, a quoted value (quotedEnd) whole. */
 export function tokenize(message: string, commaSeparated: boolean): string[] {
   if (commaSeparated) return message.split(',');
