@@ -16,7 +16,7 @@ import { HeaderMemo } from '../src/parse/templates/header-memo.js';
 import { learnTextHeader, readTextHeader, type HeaderParts, type TextHeader } from '../src/parse/templates/header.js';
 import { keyPlan, readByPlan, tokenize } from '../src/parse/templates/mask.js';
 import { messageKey } from '../src/parse/templates/split.js';
-import { readKnownKey, tokensByKey } from '../src/parse/templates/replay.js';
+import { tokensByKey } from '../src/parse/templates/replay.js';
 
 const RAW = join(import.meta.dirname, '..', 'fixtures', 'raw');
 
@@ -186,7 +186,7 @@ describe('the remembered text header (header-memo.ts)', () => {
   });
 });
 
-describe('readKnownKey (a line known to have its key) against readByPlan', () => {
+describe('readByPlan with keyKnown (a line known to have its key) against readByPlan', () => {
   it('the same numbers for messages of the key', () => {
     const key = ' call multi(0 actions) from 0.0.0.0:0 processed in 0ms size=0.0MB';
     const plan = keyPlan(key, false, Int32Array.from([1, 2, 4, 7, 8]));
@@ -199,12 +199,12 @@ describe('readKnownKey (a line known to have its key) against readByPlan', () =>
       const a = new Float64Array(5);
       const b = new Float64Array(5);
       expect(readByPlan(m, plan, a, new Int32Array(64))).toBe(true);
-      expect(readKnownKey(m, plan, b, new Int32Array(64))).toBe(true);
+      expect(readByPlan(m, plan, b, new Int32Array(64), true)).toBe(true);
       expect(Array.from(b)).toEqual(Array.from(a));
     }
     // A message of another shape is not read (no digits where the key has them, another length).
-    expect(readKnownKey(' call multi(x actions)', plan, new Float64Array(5), new Int32Array(64))).toBe(false);
-    expect(readKnownKey(`${messages[0]} more`, plan, new Float64Array(5), new Int32Array(64))).toBe(false);
+    expect(readByPlan(' call multi(x actions)', plan, new Float64Array(5), new Int32Array(64), true)).toBe(false);
+    expect(readByPlan(`${messages[0]} more`, plan, new Float64Array(5), new Int32Array(64), true)).toBe(false);
   });
 });
 

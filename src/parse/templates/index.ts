@@ -38,7 +38,7 @@ import { keyPlan, numericValue, readByPlan, tokenize, walkMessage, WILDCARD, typ
 import { detectTimestamp, endsField, fieldStart, isTimeOfDay, plausibleTime, SAMPLE_LINES, TIMESTAMP_CANDIDATES } from './timestamps.js';
 import { describeHeader, learnLeadingIds, learnPipes, learnTextHeader } from './header.js';
 import type { FileLayout, FileMining, MiningPass, MiningProgress, TemplateOptions } from './types.js';
-import { fileStamp, HeadsRecorder, headsOf, keepsHeads, readKnownKey, replayOf, runEnds, splitByHeads, tokensByKey, type LineReplay, type MinedKey } from './replay.js';
+import { fileStamp, HeadsRecorder, headsOf, keepsHeads, replayOf, runEnds, splitByHeads, tokensByKey, type LineReplay, type MinedKey } from './replay.js';
 import { fileState, HEX_LIKE, KeyGuess, maskAll, messageKey, splitLine, type FileState } from './split.js';
 import { describeTable, detectTable } from '../layout.js';
 
@@ -708,7 +708,7 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
           if (plan.segments.length > shifts.length) shifts = new Int32Array(plan.segments.length);
         }
         // (A line whose head was kept is the line mined: it has the key.)
-        walked = headed ? entry.states.length === 0 || readKnownKey(split.message, plan, values, shifts) : readByPlan(split.message, plan, values, shifts);
+        walked = headed ? entry.states.length === 0 || readByPlan(split.message, plan, values, shifts, true) : readByPlan(split.message, plan, values, shifts);
       }
       if (!walked) {
         const key = messageKey(split.message);

@@ -417,9 +417,11 @@ export function hasKey(message: string, segments: readonly string[]): boolean {
  * on the bench set's lines), and only the digit runs between them read one by
  * one. With `shifts`, shifts[s] is how much longer than one digit the digit
  * runs before segment s were, summed (where the key's positions move to in
- * `message`).
+ * `message`). With `compare` false the segments are skipped by their length,
+ * not compared: for a message known to have the key (its line's head was kept
+ * from the mining pass, replay.ts), only the digit runs are read.
  */
-function matchSegments(message: string, segments: readonly string[], shifts: Int32Array | null): boolean {
+function matchSegments(message: string, segments: readonly string[], shifts: Int32Array | null, compare = true): boolean {
   const last = segments.length - 1;
   const n = message.length;
   let at = 0;
@@ -428,7 +430,7 @@ function matchSegments(message: string, segments: readonly string[], shifts: Int
   for (let s = 0; s <= last; s++) {
     const segment = segments[s] as string;
     const length = segment.length;
-    if (length > 0 && message.substring(at, at + length) !== segment) return false;
+    if (compare && length > 0 && message.substring(at, at + length) !== segment) return false;
     at += length;
     if (s === last) break;
     let q = at;
@@ -448,12 +450,23 @@ function matchSegments(message: string, segments: readonly string[], shifts: Int
 }
 
 /**
+ * Where the digit runs of a message known to have the key whose digit-free
+ * segments are `segments` are (matchSegments' shifts, the segments skipped,
+ * not compared); false when the message does not fit the key's shape.
+ */
+export function knownKeyShifts(message: string, segments: readonly string[], shifts: Int32Array): boolean {
+  return matchSegments(message, segments, shifts, false);
+}
+
+/**
  * Whether `message` has the key of `plan`, and if so the numericValue of the
  * plan's tokens into `out` (NaN past the last token). `shifts` is scratch space
- * of at least `plan.segments.length` numbers (see matchSegments).
+ * of at least `plan.segments.length` numbers (see matchSegments). With
+ * `keyKnown` (the message is known to have the key: replay.ts) its segments
+ * are not compared again, only its shape checked.
  */
-export function readByPlan(message: string, plan: KeyPlan, out: Float64Array, shifts: Int32Array): boolean {
-  if (!matchSegments(message, plan.segments, shifts)) return false;
+export function readByPlan(message: string, plan: KeyPlan, out: Float64Array, shifts: Int32Array, keyKnown = false): boolean {
+  if (!matchSegments(message, plan.segments, shifts, !keyKnown)) return false;
   const starts = plan.starts;
   for (let p = 0; p < starts.length; p++) {
     const start = starts[p] as number;

@@ -6,7 +6,7 @@
  */
 import { statSync } from 'node:fs';
 import type { RecordEnds } from '../files.js';
-import { numericValueIn, type KeyPlan } from './mask.js';
+import { knownKeyShifts, type KeyPlan } from './mask.js';
 import type { FileState } from './split.js';
 import type { FileMining, LineHeads, LineKeys } from './types.js';
 
@@ -271,59 +271,12 @@ export function splitByHeads(line: string, lineNo: number, heads: LineHeads, sta
 // A message known to have its key
 
 /**
- * Where a message known to have the key whose digit-free segments are `segments` has its digit runs: shifts[s] is
- * how much longer than one digit the runs before segment s are, summed (as mask.ts matchSegments gives them), each
- * segment skipped by its length rather than compared. False when the message does not fit the key's shape.
- */
-function keyShifts(message: string, segments: readonly string[], shifts: Int32Array): boolean {
-  const last = segments.length - 1;
-  const n = message.length;
-  let at = 0;
-  let shift = 0;
-  shifts[0] = 0;
-  for (let s = 0; s < last; s++) {
-    at += (segments[s] as string).length;
-    let q = at;
-    while (q < n) {
-      const c = message.charCodeAt(q);
-      if (c < 48 || c > 57) break;
-      q++;
-    }
-    if (q === at) return false;
-    shift += q - at - 1;
-    shifts[s + 1] = shift;
-    at = q;
-  }
-  return at + (segments[last] as string).length === n;
-}
-
-/**
- * mask.ts readByPlan for a message known to have the plan's key (its line's head was kept, so its file is the one
- * mined): the numbers of the plan's tokens into `out`. False (nothing read) when the message does not fit the key.
- */
-export function readKnownKey(message: string, plan: KeyPlan, out: Float64Array, shifts: Int32Array): boolean {
-  if (!keyShifts(message, plan.segments, shifts)) return false;
-  const starts = plan.starts;
-  for (let p = 0; p < starts.length; p++) {
-    const start = starts[p] as number;
-    if (start === -1) {
-      out[p] = NaN;
-      continue;
-    }
-    const from = start + (shifts[plan.runsBeforeStart[p] as number] as number);
-    const to = (plan.ends[p] as number) + (shifts[plan.runsBeforeEnd[p] as number] as number);
-    out[p] = numericValueIn(message, from, to);
-  }
-  return true;
-}
-
-/**
  * The tokens (mask.ts tokenize's) at the plan's positions of a message known to have the plan's key, into `out`
  * (the mining pass: a key's lines differ only in their digit runs, so the key tells where its tokens are). False
  * when the message does not fit the key, or a position is past its last token.
  */
 export function tokensByKey(message: string, plan: KeyPlan, shifts: Int32Array, out: string[]): boolean {
-  if (!keyShifts(message, plan.segments, shifts)) return false;
+  if (!knownKeyShifts(message, plan.segments, shifts)) return false;
   const starts = plan.starts;
   for (let p = 0; p < starts.length; p++) {
     const start = starts[p] as number;
