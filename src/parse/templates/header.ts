@@ -154,21 +154,7 @@ export function headerFields(message: string, max: number): Array<[number, numbe
     while (i < n && (message.charCodeAt(i) === 32 || message.charCodeAt(i) === 9)) i++;
     if (i >= n) break;
     const start = i;
-    if (message.charCodeAt(i) === 91 /* [ */) {
-      let depth = 0;
-      let j = i;
-      for (; j < n; j++) {
-        const c = message.charCodeAt(j);
-        if (c === 91) depth++;
-        else if (c === 93 && --depth === 0) break;
-      }
-      if (j < n && (j + 1 === n || message.charCodeAt(j + 1) === 32 || message.charCodeAt(j + 1) === 9)) {
-        i = j + 1;
-        out.push([start, i]);
-        continue;
-      }
-    }
-    while (i < n && message.charCodeAt(i) !== 32 && message.charCodeAt(i) !== 9) i++;
+    i = fieldEnd(message, i);
     out.push([start, i]);
   }
   return out;
@@ -177,11 +163,7 @@ export function headerFields(message: string, max: number): Array<[number, numbe
 type Shape = 'bracket' | 'colon' | 'close' | 'dash' | 'word';
 
 function shapeOf(field: string): Shape {
-  if (field === '-') return 'dash';
-  if (field.length >= 2 && field.charCodeAt(0) === 91 && field.charCodeAt(field.length - 1) === 93) return 'bracket';
-  if (field.length >= 2 && field.charCodeAt(field.length - 1) === 58 /* : */) return 'colon';
-  if (field.length >= 2 && field.charCodeAt(field.length - 1) === 93 /* ] */ && !field.includes('[')) return 'close';
-  return 'word';
+  return shapeAt(field, 0, field.length);
 }
 
 /** Where a program name closes in `fields` (the index of the first message field), or −1, and how. */
