@@ -50,6 +50,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serviceOf } from '../examples/trainticket/trainticket.mjs';
+import { childrenCpu } from './children-cpu.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'bin', 'distalyze.js');
@@ -199,21 +200,6 @@ export function summarize(rows) {
 
 // ---------------------------------------------------------------------------
 // Running the CLI
-
-/**
- * CPU seconds (user + system) of the waited-for children of this process so far, from /proc/self/stat (cutime,
- * cstime; Linux), or null where it cannot be read. The machine is shared, so CPU, not wall time, compares runs.
- */
-function childrenCpu() {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[13]) + Number(fields[14]); // cutime, cstime (fields 16 and 17 of proc(5))
-    return Number.isFinite(ticks) ? ticks / 100 : null; // USER_HZ is 100 on Linux
-  } catch {
-    return null;
-  }
-}
 
 function git(args) {
   const r = spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' });

@@ -32,6 +32,7 @@ import { dirname, join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { GENERATOR_VERSION, log4jJobs, writeFile } from './generate.mjs';
+import { childrenCpu } from './children-cpu.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DATA = join(ROOT, 'bench', 'data');
@@ -66,21 +67,6 @@ function ensureLog4j() {
   writeFileSync(join(tmp, 'manifest.json'), JSON.stringify({ bytes, lines }));
   renameSync(tmp, dir);
   return { dir, bytes, lines };
-}
-
-/**
- * CPU seconds (user + system) of the waited-for children of this process so far, from /proc/self/stat (cutime,
- * cstime; Linux), or null where it cannot be read. The machine may be shared, so CPU, not wall time, compares runs.
- */
-function childrenCpu() {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[13]) + Number(fields[14]); // cutime, cstime (fields 16 and 17 of proc(5))
-    return Number.isFinite(ticks) ? ticks / 100 : null; // USER_HZ is 100 on Linux
-  } catch {
-    return null;
-  }
 }
 
 function analyse(set, extra) {
