@@ -234,8 +234,9 @@ export function verdictOf(
     const free = (c: VerdictCause): boolean => {
       if (c.kind !== 'event' || c.presence !== 'new') return false;
       const own = span.bySource.get(sourceOf(fs, 'event', c.variable));
-      const ownSlowdown = own === undefined ? 0 : own.meanBad - own.meanGood;
-      return ownSlowdown > 0 && !((own?.credited.get(c.variable) ?? 0) >= TIME_SHARE_MIN * ownSlowdown);
+      if (own === undefined) return false;
+      const ownSlowdown = own.meanBad - own.meanGood;
+      return ownSlowdown > 0 && !((own.credited.get(c.variable) ?? 0) >= TIME_SHARE_MIN * ownSlowdown);
     };
     causes.splice(0, causes.length, ...causes.filter((c) => !free(c)), ...causes.filter(free).map((c): VerdictCause => ({ ...c, addsNoTime: true })));
   }
