@@ -8,7 +8,7 @@
  * previous record of any source, 4 384 of these values changed on this
  * fixture when the traces were added.
  */
-import { mkdtempSync, symlinkSync, mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -59,5 +59,34 @@ describe('a log line\'s waits with spans read beside the logs', () => {
       const differing = [...alone].filter(([key, x]) => !Object.is(both.get(key), x)).map(([key, x]) => `${key}: ${both.get(key)}, alone ${x}`);
       expect(differing.slice(0, 3)).toEqual([]);
     }
+  });
+});
+
+describe('which variables are a span\'s: the span reader\'s marks, not the names', () => {
+  it('with traces, every `.start`/`.end`/`.reply` event and its `self`/`wait` state is a span\'s, the same at -j1 and -j2', async () => {
+    const built = (await import(pathToFileURL(join(ROOT, 'dist/read/index.js')).href)) as { readClasses: typeof readClasses };
+    const bySource = async (read: typeof readClasses, jobs: number): Promise<string[]> => {
+      const fs = (await read(join(FIXTURE, 'good'), join(FIXTURE, 'bad'), { translator: TRANSLATOR, jobs })).features.features;
+      return [...(fs.sources ?? new Map())].map(([k, s]) => `${k.replace('\u0000', ' ')} ${s}`).sort();
+    };
+    const one = await bySource(readClasses, 1);
+    expect(one.length).toBeGreaterThan(30);
+    // The translator's log events are named `service:template` and none ends so: every marked variable is a span's.
+    expect(one.filter((k) => !/^(event .*\.(start|end|reply)|state .* (self|wait)) span$/.test(k))).toEqual([]);
+    expect(await bySource(built.readClasses, 2)).toEqual(one);
+  });
+
+  it('a log whose records are named as a span\'s would be (`job.start`, `job.end`, `job self`) is a log\'s', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'distalyze-span-names-'));
+    for (const [c, self] of [['good', 1], ['bad', 9]] as const) {
+      mkdirSync(join(root, c));
+      for (let run = 0; run < 4; run++) {
+        const t = 1_700_000_000 + run;
+        writeFileSync(join(root, c, `run-${run}.dlog`), `E\t${t}\tjob.start\nE\t${t + 0.5}\tjob.end\nS\t${t + 0.5}\tjob self\t${self + run / 10}\n`);
+      }
+    }
+    const fs = (await readClasses(join(root, 'good'), join(root, 'bad'), { jobs: 1 })).features.features;
+    expect(fs.tables.some((t) => t.variables.includes('job self'))).toBe(true);
+    expect(fs.sources).toBeUndefined();
   });
 });

@@ -189,23 +189,25 @@ describe('runTests: each source is its own correction family (SPEC §3, Replicat
   });
 });
 
-describe('variableSources: spans by their three names, metrics by what the join emitted', () => {
-  it('marks a client span billed to its callee: `callee:op wait`, `callee:op.reply` and the caller\'s `caller:op.start`', () => {
-    const events = ['frontend:hipstershop.CartService/GetCart.start', 'cartservice:hipstershop.CartService/GetCart.reply', 'frontend:render.start', 'app:queue.reply'];
-    const states = ['cartservice:hipstershop.CartService/GetCart wait', 'app:lock wait'];
-    const fs = { sources: variableSources(events, states) };
+describe('variableSources: spans by the span reader\'s marks, metrics by what the join emitted', () => {
+  it('marks a client span billed to its callee: `callee:op wait` beside its marked `callee:op.reply`, and the marked events', () => {
+    const spanEvents = new Set(['frontend:hipstershop.CartService/GetCart.start', 'cartservice:hipstershop.CartService/GetCart.reply']);
+    const events = [...spanEvents, 'frontend:render.start', 'app:queue.reply'];
+    const states = ['cartservice:hipstershop.CartService/GetCart wait', 'app:lock wait', 'app:queue wait'];
+    const fs = { sources: variableSources(states, spanEvents) };
     expect(events.map((v) => sourceOf(fs, 'event', v))).toEqual(['span', 'span', 'log', 'log']);
-    // `app:lock wait` has no `app:lock.reply`: a translator's name, not a call.
-    expect(states.map((v) => sourceOf(fs, 'state', v))).toEqual(['span', 'log']);
+    // `app:lock wait` has no `app:lock.reply`; `app:queue.reply` is a translator's event, not the span reader's.
+    expect(states.map((v) => sourceOf(fs, 'state', v))).toEqual(['span', 'log', 'log']);
   });
 
-  it('marks X.start, X.end and X self of a span, and the joined metric states; the rest are log lines', () => {
-    const events = ['svc:GET /a.start', 'svc:GET /a.end', 'svc:ERROR', 'svc:job.end'];
+  it('marks X.start, X.end and X self of a span the reader marked, and the joined metric states; the rest are log lines', () => {
+    const spanEvents = new Set(['svc:GET /a.start', 'svc:GET /a.end']);
+    const events = [...spanEvents, 'svc:ERROR', 'svc:job.start', 'svc:job.end'];
     const states = ['svc:GET /a self', 'svc:job self', 'svc:CpuUsage', 'svc:queue'];
-    const s = variableSources(events, states, new Set(['svc:CpuUsage']));
-    const fs = { sources: s };
-    expect(events.map((v) => sourceOf(fs, 'event', v))).toEqual(['span', 'span', 'log', 'log']);
-    // `svc:job self` has no `svc:job.start`: a translator's name, not a span.
+    const fs = { sources: variableSources(states, spanEvents, new Set(['svc:CpuUsage'])) };
+    // A translator's `svc:job.start`, `svc:job.end` and `svc:job self` are a log's, though named as a span's would be
+    // (the names alone made them a span's before the reader's marks decided).
+    expect(events.map((v) => sourceOf(fs, 'event', v))).toEqual(['span', 'span', 'log', 'log', 'log']);
     expect(states.map((v) => sourceOf(fs, 'state', v))).toEqual(['span', 'log', 'metric', 'log']);
     expect(sourceOf({}, 'state', 'svc:GET /a self')).toBe('log');
   });

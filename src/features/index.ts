@@ -183,7 +183,8 @@ export function buildFeatureSet(collector: FeatureCollector, options: FeatureOpt
     warnings.push(`${collector.sharedIds.length} instance id(s) occur in both classes (e.g. '${collector.sharedIds[0]}'); each class keeps its own instance`);
   }
 
-  const sources = variableSources(collector.events.names, collector.states.names, options.joined);
+  const spanEvents = new Set(collector.spanEventList().map((e) => collector.events.names[e] as string));
+  const sources = variableSources(collector.states.names, spanEvents, options.joined);
   const features: FeatureSet = { ...partial, weights, starts, ...(sources.size > 0 ? { sources } : {}) };
   return {
     features,

@@ -19,44 +19,23 @@ export function sourceOf(fs: Pick<FeatureSet, 'sources'>, kind: LogKind, variabl
 }
 
 /**
- * The variables that are not log lines, by their key: a span's three
- * variables (the events `X.start` and `X.end` and the state `X self`, as the
- * span reader names them; all three must exist, which a translator's names
- * do not by accident), a client span's (the state `callee:op wait` with
- * the event `callee:op.reply`, and its caller's `caller:op.start` of the same
- * operation: src/parse/spans.ts), and the metric states the join emitted
- * (`joined`).
+ * The variables that are not log lines, by their key: the events the span
+ * reader said were a span's (RecordSink.eventFromSpans: a span's `X.start`
+ * and `X.end`, a client span's `callee:op.reply` and its caller's
+ * `caller:op.start`; src/parse/spans.ts), the state of each such span (`X
+ * self` beside its `X.end`, `callee:op wait` beside its `callee:op.reply`),
+ * and the metric states the join emitted (`joined`). A translator's
+ * variables are log lines whatever their names: the reader's marks decide,
+ * not the names (a log named `job.start`, `job.end`, `job self` is a log's).
  */
-export function variableSources(events: readonly string[], states: readonly string[], joined: ReadonlySet<string> = new Set()): Map<string, VariableSource> {
+export function variableSources(states: readonly string[], spanEvents: ReadonlySet<string>, joined: ReadonlySet<string> = new Set()): Map<string, VariableSource> {
   const out = new Map<string, VariableSource>();
-  const eventSet = new Set(events);
-  const replyOps = new Set<string>();
+  for (const event of spanEvents) out.set(sourceKey('event', event), 'span');
   for (const state of states) {
-    if (joined.has(state)) {
-      out.set(sourceKey('state', state), 'metric');
-      continue;
-    }
-    if (state.endsWith(' wait')) {
-      // A client span billed to its callee: `callee:op wait` and `callee:op.reply` (its start is its caller's `.start`).
-      const call = state.slice(0, -' wait'.length);
-      if (!eventSet.has(`${call}.reply`)) continue;
+    if (joined.has(state)) out.set(sourceKey('state', state), 'metric');
+    else if (state.endsWith(' self') ? spanEvents.has(`${state.slice(0, -' self'.length)}.end`) : state.endsWith(' wait') && spanEvents.has(`${state.slice(0, -' wait'.length)}.reply`)) {
       out.set(sourceKey('state', state), 'span');
-      out.set(sourceKey('event', `${call}.reply`), 'span');
-      if (call.indexOf(':') > 0) replyOps.add(call.slice(call.indexOf(':') + 1));
-      continue;
     }
-    if (!state.endsWith(' self')) continue;
-    const span = state.slice(0, -' self'.length);
-    if (!eventSet.has(`${span}.start`) || !eventSet.has(`${span}.end`)) continue;
-    out.set(sourceKey('state', state), 'span');
-    out.set(sourceKey('event', `${span}.start`), 'span');
-    out.set(sourceKey('event', `${span}.end`), 'span');
-  }
-  // A client span's start (`caller:op.start`, its caller's name) where no span of that name ends in the caller.
-  for (const event of events) {
-    if (!event.endsWith('.start') || out.has(sourceKey('event', event))) continue;
-    const colon = event.indexOf(':');
-    if (colon > 0 && replyOps.has(event.slice(colon + 1, -'.start'.length))) out.set(sourceKey('event', event), 'span');
   }
   return out;
 }
