@@ -197,6 +197,46 @@ rules:
   });
 });
 
+describe('a rules file\'s header: read once per line, the rules read the message', () => {
+  const yaml = `
+timestamp: log4j
+header: '^\\S+ \\S+ (?<level>[A-Z]+) \\[(?<entity>\\w+)\\] '
+rules:
+  - { in: level, match: '^(?:ERROR|WARN)$', event: '\${entity}:\${level}', continue: true }
+  - { match: '^Writer (?<w>\\d+) started', event: '\${entity}:Writer \${w}' }
+  - { match: '^queue=(?<q>\\d+)', event: '\${entity}:stats', state: '\${entity}:queue', value: q }
+  - { match: 'heap', event: '\${entity}:heap' }
+`;
+
+  it('names events by the header\'s groups; ^ is the message\'s start; a line the header misses matches no rule', async () => {
+    const log = [
+      '2026-11-20 10:00:01,000 INFO [w] Writer 1 started',
+      '2026-11-20 10:00:01,500 ERROR [w] Writer 2 started',
+      '2026-11-20 10:00:02,000 INFO [q] queue=17 heap=120MB',
+      // The rules read the message: `stats queue=` is not at its start; `heap` is found anywhere in it.
+      '2026-11-20 10:00:03,000 INFO [q] stats queue=18 heap=121MB',
+      // No `[entity]`: the header does not match, so no rule does (though the message has `Writer 3 started`).
+      '2026-11-20 10:00:04,000 INFO Writer 3 started',
+      // The header's own text is not the message's: `[w] ` is read by the header, not by the `heap` rule.
+      '2026-11-20 10:00:05,000 WARN [heap] compacting',
+    ].join('\n');
+    const dir = scratch({ 't.yaml': yaml, 'logs/n.log': log });
+    const { records, stats } = await translate(await loadTranslator(join(dir, 't.yaml')), join(dir, 'logs'));
+    expect(records).toEqual({
+      'n.log': [
+        `E ${AT_10_00_01} w:Writer 1`,
+        `E ${AT_10_00_01 + 0.5} w:ERROR`,
+        `E ${AT_10_00_01 + 0.5} w:Writer 2`,
+        `E ${AT_10_00_01 + 1} q:stats`,
+        `S ${AT_10_00_01 + 1} q:queue 17`,
+        `E ${AT_10_00_01 + 2} q:heap`,
+        `E ${AT_10_00_01 + 4} heap:WARN`,
+      ],
+    });
+    expect(stats.unmappedLines).toBe(1);
+  });
+});
+
 describe('rules file errors name the file and line', () => {
   const check = async (yaml: string, expected: string): Promise<void> => {
     const dir = scratch({ 't.yaml': yaml });
@@ -213,7 +253,7 @@ describe('rules file errors name the file and line', () => {
 
   it('an unknown key', () => check(
     "timestamp: log4j\nrules:\n  - matches: 'x'\n    event: X\n",
-    '3: rule 1: unknown key \'matches\' (expected match, event, state, value, scale, ignore, continue, name, contains)'));
+    '3: rule 1: unknown key \'matches\' (expected match, in, event, state, value, scale, ignore, continue, name, contains)'));
 
   it('an unknown timestamp format', () => check(
     'timestamp: { format: log4, pattern: x }\nrules: [{ match: x, event: X }]\n',
@@ -226,6 +266,14 @@ describe('rules file errors name the file and line', () => {
   it('bad YAML (a regex in double quotes)', () => check(
     'timestamp: log4j\nrules:\n  - match: "Writer \\d+"\n    event: W\n',
     '3: bad YAML: Invalid escape sequence \\d'));
+
+  it('a rule reading a header group when the file has no header:', () => check(
+    "timestamp: log4j\nrules:\n  - { in: level, match: '^ERROR$', event: E }\n",
+    "3: rule 1: 'in' names a group of the header: regex, and the file has no header:"));
+
+  it('a rule reading a header group the header lacks', () => check(
+    "timestamp: log4j\nheader: '^\\S+ \\S+ (?<lvl>\\w+) '\nrules:\n  - { in: level, match: '^ERROR$', event: E }\n",
+    "4: rule 1: 'in' must name a group of the header: regex (it has 'lvl')"));
 
   it('no rules', () => check('timestamp: log4j\n', "missing 'rules:' (a list of { match:, event: } or { match:, state:, value: })".replace(/^/, '1: ')));
 });

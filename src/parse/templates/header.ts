@@ -492,7 +492,7 @@ export function entityName(field: string, qualified = true): string {
 // The header as a regex (templates -o: rules.ts)
 
 const BRACKET_RE = '\\[(?:[^\\[\\]\\n]|\\[[^\\[\\]\\n]*\\])*\\](?=\\s|$)';
-const LEVEL_WORDS_RE = 'TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG|FINE|FINER|FINEST|CONFIG';
+export const LEVEL_WORDS_RE = 'TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG|FINE|FINER|FINEST|CONFIG';
 /** Level words in upper, lower and capitalized case, as alternatives; `letters`: logcat's letters too, and glog's glued to a date. */
 export function levelAlternatives(words: string, letters: string): string {
   const cased = words.split('|').flatMap((w) => [w, w.toLowerCase(), w.charAt(0) + w.slice(1).toLowerCase()]);

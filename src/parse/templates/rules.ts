@@ -3,8 +3,8 @@ import type { MinedTemplate, TemplateModel } from './index.js';
 import type { FileLayout } from './types.js';
 import { WILDCARD } from './mask.js';
 import { parameterRegexes, plainParameters } from './token-regex.js';
-import { headerItems, levelAlternatives } from './header.js';
-import { tableRulesYaml } from './table-rules.js';
+import { headerItems, LEVEL_WORDS_RE, levelAlternatives } from './header.js';
+import { tableRulesYaml, templateRules } from './table-rules.js';
 
 /**
  * A starter rules file (the rules translator's YAML, examples/README.md) that
@@ -12,7 +12,11 @@ import { tableRulesYaml } from './table-rules.js';
  * event the miner gives it, and one state rule per numeric parameter. Rules
  * are ordered most specific first (fewest parameters), as the miner picks the
  * most specific template that matches, and each regex is anchored at both
- * ends of the line.
+ * ends of the line. A text log's timestamp and header are read once per line
+ * by the file's `header:` regex (its groups `entity` and `level` name the
+ * events), and each rule is the template's message alone: one short regex a
+ * person can read and edit. Where fields of the message stand before the
+ * timestamp (no learned header holds them), each rule is the whole line.
  *
  * Left out, with a comment: templates of lines that had no timestamp of their
  * own (stack traces: a rules file cannot time them) and names holding `${`.
@@ -36,16 +40,25 @@ export function rulesYaml(model: TemplateModel): string {
         : '^\\w{3} +\\d+ \\d\\d:\\d\\d:\\d\\d (?<id>\\S+) ';
     out.push(`instance: { pattern: ${q(pattern)} }`);
   }
-  out.push('rules:');
-  if (layout.header) out.push("  - { match: '^[^0-9]*$', ignore: true }        # the CSV header");
   const text = layout.textHeader;
-  // A learned text header (header.ts): read by each rule before the message; its entity names the events.
+  // A learned text header (header.ts): its entity names the events.
   const named = text !== undefined && text.entity >= 0 ? '${entity}:' : '';
   const time = prefix?.time ?? '';
+  const pipes = layout.pipes !== undefined;
+  const items = text === undefined ? [] : headerItems(text, pipes, `(?<level>${levelAlternatives(LEVEL_WORDS_RE, 'VDIWEFA')})`);
+  // The timestamp and header, once, up to the message: unless fields of the message stand before the timestamp.
+  const header = !layout.comma && items.length >= layout.field
+    ? `${lineRegex(layout, time, items, '')}${items.length > layout.field ? joiner(layout) : pipes ? '[\\s|]*' : '\\s+'}(?=\\S)` : null;
+  if (header !== null) out.push(`header: ${q(header)}`);
+  out.push('rules:');
+  if (layout.header) out.push("  - { match: '^[^0-9]*$', ignore: true }        # the CSV header");
   if (text !== undefined && text.slots.includes('level')) {
     // A WARN or ERROR line also gives `entity:WARN` / `entity:ERROR`, as the miner's translator does.
-    const pipes = layout.pipes !== undefined;
     for (const [words, letters, name] of [['WARN|WARNING', 'W', 'WARN'], ['ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG', 'EFA', 'ERROR']] as const) {
+      if (header !== null) {
+        out.push(`  - { in: level, match: ${q(`^(?:${levelAlternatives(words, letters)})$`)}, event: ${q(`${named}${name}`)}, continue: true }`);
+        continue;
+      }
       const match = lineRegex(layout, time, [...headerItems(text, pipes, levelAlternatives(words, letters)), '\\S'], '');
       out.push(`  - { match: ${q(match)}, event: ${q(`${named}${name}`)}, continue: true }`);
     }
@@ -60,17 +73,8 @@ export function rulesYaml(model: TemplateModel): string {
       out.push(`  # left out: ${clipComment(t.name)} (the name holds \${)`);
       continue;
     }
-    const match = templateRegex(t, model, layout, time);
-    const states = t.states.map((name, i) => ({ name, i })).filter((s) => s.name !== '');
-    out.push(`  - match: ${q(match)}`);
-    out.push(`    event: ${q(`${named}${t.name}`)}`);
-    if (states.length > 0) out.push('    continue: true');
-    states.forEach((s, k) => {
-      out.push(`  - match: ${q(match)}`);
-      out.push(`    state: ${q(`${named}${s.name}`)}`);
-      out.push(`    value: p${s.i}`);
-      if (k < states.length - 1) out.push('    continue: true');
-    });
+    const match = templateRegex(t, model, layout, time, header !== null);
+    out.push(...templateRules(t, match, named));
   }
   return `${out.join('\n')}\n`;
 }
@@ -140,10 +144,16 @@ function lineRegex(layout: FileLayout, time: string, items: readonly string[], e
   const k = Math.min(layout.field, items.length);
   const before = items.slice(0, k).map((x) => `${x}\\s+`).join('');
   const after = items.slice(k);
-  return `^\\s*${before}${time}${after.length > 0 ? `${pipes ? '[\\s|]*' : '\\s+'}${after.join(pipes ? '[\\s|]+' : '\\s+')}` : ''}${end}`;
+  return `^\\s*${before}${time}${after.length > 0 ? `${pipes ? '[\\s|]*' : '\\s+'}${after.join(joiner(layout))}` : ''}${end}`;
 }
 
-function templateRegex(t: MinedTemplate, model: TemplateModel, layout: FileLayout, time: string): string {
+/** Between two fields after the timestamp: blanks (and the bars of a `|`-joined header, header.ts). */
+function joiner(layout: FileLayout): string {
+  return layout.pipes !== undefined ? '[\\s|]+' : '\\s+';
+}
+
+/** A template's regex: of the whole line, or with `messageOnly` of its message (what the file's header: leaves). */
+function templateRegex(t: MinedTemplate, model: TemplateModel, layout: FileLayout, time: string, messageOnly: boolean): string {
   const parts = t.tokens.map((tok, i) => {
     const numeric = t.states[i] !== '';
     const pieces = tok.split(WILDCARD).map((p) => p.replace(REGEX_SPECIAL, '\\$&'));
@@ -157,6 +167,7 @@ function templateRegex(t: MinedTemplate, model: TemplateModel, layout: FileLayou
     fields.splice(layout.field, 0, '[^,]*');
     return `^${fields.join(',')}$`;
   }
+  if (messageOnly) return `^${parts.join(joiner(layout))}\\s*$`;
   // (A header joined by `|`, header.ts: its bars are read as spaces.)
   const header = layout.textHeader === undefined ? [] : headerItems(layout.textHeader, layout.pipes !== undefined);
   return lineRegex(layout, time, [...header, ...parts], '\\s*$');

@@ -5,8 +5,9 @@ import { parameterRegexes, plainParameters, QUOTED } from './token-regex.js';
 
 /**
  * The rules file (examples/README.md, "Rules files") that reproduces what the miner makes of a table
- * (src/parse/layout.ts): the time column as the timestamp, the trace column as the instance, and per template one
- * rule whose regex reads the entity (a lookahead, replica suffixes left out of the capture) and the message:
+ * (src/parse/layout.ts): the time column as the timestamp, the trace column as the instance, the entity read once
+ * per line by the file's `header:` (a lookahead, replica suffixes left out of the capture), and per template one
+ * rule whose regex reads the message:
  *  - a log statement the lines name (`Class#line`) is matched by its location in the message's head;
  *  - a mined template of a plain CSV/TSV table (no quotes) or of a JSON Lines field, token by token;
  *  - a mined template of logfmt: its message key's value (a lookahead) and its other pairs in order, the pairs of
@@ -22,10 +23,9 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
     `${layout.entity >= 0 ? `, entity ${col(layout.entity)}` : ''}${layout.trace >= 0 ? `, instances ${col(layout.trace)}` : ''}`);
   out.push(`timestamp: { format: ${q(layout.timeFormat)}, pattern: ${q(cellPattern(layout, layout.time, 'ts'))} }`);
   if (model.instance !== null && layout.trace >= 0) out.push(`instance: { pattern: ${q(cellPattern(layout, layout.trace, 'id'))} }`);
-  const entity = layout.entity < 0 ? '' : entityLookahead(layout);
   const prefix = layout.entity < 0 ? '' : '${entity}:';
-  // The entity's lookahead at the start of the line, then the rule's own part (anywhere unless it is anchored).
-  const withEntity = (match: string): string => (entity === '' || match.startsWith('^') ? `${entity}${match}` : `${entity}[\\s\\S]*?${match}`);
+  // (The header matches nothing but reads the entity: every rule reads the whole line, anywhere unless anchored.)
+  if (layout.entity >= 0) out.push(`header: ${q(entityLookahead(layout))}`);
   out.push('rules:');
   if (layout.kind === 'csv' || layout.kind === 'tsv') out.push(`  - { match: ${q(`^${escape(layout.columns.join(layout.kind === 'csv' ? ',' : '\t'))}$`)}, ignore: true }   # the header`);
   if (layout.level >= 0 || model.templates.some((t) => t.statement === true)) {
@@ -33,7 +33,7 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
     for (const [words, name] of [['WARN|WARNING', 'WARN'], ['ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG', 'ERROR']] as const) {
       const re = layout.level >= 0 ? cellPattern(layout, layout.level, '', `(?:${anyCase(words)})(?=[",}\\s]|$)`)
         : `\\d\\d:\\d\\d:\\d\\d[.,]\\d+\\s+\\[?(?:${words})\\]?\\s`;
-      out.push(`  - { match: ${q(withEntity(re))}, event: ${q(`${prefix}${name}`)}, continue: true }`);
+      out.push(`  - { match: ${q(re)}, event: ${q(`${prefix}${name}`)}, continue: true }`);
     }
   }
   const ordered = [...model.templates].sort((a, b) => wildcards(a) - wildcards(b) || a.id - b.id);
@@ -43,19 +43,25 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
       out.push(`  # left out: ${clip(t.name)} (${layout.kind === 'logfmt' ? 'its lines differ in their message key\'s words' : 'inside a quoted or JSON cell'}: write its rule by hand)`);
       continue;
     }
-    const full = withEntity(match);
-    const states = t.states.map((name, i) => ({ name, i })).filter((s) => s.name !== '');
-    out.push(`  - match: ${q(full)}`);
-    out.push(`    event: ${q(`${prefix}${t.name}`)}`);
-    if (states.length > 0) out.push('    continue: true');
-    states.forEach((s, k) => {
-      out.push(`  - match: ${q(full)}`);
-      out.push(`    state: ${q(`${prefix}${s.name}`)}`);
-      out.push(`    value: p${s.i}`);
-      if (k < states.length - 1) out.push('    continue: true');
-    });
+    out.push(...templateRules(t, match, prefix));
   }
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * The rules of a template matched by `match`, its names behind `prefix`: one rule giving its event and its first
+ * state (a rule may give both), and one more per further state.
+ */
+export function templateRules(t: MinedTemplate, match: string, prefix: string): string[] {
+  const states = t.states.map((name, i) => ({ name, i })).filter((s) => s.name !== '');
+  if (states.length === 0) return [`  - { match: ${q(match)}, event: ${q(`${prefix}${t.name}`)} }`];
+  return states.flatMap((s, k) => [
+    `  - match: ${q(match)}`,
+    ...(k === 0 ? [`    event: ${q(`${prefix}${t.name}`)}`] : []),
+    `    state: ${q(`${prefix}${s.name}`)}`,
+    `    value: p${s.i}`,
+    ...(k < states.length - 1 ? ['    continue: true'] : []),
+  ]);
 }
 
 /**

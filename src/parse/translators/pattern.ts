@@ -152,34 +152,46 @@ function skipGroupOrClass(source: string, i: number): number {
  * `${1}` a numbered one. A group that took no part in the match renders as ''.
  */
 export class Template {
-  /** Alternating literal text (even indexes) and group references (odd). */
-  private readonly parts: ReadonlyArray<string | number>;
+  /** Alternating literal text (even indexes) and group references (odd): the rule's group, or `{ header }`'s. */
+  private readonly parts: ReadonlyArray<string | number | { readonly header: string }>;
   /** The text itself when the template refers to no group. */
   readonly constant: string | null;
+  /** Whether it refers to a group of the rule's own regex (else `test` suffices for the rule). */
   readonly usesGroups: boolean;
 
-  /** Throws an Error when the template names a group the regex does not have. */
-  constructor(readonly text: string, regex: UserRegex) {
-    const parts: Array<string | number> = [];
+  /**
+   * Throws an Error when the template names a group the regex does not have. A name the regex lacks may be a
+   * named group of the rules file's `header:` regex (read once per line, before the rules).
+   */
+  constructor(readonly text: string, regex: UserRegex, header: UserRegex | null = null) {
+    const parts: Array<string | number | { header: string }> = [];
     let last = 0;
+    let own = false;
     for (const m of text.matchAll(/\$\{([^}]*)\}/g)) {
       const ref = (m[1] as string).trim();
       parts.push(text.slice(last, m.index));
-      parts.push(groupRef(ref, regex));
+      if (header !== null && !/^\d+$/.test(ref) && !regex.names.has(ref) && header.names.has(ref)) {
+        parts.push({ header: ref });
+      } else {
+        parts.push(groupRef(ref, regex));
+        own = true;
+      }
       last = (m.index as number) + m[0].length;
     }
     parts.push(text.slice(last));
     this.parts = parts;
-    this.usesGroups = parts.length > 1;
-    this.constant = this.usesGroups ? null : text;
+    this.usesGroups = own;
+    this.constant = parts.length > 1 ? null : text;
   }
 
-  render(m: RegExpExecArray): string {
+  /** The name for the rule's match `m` (null when the rule's groups were not needed) and the header's `h`. */
+  render(m: RegExpExecArray | null, h: RegExpExecArray | null = null): string {
     if (this.constant !== null) return this.constant;
     const parts = this.parts;
     let out = parts[0] as string;
     for (let i = 1; i < parts.length; i += 2) {
-      out += groupValue(m, parts[i] as string | number) ?? '';
+      const ref = parts[i] as string | number | { header: string };
+      out += (typeof ref === 'object' ? h?.groups?.[ref.header] : m === null ? undefined : groupValue(m, ref)) ?? '';
       out += parts[i + 1] as string;
     }
     return out;

@@ -13,7 +13,11 @@ import { makeTimeFormat, type TimeFormat } from './time-formats.js';
  * schema is documented in examples/README.md ("Rules files").
  *
  * Per line, rules are tried in file order and the first that matches wins (a
- * rule with `continue: true` lets the following rules try the line too). Work
+ * rule with `continue: true` lets the following rules try the line too). With
+ * a `header:` regex, it is matched once per line first: the rules then read
+ * the rest of the line (the message; a rule with `in: NAME` reads the header's
+ * group NAME instead), their names may use the header's named groups, and a
+ * line the header does not match is one no rule matches. Work
  * is done lazily: a line no rule matches costs one `includes` (the rule's
  * literal prefilter) or one regex test per rule, and its timestamp and
  * instance id are never parsed.
@@ -33,6 +37,8 @@ interface Rule {
   readonly literal: string;
   /** Whether the match's groups are needed (else `test` suffices, which allocates nothing). */
   readonly needsGroups: boolean;
+  /** The header's named group the rule reads instead of the message (`in:`); null: the message. */
+  readonly in: string | null;
   readonly name: Template | null;
   /** State value: the group holding it (a name or number), or null for `constantValue`. */
   readonly valueGroup: string | number | null;
@@ -84,6 +90,8 @@ export class RulesTranslator implements LineTranslator {
     private readonly timeGroup: string | number,
     private readonly instanceRule: InstanceRule | null,
     assumedYear: number | undefined,
+    /** The `header:` regex: matched once per line, the rules read what follows it. */
+    private readonly header: UserRegex | null = null,
   ) {
     this.assumedYear = assumedYear;
     this.noTime = { reason: `matched a rule but had no timestamp in the format '${time.name}'`, count: 0, examples: [] };
@@ -109,15 +117,23 @@ export class RulesTranslator implements LineTranslator {
     }
     let t = NaN;
     let timeChecked = false;
+    let h: RegExpExecArray | null = null;
+    let message = line;
+    if (this.header !== null) {
+      h = this.header.re.exec(line);
+      if (h === null) return mapped;
+      message = line.slice(h.index + h[0].length);
+    }
     const rules = this.rules;
     for (let r = 0; r < rules.length; r++) {
       const rule = rules[r] as Rule;
-      if (rule.literal !== '' && !line.includes(rule.literal)) continue;
+      const text = rule.in === null ? message : h?.groups?.[rule.in] ?? '';
+      if (rule.literal !== '' && !text.includes(rule.literal)) continue;
       let m: RegExpExecArray | null = null;
       if (rule.needsGroups) {
-        m = rule.regex.re.exec(line);
+        m = rule.regex.re.exec(text);
         if (m === null) continue;
-      } else if (!rule.regex.re.test(line)) {
+      } else if (!rule.regex.re.test(text)) {
         continue;
       }
       if (rule.kind === 'ignore') {
@@ -126,7 +142,7 @@ export class RulesTranslator implements LineTranslator {
         if (rule.continue) continue;
         break;
       }
-      const name = rule.name === null ? '' : m === null ? (rule.name.constant as string) : rule.name.render(m);
+      const name = rule.name === null ? '' : rule.name.render(m, h);
       let value = rule.constantValue;
       if (rule.valueGroup !== null) {
         value = parseDecimal(groupValue(m as RegExpExecArray, rule.valueGroup) ?? '');
@@ -218,10 +234,10 @@ export class RulesTranslator implements LineTranslator {
 // ---------------------------------------------------------------------------
 // Loading and checking a rules file
 
-const TOP_KEYS = ['timestamp', 'year', 'instance', 'rules'];
+const TOP_KEYS = ['timestamp', 'year', 'instance', 'header', 'rules'];
 const TIMESTAMP_KEYS = ['format', 'pattern'];
 const INSTANCE_KEYS = ['pattern', 'id', 'sticky'];
-const RULE_KEYS = ['match', 'event', 'state', 'value', 'scale', 'ignore', 'continue', 'name', 'contains'];
+const RULE_KEYS = ['match', 'in', 'event', 'state', 'value', 'scale', 'ignore', 'continue', 'name', 'contains'];
 
 /** Parse and compile a rules file (YAML, or JSON which is YAML too). Throws InputError naming the file and line. */
 export function parseRulesTranslator(path: string, text: string, options: RulesOptions = {}): RulesTranslator {
@@ -290,14 +306,17 @@ export function parseRulesTranslator(path: string, text: string, options: RulesO
     instanceRule = { regex, literal: regex.literal, id, sticky: io.sticky === true };
   }
 
+  // header: a regex matched once per line; the rules read what follows it
+  const header = top.header === undefined ? null : regexAt(top.header, 'header', ['header'], fail);
+
   // rules: [...]
   const list = top.rules;
   if (!Array.isArray(list) || list.length === 0) {
     fail("missing 'rules:' (a list of { match:, event: } or { match:, state:, value: })", Array.isArray(list) ? ['rules'] : []);
   }
-  const rules = (list as unknown[]).flatMap((item, i) => compileRules(item, i, fail));
+  const rules = (list as unknown[]).flatMap((item, i) => compileRules(item, i, header, fail));
   return new RulesTranslator(path, rules, time, timeRegex, timeGroup, instanceRule,
-    time.needsYear && year === undefined ? fallbackYear : undefined);
+    time.needsYear && year === undefined ? fallbackYear : undefined, header);
 }
 
 type Fail = (message: string, keys: Array<string | number>, hint?: string) => never;
@@ -308,21 +327,21 @@ type Fail = (message: string, keys: Array<string | number>, hint?: string) => ne
  * by the state rule with the same regex and the rule's own `continue` — one
  * match, both records, each counted under its own label.
  */
-function compileRules(item: unknown, i: number, fail: Fail): Rule[] {
-  if (!isObject(item)) return [compileRule(item, i, fail)];
+function compileRules(item: unknown, i: number, header: UserRegex | null, fail: Fail): Rule[] {
+  if (!isObject(item)) return [compileRule(item, i, header, fail)];
   const spec = item as Record<string, unknown>;
-  if (spec.event === undefined || spec.event === false || spec.state === undefined || spec.state === false) return [compileRule(item, i, fail)];
-  if (spec.ignore !== undefined && spec.ignore !== false) compileRule(item, i, fail); // the one-kind error
+  if (spec.event === undefined || spec.event === false || spec.state === undefined || spec.state === false) return [compileRule(item, i, header, fail)];
+  if (spec.ignore !== undefined && spec.ignore !== false) compileRule(item, i, header, fail); // the one-kind error
   const { state: _s, value: _v, scale: _k, ...eventSpec } = spec;
   const { event: _e, ...stateSpec } = spec;
   const label = typeof spec.name === 'string' ? spec.name : undefined;
   return [
-    compileRule({ ...eventSpec, continue: true, ...(label !== undefined ? { name: `${label} (event)` } : {}) }, i, fail),
-    compileRule({ ...stateSpec, ...(label !== undefined ? { name: `${label} (state)` } : {}) }, i, fail),
+    compileRule({ ...eventSpec, continue: true, ...(label !== undefined ? { name: `${label} (event)` } : {}) }, i, header, fail),
+    compileRule({ ...stateSpec, ...(label !== undefined ? { name: `${label} (state)` } : {}) }, i, header, fail),
   ];
 }
 
-function compileRule(item: unknown, i: number, fail: Fail): Rule {
+function compileRule(item: unknown, i: number, header: UserRegex | null, fail: Fail): Rule {
   const where = `rule ${i + 1}`;
   const keys = ['rules', i];
   if (!isObject(item)) fail(`${where}: a rule is { match:, event: } or { match:, state:, value: } or { match:, ignore: true }`, keys);
@@ -334,13 +353,22 @@ function compileRule(item: unknown, i: number, fail: Fail): Rule {
   const regex = regexAt(spec.match, `${where}: match`, [...keys, 'match'], fail);
   if (spec.contains !== undefined && typeof spec.contains !== 'string') fail(`${where}: 'contains' must be text`, [...keys, 'contains']);
   const literal = typeof spec.contains === 'string' ? spec.contains : regex.literal;
+  let into: string | null = null;
+  if (spec.in !== undefined) {
+    if (header === null) fail(`${where}: 'in' names a group of the header: regex, and the file has no header:`, [...keys, 'in']);
+    if (typeof spec.in !== 'string' || !(header as UserRegex).names.has(spec.in)) {
+      const known = [...(header as UserRegex).names].map((n) => `'${n}'`).join(', ');
+      fail(`${where}: 'in' must name a group of the header: regex (${known === '' ? 'it has no named groups' : `it has ${known}`})`, [...keys, 'in']);
+    }
+    into = spec.in as string;
+  }
 
   let name: Template | null = null;
   if (kind !== 'ignore') {
     const text = spec[kind];
     if (typeof text !== 'string' || text.length === 0) fail(`${where}: '${kind}' must be a name (template), e.g. 'Writer_\${worker}_run'`, [...keys, kind]);
     try {
-      name = new Template(text as string, regex);
+      name = new Template(text as string, regex, header);
     } catch (err) {
       return fail(`${where}: ${kind} '${text as string}' ${errorMessage(err)}`, [...keys, kind]);
     }
@@ -382,7 +410,7 @@ function compileRule(item: unknown, i: number, fail: Fail): Rule {
     : kind === 'ignore' ? `${where} (ignore /${clip(regex.re.source, 40)}/)` : `${where} (${kind} ${(name as Template).text})`;
   const needsGroups = (name?.usesGroups ?? false) || valueGroup !== null;
   return {
-    label, kind, regex, literal, needsGroups, name, valueGroup, constantValue, scale, divisor,
+    label, kind, regex, literal, needsGroups, in: into, name, valueGroup, constantValue, scale, divisor,
     continue: spec.continue === true, count: 0, rejected: 0,
   };
 }
