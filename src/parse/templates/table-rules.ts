@@ -13,6 +13,9 @@ import { parameterRegexes, plainParameters, QUOTED } from './token-regex.js';
  *    keys with a role allowed between them (logfmtRegex);
  *  - a mined template inside a quoted or JSON cell is left out, with a comment (its escaping is the exporter's).
  * WARN and ERROR lines give `entity:WARN` / `entity:ERROR` as the miner does (a rule that lets the line go on).
+ * With a statement column (go-kit's `caller=`), each mined template's rules come twice: first for lines with a
+ * location there, captured into the names (`entity:head.go:1290 template`) as the miner names them, then for lines
+ * without one.
  */
 export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header: string[]): string {
   const out = [...header];
@@ -26,6 +29,9 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
   const prefix = layout.entity < 0 ? '' : '${entity}:';
   // The entity's lookahead at the start of the line, then the rule's own part (anywhere unless it is anchored).
   const withEntity = (match: string): string => (entity === '' || match.startsWith('^') ? `${entity}${match}` : `${entity}[\\s\\S]*?${match}`);
+  // (The location as codeLocation reads it, layout.ts: brackets and a trailing `:` left out.)
+  const located = layout.statement === undefined ? ''
+    : `^(?=[\\s\\S]*?${cellPattern(layout, layout.statement, '', '[[(]?(?<loc>[^\\s",}\\[\\]()]+?)[\\])]?:?(?=[",}\\s]|$)')})`;
   out.push('rules:');
   if (layout.kind === 'csv' || layout.kind === 'tsv') out.push(`  - { match: ${q(`^${escape(layout.columns.join(layout.kind === 'csv' ? ',' : '\t'))}$`)}, ignore: true }   # the header`);
   if (layout.level >= 0 || model.templates.some((t) => t.statement === true)) {
@@ -45,15 +51,19 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
     }
     const full = withEntity(match);
     const states = t.states.map((name, i) => ({ name, i })).filter((s) => s.name !== '');
-    out.push(`  - match: ${q(full)}`);
-    out.push(`    event: ${q(`${prefix}${t.name}`)}`);
-    if (states.length > 0) out.push('    continue: true');
-    states.forEach((s, k) => {
-      out.push(`  - match: ${q(full)}`);
-      out.push(`    state: ${q(`${prefix}${s.name}`)}`);
-      out.push(`    value: p${s.i}`);
-      if (k < states.length - 1) out.push('    continue: true');
-    });
+    const chain = (regex: string, names: string): void => {
+      out.push(`  - match: ${q(regex)}`);
+      out.push(`    event: ${q(`${names}${t.name}`)}`);
+      if (states.length > 0) out.push('    continue: true');
+      states.forEach((s, k) => {
+        out.push(`  - match: ${q(regex)}`);
+        out.push(`    state: ${q(`${names}${s.name}`)}`);
+        out.push(`    value: p${s.i}`);
+        if (k < states.length - 1) out.push('    continue: true');
+      });
+    };
+    if (located !== '' && t.statement !== true) chain(`${located}${full}`, `${prefix}\${loc} `);
+    chain(full, prefix);
   }
   return `${out.join('\n')}\n`;
 }
@@ -74,7 +84,8 @@ function cellPattern(layout: TableLayout, c: number, group: string, value?: stri
 function entityLookahead(layout: TableLayout): string {
   const suffix = namesPods(layout) ? '(?:-[a-z0-9]{6,10}-[a-z0-9]{5}|-\\d+)?' : '(?:-[a-z0-9]{6,10}-[a-z0-9]{5})?';
   if (layout.kind === 'jsonl') return `^(?=.*"${escape(jsonEscape(layout.columns[layout.entity] as string))}":\\s*"(?<entity>[^"]*?)${suffix}")`;
-  if (layout.kind === 'logfmt') return `^(?=(?:.*\\s)?${escape(layout.columns[layout.entity] as string)}="?(?<entity>[^\\s"]*?)${suffix}(?:"|\\s|$))`;
+  // (logfmt: a quoted value, `component="scrape manager"`, runs to its quote, a bare one to a blank.)
+  if (layout.kind === 'logfmt') return `^(?=(?:.*\\s)?${escape(layout.columns[layout.entity] as string)}="?(?<entity>(?<=")[^"]*?(?=${suffix}")|(?<==)[^\\s"]*?(?=${suffix}(?:\\s|$))))`;
   const d = layout.kind === 'csv' ? ',' : '\\t';
   return `^(?=(?:[^${d}]*${d}){${layout.entity}}(?<entity>[^${d}]*?)${suffix}(?:${d}|$))`;
 }
