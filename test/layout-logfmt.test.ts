@@ -61,10 +61,10 @@ describe('logfmt layouts: the roles of the keys', () => {
   it('a row: time from its key, the message the msg value then the pairs with no role as written, level and entity', () => {
     const lines = ['time=2026-12-07T10:00:00.123Z level=WARN msg="request done" service=cart path=/cart user="Ada Lovelace" dur=12ms trace_id=4bf92f3577b34da6a3ce929d0e0e4736'];
     const l = detectTable('x.log', 'x.log', lines)!;
-    const row: RowParts = { t: NaN, message: '', entity: '', trace: '', level: '' };
+    const row: RowParts = { t: NaN, message: '', entity: '', trace: '', level: '', location: '' };
     expect(new RowReader(l).read(lines[0]!, row)).toBe(true);
     // 2026-12-07T10:00:00.123Z: Date.UTC(2026, 11, 7, 10, 0, 0, 123) / 1000 = 1796637600.123.
-    expect(row).toEqual({ t: 1796637600.123, message: 'request done path=/cart user="Ada Lovelace" dur=12ms', entity: 'cart', trace: '4bf92f3577b34da6a3ce929d0e0e4736', level: 'WARN' });
+    expect(row).toEqual({ t: 1796637600.123, message: 'request done path=/cart user="Ada Lovelace" dur=12ms', entity: 'cart', trace: '4bf92f3577b34da6a3ce929d0e0e4736', level: 'WARN', location: '' });
     // A key not in the sample has no role: it follows the message.
     expect(new RowReader(l).read('time=2026-12-07T10:00:01Z level=INFO msg=hi service=cart region=eu', row)).toBe(true);
     expect(row.message).toBe('hi region=eu');
@@ -120,6 +120,58 @@ describe('mining plain logfmt (fixtures/raw/logfmt-plain)', () => {
     expect(r.stderr.split('\n')[0]).toMatch(/^raw logs, no translator: messages from key msg; time time; entity service; trace trace_id; 7 templates mined from 312 lines; instances by trace_id; /);
     const json = JSON.parse(r.stdout) as { verdict: { causes: Array<{ variable: string }> } };
     expect(json.verdict.causes[0]?.variable).toBe('cart:cart loaded items=<*> dur=<*> #2');
+  });
+});
+
+describe('a key of code locations names the statement; the pairs are mined under it (go-kit caller=; fixtures/raw/logfmt-gokit)', () => {
+  const GOKIT = 'fixtures/raw/logfmt-gokit';
+
+  it('the key whose every sampled value is a code location is the statement, by its values, not its name', () => {
+    const gokit = [0, 1, 2].map((i) => `ts=2026-12-07T10:00:0${i}Z caller=head.go:129${i} level=info msg="Head GC completed"`);
+    expect(describeTable(detectTable('a.log', 'a.log', gokit)!)).toBe('messages from key msg; time ts; no entity; statement caller');
+    // slog's AddSource writes the file's path; the pair is not in the message.
+    const slog = [0, 1, 2].map((i) => `time=2026-12-07T10:00:0${i}Z level=INFO source=/src/app/cart/cart.go:8${i} msg="cart loaded" service=cart`);
+    const l = detectTable('b.log', 'b.log', slog)!;
+    expect(describeTable(l)).toBe('messages from key msg; time time; entity service; statement source');
+    const row: RowParts = { t: NaN, message: '', entity: '', trace: '', level: '', location: '' };
+    expect(new RowReader(l).read(slog[1]!, row)).toBe(true);
+    expect([row.location, row.message]).toEqual(['/src/app/cart/cart.go:81', 'cart loaded']);
+    // A host and port, a key that is a location on some lines only, or missing on one: no statement.
+    const addr = [0, 1, 2].map((i) => `ts=2026-12-07T10:00:0${i}Z addr=localhost:808${i} at=${i === 1 ? 'later' : 'cart.go:1'} msg=listening`);
+    expect(detectTable('c.log', 'c.log', addr)!.statement).toBeUndefined();
+    const missing = [0, 1, 2].map((i) => `ts=2026-12-07T10:00:0${i}Z ${i === 1 ? '' : 'caller=db.go:12 '}msg=listening`);
+    expect(detectTable('d.log', 'd.log', missing)!.statement).toBeUndefined();
+  });
+
+  it('two statements writing one message are two events; their duration= stays a state; the planted one comes first', async () => {
+    const model = await mineTemplates({ good: await listInputFiles(`${GOKIT}/good`, 'good'), bad: await listInputFiles(`${GOKIT}/bad`, 'bad') }, { year: 2026 });
+    // Mined from the message and its pairs (no caller= token: masked, it merged statements); the states are the
+    // pairs' numbers (from_segment, to_segment, first and last are counters: numbers too).
+    expect(model.templates.map((t) => [t.name, t.states.filter((x) => x !== '').length]).sort()).toEqual([
+      ['Append failed scrape_pool=node target=<*> err="out of bounds"', 0],
+      ['Creating checkpoint from_segment=<*> to_segment=<*>', 2],
+      ['Deleting obsolete block block=<*>', 0],
+      ['Head GC completed duration=<*>', 1],
+      ['WAL checkpoint complete first=<*> last=<*> duration=<*>', 3],
+      ['write block ulid=<*> duration=<*>', 1],
+    ]);
+    const { byInstance } = await recordsByInstance(`${GOKIT}/bad/prometheus-0.log`, { translator: templateTranslator(model) });
+    const records = Object.values(byInstance).flat();
+    const events = new Set(records.filter((r) => r.startsWith('E ')).map((r) => r.split(' ').slice(2).join(' ')));
+    expect(events).toContain('tsdb:head.go:1290 Head GC completed duration=<*>');
+    expect(events).toContain('tsdb:head.go:1456 Head GC completed duration=<*>');
+    expect(events).toContain('scrape manager:scrape.go:1351 Append failed scrape_pool=node target=<*> err="out of bounds"');
+    // The first line of each statement, read by hand from bad/prometheus-0.log: duration=397.140ms and 4.306ms.
+    const first = (name: string): number => Number(records.find((r) => r.startsWith('S ') && r.includes(name))!.split(' ').at(-1));
+    expect(first('tsdb:head.go:1290 Head GC completed duration=<*> #1')).toBe(397.14);
+    expect(first('tsdb:head.go:1456 Head GC completed duration=<*> #1')).toBe(4.306);
+    const r = await run(`${GOKIT}/good`, `${GOKIT}/bad`, '--json', '-', '--year', '2026');
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n')[0]).toMatch(/^raw logs, no translator: messages from key msg; time ts; entity component; statement caller; 6 templates mined from 900 lines; /);
+    // generate.mjs: in bad, head.go:1290's Head GC takes ~10x longer; head.go:1456's, the same message, does not.
+    const json = JSON.parse(r.stdout) as { verdict: { causes: Array<{ variable: string }> } };
+    expect(json.verdict.causes[0]?.variable).toBe('tsdb:head.go:1290 Head GC completed duration=<*> #1');
+    expect(json.verdict.causes.map((c) => c.variable).filter((v) => v.includes('head.go:1456'))).toEqual([]);
   });
 });
 

@@ -96,7 +96,7 @@ describe('reading rows', () => {
 
   it('a row of another width, or with quotes that do not close, cannot be read', async () => {
     const l = (await layoutOf(`${RAW}/trainticket/good/log.csv`))!;
-    const out: RowParts = { t: 0, message: '', entity: '', trace: '', level: '' };
+    const out: RowParts = { t: 0, message: '', entity: '', trace: '', level: '', location: '' };
     expect(new RowReader(l).read('a,b,c', out)).toBe(false);
     expect(new RowReader(l).read('2023-01-29T08:48:42.4Z,1,n,p,c,t,s,"{', out)).toBe(false);
   });

@@ -17,7 +17,7 @@ import { recordsByInstance } from './helpers/records.js';
 const RAW = 'fixtures/raw';
 
 describe('templates -o: the rules file gives the miner\'s records', () => {
-  it.each(['log4j', 'syslog', 'trace-csv', 'trainticket', 'jsonl', 'pipes', 'pids', 'logfmt', 'logfmt-plain'])('%s', async (set) => {
+  it.each(['log4j', 'syslog', 'trace-csv', 'trainticket', 'jsonl', 'pipes', 'pids', 'logfmt', 'logfmt-plain', 'logfmt-gokit'])('%s', async (set) => {
     const classes = { good: await listInputFiles(`${RAW}/${set}/good`, 'good'), bad: await listInputFiles(`${RAW}/${set}/bad`, 'bad') };
     const model = await mineTemplates(classes, { year: 2026 });
     const yaml = rulesYaml(model);

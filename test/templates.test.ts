@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/errors.js';
 import { listInputFiles } from '../src/parse/files.js';
 import { Drain, DEFAULT_DRAIN_PARAMETERS, skeleton } from '../src/parse/templates/drain.js';
-import { mineTemplates, templateName, templateTranslator } from '../src/parse/templates/index.js';
+import { groupMessages, mineTemplates, templateName, templateTranslator } from '../src/parse/templates/index.js';
 import { firstLines, looksRaw } from '../src/parse/templates/raw.js';
 import { IdFieldCounter } from '../src/parse/templates/instances.js';
 import { generalized, hasKey, keyPlan, maskToken, numericValue, readByPlan, tokenize, walkMessage } from '../src/parse/templates/mask.js';
@@ -42,6 +42,9 @@ describe('masking', () => {
     // a scoped name is masked part by part: the method stays when the class holds a digit
     ['AirPort_Brcm43xx::syncPowerState:', '<*>::syncPowerState:'], ['en0::IO80211Interface::postMessage', '<*>::<*>::postMessage'],
     ['IdoTransportMgr::SendPacket(IdoUdpMgr*,', 'IdoTransportMgr::SendPacket(IdoUdpMgr*,'], ['fe80::1ff:fe23', '<*>::<*>'], ['::1', '::<*>'], ['count>=5', '<*>'], ['a!=b2', '<*>'], ['count=5', 'count=<*>'],
+    // a key's value that is a language's word for no value is a missing value; elsewhere, or as part of a word, a word
+    ['ws=null,', 'ws=<*>,'], ['data=null)]', 'data=<*>)]'], ['err=<nil>', 'err=<*>'], ['parent=None', 'parent=<*>'],
+    ['x=undefined', 'x=<*>'], ['id=NULL', 'id=<*>'], ['null', 'null'], ['None', 'None'], ['x=nullable', 'x=nullable'], ['(null)', '(null)'],
   ])('%s → %s', (token, masked) => {
     expect(maskToken(token)).toBe(masked);
   });
@@ -324,6 +327,26 @@ describe('Drain tree', () => {
     const c = d.add(['INFO', '[<*>]', 'request_id=<*>', 'auth', 'ok', 'user=alice']);
     expect(new Set([a.id, b.id, c.id]).size).toBe(3);
     expect(d.clusters[a.id]?.tokens).toEqual(['INFO', '[<*>]', 'request_id=<*>', 'GET', '<*>', 'received']);
+  });
+
+  it('a key holding no value (`ws=null`) joins the lines where it holds one: logcat wakelock releases are one event', () => {
+    // Android's PowerManagerService writes `ws=null` for a wakelock without a WorkSource and `ws=WorkSource{uid}`
+    // with one. Worked out: lines 1–2 differ at tag and name (2 positions) and start two templates; line 3 makes
+    // tag's third word (a parameter); line 4 joins template 2 (name android" as there); line 5 makes name's third
+    // word, and template 1, now differing from template 2 only at its parameters, is absorbed. With `ws=null` a
+    // word, line 4 differed from template 2 at ws (2 variants: no parameter) and started a third.
+    const release = (lock: number, tag: string, name: string, ws: string, uid: number): string =>
+      `release:lock=${lock}, flg=0x0, tag="${tag}", name=${name}", ws=${ws}, uid=${uid}, pid=${uid + 700}`;
+    const lines = [
+      release(11, 'View Lock', 'com.android.systemui', 'null', 10037),
+      release(12, '*launch*', 'android', 'WorkSource{10113}', 1000),
+      release(13, 'WindowManager', 'android', 'WorkSource{10113}', 1000),
+      release(14, 'SCREEN_FROZEN', 'android', 'null', 1000),
+      release(15, 'RILJ_ACK_WL', 'com.android.phone', 'null', 1001),
+    ];
+    const { ids, templates } = groupMessages(lines);
+    expect(new Set(ids).size).toBe(1);
+    expect(templates[ids[0] as number]?.join(' ')).toBe('release:lock=<*>, flg=<*>, tag=<*> name=<*> ws=<*> uid=<*>, pid=<*>');
   });
 
   it('words of one key become a parameter keeping its key (`user=<*>`): any value of that key, never another key', () => {

@@ -37,6 +37,12 @@ export interface TableLayout {
   readonly entity: number;
   readonly trace: number;
   readonly span: number;
+  /**
+   * A column whose every sampled value is a code location (go-kit's `caller=head.go:1290`, slog's `source=`, zap's
+   * `caller`): it names each line's log statement, which qualifies the names of the line's mined template (index.ts
+   * emit); absent: none.
+   */
+  readonly statement?: number;
 }
 
 /** Options that name a column instead of detecting it (the CLI's --message-column, --entity-column, ...). */
@@ -356,6 +362,12 @@ function assignRoles(file: string, kind: TableLayout['kind'], columns: readonly 
   if (span >= 0) taken.add(span);
   for (const c of ids) taken.add(c);
 
+  // Statement: a column whose every sampled row holds a code location (codeLocation). Reason: it names the log
+  // statement exactly (as LOCATION does at a message's head); left in the message it is masked (`caller=<*>`), and
+  // two statements writing the same message merge.
+  const statement = columns.findIndex((_, c) => free(c) && filled[c] === rows.length && (values[c] as string[]).every((v) => codeLocation(v) !== null));
+  if (statement >= 0) taken.add(statement);
+
   // Message: a named column (the JSON cell's `log`/`message`/`msg` field if it is JSON), else the longest free-text
   // column (spaces in most values). Reason: it is the line the program wrote; the other columns are the exporter's.
   // A table with no such column is a structured event (`service,span,phase,duration_ms`): its message is the
@@ -398,7 +410,8 @@ function assignRoles(file: string, kind: TableLayout['kind'], columns: readonly 
   // (logfmt: the pairs with no role follow the message: logfmtMessage.)
   const rest = message >= 0 && kind !== 'logfmt' ? [] : columns.map((_, c) => c).filter(free);
   if (message < 0 && rest.length === 0) throw new InputError(`no message ${kind === 'logfmt' ? 'key' : 'column'} found among ${columns.join(', ')}`, file, undefined, 'name it with --message-column NAME');
-  return { kind, columns, time, timeFormat: time >= 0 ? (formats[time] as string) : '', message, messageField, rest, level, entity, trace, span };
+  return { kind, columns, time, timeFormat: time >= 0 ? (formats[time] as string) : '', message, messageField, rest, level, entity, trace, span,
+    ...(statement >= 0 ? { statement } : {}) };
 }
 
 // ---------------------------------------------------------------------------
@@ -411,6 +424,8 @@ export interface RowParts {
   entity: string;
   trace: string;
   level: string;
+  /** The code location in the layout's statement column ('' for none). */
+  location: string;
 }
 
 /** Reads rows of one file by its layout. */
@@ -447,6 +462,7 @@ export class RowReader {
     out.entity = layout.entity >= 0 ? serviceOf((fields[layout.entity] as string).trim(), this.pods) : '';
     out.trace = layout.trace >= 0 ? (fields[layout.trace] as string).trim() : '';
     out.level = layout.level >= 0 ? (fields[layout.level] as string).trim().toUpperCase() : '';
+    out.location = layout.statement === undefined ? '' : codeLocation((fields[layout.statement] as string).trim()) ?? '';
     return true;
   }
 }
@@ -478,6 +494,7 @@ export function describeTable(layout: TableLayout): string {
   if (layout.time >= 0) parts.push(`time ${col(layout.time)}`);
   parts.push(layout.entity >= 0 ? `entity ${col(layout.entity)}` : 'no entity');
   if (layout.trace >= 0) parts.push(`trace ${col(layout.trace)}`);
+  if (layout.statement !== undefined) parts.push(`statement ${col(layout.statement)}`);
   return parts.join('; ');
 }
 
@@ -494,6 +511,12 @@ const LEADING_LEVEL = /^\[?(TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRI
  * would be masked as a number.
  */
 const LOCATION = /^[[(]?((?:[A-Za-z_$][\w$]*\.)*[A-Za-z_$][\w$]*#\d+|[\w$./-]*[A-Za-z_$][\w$-]*\.(?:java|kt|scala|groovy|py|go|rb|js|mjs|ts|c|cc|cpp|cxx|h|hpp|cs|php|rs|swift|ex|exs|erl):\d+)[\])]?:?(?:\s+|$)/;
+
+/** The code location a whole value is (LOCATION: `head.go:1290`, `/src/app/cart.go:88`, `a.b.Foo#12`), or null. */
+export function codeLocation(value: string): string | null {
+  const loc = LOCATION.exec(value);
+  return loc !== null && loc[0].length === value.length ? loc[1] as string : null;
+}
 
 /** What opens a message: its level and the code location of its statement ('' each when none). */
 export interface MessageHead {

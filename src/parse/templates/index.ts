@@ -632,11 +632,11 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
   /** Statements by location (layout.ts readHead). */
   const statementIds = new Map<string, number>();
   for (const t of templates) if (t.statement === true) statementIds.set(t.tokens[0] as string, t.id);
-  /** Per entity: its event and state names per template (`entity:name`), made on first use. */
+  /** Per entity (and statement column's location): its event and state names per template (`entity:location name`), made on first use. */
   const entityNames = new Map<string, { events: Array<string | undefined>; states: Array<string[] | undefined> }>();
-  const namesOf = (entity: string): { events: Array<string | undefined>; states: Array<string[] | undefined> } => {
-    let n = entityNames.get(entity);
-    if (n === undefined) entityNames.set(entity, n = { events: [], states: [] });
+  const namesOf = (prefix: string): { events: Array<string | undefined>; states: Array<string[] | undefined> } => {
+    let n = entityNames.get(prefix);
+    if (n === undefined) entityNames.set(prefix, n = { events: [], states: [] });
     return n;
   };
   /** A template and the token positions of its states. */
@@ -760,12 +760,16 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
     last = id;
     const template = templates[id] as MinedTemplate;
     const entity = split.rows !== null ? split.row.entity : split.parts.entity;
+    // A line naming its statement in a column of its own (layout.ts, `caller=head.go:1290`): the statement qualifies
+    // its template's names, so two statements writing one message are two events, and the pairs' numbers stay states.
+    const location = split.rows !== null ? split.row.location : '';
     let event = template.name;
     let stateNames = template.states;
-    if (entity !== '') {
-      const n = namesOf(entity);
-      event = n.events[id] ?? (n.events[id] = `${entity}:${template.name}`);
-      stateNames = n.states[id] ?? (n.states[id] = template.states.map((x) => (x === '' ? '' : `${entity}:${x}`)));
+    if (entity !== '' || location !== '') {
+      // (Keyed by the entity alone where there is no location: no string made per line.)
+      const n = namesOf(location === '' ? entity : `${entity}\n${location}`);
+      event = n.events[id] ?? (n.events[id] = `${namePrefix(entity, location)}${template.name}`);
+      stateNames = n.states[id] ?? (n.states[id] = template.states.map((x) => (x === '' ? '' : `${namePrefix(entity, location)}${x}`)));
     }
     sink.event(split.t, event);
     if (nStates > 0) {
@@ -778,6 +782,11 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
     const level = split.rows !== null || split.layout.textHeader !== undefined ? errorLevel(split.head.level) : '';
     if (level !== '') sink.event(split.t, entity === '' ? level : `${entity}:${level}`);
   }
+}
+
+/** What a variable's name starts with: `entity:`, then a statement column's `location ` (each where the line has one). */
+function namePrefix(entity: string, location: string): string {
+  return `${entity === '' ? '' : `${entity}:`}${location === '' ? '' : `${location} `}`;
 }
 
 /** WARN or ERROR for a level word of that severity or worse, else ''. */

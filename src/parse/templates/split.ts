@@ -46,7 +46,7 @@ export function fileState(layout: FileLayout, format: TimeFormat, replay?: LineK
   return {
     layout, format, timeOfDay: isTimeOfDay(format), lastTime: NaN, replay, heads, t: NaN, message: '', host: '', timed: false, start: -1,
     rows: layout.table === undefined ? null : new RowReader(layout.table),
-    row: { t: NaN, message: '', entity: '', trace: '', level: '' },
+    row: { t: NaN, message: '', entity: '', trace: '', level: '', location: '' },
     head: { level: '', location: '' },
     parts: { level: '', entity: '' },
     headers: layout.textHeader === undefined ? null : headerMemo(layout.textHeader),

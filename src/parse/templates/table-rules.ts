@@ -14,6 +14,9 @@ import { parameterRegexes, plainParameters, QUOTED } from './token-regex.js';
  *    keys with a role allowed between them (logfmtRegex);
  *  - a mined template inside a quoted or JSON cell is left out, with a comment (its escaping is the exporter's).
  * WARN and ERROR lines give `entity:WARN` / `entity:ERROR` as the miner does (a rule that lets the line go on).
+ * With a statement column (go-kit's `caller=`), each mined template's rules come twice: first for lines with a
+ * location there, captured into the names (`entity:head.go:1290 template`) as the miner names them, then for lines
+ * without one.
  */
 export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header: string[]): string {
   const out = [...header];
@@ -26,6 +29,9 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
   const prefix = layout.entity < 0 ? '' : '${entity}:';
   // (The header matches nothing but reads the entity: every rule reads the whole line, anywhere unless anchored.)
   if (layout.entity >= 0) out.push(`header: ${q(entityLookahead(layout))}`);
+  // (The location as codeLocation reads it, layout.ts: brackets and a trailing `:` left out.)
+  const located = layout.statement === undefined ? ''
+    : `^(?=[\\s\\S]*?${cellPattern(layout, layout.statement, '', '[[(]?(?<loc>[^\\s",}\\[\\]()]+?)[\\])]?:?(?=[",}\\s]|$)')})`;
   out.push('rules:');
   if (layout.kind === 'csv' || layout.kind === 'tsv') out.push(`  - { match: ${q(`^${escape(layout.columns.join(layout.kind === 'csv' ? ',' : '\t'))}$`)}, ignore: true }   # the header`);
   if (layout.level >= 0 || model.templates.some((t) => t.statement === true)) {
@@ -43,6 +49,8 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
       out.push(`  # left out: ${clip(t.name)} (${layout.kind === 'logfmt' ? 'its lines differ in their message key\'s words' : 'inside a quoted or JSON cell'}: write its rule by hand)`);
       continue;
     }
+    // A line naming its location: the template's rules with the location in the names, before those without.
+    if (located !== '' && t.statement !== true) out.push(...templateRules(t, `${located}${match.startsWith('^') ? '' : '[\\s\\S]*?'}${match}`, `${prefix}\${loc} `));
     out.push(...templateRules(t, match, prefix));
   }
   return `${out.join('\n')}\n`;
@@ -80,7 +88,8 @@ function cellPattern(layout: TableLayout, c: number, group: string, value?: stri
 function entityLookahead(layout: TableLayout): string {
   const suffix = namesPods(layout) ? '(?:-[a-z0-9]{6,10}-[a-z0-9]{5}|-\\d+)?' : '(?:-[a-z0-9]{6,10}-[a-z0-9]{5})?';
   if (layout.kind === 'jsonl') return `^(?=.*"${escape(jsonEscape(layout.columns[layout.entity] as string))}":\\s*"(?<entity>[^"]*?)${suffix}")`;
-  if (layout.kind === 'logfmt') return `^(?=(?:.*\\s)?${escape(layout.columns[layout.entity] as string)}="?(?<entity>[^\\s"]*?)${suffix}(?:"|\\s|$))`;
+  // (logfmt: a quoted value, `component="scrape manager"`, runs to its quote, a bare one to a blank.)
+  if (layout.kind === 'logfmt') return `^(?=(?:.*\\s)?${escape(layout.columns[layout.entity] as string)}="?(?<entity>(?<=")[^"]*?(?=${suffix}")|(?<==)[^\\s"]*?(?=${suffix}(?:\\s|$))))`;
   const d = layout.kind === 'csv' ? ',' : '\\t';
   return `^(?=(?:[^${d}]*${d}){${layout.entity}}(?<entity>[^${d}]*?)${suffix}(?:${d}|$))`;
 }
