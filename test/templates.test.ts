@@ -51,7 +51,7 @@ describe('masking', () => {
 
   it('reads numbers with units as values, ids as not numbers', () => {
     expect(numericValue('123MB')).toBe(123);
-    expect(numericValue('850ms,')).toBe(850);
+    expect(numericValue('850ms,')).toBe(0.85); // a time unit: seconds (test/duration.test.ts)
     expect(numericValue('size=3.5s')).toBe(3.5);
     expect(numericValue('queue=-4')).toBe(-4);
     expect(numericValue('42%')).toBe(42);
@@ -95,7 +95,10 @@ describe('masking', () => {
     expect(numericValue('0x')).toBeNaN();
   });
 
-  /** numericValue as it was before reading tokens in place (commit 94eea3f): the reference for the walk. */
+  /**
+   * numericValue as it was before reading tokens in place (commit 94eea3f), with time units read in seconds
+   * (Go's `[Nh][Nm][Ns]N[.N]unit` by a regex, the last number through Number()): the reference for the walk.
+   */
   function numericValueBefore(token: string): number {
     const edge = (c: number): boolean => '[](){}<>,;:"\'.'.includes(String.fromCharCode(c)) && !Number.isNaN(c);
     const eq = token.indexOf('=');
@@ -116,6 +119,13 @@ describe('masking', () => {
       if (i === f) return NaN;
     }
     const numberEnd = i;
+    const time = /^([-+]?)(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?(\d+(?:\.\d+)?)(ns|us|\u00b5s|\u03bcs|ms|s)$/.exec(token.slice(from, to));
+    if (time !== null) {
+      const [, sign, h, m, s, last, unit] = Array.from(time) as Array<string | undefined>;
+      const shift = ({ s: 0, ms: 3, us: 6, '\u00b5s': 6, '\u03bcs': 6, ns: 9 } as Record<string, number>)[unit as string] as number;
+      const seconds = Number(h ?? 0) * 3600 + Number(m ?? 0) * 60 + Number(s ?? 0) + Number(`${last as string}e-${shift}`);
+      return sign === '-' ? -seconds : seconds;
+    }
     while (i < to && ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 37)) c = token.charCodeAt(++i);
     if (i !== to) return NaN;
     if (token.charCodeAt(digitsStart) === 48 && (token.charCodeAt(digitsStart + 1) | 32) === 120) return NaN;
@@ -125,7 +135,7 @@ describe('masking', () => {
   it('walkMessage and readByPlan: the numbers of tokenize\'s tokens at the positions; readByPlan and hasKey check the key', () => {
     // Seeded random messages over an alphabet of digits, signs, units, separators and edge punctuation.
     // (Rounds from 3000 on add quotes and backslashes: quoted values after `=`, tokenize.)
-    const plain = '0123456789000.-+=xX,%ms ()[]:;\tab';
+    const plain = '0123456789000.-+=xX,%ms ()[]:;\tabhnu\u00b5';
     let seed = 7;
     const rand = (n: number): number => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
     const shifts = new Int32Array(64);

@@ -47,6 +47,7 @@
  * This replaces Drain's per-system regular expressions with one rule for all
  * systems: the digit rule alone is the common "Drain without regexes" setting.
  */
+import { durationIn } from '../duration.js';
 
 export const WILDCARD = '<*>';
 
@@ -246,8 +247,9 @@ function isVariable(token: string, from: number, to: number, hasDigit: boolean):
 
 /**
  * The number a raw parameter stands for, or NaN: a decimal number, optionally
- * signed, optionally followed by a unit of letters or `%` (`123MB`, `850ms`,
- * `3.5s`, `42%`), after stripping `key=` and edge punctuation. Ids such as
+ * signed, optionally followed by a unit of letters or `%` (`123MB`, `42%`),
+ * after stripping `key=` and edge punctuation; a time unit reads in seconds
+ * (`850ms` 0.85, `123µs`, Go's `2m3.5s` 123.5: duration.ts). Ids such as
  * `rs-2` or `0x1f` are not numbers.
  */
 export function numericValue(token: string): number {
@@ -295,7 +297,12 @@ export function numericValueIn(s: string, start: number, end: number): number {
     if (i === f) return NaN;
   }
   const numberEnd = i;
-  // A unit: letters or %, and nothing after it.
+  // A time unit, or Go's compound duration (`2m3.5s`): read in seconds (duration.ts).
+  if (i < to) {
+    const seconds = durationIn(s, from, to);
+    if (seconds === seconds) return seconds; // not NaN
+  }
+  // Another unit: letters or %, and nothing after it.
   while (i < to && ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 37)) c = ++i < end ? s.charCodeAt(i) : -1;
   if (i !== to) return NaN;
   if (s.charCodeAt(digitsStart) === 48 && digitsStart + 1 < end && (s.charCodeAt(digitsStart + 1) | 32) === 120) return NaN; // 0x…

@@ -2,7 +2,7 @@ import { NAMED_TIME_FORMATS } from '../translators/time-formats.js';
 import type { MinedTemplate, TemplateModel } from './index.js';
 import type { FileLayout } from './types.js';
 import { WILDCARD } from './mask.js';
-import { parameterRegexes, plainParameters } from './token-regex.js';
+import { numberRegex, parameterRegexes, plainParameters } from './token-regex.js';
 import { headerItems, LEVEL_WORDS_RE, levelAlternatives } from './header.js';
 import { tableRulesYaml, templateRules } from './table-rules.js';
 
@@ -157,7 +157,7 @@ function templateRegex(t: MinedTemplate, model: TemplateModel, layout: FileLayou
   const parts = t.tokens.map((tok, i) => {
     const numeric = t.states[i] !== '';
     const pieces = tok.split(WILDCARD).map((p) => p.replace(REGEX_SPECIAL, '\\$&'));
-    const value = `(?<p${i}>[-+]?\\d+(?:\\.\\d+)?)[A-Za-z%]*`;
+    const value = numberRegex(i);
     const any = layout.comma || numeric ? [] : model.quoted === true ? parameterRegexes(tok) : plainParameters(tok);
     return pieces.reduce((regex, piece, k) => regex + (layout.comma ? '[^,]*' : numeric ? value : any[k - 1]) + piece);
   });

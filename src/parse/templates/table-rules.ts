@@ -1,7 +1,7 @@
 import { logfmtPairs, logfmtRoleKeys, namesPods, type TableLayout } from '../layout.js';
 import type { MinedTemplate, TemplateModel } from './index.js';
 import { tokenize, WILDCARD } from './mask.js';
-import { parameterRegexes, plainParameters, QUOTED } from './token-regex.js';
+import { numberRegex, parameterRegexes, plainParameters, QUOTED } from './token-regex.js';
 
 /**
  * The rules file (examples/README.md, "Rules files") that reproduces what the miner makes of a table
@@ -139,10 +139,9 @@ function logfmtRegex(t: MinedTemplate, layout: TableLayout, model: TemplateModel
   const value = pairs.find((p) => p.key === key)?.value.trim() ?? '';
   const m = value === '' ? 0 : tokenize(value, false).length;
   if (m + pairs.filter((p) => !roles.has(p.key)).length !== t.tokens.length) return null;
-  const numeric = (i: number): string => `(?<p${i}>[-+]?\\d+(?:\\.\\d+)?)[A-Za-z%]*`;
   // The value's words as the line writes them (quoted: `\"`, `\\`, `\n` escaped, as slog and logrus escape).
   const words = t.tokens.slice(0, m).map((tok, i) => tok.split(WILDCARD).map((p) => escape(lineEscape(p)))
-    .reduce((re, piece) => re + (t.states[i] !== '' ? numeric(i) : `(?:[^\\s"\\\\]|\\\\.)${tok === WILDCARD ? '+' : '*'}?`) + piece));
+    .reduce((re, piece) => re + (t.states[i] !== '' ? numberRegex(i) : `(?:[^\\s"\\\\]|\\\\.)${tok === WILDCARD ? '+' : '*'}?`) + piece));
   const k = escape(key);
   const lookahead = key === '' ? '' : m === 0 ? `(?!(?:.*\\s)?${k}=(?:"\\s*)?[^\\s"])`
     : `(?=(?:.*\\s)?${k}="?\\s*${words.join(' +')}\\s*"?(?:\\s|$))`;
@@ -150,7 +149,7 @@ function logfmtRegex(t: MinedTemplate, layout: TableLayout, model: TemplateModel
     const i = m + j;
     const pieces = tok.split(WILDCARD).map(escape);
     const any = t.states[i] !== '' ? [] : model.quoted === true ? parameterRegexes(tok) : plainParameters(tok);
-    return pieces.reduce((re, piece, n) => re + (t.states[i] !== '' ? numeric(i) : any[n - 1]) + piece);
+    return pieces.reduce((re, piece, n) => re + (t.states[i] !== '' ? numberRegex(i) : any[n - 1]) + piece);
   });
   const skip = `(?:${[...roles].map(escape).join('|')})=(?:${QUOTED}|[^\\s"]*)`;
   const body = others.length === 0 ? `${skip}(?:\\s+${skip})*`
@@ -163,7 +162,7 @@ const lineEscape = (text: string): string => text.replace(/[\\"]/g, '\\$&').repl
 
 function tokenRegex(token: string, numeric: boolean, i: number): string {
   const pieces = token.split(WILDCARD).map(escape);
-  return pieces.join(numeric ? `(?<p${i}>[-+]?\\d+(?:\\.\\d+)?)[A-Za-z%]*` : '[^\\s,"]+?');
+  return pieces.join(numeric ? numberRegex(i) : '[^\\s,"]+?');
 }
 
 function wildcards(t: MinedTemplate): number {

@@ -18,6 +18,15 @@ export const TOKEN_CHAR = `(?:[^\\s=]|=${QUOTED}|=(?!${QUOTED}))`;
 export const IN_QUOTES = '(?:[^"\\\\]|\\\\.|\\\\)*?';
 
 /**
+ * The regex of a numeric parameter, its number captured as group `p<i>`, as mask.ts numericValue reads it: a time
+ * unit inside the group (`850ms`, `123µs` in either code point, Go's `2m3.5s`; the rules translator reads it in
+ * seconds, duration.ts), any other unit after it (`45MB` and `45msec` capture 45).
+ */
+export function numberRegex(i: number): string {
+  return `(?<p${i}>[-+]?(?:(?:\\d+h)?(?:\\d+m)?(?:\\d+s)?\\d+(?:\\.\\d+)?(?:ns|us|\\u00b5s|\\u03bcs|ms|s)(?![A-Za-z%])|\\d+(?:\\.\\d+)?))[A-Za-z%]*`;
+}
+
+/**
  * The regex of a parameter of a template's token (not a numeric one): any run of the token's characters (a whole
  * token: at least one); inside a quoted value of the token (`msg="took <*> ms"`), anything up to its closing quote;
  * right after `=`, a quoted value when one opens there.

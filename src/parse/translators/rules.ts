@@ -1,6 +1,7 @@
 import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import { InputError } from '../../errors.js';
 import { clip } from '../dlog.js';
+import { durationSeconds } from '../duration.js';
 import { parseDecimal } from '../timestamp.js';
 import type { LineContext, RecordSink } from '../records.js';
 import type { LineTranslator } from '../translator.js';
@@ -145,7 +146,7 @@ export class RulesTranslator implements LineTranslator {
       const name = rule.name === null ? '' : rule.name.render(m, h);
       let value = rule.constantValue;
       if (rule.valueGroup !== null) {
-        value = parseDecimal(groupValue(m as RegExpExecArray, rule.valueGroup) ?? '');
+        value = valueOf(groupValue(m as RegExpExecArray, rule.valueGroup) ?? '');
         value = rule.divisor !== 1 ? value / rule.divisor : value * rule.scale;
       }
       if (name.length === 0 || !Number.isFinite(value)) {
@@ -237,6 +238,15 @@ export class RulesTranslator implements LineTranslator {
 const TOP_KEYS = ['timestamp', 'year', 'instance', 'header', 'rules'];
 const TIMESTAMP_KEYS = ['format', 'pattern'];
 const INSTANCE_KEYS = ['pattern', 'id', 'sticky'];
+/**
+ * A value group's number: a decimal number, or one with a time unit read in seconds (`850ms` 0.85, Go's `2m3.5s`
+ * 123.5: duration.ts), as the template miner reads a token, so the rules `templates -o` writes give its values.
+ */
+function valueOf(text: string): number {
+  const v = parseDecimal(text);
+  return v === v ? v : durationSeconds(text);
+}
+
 const RULE_KEYS = ['match', 'in', 'event', 'state', 'value', 'scale', 'ignore', 'continue', 'name', 'contains'];
 
 /** Parse and compile a rules file (YAML, or JSON which is YAML too). Throws InputError naming the file and line. */
