@@ -240,7 +240,9 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
   const comma = layout.comma;
   const header = layout.header;
   const column = table !== null ? null : header ? idColumnOf(sample[0] as string) : null;
-  const traceColumn = table !== null && table.trace >= 0 ? { column: table.trace, name: table.columns[table.trace] as string } : null;
+  const traceColumn = table === null ? null : table.trace >= 0 ? { column: table.trace, name: table.columns[table.trace] as string }
+    // (A trace in the message cell's own record: layout.ts cellLayout.)
+    : table.cell !== undefined && table.cell.trace >= 0 ? { column: table.message, name: `${table.columns[table.message] as string}.${table.cell.columns[table.cell.trace] as string}` } : null;
   const statements: FileMining['statements'] = [];
   const byStatement = new Map<string, FileMining['statements'][number]>();
   const state = fileState(layout, makeTimeFormat(layout.format, { year }));
@@ -286,7 +288,8 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
       }
       if (table !== null && lineNo <= ID_SAMPLE_LINES) {
         if (traceColumn !== null) ids.addValue(split.row.trace, traceColumn);
-        else ids.addSampled(1);
+        // No trace column: a request id the line's text names (`trace_id=…` in a Docker or Loki line), as in a text log.
+        else ids.add(text, null);
       }
       const location = split.head.location;
       if (location !== '') {

@@ -63,7 +63,8 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
  * with `value` (a regex) matching it there instead.
  */
 function cellPattern(layout: TableLayout, c: number, group: string, value?: string): string {
-  if (layout.kind === 'jsonl') return `"${escape(jsonEscape(layout.columns[c] as string))}":\\s*"?${value ?? `(?<${group}>[^",}]*)`}`;
+  if (layout.kind === 'jsonl') return `${jsonKey(layout.columns[c] as string)}"?${value ?? `(?<${group}>[^",}]*)`}`;
+  if (layout.kind === 'cri') return `^(?:\\S+ ){${c}}${value ?? `(?<${group}>\\S+)`}`;
   // (logfmt: a quoted value runs to its quote, a bare one to a blank.)
   if (layout.kind === 'logfmt') return `(?:^|\\s)${escape(layout.columns[c] as string)}="?${value ?? `(?<${group}>(?<=")[^"]*|[^\\s"]*)`}`;
   const d = layout.kind === 'csv' ? ',' : '\\t';
@@ -72,8 +73,8 @@ function cellPattern(layout: TableLayout, c: number, group: string, value?: stri
 
 /** A lookahead capturing the entity, its replica suffix left out as serviceOf leaves it out (layout.ts). */
 function entityLookahead(layout: TableLayout): string {
-  const suffix = namesPods(layout) ? '(?:-[a-z0-9]{6,10}-[a-z0-9]{5}|-\\d+)?' : '(?:-[a-z0-9]{6,10}-[a-z0-9]{5})?';
-  if (layout.kind === 'jsonl') return `^(?=.*"${escape(jsonEscape(layout.columns[layout.entity] as string))}":\\s*"(?<entity>[^"]*?)${suffix}")`;
+  const suffix = namesPods(layout) ? '(?:-[a-z0-9]{6,10}-[a-z0-9]{5}|-\\d+|\\/[0-9a-f]{8,})?' : '(?:-[a-z0-9]{6,10}-[a-z0-9]{5}|\\/[0-9a-f]{8,})?';
+  if (layout.kind === 'jsonl') return `^(?=.*${jsonKey(layout.columns[layout.entity] as string)}"(?<entity>[^"]*?)${suffix}")`;
   if (layout.kind === 'logfmt') return `^(?=(?:.*\\s)?${escape(layout.columns[layout.entity] as string)}="?(?<entity>[^\\s"]*?)${suffix}(?:"|\\s|$))`;
   const d = layout.kind === 'csv' ? ',' : '\\t';
   return `^(?=(?:[^${d}]*${d}){${layout.entity}}(?<entity>[^${d}]*?)${suffix}(?:${d}|$))`;
@@ -88,8 +89,9 @@ function messageRegex(t: MinedTemplate, layout: TableLayout): string | null {
   const tokens = t.tokens.map((tok, i) => tokenRegex(tok, t.states[i] !== '', i));
   if (layout.kind === 'jsonl') {
     if (layout.message < 0 || t.tokens.some((tok) => /["\\]/.test(tok))) return null;
-    return `"${escape(jsonEscape(layout.columns[layout.message] as string))}":\\s*"\\s*${tokens.join('\\s+')}\\s*"`;
+    return `${jsonKey(layout.columns[layout.message] as string)}"\\s*${tokens.join('\\s+')}\\s*"`;
   }
+  if (layout.kind === 'cri') return `^\\S+ \\S+ \\S+ \\s*${tokens.join('\\s+')}\\s*$`;
   if (layout.message >= 0 || t.example.includes('"')) return null;
   // The message's columns, in order: each as many tokens as its value in the template's first line has.
   const d = layout.kind === 'csv' ? ',' : '\t';
@@ -160,5 +162,10 @@ const anyCase = (words: string): string =>
   words.split('|').flatMap((w) => [w, w.toLowerCase(), w.charAt(0) + w.slice(1).toLowerCase()]).join('|');
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const jsonEscape = (text: string): string => JSON.stringify(text).slice(1, -1);
+/**
+ * A JSON key and its colon: a dotted column of a nested object (layout.ts flatObject: `kubernetes.pod.name`) as
+ * its keys in order, each opening an object that holds the next (`"kubernetes":{…"pod":{…"name":`).
+ */
+const jsonKey = (column: string): string => column.split('.').map((k) => `"${escape(jsonEscape(k))}":\\s*`).join('\\{[\\s\\S]*?');
 const q = (text: string): string => `'${text.replace(/'/g, "''")}'`;
 const clip = (text: string): string => text.replace(/[\r\n]/g, ' ').slice(0, 70);
