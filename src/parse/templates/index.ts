@@ -155,7 +155,10 @@ function describeModel(model: TemplateModel): string {
   const notes = untimedNotes(model).map((n) => `\n${n}`).join('');
   const statements = model.templates.filter((t) => t.statement === true).length;
   if (tables.length > 0) {
-    return `raw logs, no translator: ${tables.join(' | ')}; ${model.templates.length - statements} templates mined` +
+    const headers = [...new Set(Object.values(model.files).flatMap((f) => (f.table === undefined || f.textHeader === undefined ? [] : [describeHeader(f.textHeader)])))];
+    // (With no entity column, the entity the messages' header names: `no entity` would say otherwise.)
+    const described = headers.some((h) => h.includes('(the entity)')) ? tables.map((t) => t.replace('; no entity', '; entity from the messages\' header')) : tables;
+    return `raw logs, no translator: ${described.join(' | ')}${headers.map((h) => `; header learned in the messages: ${h}`).join('')}; ${model.templates.length - statements} templates mined` +
       `${statements > 0 ? `, ${statements} log statements named by the lines` : ''} from ${model.lines} lines; ` +
       `${model.instance === null ? 'one file = one instance' : model.instance.kind === 'column' ? `instances by ${model.instance.name}` : 'instances by a request id'}; see them with distalyze templates GOOD BAD` + notes;
   }
@@ -217,6 +220,11 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
   if (table !== null) {
     if (table.time < 0) throw new InputError(`no ${table.kind === 'logfmt' ? 'key' : 'column'} of times found among ${table.columns.join(', ')}`, file.path, undefined, 'name it with --time-column NAME');
     layout = { format: table.timeFormat, field: table.time, comma: false, header: table.kind === 'csv' || table.kind === 'tsv', host: false, table };
+    // A message cell that is a text line with a header of its own (Docker's `log` of a logback app): learned as a
+    // text file's is (split.ts reads it off the message; its logger or program is the entity where the row has none).
+    const probe = fileState(layout, makeTimeFormat(layout.format, { year }));
+    const textHeader = learnTextHeader(sample.flatMap((l, i) => (splitLine(l, i + 1, probe) ? [probe.message] : [])));
+    if (textHeader !== undefined) layout = { ...layout, textHeader };
   } else {
     const csv = isCsv(file);
     const header = csv && sample.length > 0;
