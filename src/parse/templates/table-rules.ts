@@ -14,7 +14,7 @@ import { parameterRegexes, plainParameters, QUOTED } from './token-regex.js';
  *  - a mined template inside a quoted or JSON cell is left out, with a comment (its escaping is the exporter's).
  * WARN and ERROR lines give `entity:WARN` / `entity:ERROR` as the miner does (a rule that lets the line go on).
  */
-export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header: string[]): string {
+export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header: string[], textHeader = false): string {
   const out = [...header];
   const col = (i: number): string => layout.columns[i] as string;
   const kind = layout.kind === 'jsonl' ? 'JSON Lines' : layout.kind === 'logfmt' ? 'logfmt' : layout.kind.toUpperCase();
@@ -22,6 +22,8 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
     `${layout.entity >= 0 ? `, entity ${col(layout.entity)}` : ''}${layout.trace >= 0 ? `, instances ${col(layout.trace)}` : ''}`);
   out.push(`timestamp: { format: ${q(layout.timeFormat)}, pattern: ${q(cellPattern(layout, layout.time, 'ts'))} }`);
   if (model.instance !== null && layout.trace >= 0) out.push(`instance: { pattern: ${q(cellPattern(layout, layout.trace, 'id'))} }`);
+  // (A request id in the line's text, as a text log's: index.ts IdFieldCounter.)
+  else if (model.instance?.kind === 'pattern') out.push(`instance: { pattern: ${q(model.instance.pattern)} }`);
   const entity = layout.entity < 0 ? '' : entityLookahead(layout);
   const prefix = layout.entity < 0 ? '' : '${entity}:';
   // The entity's lookahead at the start of the line, then the rule's own part (anywhere unless it is anchored).
@@ -30,17 +32,22 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
   if (layout.kind === 'csv' || layout.kind === 'tsv') out.push(`  - { match: ${q(`^${escape(layout.columns.join(layout.kind === 'csv' ? ',' : '\t'))}$`)}, ignore: true }   # the header`);
   if (layout.level >= 0 || model.templates.some((t) => t.statement === true)) {
     // (The level read from its column, or from the message's head as the miner reads it.)
-    for (const [words, name] of [['WARN|WARNING', 'WARN'], ['ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG', 'ERROR']] as const) {
-      const re = layout.level >= 0 ? cellPattern(layout, layout.level, '', `(?:${anyCase(words)})(?=[",}\\s]|$)`)
+    // (A syslog severity number is its word: layout.ts levelWord; 4 a warning, 0–3 errors.)
+    for (const [words, name, number] of [['WARN|WARNING', 'WARN', '4'], ['ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG', 'ERROR', '[0-3]']] as const) {
+      const re = layout.level >= 0 ? cellPattern(layout, layout.level, '', `(?:${anyCase(words)}|${number})(?=[",}\\s]|$)`)
         : `\\d\\d:\\d\\d:\\d\\d[.,]\\d+\\s+\\[?(?:${words})\\]?\\s`;
       out.push(`  - { match: ${q(withEntity(re))}, event: ${q(`${prefix}${name}`)}, continue: true }`);
     }
   }
   const ordered = [...model.templates].sort((a, b) => wildcards(a) - wildcards(b) || a.id - b.id);
   for (const t of ordered) {
-    const match = t.statement === true ? `(?:^|[\\s"\\[(])${escape(t.tokens[0] as string)}[\\])]?:?(?:\\s|\\\\n|"|$)` : layout.kind === 'logfmt' ? logfmtRegex(t, layout, model) : messageRegex(t, layout);
+    // (A message with a text header of its own, or inside a record in a cell, is read by the miner in ways a rule
+    // over the whole row does not repeat: left out.)
+    const nested = textHeader || layout.cell !== undefined || layout.messageField !== '' || layout.messageAlt.length > 0 || layout.fileEntity !== undefined;
+    const match = t.statement === true ? `(?:^|[\\s"\\[(])${escape(t.tokens[0] as string)}[\\])]?:?(?:\\s|\\\\n|"|$)`
+      : nested ? null : layout.kind === 'logfmt' ? logfmtRegex(t, layout, model) : messageRegex(t, layout);
     if (match === null) {
-      out.push(`  # left out: ${clip(t.name)} (${layout.kind === 'logfmt' ? 'its lines differ in their message key\'s words' : 'inside a quoted or JSON cell'}: write its rule by hand)`);
+      out.push(`  # left out: ${clip(t.name)} (${nested ? 'a header or record inside the message cell, a second message column or an entity from the file name' : layout.kind === 'logfmt' ? 'its lines differ in their message key\'s words' : 'inside a quoted or JSON cell'}: write its rule by hand)`);
       continue;
     }
     const full = withEntity(match);
