@@ -5,7 +5,7 @@
  * ~10x slower) first, and no time or id column ever a state variable. A format that is not one record a line
  * (OTLP/JSON, a JSON document) is a one-line error naming the file and saying what to do.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -62,6 +62,24 @@ describe('export formats with no translator: roles, the planted cause first', ()
   });
 });
 
+describe('an export of many sources in one file with no request id: one instance per source', () => {
+  it.each([['loki', 'query.jsonl', 'labels.pod'], ['cloudwatch', 'events.jsonl', 'logStreamName']])('%s without trace ids: instances by %s, payment\'s charge ranked first', async (name, file, source) => {
+    // (The fixture's lines with their trace_id=… taken out: a window exported with no request id.)
+    const dir = mkdtempSync(join(tmpdir(), 'distalyze-exports-noid-'));
+    for (const c of ['good', 'bad']) {
+      mkdirSync(join(dir, c));
+      writeFileSync(join(dir, c, file), readFileSync(`${SET}/${name}/${c}/${file}`, 'utf8').replace(/ trace_id=[0-9a-f]+/g, ''));
+    }
+    const r = await run(join(dir, 'good'), join(dir, 'bad'), '--json', '-');
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n')[0]).toContain(`; instances by ${source} (no request id);`);
+    const json = JSON.parse(r.stdout) as { classes: { good: { instances: number } }; ranking: Array<{ variable: string }> };
+    // Nine sources (three replicas of three services) a class.
+    expect(json.classes.good.instances).toBe(9);
+    expect(json.ranking[0]?.variable).toMatch(/^payment(?:\/payment)?:charge ok in <\*> ms/);
+  });
+});
+
 describe('templates -o on them: a rules file that gives the miner\'s records, or says which templates it leaves out', () => {
   it.each(FORMATS.map((f) => f.name))('%s', async (name) => {
     const model = await mineTemplates({ good: await listInputFiles(`${SET}/${name}/good`, 'good'), bad: await listInputFiles(`${SET}/${name}/bad`, 'bad') });
@@ -91,7 +109,8 @@ describe('the rules behind them', () => {
     const row: RowParts = { t: NaN, message: '', entity: '', trace: '', level: '' };
     expect(new RowReader(l).read(lines[1]!, row)).toBe(true);
     // 2026-12-07T10:00:01Z: Date.UTC(2026, 11, 7, 10, 0, 1) / 1000 = 1796637601.
-    expect(row).toEqual({ t: 1796637601, message: 'done 1', entity: 'cart', trace: '', level: 'WARN' });
+    // (The pod, varying, is the source too: raw, its replica suffix kept.)
+    expect(row).toEqual({ t: 1796637601, message: 'done 1', entity: 'cart', source: 'cart-5c95b49cff-tdsd1', trace: '', level: 'WARN' });
   });
 
   it('a syslog severity number is its keyword (journald PRIORITY 4 is a warning); a log stream\'s task id is dropped', () => {

@@ -47,6 +47,11 @@ export interface TableLayout {
   readonly rest: readonly number[];
   readonly level: number;
   readonly entity: number;
+  /**
+   * The finest column naming where a line comes from (of the entity columns that vary, the one with the most values:
+   * a pod before its service), whose raw values name instances when no request id does; −1 for none.
+   */
+  readonly source: number;
   readonly trace: number;
   readonly span: number;
 }
@@ -511,9 +516,9 @@ function assignRoles(file: string, kind: TableLayout['kind'], columns: readonly 
   // low-cardinality column of name-like words. Reason: the answer must name a component.
   const varies = (c: number): boolean => (distinct[c] as number) >= 2;
   let entity = forcedEntity ?? -1;
+  const byName = (c: number): number => ENTITY_NAMES.findIndex((re) => nameDepth(re, columns[c] as string) >= 0);
+  const candidates = columns.map((_, c) => c).filter((c) => free(c) && (filled[c] as number) > 0 && byName(c) >= 0);
   if (forcedEntity === undefined) {
-    const byName = (c: number): number => ENTITY_NAMES.findIndex((re) => nameDepth(re, columns[c] as string) >= 0);
-    const candidates = columns.map((_, c) => c).filter((c) => free(c) && (filled[c] as number) > 0 && byName(c) >= 0);
     entity = candidates.find(varies) ?? candidates[0] ?? -1;
     for (const c of candidates) if (varies(c) && byName(c) < byName(entity)) entity = c;
   }
@@ -523,10 +528,15 @@ function assignRoles(file: string, kind: TableLayout['kind'], columns: readonly 
     // (Not a stream, stdout or stderr: it tells a program's two outputs apart, not programs. Docker, CRI.)
   }
   if (entity >= 0) taken.add(entity);
+  // Source: of the entity columns that vary, the one with the most values (a pod before its service, a log stream
+  // before its group). Reason: an export that merges many sources' lines in one file, with no request id, is split
+  // back into what a node keeps apart, one file per container (index.ts: instances by source).
+  let source = entity >= 0 && varies(entity) ? entity : -1;
+  for (const c of candidates) if (varies(c) && (source < 0 || (distinct[c] as number) > (distinct[source] as number))) source = c;
   // (logfmt: the pairs with no role follow the message: logfmtMessage.)
   const rest = message >= 0 && kind !== 'logfmt' ? [] : columns.map((_, c) => c).filter(free);
   if (message < 0 && rest.length === 0) throw new InputError(`no message ${kind === 'logfmt' ? 'key' : 'column'} found among ${columns.join(', ')}`, file, undefined, 'name it with --message-column NAME');
-  const layout: TableLayout = { kind, columns, time, timeFormat: time >= 0 ? (formats[time] as string) : '', message, messageAlt, messageField, rest, level, entity, trace, span };
+  const layout: TableLayout = { kind, columns, time, timeFormat: time >= 0 ? (formats[time] as string) : '', message, messageAlt, messageField, rest, level, entity, source, trace, span };
   return cell === undefined ? layout : { ...layout, cell };
 }
 
@@ -566,6 +576,8 @@ export interface RowParts {
   t: number;
   message: string;
   entity: string;
+  /** The source column's raw value (unset without one): TableLayout.source. */
+  source?: string;
   trace: string;
   level: string;
 }
@@ -605,6 +617,7 @@ export class RowReader {
       : layout.message >= 0 ? fields[layout.message] as string : layout.rest.map((c) => fields[c] as string).join(' ');
     for (let k = 0; message === '' && k < layout.messageAlt.length; k++) message = fields[layout.messageAlt[k] as number] as string;
     out.entity = layout.entity >= 0 ? serviceOf((fields[layout.entity] as string).trim(), this.pods) : '';
+    if (layout.source >= 0) out.source = (fields[layout.source] as string).trim();
     out.trace = layout.trace >= 0 ? (fields[layout.trace] as string).trim() : '';
     out.level = layout.level >= 0 ? levelWord((fields[layout.level] as string).trim()) : '';
     if (out.entity === '' && layout.fileEntity !== undefined) out.entity = layout.fileEntity;

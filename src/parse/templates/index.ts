@@ -149,6 +149,12 @@ export async function mineRawLogs(logs: Readonly<Record<ClassName, readonly Inpu
   return templateTranslator(await mineTemplates(logs, options, progress));
 }
 
+/** The source column of a table that names instances (layout.ts TableLayout.source). */
+function sourceName(model: TemplateModel): string {
+  const table = Object.values(model.files).find((f) => f.table !== undefined && f.table.source >= 0)?.table;
+  return table === undefined ? 'source' : table.columns[table.source] as string;
+}
+
 function describeModel(model: TemplateModel): string {
   const formats = [...new Set(Object.entries(model.files).filter(([path]) => !(model.empty ?? []).includes(path)).map(([, f]) => f.format))].join(', ');
   const tables = [...new Set(Object.values(model.files).flatMap((f) => (f.table === undefined ? [] : [describeTable(f.table)])))];
@@ -160,7 +166,8 @@ function describeModel(model: TemplateModel): string {
     const described = headers.some((h) => h.includes('(the entity)')) ? tables.map((t) => t.replace('; no entity', '; entity from the messages\' header')) : tables;
     return `raw logs, no translator: ${described.join(' | ')}${headers.map((h) => `; header learned in the messages: ${h}`).join('')}; ${model.templates.length - statements} templates mined` +
       `${statements > 0 ? `, ${statements} log statements named by the lines` : ''} from ${model.lines} lines; ` +
-      `${model.instance === null ? 'one file = one instance' : model.instance.kind === 'column' ? `instances by ${model.instance.name}` : 'instances by a request id'}; see them with distalyze templates GOOD BAD` + notes;
+      `${model.instance === null ? 'one file = one instance' : model.instance.kind === 'column' ? `instances by ${model.instance.name}`
+        : model.instance.kind === 'host' ? `instances by ${sourceName(model)} (no request id)` : 'instances by a request id'}; see them with distalyze templates GOOD BAD` + notes;
   }
   const instances = model.instance === null ? 'one file = one instance'
     : model.instance.kind === 'host' ? 'instances by syslog host' : model.instance.kind === 'column' ? `instances by column '${model.instance.name}'` : `instances by /${model.instance.pattern}/`;

@@ -77,7 +77,8 @@ export function splitLine(line: string, lineNo: number, state: FileState): boole
     }
     if (state.row.level !== '') state.head.level = state.row.level;
     if (state.message.length === 0 && state.head.location === '') return false;
-    state.host = '';
+    // (A table's source stands where a syslog line's host does: with no request id, it names instances.)
+    state.host = state.row.source ?? '';
     state.timed = true;
     state.lastTime = state.t;
     return true;
