@@ -113,6 +113,14 @@ describe('the rules behind them', () => {
     expect(row).toEqual({ t: 1796637601, message: 'done 1', entity: 'cart', source: 'cart-5c95b49cff-tdsd1', trace: '', level: 'WARN' });
   });
 
+  it('a column of numbers named like a message (ECS log.origin.file.line) is no message; a text log opening with `{` is no JSON document', () => {
+    const lines = [0, 1, 2].map((i) => JSON.stringify({ '@timestamp': `2026-12-07T10:00:0${i}Z`, message: `done ${i}`, log: { origin: { file: { line: 40 + i } } } }));
+    const l = detectTable('x.json', 'x.json', lines)!;
+    expect([l.columns[l.message], l.messageAlt.map((c) => l.columns[c])]).toEqual(['message', []]);
+    const text = ['{', '2026-12-07 10:00:01,534 INFO [main] Foo: started', '2026-12-07 10:00:02,534 INFO [main] Foo: done'];
+    expect(detectTable('x.log', 'x.log', text)).toBeNull();
+  });
+
   it('a syslog severity number is its keyword (journald PRIORITY 4 is a warning); a log stream\'s task id is dropped', () => {
     expect(['0', '3', '4', '6', '7', 'info', '12'].map(levelWord)).toEqual(['EMERG', 'ERR', 'WARNING', 'INFO', 'DEBUG', 'INFO', '12']);
     expect(serviceOf('payment/payment/4964b1321c85bd8cd3b7ee23a7e7a4c6', false)).toBe('payment/payment');

@@ -332,7 +332,11 @@ function notOneRecordALine(file: string, sample: readonly string[]): void {
     throw new InputError('OTLP/JSON logs hold many records a line; give one record a line', file, undefined,
       `flatten them with jq -c '.resourceLogs[] | (.resource.attributes // [] | map({(.key): .value.stringValue}) | add) as $r | .scopeLogs[].logRecords[] | {time: .timeUnixNano, service: $r["service.name"], level: .severityText, trace: .traceId, message: .body.stringValue}' FILE`);
   }
-  if (first === '[' || first === '{' || /^\{\s*"[^"]*"\s*:\s*[[{]$/.test(first)) {
+  // (A document: its first line opens it, and its lines are JSON's, each opening with a quote, a bracket, a brace or
+  // a value; a text log that opens with a `{` line has lines of its own after.)
+  const head = sample.slice(0, 50).map((l) => l.trim()).filter((l) => l !== '');
+  const jsonish = head.filter((l) => /^(?:["{}[\]]|(?:-?\d[\d.eE+-]*|true|false|null),?$)/.test(l)).length;
+  if ((first === '[' || first === '{' || /^\{\s*"[^"]*"\s*:\s*[[{]$/.test(first)) && jsonish * 10 >= head.length * 9) {
     throw new InputError('a JSON document over several lines, not one record a line', file, undefined,
       "give one JSON object a line (JSON Lines), e.g. jq -c '.[]' FILE, or jq -c '.events[]' FILE for aws logs filter-log-events");
   }
@@ -485,7 +489,9 @@ function assignRoles(file: string, kind: TableLayout['kind'], columns: readonly 
   // columns left once time, ids, level and entity are set apart, in order.
   const avgLength = (c: number): number => (values[c] as string[]).reduce((n, v) => n + v.length, 0) / Math.max(1, rows.length);
   const textColumns = columns.map((_, c) => c).filter((c) => free(c) && formats[c] === null);
-  const messageNamed = textColumns.filter((c) => nameDepth(MESSAGE_NAME, columns[c] as string) >= 0)
+  // (Not a column of numbers: ECS's `log.origin.file.line` is named like a message and holds a line number.)
+  const numbers = (c: number): boolean => (filled[c] as number) > 0 && (values[c] as string[]).every((v) => v === '' || /^-?\d+(?:\.\d+)?$/.test(v));
+  const messageNamed = textColumns.filter((c) => nameDepth(MESSAGE_NAME, columns[c] as string) >= 0 && (c === forcedMessage || !numbers(c)))
     .sort((a, b) => nameDepth(MESSAGE_NAME, columns[a] as string) - nameDepth(MESSAGE_NAME, columns[b] as string) || a - b);
   let message = forcedMessage ?? messageNamed[0] ?? -1;
   const messageAlt = forcedMessage === undefined ? messageNamed.slice(1) : [];
