@@ -135,6 +135,14 @@ describe('the rules behind them', () => {
     expect(row.t).toBe(1796637600.834);
   });
 
+  it('a CRI file\'s pod from the kubelet\'s names: /var/log/containers/<pod>_<ns>_<container>-<id>.log, /var/log/pods/<ns>_<pod>_<uid>/<container>/<n>.log', () => {
+    const lines = [0, 1, 2].map((i) => `2026-12-07T10:00:0${i}.123456789Z stdout F charge ok in ${20 + i} ms`);
+    const id = 'f52ff8d72f71cda4900a229b541b18bffd2dda037dec873dffc6b4f7c6e391a8';
+    expect(detectTable('x', `payment-6f7c9d8b4a-q8w2e_shop_payment-${id}.log`, lines)!.fileEntity).toBe('payment');
+    expect(detectTable('x', 'shop_payment-6f7c9d8b4a-q8w2e_0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0/payment/0.log', lines)!.fileEntity).toBe('payment');
+    expect(detectTable('x', 'payment.log', lines)!.fileEntity).toBeUndefined();
+  });
+
   it('a Docker line\'s stream (stdout, stderr) is never the entity', () => {
     const lines = Array.from({ length: 12 }, (_, i) => JSON.stringify({ log: `GET /x ${i} 200\n`, stream: i % 2 === 0 ? 'stdout' : 'stderr', time: `2026-11-20T10:00:${String(10 + i)}.5Z` }));
     expect(detectTable('c.log', 'c.log', lines)!.entity).toBe(-1);

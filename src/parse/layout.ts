@@ -352,10 +352,12 @@ function notOneRecordALine(file: string, sample: readonly string[]): void {
 const CRI_LINE = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)) (stdout|stderr) ([PF](?::[^ ]*)?) ?(.*)$/;
 
 /**
- * The kubelet names a container's log `/var/log/containers/<pod>_<namespace>_<container>-<container id>.log`: the
- * pod is the file's entity (its replica suffix dropped as a pod column's is).
+ * The kubelet names a container's log `/var/log/containers/<pod>_<namespace>_<container>-<container id>.log`, a link
+ * to `/var/log/pods/<namespace>_<pod>_<pod uid>/<container>/<restart>.log`: the pod is the file's entity (its
+ * replica suffix dropped as a pod column's is).
  */
 const KUBELET_FILE = /(?:^|\/)([a-z0-9][-a-z0-9.]*)_[a-z0-9][-a-z0-9]*_[a-z0-9][-a-z0-9]*-[0-9a-f]{64}\.log(?:\.gz)?$/;
+const KUBELET_POD_DIR = /(?:^|\/)[a-z0-9][-a-z0-9]*_([a-z0-9][-a-z0-9.]*)_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/[^/]+\/\d+\.log(?:\.[\w.]+)?$/;
 
 function criLayout(file: string, name: string, sample: readonly string[], overrides: ColumnOverrides): TableLayout | null {
   const head = sample.slice(0, 50);
@@ -365,7 +367,7 @@ function criLayout(file: string, name: string, sample: readonly string[], overri
     return m === null ? [] : [[m[1] as string, m[2] as string, m[3] as string, m[4] as string]];
   });
   const layout = assignRoles(file, 'cri', ['time', 'stream', 'tag', 'log'], rows, { messageColumn: 'log', ...overrides });
-  const pod = KUBELET_FILE.exec(name)?.[1];
+  const pod = KUBELET_FILE.exec(name)?.[1] ?? KUBELET_POD_DIR.exec(name)?.[1];
   return pod === undefined || layout.entity >= 0 ? layout : { ...layout, fileEntity: serviceOf(pod) };
 }
 
