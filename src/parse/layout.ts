@@ -19,15 +19,27 @@ export type ColumnRole = 'time' | 'message' | 'level' | 'entity' | 'trace' | 'sp
 
 /** A file's table layout: how a row splits and which column holds what (-1: none). */
 export interface TableLayout {
-  readonly kind: 'csv' | 'tsv' | 'jsonl' | 'logfmt';
+  readonly kind: 'csv' | 'tsv' | 'jsonl' | 'logfmt' | 'cri';
   /** Column names: the header row's, or JSON Lines' or logfmt's keys in order of first appearance in the sample. */
   readonly columns: readonly string[];
   readonly time: number;
   /** The time column's format (a name or format string of time-formats.ts). */
   readonly timeFormat: string;
   readonly message: number;
+  /**
+   * Further message columns, read in order where the row's message cell is empty (Cloud Logging writes a line's
+   * text in `textPayload` or in `jsonPayload.message`); [] for one.
+   */
+  readonly messageAlt: readonly number[];
   /** The field of a JSON object in the message cell that holds the line (`log`, `message`, `msg`), or ''. */
   readonly messageField: string;
+  /**
+   * The layout of the message cell when it is a record of its own (a JSON object, or a logfmt line with a message
+   * key, in every sampled row): its level, entity and trace stand for the row's where the row has none.
+   */
+  readonly cell?: TableLayout;
+  /** The entity the file's name gives (a kubelet container log's pod: criLayout), for rows with none. */
+  readonly fileEntity?: string;
   /**
    * With no message column (message −1): the columns that make the message, joined by spaces. logfmt: the keys
    * with no role, whose `key=value` pairs follow the message (keys not in the sample too: logfmtMessage).
@@ -35,6 +47,11 @@ export interface TableLayout {
   readonly rest: readonly number[];
   readonly level: number;
   readonly entity: number;
+  /**
+   * The finest column naming where a line comes from (of the entity columns that vary, the one with the most values:
+   * a pod before its service), whose raw values name instances when no request id does; −1 for none.
+   */
+  readonly source: number;
   readonly trace: number;
   readonly span: number;
   /**
@@ -101,11 +118,27 @@ export function splitDelimited(line: string, delimiter: number): string[] | null
   }
 }
 
-/** A JSON Lines row as strings per column (nested values as JSON), or null when the line is no JSON object. */
+/** A JSON Lines row as strings per column (nested objects flattened: flatObject), or null when the line is no JSON object. */
 function jsonRow(line: string, columns: readonly string[]): string[] | null {
   const o = parseObject(line);
   if (o === null) return null;
-  return columns.map((c) => cellText(o[c]));
+  const flat = flatObject(o);
+  return columns.map((c) => cellText(flat[c]));
+}
+
+/**
+ * A JSON object with its nested objects' fields as dotted keys (`{"kubernetes":{"pod":{"name":"p"}}}` →
+ * `kubernetes.pod.name`); arrays and values stay. Reason: exporters nest what a flat exporter writes as dotted
+ * names (Elasticsearch's ECS `log.level`, `trace.id`; Cloud Logging's `resource.labels.pod_name`,
+ * `jsonPayload.message`; Loki's `labels`; an Elasticsearch hit's `_source`), and the roles are found by those names.
+ */
+export function flatObject(o: Record<string, unknown>, prefix = '', out: Record<string, unknown> = {}): Record<string, unknown> {
+  for (const k of Object.keys(o)) {
+    const v = o[k];
+    if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length > 0) flatObject(v as Record<string, unknown>, `${prefix}${k}.`, out);
+    else out[`${prefix}${k}`] = v;
+  }
+  return out;
 }
 
 function parseObject(text: string): Record<string, unknown> | null {
@@ -215,6 +248,10 @@ export function logfmtRoleKeys(layout: TableLayout): Set<string> {
 /** A row's fields by the layout (null: a row that cannot be read, counted by the caller). */
 export function rowFields(line: string, layout: TableLayout): string[] | null {
   if (layout.kind === 'jsonl') return jsonRow(line, layout.columns);
+  if (layout.kind === 'cri') {
+    const m = CRI_LINE.exec(line);
+    return m === null ? null : [m[1] as string, m[2] as string, m[3] as string, m[4] as string];
+  }
   if (layout.kind === 'logfmt') {
     const pairs = logfmtPairs(line);
     return pairs === null || pairs.length === 0 ? null : logfmtRow(pairs, layout.columns);
@@ -235,15 +272,19 @@ export function rowFields(line: string, layout: TableLayout): string[] | null {
  * `request_id`; `SpanID`).
  */
 const TIME_NAME = /^(?:time|timestamp|ts|t|date|datetime|eventtime|logtime|timeunixnano|timeunix|timeunixms|observedtimestamp|timestampnanos?|\w*timestamp)$/;
-const MESSAGE_NAME = /^(?:log|message|msg|body|text|line|content|logline|rawlog|rawmessage|event)$/;
+const MESSAGE_NAME = /^(?:log|message|msg|body|bodystringvalue|text|line|content|logline|rawlog|rawmessage|event|payload|textpayload)$/;
 const LEVEL_NAME = /^(?:level|loglevel|lvl|severity|severitytext|priority)$/;
 const TRACE_NAME = /^(?:x)?(?:trace|traceid|requestid|reqid|request|correlationid|transactionid|txid|txnid)$/;
 const SPAN_NAME = /^(?:spanid|span|parentid|parentspanid)$/;
 /** Entity names, most specific component first: a service is what a user fixes; a node hosts many services. */
 const ENTITY_NAMES: readonly RegExp[] = [
   /^(?:service|servicename|svc|app|application|appname|component|k8sdeploymentname|deployment)$/,
+  // The program that wrote the line: syslog's APP-NAME/TAG (RFC 5424, 3164), journald's SYSLOG_IDENTIFIER and
+  // _SYSTEMD_UNIT. A program is what a user fixes, as a service is; a host runs many.
+  /^(?:program|programname|syslogidentifier|identifier|systemdunit|unit)$/,
   /^(?:pod|podname|k8spodname|kubernetespodname|instance)$/,
-  /^(?:container|containername|k8scontainername|kubernetescontainername)$/,
+  // A log stream: a source's lines as a store keeps them apart (CloudWatch's logStreamName, one per container or task).
+  /^(?:container|containername|k8scontainername|kubernetescontainername|logstream|logstreamname)$/,
   /^(?:host|hostname|source|server)$/,
   /^(?:node|nodename|k8snodename)$/,
 ];
@@ -251,11 +292,90 @@ const ENTITY_NAMES: readonly RegExp[] = [
 const MESSAGE_FIELDS = ['log', 'message', 'msg', 'MESSAGE', 'body', 'text'];
 const LEVEL_WORDS = new Set(['TRACE', 'DEBUG', 'INFO', 'NOTICE', 'WARN', 'WARNING', 'ERROR', 'ERR', 'FATAL', 'CRITICAL', 'CRIT', 'SEVERE', 'ALERT', 'EMERG', 'FINE', 'FINER', 'FINEST', 'CONFIG']);
 /** Time formats a time column is tried against (epochs by their digit count, then ISO). */
-const COLUMN_TIME_FORMATS = ['epoch-ns', 'epoch-us', 'epoch-ms', 'epoch-s', 'iso8601', 'yyyy-MM-dd HH:mm:ss,SSS', 'yyyy-MM-dd HH:mm:ss.SSS', 'yyyy/MM/dd HH:mm:ss', 'dd/MMM/yyyy:HH:mm:ss Z'];
+// (`MMM d, yyyy @ HH:mm:ss.SSS`: Kibana's default dateFormat, which its CSV reports write.)
+const COLUMN_TIME_FORMATS = ['epoch-ns', 'epoch-us', 'epoch-ms', 'epoch-s', 'iso8601', 'yyyy-MM-dd HH:mm:ss,SSS', 'yyyy-MM-dd HH:mm:ss.SSS', 'yyyy/MM/dd HH:mm:ss', 'dd/MMM/yyyy:HH:mm:ss Z', 'MMM d, yyyy @ HH:mm:ss.SSS'];
 const MIN_TIME = 631152000; // 1990
 const MAX_TIME = 4102444800; // 2100
 
 const normal = (name: string): string => name.toLowerCase().replace(/[\s_.@-]/g, '');
+
+/**
+ * How well a column's name says a role: 0 when the whole name matches, k when the name without its first k
+ * `.`-separated parts does (`_source.log.level` → 1 for `log.level`), −1 when none. Reason: a nested field's path
+ * says where it sits, its last parts what it is (`resource.labels.pod_name`, `kubernetes.pod.name`); the
+ * shallowest match is the record's own (`message` before `error.message`).
+ */
+function nameDepth(re: RegExp, name: string): number {
+  const parts = name.split('.');
+  for (let k = 0; k < parts.length; k++) if (re.test(normal(parts.slice(k).join('.')))) return k;
+  return -1;
+}
+
+/** Of the columns, the one whose name says the role best (nameDepth; the first of equals), or −1. */
+function bestNamed(re: RegExp, columns: readonly string[], among: readonly number[]): number {
+  let best = -1;
+  let bestDepth = Infinity;
+  for (const c of among) {
+    const d = nameDepth(re, columns[c] as string);
+    if (d >= 0 && d < bestDepth) {
+      best = c;
+      bestDepth = d;
+    }
+  }
+  return best;
+}
+
+/**
+ * A file that is not one record a line, as a one-line error naming the file and a command that makes it so.
+ * OTLP/JSON logs (the collector's file exporter: `{"resourceLogs":[{…"scopeLogs":[{…"logRecords":[…]}]}]}`)
+ * hold many records in one line, each timed and named by fields at three depths; a JSON document spread over
+ * lines (`[`, `{` alone, as `gcloud logging read --format=json` and `aws logs filter-log-events` print) holds
+ * records across lines. Read as lines, either gives a wrong answer (one time per batch, or no time), not an error.
+ */
+function notOneRecordALine(file: string, sample: readonly string[]): void {
+  const first = (sample[0] as string).trim();
+  if (/^\{\s*"resourceLogs"/.test(first)) {
+    throw new InputError('OTLP/JSON logs hold many records a line; give one record a line', file, undefined,
+      `flatten them with jq -c '.resourceLogs[] | (.resource.attributes // [] | map({(.key): .value.stringValue}) | add) as $r | .scopeLogs[].logRecords[] | {time: .timeUnixNano, service: $r["service.name"], level: .severityText, trace: .traceId, message: .body.stringValue}' FILE`);
+  }
+  // (A document: its first line opens it, and its lines are JSON's, each opening with a quote, a bracket, a brace or
+  // a value; a text log that opens with a `{` line has lines of its own after.)
+  const head = sample.slice(0, 50).map((l) => l.trim()).filter((l) => l !== '');
+  const jsonish = head.filter((l) => /^(?:["{}[\]]|(?:-?\d[\d.eE+-]*|true|false|null),?$)/.test(l)).length;
+  if ((first === '[' || first === '{' || /^\{\s*"[^"]*"\s*:\s*[[{]$/.test(first)) && jsonish * 10 >= head.length * 9) {
+    throw new InputError('a JSON document over several lines, not one record a line', file, undefined,
+      "give one JSON object a line (JSON Lines), e.g. jq -c '.[]' FILE, or jq -c '.events[]' FILE for aws logs filter-log-events");
+  }
+}
+
+/**
+ * Kubernetes CRI log lines (containerd, CRI-O: `/var/log/containers/*.log`, `/var/log/pods/…`):
+ * `<RFC 3339 time> <stdout|stderr> <P|F> <the container's line>`. Reason: the runtime frames every line so,
+ * whatever the container writes; the stream and the tag are the runtime's, and the container's own line (with
+ * its own header, level and time) is the message. A `P` (partial) line is a piece of a line over the runtime's
+ * buffer, read as a line of its own.
+ */
+const CRI_LINE = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)) (stdout|stderr) ([PF](?::[^ ]*)?) ?(.*)$/;
+
+/**
+ * The kubelet names a container's log `/var/log/containers/<pod>_<namespace>_<container>-<container id>.log`, a link
+ * to `/var/log/pods/<namespace>_<pod>_<pod uid>/<container>/<restart>.log`: the pod is the file's entity (its
+ * replica suffix dropped as a pod column's is).
+ */
+const KUBELET_FILE = /(?:^|\/)([a-z0-9][-a-z0-9.]*)_[a-z0-9][-a-z0-9]*_[a-z0-9][-a-z0-9]*-[0-9a-f]{64}\.log(?:\.gz)?$/;
+const KUBELET_POD_DIR = /(?:^|\/)[a-z0-9][-a-z0-9]*_([a-z0-9][-a-z0-9.]*)_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/[^/]+\/\d+\.log(?:\.[\w.]+)?$/;
+
+function criLayout(file: string, name: string, sample: readonly string[], overrides: ColumnOverrides): TableLayout | null {
+  const head = sample.slice(0, 50);
+  if (!CRI_LINE.test(head[0] as string) || head.filter((l) => CRI_LINE.test(l)).length * 10 < head.length * 9) return null;
+  const rows = head.flatMap((l) => {
+    const m = CRI_LINE.exec(l);
+    return m === null ? [] : [[m[1] as string, m[2] as string, m[3] as string, m[4] as string]];
+  });
+  const layout = assignRoles(file, 'cri', ['time', 'stream', 'tag', 'log'], rows, { messageColumn: 'log', ...overrides });
+  const pod = KUBELET_FILE.exec(name)?.[1] ?? KUBELET_POD_DIR.exec(name)?.[1];
+  return pod === undefined || layout.entity >= 0 ? layout : { ...layout, fileEntity: serviceOf(pod) };
+}
 
 /**
  * The table layout of a file from its first lines (the header and sample rows), or null when the file is not a
@@ -267,7 +387,13 @@ export function detectTable(file: string, name: string, lines: readonly string[]
   const sample = lines.filter((l) => l.trim() !== '');
   if (sample.length === 0) return null;
   const plain = name.replace(/\.gz$/i, '').toLowerCase();
-  const objects = sample.slice(0, 50).map(parseObject);
+  notOneRecordALine(file, sample);
+  const cri = criLayout(file, name, sample, overrides);
+  if (cri !== null) return cri;
+  const objects = sample.slice(0, 50).map((l) => {
+    const o = parseObject(l);
+    return o === null ? null : flatObject(o);
+  });
   if (objects.filter((o) => o !== null).length * 2 > objects.length && (sample[0] as string).trimStart().startsWith('{')) {
     const columns: string[] = [];
     const seen = new Set<string>();
@@ -350,15 +476,18 @@ function assignRoles(file: string, kind: TableLayout['kind'], columns: readonly 
   // Reason: exporters write one row per line with its time in a column; a time is never measured.
   const formats = values.map((v) => columnTimeFormat(v));
   const timeColumns = columns.map((_, c) => c).filter((c) => formats[c] !== null);
-  const time = forcedTime ?? timeColumns.find((c) => TIME_NAME.test(names[c] as string)) ?? timeColumns[0] ?? -1;
+  const timeNamed = bestNamed(TIME_NAME, columns, timeColumns);
+  const time = forcedTime ?? (timeNamed >= 0 ? timeNamed : timeColumns[0] ?? -1);
   if (forcedTime !== undefined && formats[forcedTime] === null) throw new InputError(`--time-column ${overrides.timeColumn}: its values are not times (${values[forcedTime]?.[0] ?? ''})`, file);
   for (const c of timeColumns) taken.add(c);
 
   // Ids: values of 8+ hex digits or UUIDs. Reason: tracers write trace and span ids so; an id is never measured.
   const ids = columns.map((_, c) => c).filter((c) => free(c) && filled[c] as number > 0 && (values[c] as string[]).every((v) => v === '' || ID_VALUE.test(v)));
-  const trace = forcedTrace ?? ids.find((c) => TRACE_NAME.test(names[c] as string)) ?? columns.findIndex((_, c) => free(c) && TRACE_NAME.test(names[c] as string));
+  const all = columns.map((_, c) => c);
+  const idTrace = bestNamed(TRACE_NAME, columns, ids);
+  const trace = forcedTrace ?? (idTrace >= 0 ? idTrace : bestNamed(TRACE_NAME, columns, all.filter(free)));
   if (trace >= 0) taken.add(trace);
-  const span = ids.find((c) => free(c) && SPAN_NAME.test(names[c] as string)) ?? -1;
+  const span = bestNamed(SPAN_NAME, columns, ids.filter(free));
   if (span >= 0) taken.add(span);
   for (const c of ids) taken.add(c);
 
@@ -374,7 +503,13 @@ function assignRoles(file: string, kind: TableLayout['kind'], columns: readonly 
   // columns left once time, ids, level and entity are set apart, in order.
   const avgLength = (c: number): number => (values[c] as string[]).reduce((n, v) => n + v.length, 0) / Math.max(1, rows.length);
   const textColumns = columns.map((_, c) => c).filter((c) => free(c) && formats[c] === null);
-  let message = forcedMessage ?? textColumns.find((c) => MESSAGE_NAME.test(names[c] as string)) ?? -1;
+  // (Not a column of numbers: ECS's `log.origin.file.line` is named like a message and holds a line number.)
+  const numbers = (c: number): boolean => (filled[c] as number) > 0 && (values[c] as string[]).every((v) => v === '' || /^-?\d+(?:\.\d+)?$/.test(v));
+  const messageNamed = textColumns.filter((c) => nameDepth(MESSAGE_NAME, columns[c] as string) >= 0 && (c === forcedMessage || !numbers(c)))
+    .sort((a, b) => nameDepth(MESSAGE_NAME, columns[a] as string) - nameDepth(MESSAGE_NAME, columns[b] as string) || a - b);
+  let message = forcedMessage ?? messageNamed[0] ?? -1;
+  const messageAlt = forcedMessage === undefined ? messageNamed.slice(1) : [];
+  for (const c of messageAlt) taken.add(c);
   if (message < 0) {
     const prose = textColumns.filter((c) => (values[c] as string[]).filter((v) => /\S\s+\S/.test(v)).length * 2 > rows.length);
     for (const c of prose) if (message < 0 || avgLength(c) > avgLength(message)) message = c;
@@ -386,9 +521,14 @@ function assignRoles(file: string, kind: TableLayout['kind'], columns: readonly 
   if (cells.length > 0 && objects.every((o) => o !== null)) {
     messageField = MESSAGE_FIELDS.find((f) => objects.every((o) => typeof (o as Record<string, unknown>)[f] === 'string')) ?? '';
   }
+  // A cell that is a record of its own (Docker's or Loki's line as the program wrote it: JSON, or logfmt with a
+  // message key): its fields get roles as a JSON Lines' or logfmt file's do, and stand for the row's missing ones.
+  // Reason: a collector wraps the program's line in its own record; the program's trace id and level are in the line.
+  const cell = kind === 'logfmt' ? undefined : cellLayout(file, cells, objects);
 
   // Level: a named column, or one whose values are all level words. Reason: it is a property of the statement.
-  const level = columns.findIndex((_, c) => free(c) && (LEVEL_NAME.test(names[c] as string) || ((filled[c] as number) > 0 && (values[c] as string[]).every((v) => v === '' || LEVEL_WORDS.has(v.toUpperCase())))));
+  const levelNamed = bestNamed(LEVEL_NAME, columns, all.filter(free));
+  const level = levelNamed >= 0 ? levelNamed : columns.findIndex((_, c) => free(c) && (filled[c] as number) > 0 && (values[c] as string[]).every((v) => v === '' || LEVEL_WORDS.has(v.toUpperCase())));
   if (level >= 0) taken.add(level);
 
   // Entity: a named component column, the most specific kind first, one that varies before a constant one (in a
@@ -396,22 +536,59 @@ function assignRoles(file: string, kind: TableLayout['kind'], columns: readonly 
   // low-cardinality column of name-like words. Reason: the answer must name a component.
   const varies = (c: number): boolean => (distinct[c] as number) >= 2;
   let entity = forcedEntity ?? -1;
+  const byName = (c: number): number => ENTITY_NAMES.findIndex((re) => nameDepth(re, columns[c] as string) >= 0);
+  const candidates = columns.map((_, c) => c).filter((c) => free(c) && (filled[c] as number) > 0 && byName(c) >= 0);
   if (forcedEntity === undefined) {
-    const byName = (c: number): number => ENTITY_NAMES.findIndex((re) => re.test(names[c] as string));
-    const candidates = columns.map((_, c) => c).filter((c) => free(c) && (filled[c] as number) > 0 && byName(c) >= 0);
     entity = candidates.find(varies) ?? candidates[0] ?? -1;
     for (const c of candidates) if (varies(c) && byName(c) < byName(entity)) entity = c;
   }
   if (entity < 0 && forcedEntity === undefined) {
     entity = columns.findIndex((_, c) => free(c) && varies(c) && (distinct[c] as number) * 3 <= (filled[c] as number) &&
-      (values[c] as string[]).every((v) => v === '' || /^[A-Za-z][\w.-]*$/.test(v)));
+      (values[c] as string[]).every((v) => v === '' || /^[A-Za-z][\w.-]*$/.test(v)) && !(values[c] as string[]).every((v) => v === '' || v === 'stdout' || v === 'stderr'));
+    // (Not a stream, stdout or stderr: it tells a program's two outputs apart, not programs. Docker, CRI.)
   }
   if (entity >= 0) taken.add(entity);
+  // Source: of the columns naming where a line was written (a program, pod, container or log stream, host, node:
+  // ENTITY_NAMES past its first tier) that vary, the one with the most values (a pod before its node). Reason: an
+  // export that merges many sources' lines in one file, with no request id, is split back into what a node keeps
+  // apart, one file per container (index.ts: instances by source). A service, app or component names what the
+  // code is, not where it ran: go-kit's `component=` is a part of one process (fixtures/raw/logfmt-gokit).
+  let source = -1;
+  for (const c of candidates) if (byName(c) >= 1 && varies(c) && (source < 0 || (distinct[c] as number) > (distinct[source] as number))) source = c;
   // (logfmt: the pairs with no role follow the message: logfmtMessage.)
   const rest = message >= 0 && kind !== 'logfmt' ? [] : columns.map((_, c) => c).filter(free);
   if (message < 0 && rest.length === 0) throw new InputError(`no message ${kind === 'logfmt' ? 'key' : 'column'} found among ${columns.join(', ')}`, file, undefined, 'name it with --message-column NAME');
-  return { kind, columns, time, timeFormat: time >= 0 ? (formats[time] as string) : '', message, messageField, rest, level, entity, trace, span,
+  const layout: TableLayout = { kind, columns, time, timeFormat: time >= 0 ? (formats[time] as string) : '', message, messageAlt, messageField, rest, level, entity, source, trace, span,
     ...(statement >= 0 ? { statement } : {}) };
+  return cell === undefined ? layout : { ...layout, cell };
+}
+
+/** The layout of message cells that are records (JSON objects, or logfmt lines with a message key), or undefined. */
+function cellLayout(file: string, cells: readonly string[], objects: ReadonlyArray<Record<string, unknown> | null>): TableLayout | undefined {
+  if (cells.length === 0) return undefined;
+  const keysOf = (rows: ReadonlyArray<readonly string[]>): string[] => {
+    const seen = new Set<string>();
+    for (const r of rows) for (const k of r) seen.add(k);
+    return [...seen];
+  };
+  try {
+    if (objects.every((o) => o !== null)) {
+      const flat = objects.map((o) => flatObject(o as Record<string, unknown>));
+      const columns = keysOf(flat.map(Object.keys));
+      return assignRoles(file, 'jsonl', columns, flat.map((o) => columns.map((c) => cellText(o[c]))), {});
+    }
+    const pairs = cells.map(logfmtPairs);
+    if (pairs.every((p) => p !== null && p.length >= 2)) {
+      const read = pairs as LogfmtPair[][];
+      const columns = keysOf(read.map((p) => p.map((x) => x.key)));
+      const sub = assignRoles(file, 'logfmt', columns, read.map((p) => logfmtRow(p, columns)), {});
+      return sub.message >= 0 ? sub : undefined;
+    }
+  } catch (err) {
+    // (A cell record with no message of its own is read as text.)
+    if (!(err instanceof InputError)) throw err;
+  }
+  return undefined;
 }
 
 // ---------------------------------------------------------------------------
@@ -422,6 +599,8 @@ export interface RowParts {
   t: number;
   message: string;
   entity: string;
+  /** The source column's raw value (unset without one): TableLayout.source. */
+  source?: string;
   trace: string;
   level: string;
   /** The code location in the layout's statement column ('' for none). */
@@ -439,7 +618,17 @@ export class RowReader {
     this.format = layout.time >= 0 ? makeTimeFormat(layout.timeFormat, { year: 2000 }) : null;
     this.pods = namesPods(layout);
     this.roles = logfmtRoleKeys(layout);
+    // (The cell's record is read only where it can fill a role the row leaves empty, or give a logfmt message.)
+    const cell = layout.cell;
+    this.cell = cell !== undefined && (cell.kind === 'logfmt' || (layout.entity < 0 && cell.entity >= 0) ||
+      (layout.trace < 0 && cell.trace >= 0) || (layout.level < 0 && cell.level >= 0)) ? cell : undefined;
+    this.cellPods = layout.cell !== undefined && namesPods(layout.cell);
+    this.cellRoles = layout.cell !== undefined ? logfmtRoleKeys(layout.cell) : new Set();
   }
+
+  private readonly cell: TableLayout | undefined;
+  private readonly cellPods: boolean;
+  private readonly cellRoles: ReadonlySet<string>;
 
   /** Split a row into `out`; false for a row that cannot be read (wrong width, quotes that do not close, no time). */
   read(line: string, out: RowParts): boolean {
@@ -451,6 +640,25 @@ export class RowReader {
     if (!Number.isFinite(t)) return false;
     let message = pairs !== null ? logfmtMessage(line, pairs, layout, this.roles)
       : layout.message >= 0 ? fields[layout.message] as string : layout.rest.map((c) => fields[c] as string).join(' ');
+    for (let k = 0; message === '' && k < layout.messageAlt.length; k++) message = fields[layout.messageAlt[k] as number] as string;
+    out.entity = layout.entity >= 0 ? serviceOf((fields[layout.entity] as string).trim(), this.pods) : '';
+    if (layout.source >= 0) out.source = (fields[layout.source] as string).trim();
+    out.trace = layout.trace >= 0 ? (fields[layout.trace] as string).trim() : '';
+    out.level = layout.level >= 0 ? levelWord((fields[layout.level] as string).trim()) : '';
+    out.location = layout.statement === undefined ? '' : codeLocation((fields[layout.statement] as string).trim()) ?? '';
+    if (out.entity === '' && layout.fileEntity !== undefined) out.entity = layout.fileEntity;
+    const cell = this.cell;
+    if (cell !== undefined) {
+      // The cell's own record: its fields fill the row's empty roles.
+      const cellPairs = cell.kind === 'logfmt' ? logfmtPairs(message) : null;
+      const sub = cellPairs !== null ? logfmtRow(cellPairs, cell.columns) : cell.kind === 'logfmt' ? null : jsonRow(message, cell.columns);
+      if (sub !== null) {
+        if (out.entity === '' && cell.entity >= 0) out.entity = serviceOf((sub[cell.entity] as string).trim(), this.cellPods);
+        if (out.trace === '' && cell.trace >= 0) out.trace = (sub[cell.trace] as string).trim();
+        if (out.level === '' && cell.level >= 0) out.level = levelWord((sub[cell.level] as string).trim());
+        if (cellPairs !== null) message = logfmtMessage(message, cellPairs, cell, this.cellRoles);
+      }
+    }
     if (layout.messageField !== '') {
       const o = parseObject(message);
       const m = o?.[layout.messageField];
@@ -459,12 +667,17 @@ export class RowReader {
     }
     out.t = t;
     out.message = message.trim();
-    out.entity = layout.entity >= 0 ? serviceOf((fields[layout.entity] as string).trim(), this.pods) : '';
-    out.trace = layout.trace >= 0 ? (fields[layout.trace] as string).trim() : '';
-    out.level = layout.level >= 0 ? (fields[layout.level] as string).trim().toUpperCase() : '';
-    out.location = layout.statement === undefined ? '' : codeLocation((fields[layout.statement] as string).trim()) ?? '';
     return true;
   }
+}
+
+/**
+ * A level cell as a word: a syslog severity number 0–7 (RFC 5424; journald's PRIORITY) as its keyword, else the
+ * cell upper-cased. Reason: the number is the level in syslog and journald, and WARN/ERROR events need the word.
+ */
+const SYSLOG_SEVERITIES = ['EMERG', 'ALERT', 'CRIT', 'ERR', 'WARNING', 'NOTICE', 'INFO', 'DEBUG'];
+export function levelWord(cell: string): string {
+  return cell.length === 1 && cell >= '0' && cell <= '7' ? SYSLOG_SEVERITIES[Number(cell)] as string : cell.toUpperCase();
 }
 
 /**
@@ -477,8 +690,10 @@ export class RowReader {
 export function serviceOf(name: string, pods = true): string {
   return name.replace(pods ? REPLICA_SUFFIX : DEPLOYMENT_SUFFIX, '');
 }
-export const DEPLOYMENT_SUFFIX = /-[a-z0-9]{6,10}-[a-z0-9]{5}$/;
-export const REPLICA_SUFFIX = /(?:-[a-z0-9]{6,10}-[a-z0-9]{5}|-\d+)$/;
+// (`/<hex id>`: a task's or container's id closing a log stream's name, `payment/payment/4964b132…` as ECS names its
+// streams `prefix/container/task-id`: a restarted task is the same component.)
+export const DEPLOYMENT_SUFFIX = /(?:-[a-z0-9]{6,10}-[a-z0-9]{5}|\/[0-9a-f]{8,})$/;
+export const REPLICA_SUFFIX = /(?:-[a-z0-9]{6,10}-[a-z0-9]{5}|-\d+|\/[0-9a-f]{8,})$/;
 
 /** Whether a layout's entity column names pods or containers (whose StatefulSet ordinals are replicas). */
 export function namesPods(layout: TableLayout): boolean {
@@ -488,12 +703,17 @@ export function namesPods(layout: TableLayout): boolean {
 /** The summary of a layout for the run's summary line: `messages from column Log (JSON field log); entity PodName; trace TraceID`. */
 export function describeTable(layout: TableLayout): string {
   const col = (i: number): string => layout.columns[i] as string;
-  const what = layout.kind === 'jsonl' ? 'field' : layout.kind === 'logfmt' ? 'key' : 'column';
+  const what = layout.kind === 'jsonl' || layout.kind === 'cri' ? 'field' : layout.kind === 'logfmt' ? 'key' : 'column';
   const parts = [layout.message < 0 ? `messages from ${what}s ${layout.rest.map(col).join(', ')}`
-    : `messages from ${what} ${col(layout.message)}${layout.messageField !== '' ? ` (JSON field ${layout.messageField})` : ''}`];
+    : `messages from ${what} ${[layout.message, ...layout.messageAlt].map(col).join(' or ')}${layout.messageField !== '' ? ` (JSON field ${layout.messageField})` : ''}${layout.kind === 'cri' ? ' of CRI lines' : ''}`];
+  const cell = layout.cell;
+  const inCell = (i: number): string => `${col(layout.message)}.${cell?.columns[i] as string}`;
+  if (cell !== undefined && cell.kind === 'logfmt') parts[0] += ` (logfmt key ${cell.columns[cell.message] as string})`;
   if (layout.time >= 0) parts.push(`time ${col(layout.time)}`);
-  parts.push(layout.entity >= 0 ? `entity ${col(layout.entity)}` : 'no entity');
+  parts.push(layout.entity >= 0 ? `entity ${col(layout.entity)}` : cell !== undefined && cell.entity >= 0 ? `entity ${inCell(cell.entity)}`
+    : layout.fileEntity !== undefined ? 'entity the pod of the file\'s name' : 'no entity');
   if (layout.trace >= 0) parts.push(`trace ${col(layout.trace)}`);
+  else if (cell !== undefined && cell.trace >= 0) parts.push(`trace ${inCell(cell.trace)}`);
   if (layout.statement !== undefined) parts.push(`statement ${col(layout.statement)}`);
   return parts.join('; ');
 }

@@ -149,15 +149,25 @@ export async function mineRawLogs(logs: Readonly<Record<ClassName, readonly Inpu
   return templateTranslator(await mineTemplates(logs, options, progress));
 }
 
+/** The source column of a table that names instances (layout.ts TableLayout.source). */
+function sourceName(model: TemplateModel): string {
+  const table = Object.values(model.files).find((f) => f.table !== undefined && f.table.source >= 0)?.table;
+  return table === undefined ? 'source' : table.columns[table.source] as string;
+}
+
 function describeModel(model: TemplateModel): string {
   const formats = [...new Set(Object.entries(model.files).filter(([path]) => !(model.empty ?? []).includes(path)).map(([, f]) => f.format))].join(', ');
   const tables = [...new Set(Object.values(model.files).flatMap((f) => (f.table === undefined ? [] : [describeTable(f.table)])))];
   const notes = untimedNotes(model).map((n) => `\n${n}`).join('');
   const statements = model.templates.filter((t) => t.statement === true).length;
   if (tables.length > 0) {
-    return `raw logs, no translator: ${tables.join(' | ')}; ${model.templates.length - statements} templates mined` +
+    const headers = [...new Set(Object.values(model.files).flatMap((f) => (f.table === undefined || f.textHeader === undefined ? [] : [describeHeader(f.textHeader)])))];
+    // (With no entity column, the entity the messages' header names: `no entity` would say otherwise.)
+    const described = headers.some((h) => h.includes('(the entity)')) ? tables.map((t) => t.replace('; no entity', '; entity from the messages\' header')) : tables;
+    return `raw logs, no translator: ${described.join(' | ')}${headers.map((h) => `; header learned in the messages: ${h}`).join('')}; ${model.templates.length - statements} templates mined` +
       `${statements > 0 ? `, ${statements} log statements named by the lines` : ''} from ${model.lines} lines; ` +
-      `${model.instance === null ? 'one file = one instance' : model.instance.kind === 'column' ? `instances by ${model.instance.name}` : 'instances by a request id'}; see them with distalyze templates GOOD BAD` + notes;
+      `${model.instance === null ? 'one file = one instance' : model.instance.kind === 'column' ? `instances by ${model.instance.name}`
+        : model.instance.kind === 'host' ? `instances by ${sourceName(model)} (no request id)` : 'instances by a request id'}; see them with distalyze templates GOOD BAD` + notes;
   }
   const instances = model.instance === null ? 'one file = one instance'
     : model.instance.kind === 'host' ? 'instances by syslog host' : model.instance.kind === 'column' ? `instances by column '${model.instance.name}'` : `instances by /${model.instance.pattern}/`;
@@ -217,6 +227,11 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
   if (table !== null) {
     if (table.time < 0) throw new InputError(`no ${table.kind === 'logfmt' ? 'key' : 'column'} of times found among ${table.columns.join(', ')}`, file.path, undefined, 'name it with --time-column NAME');
     layout = { format: table.timeFormat, field: table.time, comma: false, header: table.kind === 'csv' || table.kind === 'tsv', host: false, table };
+    // A message cell that is a text line with a header of its own (Docker's `log` of a logback app): learned as a
+    // text file's is (split.ts reads it off the message; its logger or program is the entity where the row has none).
+    const probe = fileState(layout, makeTimeFormat(layout.format, { year }));
+    const textHeader = learnTextHeader(sample.flatMap((l, i) => (splitLine(l, i + 1, probe) ? [probe.message] : [])));
+    if (textHeader !== undefined) layout = { ...layout, textHeader };
   } else {
     const csv = isCsv(file);
     const header = csv && sample.length > 0;
@@ -240,7 +255,9 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
   const comma = layout.comma;
   const header = layout.header;
   const column = table !== null ? null : header ? idColumnOf(sample[0] as string) : null;
-  const traceColumn = table !== null && table.trace >= 0 ? { column: table.trace, name: table.columns[table.trace] as string } : null;
+  const traceColumn = table === null ? null : table.trace >= 0 ? { column: table.trace, name: table.columns[table.trace] as string }
+    // (A trace in the message cell's own record: layout.ts cellLayout.)
+    : table.cell !== undefined && table.cell.trace >= 0 ? { column: table.message, name: `${table.columns[table.message] as string}.${table.cell.columns[table.cell.trace] as string}` } : null;
   const statements: FileMining['statements'] = [];
   const byStatement = new Map<string, FileMining['statements'][number]>();
   const state = fileState(layout, makeTimeFormat(layout.format, { year }));
@@ -286,7 +303,8 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
       }
       if (table !== null && lineNo <= ID_SAMPLE_LINES) {
         if (traceColumn !== null) ids.addValue(split.row.trace, traceColumn);
-        else ids.addSampled(1);
+        // No trace column: a request id the line's text names (`trace_id=…` in a Docker or Loki line), as in a text log.
+        else ids.add(text, null);
       }
       const location = split.head.location;
       if (location !== '') {

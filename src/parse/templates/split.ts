@@ -69,9 +69,16 @@ export function splitLine(line: string, lineNo: number, state: FileState): boole
     if (!state.rows.read(line, state.row)) return false;
     state.t = state.row.t;
     state.message = readHead(state.row.message, state.head);
+    if (state.headers !== null) {
+      // (The message's own text header: layout.textHeader, index.ts mineFile.)
+      state.message = state.headers.read(state.message, state.parts);
+      if (state.parts.level !== '') state.head.level = state.parts.level;
+      if (state.row.entity === '') state.row.entity = state.parts.entity;
+    }
     if (state.row.level !== '') state.head.level = state.row.level;
     if (state.message.length === 0 && state.head.location === '') return false;
-    state.host = '';
+    // (A table's source stands where a syslog line's host does: with no request id, it names instances.)
+    state.host = state.row.source ?? '';
     state.timed = true;
     state.lastTime = state.t;
     return true;

@@ -18,7 +18,7 @@ import { numberRegex, parameterRegexes, plainParameters, QUOTED } from './token-
  * location there, captured into the names (`entity:head.go:1290 template`) as the miner names them, then for lines
  * without one.
  */
-export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header: string[]): string {
+export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header: string[], textHeader = false): string {
   const out = [...header];
   const col = (i: number): string => layout.columns[i] as string;
   const kind = layout.kind === 'jsonl' ? 'JSON Lines' : layout.kind === 'logfmt' ? 'logfmt' : layout.kind.toUpperCase();
@@ -26,6 +26,8 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
     `${layout.entity >= 0 ? `, entity ${col(layout.entity)}` : ''}${layout.trace >= 0 ? `, instances ${col(layout.trace)}` : ''}`);
   out.push(`timestamp: { format: ${q(layout.timeFormat)}, pattern: ${q(cellPattern(layout, layout.time, 'ts'))} }`);
   if (model.instance !== null && layout.trace >= 0) out.push(`instance: { pattern: ${q(cellPattern(layout, layout.trace, 'id'))} }`);
+  // (A request id in the line's text, as a text log's: index.ts IdFieldCounter.)
+  else if (model.instance?.kind === 'pattern') out.push(`instance: { pattern: ${q(model.instance.pattern)} }`);
   const prefix = layout.entity < 0 ? '' : '${entity}:';
   // (The header matches nothing but reads the entity: every rule reads the whole line, anywhere unless anchored.)
   if (layout.entity >= 0) out.push(`header: ${q(entityLookahead(layout))}`);
@@ -36,17 +38,22 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
   if (layout.kind === 'csv' || layout.kind === 'tsv') out.push(`  - { match: ${q(`^${escape(layout.columns.join(layout.kind === 'csv' ? ',' : '\t'))}$`)}, ignore: true }   # the header`);
   if (layout.level >= 0 || model.templates.some((t) => t.statement === true)) {
     // (The level read from its column, or from the message's head as the miner reads it.)
-    for (const [words, name] of [['WARN|WARNING', 'WARN'], ['ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG', 'ERROR']] as const) {
-      const re = layout.level >= 0 ? cellPattern(layout, layout.level, '', `(?:${anyCase(words)})(?=[",}\\s]|$)`)
+    // (A syslog severity number is its word: layout.ts levelWord; 4 a warning, 0–3 errors.)
+    for (const [words, name, number] of [['WARN|WARNING', 'WARN', '4'], ['ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG', 'ERROR', '[0-3]']] as const) {
+      const re = layout.level >= 0 ? cellPattern(layout, layout.level, '', `(?:${anyCase(words)}|${number})(?=[",}\\s]|$)`)
         : `\\d\\d:\\d\\d:\\d\\d[.,]\\d+\\s+\\[?(?:${words})\\]?\\s`;
       out.push(`  - { match: ${q(re)}, event: ${q(`${prefix}${name}`)}, continue: true }`);
     }
   }
   const ordered = [...model.templates].sort((a, b) => wildcards(a) - wildcards(b) || a.id - b.id);
   for (const t of ordered) {
-    const match = t.statement === true ? `(?:^|[\\s"\\[(])${escape(t.tokens[0] as string)}[\\])]?:?(?:\\s|\\\\n|"|$)` : layout.kind === 'logfmt' ? logfmtRegex(t, layout, model) : messageRegex(t, layout);
+    // (A message with a text header of its own, or inside a record in a cell, is read by the miner in ways a rule
+    // over the whole row does not repeat: left out.)
+    const nested = textHeader || layout.cell !== undefined || layout.messageField !== '' || layout.messageAlt.length > 0 || layout.fileEntity !== undefined;
+    const match = t.statement === true ? `(?:^|[\\s"\\[(])${escape(t.tokens[0] as string)}[\\])]?:?(?:\\s|\\\\n|"|$)`
+      : nested ? null : layout.kind === 'logfmt' ? logfmtRegex(t, layout, model) : messageRegex(t, layout);
     if (match === null) {
-      out.push(`  # left out: ${clip(t.name)} (${layout.kind === 'logfmt' ? 'its lines differ in their message key\'s words' : 'inside a quoted or JSON cell'}: write its rule by hand)`);
+      out.push(`  # left out: ${clip(t.name)} (${nested ? 'a header or record inside the message cell, a second message column or an entity from the file name' : layout.kind === 'logfmt' ? 'its lines differ in their message key\'s words' : 'inside a quoted or JSON cell'}: write its rule by hand)`);
       continue;
     }
     // A line naming its location: the template's rules with the location in the names, before those without.
@@ -77,7 +84,8 @@ export function templateRules(t: MinedTemplate, match: string, prefix: string): 
  * with `value` (a regex) matching it there instead.
  */
 function cellPattern(layout: TableLayout, c: number, group: string, value?: string): string {
-  if (layout.kind === 'jsonl') return `"${escape(jsonEscape(layout.columns[c] as string))}":\\s*"?${value ?? `(?<${group}>[^",}]*)`}`;
+  if (layout.kind === 'jsonl') return `${jsonKey(layout.columns[c] as string)}"?${value ?? `(?<${group}>[^",}]*)`}`;
+  if (layout.kind === 'cri') return `^(?:\\S+ ){${c}}${value ?? `(?<${group}>\\S+)`}`;
   // (logfmt: a quoted value runs to its quote, a bare one to a blank.)
   if (layout.kind === 'logfmt') return `(?:^|\\s)${escape(layout.columns[c] as string)}="?${value ?? `(?<${group}>(?<=")[^"]*|[^\\s"]*)`}`;
   const d = layout.kind === 'csv' ? ',' : '\\t';
@@ -86,8 +94,8 @@ function cellPattern(layout: TableLayout, c: number, group: string, value?: stri
 
 /** A lookahead capturing the entity, its replica suffix left out as serviceOf leaves it out (layout.ts). */
 function entityLookahead(layout: TableLayout): string {
-  const suffix = namesPods(layout) ? '(?:-[a-z0-9]{6,10}-[a-z0-9]{5}|-\\d+)?' : '(?:-[a-z0-9]{6,10}-[a-z0-9]{5})?';
-  if (layout.kind === 'jsonl') return `^(?=.*"${escape(jsonEscape(layout.columns[layout.entity] as string))}":\\s*"(?<entity>[^"]*?)${suffix}")`;
+  const suffix = namesPods(layout) ? '(?:-[a-z0-9]{6,10}-[a-z0-9]{5}|-\\d+|\\/[0-9a-f]{8,})?' : '(?:-[a-z0-9]{6,10}-[a-z0-9]{5}|\\/[0-9a-f]{8,})?';
+  if (layout.kind === 'jsonl') return `^(?=.*${jsonKey(layout.columns[layout.entity] as string)}"(?<entity>[^"]*?)${suffix}")`;
   // (logfmt: a quoted value, `component="scrape manager"`, runs to its quote, a bare one to a blank.)
   if (layout.kind === 'logfmt') return `^(?=(?:.*\\s)?${escape(layout.columns[layout.entity] as string)}="?(?<entity>(?<=")[^"]*?(?=${suffix}")|(?<==)[^\\s"]*?(?=${suffix}(?:\\s|$))))`;
   const d = layout.kind === 'csv' ? ',' : '\\t';
@@ -103,8 +111,9 @@ function messageRegex(t: MinedTemplate, layout: TableLayout): string | null {
   const tokens = t.tokens.map((tok, i) => tokenRegex(tok, t.states[i] !== '', i));
   if (layout.kind === 'jsonl') {
     if (layout.message < 0 || t.tokens.some((tok) => /["\\]/.test(tok))) return null;
-    return `"${escape(jsonEscape(layout.columns[layout.message] as string))}":\\s*"\\s*${tokens.join('\\s+')}\\s*"`;
+    return `${jsonKey(layout.columns[layout.message] as string)}"\\s*${tokens.join('\\s+')}\\s*"`;
   }
+  if (layout.kind === 'cri') return `^\\S+ \\S+ \\S+ \\s*${tokens.join('\\s+')}\\s*$`;
   if (layout.message >= 0 || t.example.includes('"')) return null;
   // The message's columns, in order: each as many tokens as its value in the template's first line has.
   const d = layout.kind === 'csv' ? ',' : '\t';
@@ -174,5 +183,10 @@ const anyCase = (words: string): string =>
   words.split('|').flatMap((w) => [w, w.toLowerCase(), w.charAt(0) + w.slice(1).toLowerCase()]).join('|');
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const jsonEscape = (text: string): string => JSON.stringify(text).slice(1, -1);
+/**
+ * A JSON key and its colon: a dotted column of a nested object (layout.ts flatObject: `kubernetes.pod.name`) as
+ * its keys in order, each opening an object that holds the next (`"kubernetes":{…"pod":{…"name":`).
+ */
+const jsonKey = (column: string): string => column.split('.').map((k) => `"${escape(jsonEscape(k))}":\\s*`).join('\\{[\\s\\S]*?');
 const q = (text: string): string => `'${text.replace(/'/g, "''")}'`;
 const clip = (text: string): string => text.replace(/[\r\n]/g, ' ').slice(0, 70);
