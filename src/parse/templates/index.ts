@@ -267,6 +267,31 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
   const numbers = heads !== null && options.numbers === true && layout.field === 0 ? new NumbersRecorder() : null;
   // (Where a message's digit runs are, found with its key: KeyGuess.find. As long as any key's segments.)
   let numberShifts = numbers === null ? null : new Int32Array(64);
+  /** The entry of a message's key, made at its first line (`text`, at time `t`). (Out of the line loop: rare.) */
+  const keyOf = (message: string, text: string, timed: boolean, t: number): KeyEntry => {
+    const key = messageKey(message);
+    let entry = byKey.get(key);
+    if (entry !== undefined) return entry;
+    const raw = tokenize(message, comma);
+    const masked = maskAll(raw);
+    const variable: number[] = [];
+    const numbered: number[] = [];
+    // A literal word is never a number.
+    const notNumeric = new Uint8Array(raw.length);
+    for (let i = 0; i < raw.length; i++) {
+      if (masked[i] !== raw[i]) variable.push(i);
+      else notNumeric[i] = 1;
+      if (options.numbers === true && readsAsNumber(messageKey(raw[i] as string))) numbered.push(i);
+    }
+    entry = {
+      key, masked, count: 0, example: text, timed, notNumeric, variable, numbered, values: new Array<string | null | undefined>(raw.length),
+      first: t, last: t, index: keys.length, hexLike: HEX_LIKE.test(key), segments: key.split('0'), settled: false,
+    };
+    byKey.set(key, entry);
+    keys.push(entry);
+    if (numberShifts !== null && entry.segments.length > numberShifts.length) numberShifts = new Int32Array(2 * entry.segments.length);
+    return entry;
+  };
   await readLines(file, {
     line: (text, lineNo) => {
       lines++;
@@ -310,28 +335,7 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
       let shifted = numberShifts !== null;
       if (entry === undefined) {
         shifted = false;
-        const key = messageKey(split.message);
-        entry = byKey.get(key);
-        if (entry === undefined) {
-          const raw = tokenize(split.message, comma);
-          const masked = maskAll(raw);
-          const variable: number[] = [];
-          const numbered: number[] = [];
-          // A literal word is never a number.
-          const notNumeric = new Uint8Array(raw.length);
-          for (let i = 0; i < raw.length; i++) {
-            if (masked[i] !== raw[i]) variable.push(i);
-            else notNumeric[i] = 1;
-            if (options.numbers === true && readsAsNumber(messageKey(raw[i] as string))) numbered.push(i);
-          }
-          entry = {
-            key, masked, count: 0, example: text, timed: split.timed, notNumeric, variable, numbered, values: new Array<string | null | undefined>(raw.length),
-            first: split.t, last: split.t, index: keys.length, hexLike: HEX_LIKE.test(key), segments: key.split('0'), settled: false,
-          };
-          byKey.set(key, entry);
-          keys.push(entry);
-          if (numberShifts !== null && entry.segments.length > numberShifts.length) numberShifts = new Int32Array(2 * entry.segments.length);
-        }
+        entry = keyOf(split.message, text, split.timed, split.t);
         guess.add(split.message, entry);
       }
       entry.count++;
