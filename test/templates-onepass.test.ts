@@ -7,6 +7,7 @@
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { listInputFiles, type InputFile } from '../src/parse/files.js';
 import { emptyReadStats, readClass, type ClassSink, type ReadStats } from '../src/parse/reader.js';
@@ -135,6 +136,21 @@ describe('records from the mining pass (translateFile) against reading every lin
     expect(r.stats.bad.skippedLines).toBe(1);
   });
 
+  it('a file whose numbers would take over a quarter of its bytes, and a compressed file, are read (the same records)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'distalyze-onepass-many-'));
+    const line = (i: number, many: boolean): string => `2026-11-20 10:00:${String(i).padStart(2, '0')},000 INFO  [main] org.example.M: ` +
+      (many ? Array.from({ length: 16 }, (_, k) => String((i * 7 + k) % 10)).join(' ') : `put ${i} took ${i + 3} ms`);
+    for (const c of ['good', 'bad']) mkdirSync(join(dir, c));
+    writeFileSync(join(dir, 'good', 'few.log'), `${Array.from({ length: 40 }, (_, i) => line(i, false)).join('\n')}\n`);
+    writeFileSync(join(dir, 'good', 'many.log'), `${Array.from({ length: 40 }, (_, i) => line(i, true)).join('\n')}\n`);
+    writeFileSync(join(dir, 'bad', 'few.log.gz'), gzipSync(`${Array.from({ length: 40 }, (_, i) => line(i, false)).join('\n')}\n`));
+    writeFileSync(join(dir, 'bad', 'many.log'), `${Array.from({ length: 40 }, (_, i) => line(i + 1, true)).join('\n')}\n`);
+    const r = await sameAsPlain(await classesOf(dir));
+    // (good/few.log only: many.log's numbers are 16 × 8 bytes a line of ~90.)
+    expect(r.fromMining).toBe(1);
+    expect(r.records.filter((x) => x.startsWith('S ')).length).toBeGreaterThan(40 * 16);
+  });
+
   it('a file changed after it was mined is read again, as it now is', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'distalyze-onepass-changed-'));
     const body = Array.from({ length: 20 }, (_, i) => `2026-11-20 10:00:${String(i).padStart(2, '0')},000 INFO  [main] org.example.Store: put ${i} took ${i + 3} ms`).join('\n');
@@ -168,7 +184,7 @@ describe('NumbersRecorder against numericValue of each token', () => {
     const plan = numberPlan(key, false, numbered);
     expect(Array.from(plan.run).filter((r) => r === -1).length).toBeGreaterThan(0); // the 0x tokens: read by numericValueIn
     for (const withShifts of [false, true]) {
-      const recorder = new NumbersRecorder();
+      const recorder = new NumbersRecorder(1 << 20);
       for (const m of messages) {
         expect(messageKey(m)).toBe(key);
         const shifts = new Int32Array(plan.segments.length);

@@ -264,7 +264,8 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
   const heads = stamp !== null && stamp.size >= 0 && table === null && !empty && !comma && !layout.host && layout.pipes === undefined
     ? new HeadsRecorder(stamp.size, stamp.mtimeMs) : null;
   // And its lines' numbers, for the translating pass not to read it again (translateFile).
-  const numbers = heads !== null && options.numbers === true && layout.field === 0 ? new NumbersRecorder() : null;
+  // (Not a compressed file's: the reader reads those, its bytes being what is decompressed.)
+  const numbers = heads !== null && options.numbers === true && layout.field === 0 && !file.gzip ? new NumbersRecorder(file.size) : null;
   // (Where a message's digit runs are, found with its key: KeyGuess.find. As long as any key's segments.)
   let numberShifts = numbers === null ? null : new Int32Array(64);
   /** The entry of a message's key, made at its first line (`text`, at time `t`). (Out of the line loop: rare.) */

@@ -136,10 +136,17 @@ export function keepsHeads(files: ReadonlyArray<{ readonly size: number; readonl
 
 /**
  * Most bytes of input (counted as for HEADS_MAX_INPUT_BYTES) whose text lines also keep their numbers (LineHeads.numbers):
- * 8 bytes per token of a line that can read as a number, for the whole pass (300 MB of log4j: ~40 MB). Past it the translating pass
- * reads the files again.
+ * 8 bytes per token of a line that can read as a number, for the whole pass (300 MB of log4j: ~25 MB; at most
+ * NUMBERS_MAX_SHARE of the input). Past it the translating pass reads the files again.
  */
 export const NUMBERS_MAX_INPUT_BYTES = 512 << 20;
+
+/**
+ * Most bytes of numbers a file keeps, as a share of its own bytes (past it, it keeps none and is read again): a
+ * quarter, so that the numbers of a pass take at most a quarter of NUMBERS_MAX_INPUT_BYTES whatever its lines hold
+ * (log4j: 8 %).
+ */
+export const NUMBERS_MAX_SHARE = 0.25;
 
 /** Whether a pass over `files` keeps its lines' numbers (NUMBERS_MAX_INPUT_BYTES). */
 export function keepsNumbers(files: ReadonlyArray<{ readonly size: number; readonly gzip: boolean }>): boolean {
@@ -263,8 +270,9 @@ export function readsAsNumber(keyToken: string): boolean {
 /**
  * How to read the numbers of a key's lines at its numbered positions (readsAsNumber) from where their digit runs are
  * (mask.ts hasKey's shifts), as numericValueIn reads each token: a token's number is one digit run of the key (the
- * k-th), with the sign before it and the run after its `.` when the key's token has them; a token whose key token
- * holds `0x` (its digits decide: readsAsNumber) is read by numericValueIn.
+ * k-th), with the sign before it and the run after its `.` when the key's token has them; a token with a unit that
+ * numericValueIn reads as more than a unit (a time unit scales), or whose key token holds `0x` (its digits decide:
+ * readsAsNumber), is read by numericValueIn.
  */
 export interface NumberPlan {
   readonly segments: readonly string[];
@@ -301,8 +309,16 @@ export function numberPlan(key: string, commaSeparated: boolean, numbered: Int32
     const c = token.charAt(i);
     if (c === '-' || c === '+') i++;
     if (token.charCodeAt(i) !== 48) continue;
+    const fraction = token.charAt(i + 1) === '.' && token.charAt(i + 2) === '0';
+    // A unit after the number (`850ms`, `12MB`) is read by numericValueIn, which decides what it means, unless it
+    // reads as the number alone for other digits too (a unit that scales, or more runs, would not).
+    const numberEnd = i + (fraction ? 3 : 1);
+    let rest = numberEnd;
+    while (rest < token.length && EDGE.includes(token.charAt(rest))) rest++;
+    const digit = (text: string, d: string): string => text.slice(0, i) + d + text.slice(i + 1);
+    if (rest < token.length && !['1', '7'].every((d) => Object.is(numericValue(digit(token, d)), numericValue(digit(token.slice(0, numberEnd), d))))) continue;
     run[p] = (plan.runsBeforeStart[p] as number) + [...token.slice(0, i)].filter((ch) => ch === '0').length;
-    form[p] = (c === '-' ? 1 : c === '+' ? 2 : 0) + (token.charAt(i + 1) === '.' && token.charAt(i + 2) === '0' ? 4 : 0);
+    form[p] = (c === '-' ? 1 : c === '+' ? 2 : 0) + (fraction ? 4 : 0);
   }
   return { segments, runAt, run, form, plan };
 }
@@ -314,13 +330,21 @@ const EDGE = '[](){}<>,;:"\'.';
  * The numbers of a file's lines as the translating pass would read them (readByPlan of a message known to have its
  * key, index.ts templateTranslator): per line that has a key, in line order, numericValueIn of each token at the
  * key's numbered positions (readsAsNumber; NaN past the last token). A file's numbers are dropped (`finish` gives
- * undefined) if a message did not fit its key's shape, which a message of that key always does.
+ * undefined) past NUMBERS_MAX_SHARE of its bytes, or if a message did not fit its key's shape, which a message of
+ * that key always does.
  */
 export class NumbersRecorder {
   private values = new Float64Array(4096);
   private n = 0;
   private shifts = new Int32Array(64);
   private broken = false;
+  /** NUMBERS_MAX_SHARE of the file's bytes, in numbers. */
+  private readonly most: number;
+
+  /** For a file of `size` bytes. */
+  constructor(size: number) {
+    this.most = Math.floor(NUMBERS_MAX_SHARE * size / Float64Array.BYTES_PER_ELEMENT);
+  }
 
   /**
    * The numbers of `message`, known to have the key of `plan`; `shifts`: where its digit runs are (hasKey's, of this
@@ -330,6 +354,11 @@ export class NumbersRecorder {
     const runs = plan.run;
     const np = runs.length;
     if (np === 0 || this.broken) return;
+    if (this.n + np > this.most) {
+      this.broken = true;
+      this.values = new Float64Array(0);
+      return;
+    }
     if (this.n + np > this.values.length) {
       const grown = new Float64Array(Math.max(this.values.length * 2, this.n + np));
       grown.set(this.values.subarray(0, this.n));
