@@ -145,6 +145,15 @@ async function readFile(file: InputFile, className: ClassName, sink: RecordSink,
 async function readThroughLines(file: InputFile, className: ClassName, translator: LineTranslator, sink: RecordSink, options: ReadOptions, stats: ReadStats): Promise<void> {
   const base = { file: file.path, relativePath: file.relativePath, className };
   translator.beginFile?.(base, sink);
+  // (A compressed file's bytes read are not its size: it is read.)
+  const known = file.gzip ? null : translator.translateFile?.(base, sink) ?? null;
+  if (known !== null) {
+    translator.endFile?.(base, sink);
+    options.onBytes?.(known.bytes);
+    stats.bytes += known.bytes;
+    stats.lines += known.lines;
+    return;
+  }
   const ctx: { -readonly [K in keyof LineContext]: LineContext[K] } = { ...base, line: 0 };
   const r = await readLines(file, {
     line: (text, lineNo) => {

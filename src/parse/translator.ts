@@ -19,6 +19,12 @@ export interface LineTranslator {
   beginFile?(ctx: Omit<LineContext, 'line'>, sink: RecordSink): void;
   /** Translate one raw line (without its line terminator). Returns true when mapped. */
   translateLine(line: string, ctx: LineContext, sink: RecordSink): boolean;
+  /**
+   * A file's records without reading it, when the translator holds them already (templates/index.ts: the mining
+   * pass kept each line's time, key and numbers); called after beginFile. Gives the lines and bytes reading the file
+   * would have counted, or null: read it line by line.
+   */
+  translateFile?(ctx: Omit<LineContext, 'line'>, sink: RecordSink): { readonly lines: number; readonly bytes: number } | null;
   /** Called when a raw file ends. */
   endFile?(ctx: Omit<LineContext, 'line'>, sink: RecordSink): void;
   /** How many lines each rule matched, for `distalyze translate`'s summary. */

@@ -37,8 +37,8 @@ import { IdFieldCounter, ID_SAMPLE_LINES, idColumnOf, type InstanceRule } from '
 import { keyPlan, numericValue, readByPlan, tokenize, walkMessage, WILDCARD, type KeyPlan } from './mask.js';
 import { detectTimestamp, endsField, fieldStart, isTimeOfDay, plausibleTime, SAMPLE_LINES, TIMESTAMP_CANDIDATES } from './timestamps.js';
 import { describeHeader, learnLeadingIds, learnPipes, learnTextHeader } from './header.js';
-import type { FileLayout, FileMining, MiningPass, MiningProgress, TemplateOptions } from './types.js';
-import { fileStamp, HeadsRecorder, headsOf, keepsHeads, replayOf, runEnds, splitByHeads, tokensByKey, type LineReplay, type MinedKey } from './replay.js';
+import type { FileLayout, FileMining, LineHeads, MiningPass, MiningProgress, TemplateOptions } from './types.js';
+import { fileStamp, HeadsRecorder, headsOf, keepsHeads, keepsNumbers, numberPlan, NumbersRecorder, readsAsNumber, replayOf, runEnds, splitByHeads, tokensByKey, type LineReplay, type MinedKey, type NumberPlan } from './replay.js';
 import { fileState, HEX_LIKE, KeyGuess, maskAll, messageKey, splitLine, type FileState } from './split.js';
 import { describeTable, detectTable } from '../layout.js';
 
@@ -262,7 +262,7 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
   const byStatement = new Map<string, FileMining['statements'][number]>();
   const state = fileState(layout, makeTimeFormat(layout.format, { year }));
   const keys: FileMining['keys'] = [];
-  type KeyEntry = FileMining['keys'][number] & { variable: number[]; index: number; hexLike: boolean; segments: string[]; settled: boolean; plan?: KeyPlan };
+  type KeyEntry = FileMining['keys'][number] & { variable: number[]; index: number; hexLike: boolean; segments: string[]; settled: boolean; plan?: KeyPlan; numberPlan?: NumberPlan };
   let shifts = new Int32Array(64);
   const tokens: string[] = [];
   const byKey = new Map<string, KeyEntry>();
@@ -280,6 +280,36 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
   // A text log whose messages are its lines' ends keeps its lines' heads (replay.ts).
   const heads = stamp !== null && stamp.size >= 0 && table === null && !empty && !comma && !layout.host && layout.pipes === undefined
     ? new HeadsRecorder(stamp.size, stamp.mtimeMs) : null;
+  // And its lines' numbers, for the translating pass not to read it again (translateFile).
+  // (Not a compressed file's: the reader reads those, its bytes being what is decompressed.)
+  const numbers = heads !== null && options.numbers === true && layout.field === 0 && !file.gzip ? new NumbersRecorder(file.size) : null;
+  // (Where a message's digit runs are, found with its key: KeyGuess.find. As long as any key's segments.)
+  let numberShifts = numbers === null ? null : new Int32Array(64);
+  /** The entry of a message's key, made at its first line (`text`, at time `t`). (Out of the line loop: rare.) */
+  const keyOf = (message: string, text: string, timed: boolean, t: number): KeyEntry => {
+    const key = messageKey(message);
+    let entry = byKey.get(key);
+    if (entry !== undefined) return entry;
+    const raw = tokenize(message, comma);
+    const masked = maskAll(raw);
+    const variable: number[] = [];
+    const numbered: number[] = [];
+    // A literal word is never a number.
+    const notNumeric = new Uint8Array(raw.length);
+    for (let i = 0; i < raw.length; i++) {
+      if (masked[i] !== raw[i]) variable.push(i);
+      else notNumeric[i] = 1;
+      if (options.numbers === true && readsAsNumber(messageKey(raw[i] as string))) numbered.push(i);
+    }
+    entry = {
+      key, masked, count: 0, example: text, timed, notNumeric, variable, numbered, values: new Array<string | null | undefined>(raw.length),
+      first: t, last: t, index: keys.length, hexLike: HEX_LIKE.test(key), segments: key.split('0'), settled: false,
+    };
+    byKey.set(key, entry);
+    keys.push(entry);
+    if (numberShifts !== null && entry.segments.length > numberShifts.length) numberShifts = new Int32Array(2 * entry.segments.length);
+    return entry;
+  };
   await readLines(file, {
     line: (text, lineNo) => {
       lines++;
@@ -320,27 +350,11 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
         return;
       }
       if (split.host !== '' && lineNo <= ID_SAMPLE_LINES) hosts.add(split.host);
-      let entry = guess.find(split.message);
+      let entry = guess.find(split.message, numberShifts);
+      let shifted = numberShifts !== null;
       if (entry === undefined) {
-        const key = messageKey(split.message);
-        entry = byKey.get(key);
-        if (entry === undefined) {
-          const raw = tokenize(split.message, comma);
-          const masked = maskAll(raw);
-          const variable: number[] = [];
-          // A literal word is never a number.
-          const notNumeric = new Uint8Array(raw.length);
-          for (let i = 0; i < raw.length; i++) {
-            if (masked[i] !== raw[i]) variable.push(i);
-            else notNumeric[i] = 1;
-          }
-          entry = {
-            key, masked, count: 0, example: text, timed: split.timed, notNumeric, variable, values: new Array<string | null | undefined>(raw.length),
-            first: split.t, last: split.t, index: keys.length, hexLike: HEX_LIKE.test(key), segments: key.split('0'), settled: false,
-          };
-          byKey.set(key, entry);
-          keys.push(entry);
-        }
+        shifted = false;
+        entry = keyOf(split.message, text, split.timed, split.t);
         guess.add(split.message, entry);
       }
       entry.count++;
@@ -353,6 +367,7 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
       }
       lineKeys[lineNo - 1] = entry.index + 1;
       heads?.record(lineNo, split);
+      if (numbers !== null && entry.numbered.length > 0) numbers.record(split.message, entry.numberPlan ??= numberPlan(entry.key, comma, Int32Array.from(entry.numbered)), shifted ? numberShifts : null);
       // A masked token is a number if it reads as one and is not a bracketed id. Lines of one key differ only in
       // their digit runs, which decide neither (HEX_LIKE aside): once a position's values differed, later lines of
       // the key tell nothing more about it, and are not tokenized again.
@@ -384,10 +399,14 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
   }, onBytes);
   return {
     path: file.path, layout,
-    keys: keys.map(({ key, masked, count, example, timed, notNumeric, values, first, last }) => ({ key, masked, count, example, timed, notNumeric, values, first, last })),
+    keys: keys.map(({ key, masked, numbered, count, example, timed, notNumeric, values, first, last }) => ({ key, masked, numbered, count, example, timed, notNumeric, values, first, last })),
     ids: ids.counts(), hosts: [...hosts], lines, untimed, continued, foreign, foreignLine, foreignText, empty, lineKeys: lineKeys.slice(0, lines), statements,
-    ...(heads !== null ? { heads: heads.finish(lines) } : {}),
+    ...(heads !== null ? { heads: withNumbers(heads.finish(lines), numbers?.finish()) } : {}),
   };
+}
+
+function withNumbers(heads: LineHeads, numbers: Float64Array | undefined): LineHeads {
+  return numbers === undefined ? heads : { ...heads, numbers };
 }
 
 /**
@@ -431,7 +450,7 @@ function foreignTimestamps(own: string, year: number): (line: string, layout: Fi
 export async function mineTemplates(classes: Readonly<Record<ClassName, readonly InputFile[]>>, options: TemplateOptions & { readonly jobs?: number } = {}, progress: MiningProgress = {}): Promise<TemplateModel> {
   const inputs = (['good', 'bad'] as const).flatMap((className) => classes[className].map((file) => ({ file, className })));
   const jobs = Math.min(options.jobs ?? 1, inputs.length);
-  const pass: MiningPass = { ...options, heads: keepsHeads(inputs.map((i) => i.file)) };
+  const pass: MiningPass = { ...options, heads: keepsHeads(inputs.map((i) => i.file)), numbers: keepsNumbers(inputs.map((i) => i.file)) };
   let minings: FileMining[];
   if (jobs > 1) {
     const { mineParallel } = await import('./mine-parallel.js');
@@ -672,6 +691,8 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
   /** The numbers at a line's state positions (readByPlan, walkMessage), and readByPlan's scratch. */
   const values = new Float64Array(byTemplate.reduce((n, e) => Math.max(n, e.states.length), 0));
   let shifts = new Int32Array(64);
+  /** Per replayed key: fastStates, made on first use. */
+  const fastMaps: Array<Int32Array | null | undefined> = [];
   let state: FileState | null = null;
   const instanceRule = model.instance;
   const idRegex: UserRegex | null = instanceRule?.kind === 'pattern' ? compileUserRegex(instanceRule.pattern) : null;
@@ -692,6 +713,39 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
       if (format === undefined) formats.set(layout.format, format = makeTimeFormat(layout.format, { year: model.year }));
       state = fileState(layout, format, replay?.lines[ctx.file], headsOf(replay, ctx.file));
       currentInstance = null;
+    },
+    translateFile(_ctx: Omit<LineContext, 'line'>, sink: RecordSink): { lines: number; bytes: number } | null {
+      const s = state as FileState;
+      const keys = s.replay;
+      const heads = s.heads;
+      const numbers = heads?.numbers;
+      const numbered = replay?.numbered;
+      if (keys === undefined || heads === undefined || numbers === undefined || numbered === undefined || instanceRule !== null || s.layout.header) return null;
+      const n = heads.t.length;
+      if (keys.length !== n) return null;
+      // Only a file whose every line becomes records: a line that does not is reported with its text, which is not kept.
+      for (let i = 0; i < n; i++) {
+        const k = (keys[i] as number) - 1;
+        if (k < 0 || (heads.start[i] as number) <= 0 || fastStates(k, numbered) === null) return null;
+      }
+      let at = 0;
+      for (let i = 0; i < n; i++) {
+        const k = (keys[i] as number) - 1;
+        const entry = replayEntries[k] as Entry;
+        const map = fastStates(k, numbered) as Int32Array;
+        for (let p = 0; p < map.length; p++) {
+          const j = map[p] as number;
+          values[p] = j === -1 ? NaN : numbers[at + j] as number;
+        }
+        at += (numbered[k] as Int32Array).length;
+        const pair = (heads.head[i] as number) >> 1;
+        s.t = heads.t[i] as number;
+        s.parts.level = heads.parts[2 * pair] as string;
+        s.parts.entity = heads.parts[2 * pair + 1] as string;
+        s.head.level = s.parts.level;
+        emit(entry.id, s, sink, map.length);
+      }
+      return at === numbers.length ? { lines: n, bytes: heads.size } : null;
     },
     translateLine(line: string, ctx: LineContext, sink: RecordSink): boolean {
       last = -1;
@@ -747,6 +801,21 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
       return true;
     },
   };
+
+  /**
+   * Per replayed key: where its template's state positions are among the key's numbered positions (whose numbers the
+   * mining pass kept: LineHeads.numbers), −1 for one that is not (it reads as NaN: replay.ts readsAsNumber); null
+   * when the key has no template (its lines are reported, so read).
+   */
+  function fastStates(k: number, numbered: readonly Int32Array[]): Int32Array | null {
+    let map = fastMaps[k];
+    if (map === undefined) {
+      const entry = replayEntries[k] as Entry;
+      const positions = Array.from(numbered[k] as Int32Array);
+      fastMaps[k] = map = entry.id === -1 ? null : Int32Array.from(entry.states, (pos) => positions.indexOf(pos));
+    }
+    return map;
+  }
 
   /** Switch to the line's instance, if instances are named (false: the line names none). */
   function enterInstance(line: string, split: FileState, sink: RecordSink): boolean {

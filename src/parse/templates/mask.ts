@@ -425,10 +425,10 @@ export function keyPlan(key: string, commaSeparated: boolean, positions: Int32Ar
 /**
  * Whether `message` has the key whose digit-free segments (`key.split('0')`)
  * are `segments`: it is those segments with a run of digits between each two.
- * (readByPlan, without reading numbers.)
+ * (readByPlan, without reading numbers; with `shifts`, where its digit runs are, as readByPlan's.)
  */
-export function hasKey(message: string, segments: readonly string[]): boolean {
-  return matchSegments(message, segments, null);
+export function hasKey(message: string, segments: readonly string[], shifts: Int32Array | null = null): boolean {
+  return matchSegments(message, segments, shifts);
 }
 
 /**

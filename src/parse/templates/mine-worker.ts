@@ -25,7 +25,7 @@ port.on('message', (msg: { index: number; file: InputFile }) => {
     tell();
     const heads = reply.type === 'done' ? reply.mining.heads : undefined;
     port.postMessage(reply, reply.type === 'done'
-      ? [reply.mining.lineKeys.buffer as ArrayBuffer, ...(heads === undefined ? [] : [heads.t.buffer, heads.start.buffer, heads.head.buffer] as ArrayBuffer[])]
+      ? [reply.mining.lineKeys.buffer as ArrayBuffer, ...(heads === undefined ? [] : [heads.t.buffer, heads.start.buffer, heads.head.buffer, ...(heads.numbers === undefined ? [] : [heads.numbers.buffer])] as ArrayBuffer[])]
       : []);
   });
 });

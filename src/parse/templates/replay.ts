@@ -6,7 +6,7 @@
  */
 import { statSync } from 'node:fs';
 import type { RecordEnds } from '../files.js';
-import { knownKeyShifts, type KeyPlan } from './mask.js';
+import { keyPlan, knownKeyShifts, numericValue, numericValueIn, type KeyPlan } from './mask.js';
 import type { FileState } from './split.js';
 import type { FileMining, LineHeads, LineKeys } from './types.js';
 
@@ -37,6 +37,11 @@ export interface LineReplay {
    * memory, 14 bytes a line.
    */
   readonly heads?: Readonly<Record<string, LineHeads>>;
+  /**
+   * Per key (index in `keys`): the token positions that can read as a number (readsAsNumber), those whose numbers a
+   * line's LineHeads.numbers hold, in that order. Present when some file kept its numbers.
+   */
+  readonly numbered?: readonly Int32Array[];
 }
 
 /** Most bytes of line keys (all files) the mining pass hands to the translating pass, shared by the parsing threads. */
@@ -77,6 +82,7 @@ export function replayOf(minings: readonly FileMining[], templateOf: (key: Mined
   const templates: number[] = [];
   const lines: Record<string, LineKeys> = {};
   const heads: Record<string, LineHeads> = {};
+  const numbered: Int32Array[] = [];
   // (Keys of every file: those handed over are fewer.)
   const narrow = new Set(minings.flatMap((m) => m.keys.map((k) => k.key))).size <= 0xffff;
   const width = narrow ? Uint16Array.BYTES_PER_ELEMENT : Int32Array.BYTES_PER_ELEMENT;
@@ -96,6 +102,7 @@ export function replayOf(minings: readonly FileMining[], templateOf: (key: Mined
         byKey.set(k.key, index = keys.length);
         keys.push(k.key);
         templates.push(templateOf(k));
+        numbered.push(Int32Array.from(k.numbered));
       }
       global[i] = index;
     });
@@ -108,7 +115,8 @@ export function replayOf(minings: readonly FileMining[], templateOf: (key: Mined
     lines[m.path] = out;
     if (m.heads !== undefined) heads[m.path] = m.heads;
   }
-  return { keys, templates: Int32Array.from(templates), lines, ...(Object.keys(heads).length > 0 ? { heads: sharedHeads(heads) } : {}) };
+  const numbers = Object.values(heads).some((h) => h.numbers !== undefined);
+  return { keys, templates: Int32Array.from(templates), lines, ...(Object.keys(heads).length > 0 ? { heads: sharedHeads(heads) } : {}), ...(numbers ? { numbered } : {}) };
 }
 
 
@@ -124,6 +132,25 @@ export const HEADS_MAX_INPUT_BYTES = 1 << 30;
 /** Whether a pass over `files` keeps its lines' heads (HEADS_MAX_INPUT_BYTES). */
 export function keepsHeads(files: ReadonlyArray<{ readonly size: number; readonly gzip: boolean }>): boolean {
   return files.reduce((n, f) => n + (f.gzip ? 10 : 1) * f.size, 0) <= HEADS_MAX_INPUT_BYTES;
+}
+
+/**
+ * Most bytes of input (counted as for HEADS_MAX_INPUT_BYTES) whose text lines also keep their numbers (LineHeads.numbers):
+ * 8 bytes per token of a line that can read as a number, for the whole pass (300 MB of log4j: ~25 MB; at most
+ * NUMBERS_MAX_SHARE of the input). Past it the translating pass reads the files again.
+ */
+export const NUMBERS_MAX_INPUT_BYTES = 512 << 20;
+
+/**
+ * Most bytes of numbers a file keeps, as a share of its own bytes (past it, it keeps none and is read again): a
+ * quarter, so that the numbers of a pass take at most a quarter of NUMBERS_MAX_INPUT_BYTES whatever its lines hold
+ * (log4j: 8 %).
+ */
+export const NUMBERS_MAX_SHARE = 0.25;
+
+/** Whether a pass over `files` keeps its lines' numbers (NUMBERS_MAX_INPUT_BYTES). */
+export function keepsNumbers(files: ReadonlyArray<{ readonly size: number; readonly gzip: boolean }>): boolean {
+  return files.reduce((n, f) => n + (f.gzip ? 10 : 1) * f.size, 0) <= NUMBERS_MAX_INPUT_BYTES;
 }
 
 /**
@@ -210,8 +237,10 @@ function sharedHeads(heads: Readonly<Record<string, LineHeads>>): Record<string,
   const t = new Float64Array(new SharedArrayBuffer(lines * Float64Array.BYTES_PER_ELEMENT));
   const start = new Int32Array(new SharedArrayBuffer(lines * Int32Array.BYTES_PER_ELEMENT));
   const head = new Uint16Array(new SharedArrayBuffer(lines * Uint16Array.BYTES_PER_ELEMENT));
+  const numbers = new Float64Array(new SharedArrayBuffer(all.reduce((n, [, h]) => n + (h.numbers?.length ?? 0), 0) * Float64Array.BYTES_PER_ELEMENT));
   const out: Record<string, LineHeads> = {};
   let at = 0;
+  let numbersAt = 0;
   for (const [path, h] of all) {
     const n = h.t.length;
     t.set(h.t, at);
@@ -219,8 +248,164 @@ function sharedHeads(heads: Readonly<Record<string, LineHeads>>): Record<string,
     head.set(h.head, at);
     out[path] = { ...h, t: t.subarray(at, at + n), start: start.subarray(at, at + n), head: head.subarray(at, at + n) };
     at += n;
+    if (h.numbers !== undefined) {
+      numbers.set(h.numbers, numbersAt);
+      out[path] = { ...out[path] as LineHeads, numbers: numbers.subarray(numbersAt, numbersAt + h.numbers.length) };
+      numbersAt += h.numbers.length;
+    }
   }
   return out;
+}
+
+/**
+ * Whether a token of a message can read as a number (numericValue), judged by its key's token (its digit runs as one
+ * `0`): whether it does depends on where its digit runs are, not on their digits (mask.ts numericValueIn reads `=`,
+ * edge punctuation, a sign, digits, a `.`, a unit), except for `0x`, which a digit run followed by x may or may not
+ * be. A token that cannot reads as NaN on every line of its key: its number need not be kept.
+ */
+export function readsAsNumber(keyToken: string): boolean {
+  return /0[xX]/.test(keyToken) || !Number.isNaN(numericValue(keyToken));
+}
+
+/**
+ * How to read the numbers of a key's lines at its numbered positions (readsAsNumber) from where their digit runs are
+ * (mask.ts hasKey's shifts), as numericValueIn reads each token: a token's number is one digit run of the key (the
+ * k-th), with the sign before it and the run after its `.` when the key's token has them; a token with a unit that
+ * numericValueIn reads as more than a unit (a time unit scales), or whose key token holds `0x` (its digits decide:
+ * readsAsNumber), is read by numericValueIn.
+ */
+export interface NumberPlan {
+  readonly segments: readonly string[];
+  /** Per key digit run: its offset in the key (where the message's run starts, less the shift before it). */
+  readonly runAt: Int32Array;
+  /** Per numbered position: its integer digit run, or −1: read by numericValueIn from the token's span (`plan`). */
+  readonly run: Int32Array;
+  /** Per numbered position: 1 with a `-` before the run, 2 with a `+`, 0 without; 4 added with a fraction run after it. */
+  readonly form: Uint8Array;
+  readonly plan: KeyPlan;
+}
+
+export function numberPlan(key: string, commaSeparated: boolean, numbered: Int32Array): NumberPlan {
+  const plan = keyPlan(key, commaSeparated, numbered);
+  const segments = plan.segments;
+  const runAt = new Int32Array(Math.max(0, segments.length - 1));
+  let at = 0;
+  for (let r = 0; r < runAt.length; r++) {
+    at += (segments[r] as string).length;
+    runAt[r] = at;
+    at++;
+  }
+  const run = new Int32Array(numbered.length).fill(-1);
+  const form = new Uint8Array(numbered.length);
+  for (let p = 0; p < numbered.length; p++) {
+    const start = plan.starts[p] as number;
+    if (start === -1) continue;
+    const token = key.slice(start, plan.ends[p]);
+    if (/0[xX]/.test(token)) continue;
+    // (numericValueIn's reading up to the first digit: after the first `=` and the edge punctuation, a sign.)
+    const eq = token.indexOf('=');
+    let i = eq === -1 ? 0 : eq + 1;
+    while (i < token.length && EDGE.includes(token.charAt(i))) i++;
+    const c = token.charAt(i);
+    if (c === '-' || c === '+') i++;
+    if (token.charCodeAt(i) !== 48) continue;
+    const fraction = token.charAt(i + 1) === '.' && token.charAt(i + 2) === '0';
+    // A unit after the number (`850ms`, `12MB`) is read by numericValueIn, which decides what it means, unless it
+    // reads as the number alone for other digits too (a unit that scales, or more runs, would not).
+    const numberEnd = i + (fraction ? 3 : 1);
+    let rest = numberEnd;
+    while (rest < token.length && EDGE.includes(token.charAt(rest))) rest++;
+    const digit = (text: string, d: string): string => text.slice(0, i) + d + text.slice(i + 1);
+    if (rest < token.length && !['1', '7'].every((d) => Object.is(numericValue(digit(token, d)), numericValue(digit(token.slice(0, numberEnd), d))))) continue;
+    run[p] = (plan.runsBeforeStart[p] as number) + [...token.slice(0, i)].filter((ch) => ch === '0').length;
+    form[p] = (c === '-' ? 1 : c === '+' ? 2 : 0) + (fraction ? 4 : 0);
+  }
+  return { segments, runAt, run, form, plan };
+}
+
+/** mask.ts isEdgePunct's characters. */
+const EDGE = '[](){}<>,;:"\'.';
+
+/**
+ * The numbers of a file's lines as the translating pass would read them (readByPlan of a message known to have its
+ * key, index.ts templateTranslator): per line that has a key, in line order, numericValueIn of each token at the
+ * key's numbered positions (readsAsNumber; NaN past the last token). A file's numbers are dropped (`finish` gives
+ * undefined) past NUMBERS_MAX_SHARE of its bytes, or if a message did not fit its key's shape, which a message of
+ * that key always does.
+ */
+export class NumbersRecorder {
+  private values = new Float64Array(4096);
+  private n = 0;
+  private shifts = new Int32Array(64);
+  private broken = false;
+  /** NUMBERS_MAX_SHARE of the file's bytes, in numbers. */
+  private readonly most: number;
+
+  /** For a file of `size` bytes. */
+  constructor(size: number) {
+    this.most = Math.floor(NUMBERS_MAX_SHARE * size / Float64Array.BYTES_PER_ELEMENT);
+  }
+
+  /**
+   * The numbers of `message`, known to have the key of `plan`; `shifts`: where its digit runs are (hasKey's, of this
+   * key), or null when not known.
+   */
+  record(message: string, plan: NumberPlan, shifts: Int32Array | null): void {
+    const runs = plan.run;
+    const np = runs.length;
+    if (np === 0 || this.broken) return;
+    if (this.n + np > this.most) {
+      this.broken = true;
+      this.values = new Float64Array(0);
+      return;
+    }
+    if (this.n + np > this.values.length) {
+      const grown = new Float64Array(Math.max(this.values.length * 2, this.n + np));
+      grown.set(this.values.subarray(0, this.n));
+      this.values = grown;
+    }
+    if (shifts === null) {
+      if (plan.segments.length > this.shifts.length) this.shifts = new Int32Array(plan.segments.length);
+      shifts = this.shifts;
+      if (!knownKeyShifts(message, plan.segments, shifts)) {
+        this.broken = true;
+        return;
+      }
+    }
+    const values = this.values;
+    let at = this.n;
+    for (let p = 0; p < np; p++) {
+      const r = runs[p] as number;
+      values[at++] = r === -1 ? generalNumber(message, plan.plan, p, shifts) : runNumber(message, plan, r, plan.form[p] as number, shifts);
+    }
+    this.n = at;
+  }
+
+  finish(): Float64Array | undefined {
+    return this.broken ? undefined : this.values.slice(0, this.n);
+  }
+}
+
+/** numericValueIn of the token at the plan's position `p` (NaN past the last token). */
+function generalNumber(message: string, plan: KeyPlan, p: number, shifts: Int32Array): number {
+  const start = plan.starts[p] as number;
+  return start === -1 ? NaN
+    : numericValueIn(message, start + (shifts[plan.runsBeforeStart[p] as number] as number), (plan.ends[p] as number) + (shifts[plan.runsBeforeEnd[p] as number] as number));
+}
+
+/** numericValueIn of a token whose number is digit run `r` (with a sign and a fraction run by `form`: NumberPlan). */
+function runNumber(message: string, plan: NumberPlan, r: number, form: number, shifts: Int32Array): number {
+  const from = (plan.runAt[r] as number) + (shifts[r] as number);
+  const to = from + (shifts[r + 1] as number) - (shifts[r] as number) + 1;
+  if ((form & 4) === 0 && to - from <= 15) {
+    // (numericValueIn's sum: exact up to 15 digits.)
+    let value = 0;
+    for (let i = from; i < to; i++) value = value * 10 + (message.charCodeAt(i) - 48);
+    return (form & 3) === 1 ? -value : value;
+  }
+  // (The fraction run, r + 1, ends where its shift puts the key's end of it.)
+  const end = (form & 4) === 0 ? to : (plan.runAt[r + 1] as number) + (shifts[r + 2] as number) + 1;
+  return Number(message.slice((form & 3) === 0 ? from : from - 1, end));
 }
 
 /** The size and modification time of a file (−1 each when it cannot be read). */

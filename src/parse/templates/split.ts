@@ -179,13 +179,16 @@ export class KeyGuess<T extends { readonly segments: readonly string[] }> {
     return ((d * 31 + (d > 0 ? message.charCodeAt(d - 1) : 0) * 7 + last) & (GUESS_SLOTS - 1)) * GUESS_WAYS;
   }
 
-  /** The entry whose key the message has, among those remembered in its slot. */
-  find(message: string): T | undefined {
+  /**
+   * The entry whose key the message has, among those remembered in its slot, and with `shifts` (as long as any
+   * entry's segments) where its digit runs are (mask.ts hasKey).
+   */
+  find(message: string, shifts: Int32Array | null = null): T | undefined {
     const at = KeyGuess.slot(message);
     for (let w = 0; w < GUESS_WAYS; w++) {
       const e = this.slots[at + w];
       if (e === undefined) return undefined;
-      if (hasKey(message, e.segments)) return e;
+      if (hasKey(message, e.segments, shifts)) return e;
     }
     return undefined;
   }

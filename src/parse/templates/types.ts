@@ -63,6 +63,12 @@ export interface LineHeads {
   /** The file's size and modification time when mined: its heads are used only while both are the same. */
   readonly size: number;
   readonly mtimeMs: number;
+  /**
+   * Per line that has a key, in line order: the numbers at its key's numbered positions (replay.ts NumbersRecorder),
+   * what the translating pass would read from it; with them a file's records are emitted without reading it again
+   * (MinedTranslator.translateFile). Only when mineTemplates asked for them (MiningPass.numbers).
+   */
+  readonly numbers?: Float64Array;
 }
 
 /**
@@ -77,6 +83,8 @@ export interface FileMining {
   readonly keys: Array<{
     readonly key: string;
     readonly masked: string[];
+    /** The token positions that can read as a number (replay.ts readsAsNumber); any other reads as NaN on every line of the key. */
+    readonly numbered: readonly number[];
     count: number;
     readonly example: string;
     readonly timed: boolean;
@@ -112,4 +120,6 @@ export interface FileMining {
 /** TemplateOptions and what mineTemplates decides for its pass: whether files keep their lines' heads (LineHeads). */
 export interface MiningPass extends TemplateOptions {
   readonly heads?: boolean;
+  /** Whether text logs that keep their heads also keep their lines' numbers (LineHeads.numbers). */
+  readonly numbers?: boolean;
 }
