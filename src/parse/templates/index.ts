@@ -36,11 +36,12 @@ import { DEFAULT_DRAIN_PARAMETERS, Drain, skeleton, type DrainParameters, type S
 import { IdFieldCounter, ID_SAMPLE_LINES, idColumnOf, type InstanceRule } from './instances.js';
 import { keyPlan, numericValue, readByPlan, tokenize, walkMessage, WILDCARD, type KeyPlan } from './mask.js';
 import { detectTimestamp, endsField, fieldStart, isTimeOfDay, plausibleTime, SAMPLE_LINES, TIMESTAMP_CANDIDATES } from './timestamps.js';
-import { describeHeader, learnLeadingIds, learnPipes, learnTextHeader } from './header.js';
+import { learnLeadingIds, learnPipes, learnTextHeader } from './header.js';
+import { describeModel } from './describe.js';
 import type { FileLayout, FileMining, LineHeads, MiningPass, MiningProgress, TemplateOptions } from './types.js';
 import { fileStamp, HeadsRecorder, headsOf, keepsHeads, keepsNumbers, numberPlan, NumbersRecorder, readsAsNumber, replayOf, runEnds, splitByHeads, tokensByKey, type LineReplay, type MinedKey, type NumberPlan } from './replay.js';
 import { fileState, HEX_LIKE, KeyGuess, maskAll, messageKey, splitLine, type FileState } from './split.js';
-import { describeTable, detectTable } from '../layout.js';
+import { detectTable } from '../layout.js';
 
 export interface MinedTemplate {
   readonly id: number;
@@ -104,6 +105,7 @@ function isCsv(file: InputFile): boolean {
 }
 
 export type { LineKeys } from './types.js';
+export { untimedNotes } from './describe.js';
 export { REPLAY_MAX_BYTES, REPLAY_MAX_KEY_CHARS, type LineReplay } from './replay.js';
 
 /** A translator built from mined templates, with the model it was built from (for workers and `distalyze templates`). */
@@ -147,55 +149,6 @@ export async function rawLogTranslator(classes: Readonly<Record<ClassName, reado
 export async function mineRawLogs(logs: Readonly<Record<ClassName, readonly InputFile[]>>, options: TemplateOptions & { readonly jobs?: number } = {}, progress: MiningProgress = {}): Promise<MinedTranslator> {
   progress.onMining?.([...logs.good, ...logs.bad].reduce((n, f) => n + f.size, 0), logs.good.length + logs.bad.length);
   return templateTranslator(await mineTemplates(logs, options, progress));
-}
-
-/** The source column of a table that names instances (layout.ts TableLayout.source). */
-function sourceName(model: TemplateModel): string {
-  const table = Object.values(model.files).find((f) => f.table !== undefined && f.table.source >= 0)?.table;
-  return table === undefined ? 'source' : table.columns[table.source] as string;
-}
-
-function describeModel(model: TemplateModel): string {
-  const formats = [...new Set(Object.entries(model.files).filter(([path]) => !(model.empty ?? []).includes(path)).map(([, f]) => f.format))].join(', ');
-  const tables = [...new Set(Object.values(model.files).flatMap((f) => (f.table === undefined ? [] : [describeTable(f.table)])))];
-  const notes = untimedNotes(model).map((n) => `\n${n}`).join('');
-  const statements = model.templates.filter((t) => t.statement === true).length;
-  if (tables.length > 0) {
-    const headers = [...new Set(Object.values(model.files).flatMap((f) => (f.table === undefined || f.textHeader === undefined ? [] : [describeHeader(f.textHeader)])))];
-    // (With no entity column, the entity the messages' header names: `no entity` would say otherwise.)
-    const described = headers.some((h) => h.includes('(the entity)')) ? tables.map((t) => t.replace('; no entity', '; entity from the messages\' header')) : tables;
-    return `raw logs, no translator: ${described.join(' | ')}${headers.map((h) => `; header learned in the messages: ${h}`).join('')}; ${model.templates.length - statements} templates mined` +
-      `${statements > 0 ? `, ${statements} log statements named by the lines` : ''} from ${model.lines} lines; ` +
-      `${model.instance === null ? 'one file = one instance' : model.instance.kind === 'column' ? `instances by ${model.instance.name}`
-        : model.instance.kind === 'host' ? `instances by ${sourceName(model)} (no request id)` : 'instances by a request id'}; see them with distalyze templates GOOD BAD` + notes;
-  }
-  const instances = model.instance === null ? 'one file = one instance'
-    : model.instance.kind === 'host' ? 'instances by syslog host' : model.instance.kind === 'column' ? `instances by column '${model.instance.name}'` : `instances by /${model.instance.pattern}/`;
-  const pipes = (Object.values(model.files).some((f) => f.pipes !== undefined) ? '; header fields joined by |' : '') +
-    (Object.values(model.files).some((f) => f.ids !== undefined) ? '; leading pid/tid fields left out' : '') +
-    [...new Set(Object.values(model.files).flatMap((f) => (f.textHeader === undefined ? [] : [describeHeader(f.textHeader)])))].map((h) => `; header learned: ${h}`).join('');
-  return `raw logs, no translator: ${model.templates.length} templates mined from ${model.lines} lines (timestamps: ${formats}${pipes}; ${instances}); ` +
-    'see them with distalyze templates GOOD BAD' + notes;
-}
-
-/** The counted lines that had no time of their own, and the files with no log line, one note each (none when all is well). */
-export function untimedNotes(model: TemplateModel): string[] {
-  const out: string[] = [];
-  const lines = (n: number): string => `${n.toLocaleString('en-US')} line${n === 1 ? '' : 's'}`;
-  const continued = model.continued ?? 0;
-  const foreign = model.foreign ?? 0;
-  if (continued > 0) {
-    out.push(`  ${lines(continued)} had no timestamp in their file's format and took the previous line's time (continuations, e.g. stack traces)` +
-      (foreign > 0 ? `; ${foreign.toLocaleString('en-US')} of them begin with a timestamp in another format, e.g. ${model.foreignExample ?? ''}` : ''));
-  }
-  if (model.untimed > 0) {
-    const tables = Object.values(model.files).some((f) => f.table !== undefined);
-    out.push(tables ? `  ${lines(model.untimed)} were no row that could be read (a width other than the header's, a quote that does not close, no time) or had no timestamp: not used`
-      : `  ${lines(model.untimed)} had no timestamp and no earlier line to continue: not used`);
-  }
-  const empty = model.empty ?? [];
-  if (empty.length > 0) out.push(`  ${empty.length} file${empty.length === 1 ? '' : 's'} held no log line (empty, or blank and # lines only): no instance, e.g. ${empty[0]}`);
-  return out;
 }
 
 // ---------------------------------------------------------------------------
