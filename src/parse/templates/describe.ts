@@ -7,16 +7,24 @@ import { describeHeader } from './header.js';
 import type { InstanceRule } from './instances.js';
 import type { FileLayout } from './types.js';
 
-/** What the summary reads of a TemplateModel (index.ts). */
+/** What the summary reads of a mining (index.ts TemplateModel extends it). */
 export interface MiningSummary {
+  /** Per file path: where its timestamps are. */
   readonly files: Readonly<Record<string, FileLayout>>;
   readonly instance: InstanceRule | null;
   readonly templates: ReadonlyArray<{ readonly statement?: boolean }>;
+  /** Lines read in the mining pass, and those that had no timestamp and no earlier line to continue. */
   readonly lines: number;
   readonly untimed: number;
+  /**
+   * Lines without a timestamp in their file's format that took the previous line's time (a stack trace's
+   * lines), of them those that begin with a timestamp in another format (foreign: their own time was lost),
+   * and the first such line (`file:line`). Absent (0) for a model built by hand.
+   */
   readonly continued?: number;
   readonly foreign?: number;
   readonly foreignExample?: string;
+  /** Files with no log line (empty, or blank and `#` lines only): no instance. */
   readonly empty?: readonly string[];
 }
 

@@ -37,7 +37,7 @@ import { IdFieldCounter, ID_SAMPLE_LINES, idColumnOf, type InstanceRule } from '
 import { keyPlan, numericValue, readByPlan, tokenize, walkMessage, WILDCARD, type KeyPlan } from './mask.js';
 import { detectTimestamp, endsField, fieldStart, isTimeOfDay, plausibleTime, SAMPLE_LINES, TIMESTAMP_CANDIDATES } from './timestamps.js';
 import { learnLeadingIds, learnPipes, learnTextHeader } from './header.js';
-import { describeModel } from './describe.js';
+import { describeModel, type MiningSummary } from './describe.js';
 import type { FileLayout, FileMining, LineHeads, MiningPass, MiningProgress, TemplateOptions } from './types.js';
 import { fileStamp, HeadsRecorder, headsOf, keepsHeads, keepsNumbers, numberPlan, NumbersRecorder, readsAsNumber, replayOf, runEnds, splitByHeads, tokensByKey, type LineReplay, type MinedKey, type NumberPlan } from './replay.js';
 import { fileState, HEX_LIKE, KeyGuess, maskAll, messageKey, splitLine, type FileState } from './split.js';
@@ -61,26 +61,11 @@ export interface MinedTemplate {
   readonly statement?: boolean;
 }
 
-export interface TemplateModel {
+/** A mining's result: what MiningSummary (describe.ts) holds, and how to translate with it. */
+export interface TemplateModel extends MiningSummary {
   readonly parameters: DrainParameters;
   readonly year: number;
-  /** Per file path: where its timestamps are. */
-  readonly files: Readonly<Record<string, FileLayout>>;
-  readonly instance: InstanceRule | null;
   readonly templates: readonly MinedTemplate[];
-  /** Lines read in the mining pass, and those that had no timestamp and no earlier line to continue. */
-  readonly lines: number;
-  readonly untimed: number;
-  /**
-   * Lines without a timestamp in their file's format that took the previous line's time (a stack trace's
-   * lines), of them those that begin with a timestamp in another format (foreign: their own time was lost),
-   * and the first such line (`file:line`). Absent (0) for a model built by hand.
-   */
-  readonly continued?: number;
-  readonly foreign?: number;
-  readonly foreignExample?: string;
-  /** Files with no log line (empty, or blank and `#` lines only): no instance. */
-  readonly empty?: readonly string[];
   /**
    * A mined message held a quoted value with a blank (`tag="View Lock"`, mask.ts tokenize): the rules file then
    * reads a parameter as the tokenizer does (rules.ts), else as a run of non-blanks, which is shorter to read.
