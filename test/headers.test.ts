@@ -122,6 +122,14 @@ const FAMILIES: Record<string, Family> = {
     events: { 2: ['CartController:cart <*> updated'], 6: ['PaymentService:charge ok in <*> ms for order <*>'],
       7: ['PaymentService:charge retry <*> for order <*>', 'PaymentService:ERROR'] },
   },
+  'kubectl logs --prefix --timestamps': {
+    // `[pod/<pod>/<container>] <time> <line>`: the pod before the time names the entity, its replica suffix dropped
+    // (two pods of `cart` are one component).
+    file: 'kubectl-prefix.log', slots: ['pod'], entity: 0,
+    messages: ['cart <*> updated', 'charge ok in <*> ms for order <*>', 'cache miss for key <*>'],
+    groups: 'abacbcba',
+    events: { 1: ['cart:cart <*> updated'], 2: ['payment:charge ok in <*> ms for order <*>'], 3: ['cart:cart <*> updated'], 6: ['cart:cache miss for key <*>'] },
+  },
 };
 
 /** The records (`E t name`) each line gives through a translator, by line number. */
@@ -212,6 +220,12 @@ describe('the header rules, field by field', () => {
     const parts: HeaderParts = { level: '', entity: '' };
     expect(readTextHeader(lines[1]!, header!, parts)).toBe('charge retry 2');
     expect([parts.level, parts.entity]).toEqual(['WARN', 'Pay']);
+    // Behind kubectl's `--prefix` (before the time, so `lead` 1) the pod names the entity, the rest read as before.
+    const prefixed = lines.map((l, i) => `[pod/shop-5dc8d4f9fd-4699${i}/app] ${l}`);
+    const withPod = learnTextHeader(prefixed, 0, 1);
+    expect(withPod).toEqual({ slots: ['pod', ...header!.slots], entity: 0 });
+    expect(readTextHeader(prefixed[1]!, withPod!, parts)).toBe('charge retry 2');
+    expect([parts.level, parts.entity]).toEqual(['WARN', 'shop']);
     // Without a logger, the `---` is a field of the header and nothing names the entity.
     expect(learnTextHeader(['INFO 7 --- [main] cart 3 updated', 'INFO 7 --- [exec-1] cart 4 updated', 'WARN 7 --- [exec-2] retry 2']))
       .toEqual({ slots: ['level', 'any', 'any', 'bracket'], entity: -1 });

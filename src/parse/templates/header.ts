@@ -6,6 +6,8 @@
  * digits). The header's bars are read as spaces, so component and pid are tokens of their own.
  */
 
+import { serviceOf } from '../layout.js';
+
 /** Most header fields joined by `|`. */
 const MAX_PIPES = 4;
 
@@ -108,9 +110,11 @@ export function dropLeadingIds(message: string, ids: number): string {
  * - `word`: a logger without a colon, followed by a bracket group or a dash (oslo's `%(name)s [%(request_id)s]`,
  *   logback's `%logger - %msg`), or a component name before the level;
  * - `untilColon` / `untilDash`: a program name of one to three fields, closed by a `:` on its last field (syslog's
- *   `syslogd 1.4.1:`) or by a lone `-` after it (Proxifier's `chrome.exe *64 -`).
+ *   `syslogd 1.4.1:`) or by a lone `-` after it (Proxifier's `chrome.exe *64 -`);
+ * - `pod`: `kubectl logs --prefix`'s `[pod/<pod>/<container>]`, naming the pod's component (its replica suffix
+ *   dropped, layout.ts serviceOf).
  */
-export type HeaderSlot = 'any' | 'level' | 'bracket' | 'colon' | 'close' | 'dash' | 'colonMark' | 'word' | 'untilColon' | 'untilDash';
+export type HeaderSlot = 'any' | 'level' | 'bracket' | 'colon' | 'close' | 'dash' | 'colonMark' | 'word' | 'untilColon' | 'untilDash' | 'pod';
 
 /** A file's text header: its fields in order, and which one (if any) names the component (the entity). */
 export interface TextHeader {
@@ -217,6 +221,15 @@ export function learnTextHeader(messages: readonly string[], pipes = 0, lead = 0
   const lines = messages.filter((m) => m.trim().length > 0);
   if (lines.length === 0) return undefined;
   if (pipes >= 2) return { slots: ['word', ...new Array<HeaderSlot>(pipes - 2).fill('any')], entity: 0 };
+  // 0. `kubectl logs --prefix`'s `[pod/<pod>/<container>]` opening 90 % of the lines (before their time): the pod
+  // names the entity, the rest has its own header. Reason: the pod is where the line was written, as a pod column
+  // of a table, whose entity wins over a logger in its message (split.ts); a logger is named in many services.
+  const firsts = lines.map((m) => headerFields(m, 1)[0] as [number, number]);
+  if (firsts.filter(([a, b], i) => isPod(lines[i] as string, a, b)).length >= SHARE * lines.length) {
+    const rest = learnTextHeader(lines.flatMap((m, i) => (isPod(m, ...(firsts[i] as [number, number])) ? [m.slice((firsts[i] as [number, number])[1])] : [])),
+      0, Math.max(0, lead - 1));
+    return { slots: ['pod', ...(rest?.slots ?? [])], entity: 0 };
+  }
   const offsets = lines.map((m) => headerFields(m, MAX_LEAD + MAX_AFTER_LEVEL + MAX_BRACKETS_AFTER_LEVEL + 2));
   const fields = offsets.map((o, i) => o.map(([a, b]) => (lines[i] as string).slice(a, b)));
   const enough = (n: number): boolean => n >= SHARE * lines.length;
@@ -422,6 +435,12 @@ export function readTextHeader(message: string, header: TextHeader, parts: Heade
       continue;
     }
     const end = fieldEnd(message, i);
+    if (slot === 'pod') {
+      if (!isPod(message, i, end)) return message;
+      if (s === header.entity) entity = podAt(message, i, end, parts);
+      i = blanks(message, end);
+      continue;
+    }
     if (slot === 'level') {
       if (isAt(message, i, end, parts.lastLevelField)) {
         level = parts.lastLevel as string;
@@ -499,6 +518,20 @@ function entityAt(message: string, a: number, b: number, qualified: boolean, par
   return parts.lastEntity = name;
 }
 
+/** Whether message[a, b) is kubectl's prefix `[pod/<pod>/<container>]`. */
+function isPod(message: string, a: number, b: number): boolean {
+  return message.startsWith('[pod/', a) && POD_PREFIX.test(message.slice(a, b));
+}
+const POD_PREFIX = /^\[pod\/[^/\s\]]+\/[^/\s\]]+\]$/;
+
+/** The component a `[pod/<pod>/<container>]` field names (serviceOf the pod), the last one's reused. */
+function podAt(message: string, a: number, b: number, parts: HeaderParts): string {
+  if (isAt(message, a, b, parts.lastEntityField)) return parts.lastEntity as string;
+  const field = message.slice(a, b);
+  parts.lastEntityField = field;
+  return parts.lastEntity = serviceOf(field.slice(5, field.indexOf('/', 5)));
+}
+
 /** Entity names by field (`\u0000` before a program's, whose name is not cut), as a file's few loggers alternate. */
 const ENTITIES = new Map<string, string>();
 const ENTITIES_MAX = 4096;
@@ -549,6 +582,8 @@ export function headerItems(header: TextHeader, pipes: boolean, level = levelAlt
       case 'level': return `\\[?(?:${level})\\]?(?=${sp})`;
       case 'bracket': return BRACKET_RE;
       case 'dash': return '-';
+      // (The replica suffix left out as serviceOf leaves it out, layout.ts REPLICA_SUFFIX.)
+      case 'pod': return `\\[pod/${named('[^/\\s\\]]+?')}(?:-[a-z0-9]{6,10}-[a-z0-9]{5}|-\\d+)?/[^/\\s\\]]+\\](?=\\s|$)`;
       case 'colonMark': return `:(?=${sp})`;
       case 'close': return `${w}*\\](?=${sp})`;
       case 'colon': return `${qualified(`:${sp}`)}${named(`${w}+?`)}(?:\\[\\d+\\])?:`;
@@ -561,7 +596,7 @@ export function headerItems(header: TextHeader, pipes: boolean, level = levelAlt
 }
 
 const SLOT_WORDS: Readonly<Record<HeaderSlot, string>> = {
-  any: 'field', level: 'level', bracket: '[…]', colon: 'name:', close: 'file:line]', dash: '-', colonMark: ':', word: 'name', untilColon: 'program:', untilDash: 'program -',
+  any: 'field', level: 'level', bracket: '[…]', colon: 'name:', close: 'file:line]', dash: '-', colonMark: ':', pod: '[pod/…]', word: 'name', untilColon: 'program:', untilDash: 'program -',
 };
 
 /** For the run's summary: `field field level name [...] (entity name)`. */
