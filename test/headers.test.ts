@@ -4,7 +4,7 @@
  * events are named by, which lines share a template (written by hand below, from reading the lines), and that
  * the rules file `templates -o` writes gives every line the records the miner gives.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { lineTemplates, mineTemplates, templateTranslator } from '../src/parse/t
 import { rulesYaml } from '../src/parse/templates/rules.js';
 import { loadTranslator } from '../src/parse/translators/load.js';
 import { recordsByInstance } from './helpers/records.js';
+import { run } from './helpers/run.js';
 
 const DIR = 'fixtures/raw/headers';
 
@@ -104,6 +105,31 @@ const FAMILIES: Record<string, Family> = {
     groups: 'abcbadcd',
     events: { 1: ['SVC:Service host started with <*> workers'], 3: ['SVC:Worker <*> restarted after <*> failures', 'SVC:WARN'], 6: ['NET:Bind failed on port <*>', 'NET:ERROR'] },
   },
+  'Spring Boot (before 3.2)': {
+    // `%5p ${PID} --- [%15.15t] %-40.40logger{39} : %m`: the `---` separator holds no letter (no entity), the
+    // logger closed by a lone `:` is the entity (cut to its class), and the colon ends the header.
+    file: 'spring.log', slots: ['level', 'any', 'any', 'bracket', 'word', 'colonMark'], entity: 4,
+    messages: ['Tomcat started on port(s): <*> (http)', 'cart <*> updated', 'charge ok in <*> ms for order <*>', 'charge retry <*> for order <*>'],
+    groups: 'abcdbcdb',
+    events: { 1: ['TomcatWebServer:Tomcat started on port(s): <*> (http)'], 3: ['PaymentService:charge ok in <*> ms for order <*>'],
+      4: ['PaymentService:charge retry <*> for order <*>', 'PaymentService:WARN'], 7: ['PaymentService:charge retry <*> for order <*>', 'PaymentService:ERROR'] },
+  },
+  'Spring Boot 3.2+': {
+    // `… --- [app] [thread] logger : %m`: two bracket groups.
+    file: 'spring3.log', slots: ['level', 'any', 'any', 'bracket', 'bracket', 'word', 'colonMark'], entity: 5,
+    messages: ['Tomcat started on port(s): <*> (http)', 'cart <*> updated', 'charge ok in <*> ms for order <*>', 'charge retry <*> for order <*>'],
+    groups: 'abcdbcdb',
+    events: { 2: ['CartController:cart <*> updated'], 6: ['PaymentService:charge ok in <*> ms for order <*>'],
+      7: ['PaymentService:charge retry <*> for order <*>', 'PaymentService:ERROR'] },
+  },
+  'kubectl logs --prefix --timestamps': {
+    // `[pod/<pod>/<container>] <time> <line>`: the pod before the time names the entity, its replica suffix dropped
+    // (two pods of `cart` are one component).
+    file: 'kubectl-prefix.log', slots: ['pod'], entity: 0,
+    messages: ['cart <*> updated', 'charge ok in <*> ms for order <*>', 'cache miss for key <*>'],
+    groups: 'abacbcba',
+    events: { 1: ['cart:cart <*> updated'], 2: ['payment:charge ok in <*> ms for order <*>'], 3: ['cart:cart <*> updated'], 6: ['cart:cache miss for key <*>'] },
+  },
 };
 
 /** The records (`E t name`) each line gives through a translator, by line number. */
@@ -182,6 +208,29 @@ describe('the header rules, field by field', () => {
     expect(learnTextHeader(padded.map((l) => l.replace(/(SVC|NET)\s+/, '$1 ')))).toEqual({ slots: ['level'], entity: -1 });
   });
 
+  it('Spring Boot: `---` is no entity, a lone `:` ends the header after the logger, bracket groups count apart', () => {
+    // Boot 3.4 with tracing: `--- [app] [thread] [traceId-spanId] logger : msg`, the correlation blank when no span.
+    const span = '[0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331]';
+    const blank = `[${' '.repeat(49)}]`;
+    const lines = [`INFO 7 --- [shop] [main] ${span} c.e.shop.Cart                            : cart 3 updated`,
+      `WARN 7 --- [shop] [exec-1] ${blank} c.e.shop.Pay                             : charge retry 2`,
+      `INFO 7 --- [shop] [exec-2] ${span} c.e.shop.Cart                            : cart 4 updated`];
+    const header = learnTextHeader(lines);
+    expect(header).toEqual({ slots: ['level', 'any', 'any', 'bracket', 'bracket', 'bracket', 'word', 'colonMark'], entity: 6 });
+    const parts: HeaderParts = { level: '', entity: '' };
+    expect(readTextHeader(lines[1]!, header!, parts)).toBe('charge retry 2');
+    expect([parts.level, parts.entity]).toEqual(['WARN', 'Pay']);
+    // Behind kubectl's `--prefix` (before the time, so `lead` 1) the pod names the entity, the rest read as before.
+    const prefixed = lines.map((l, i) => `[pod/shop-5dc8d4f9fd-4699${i}/app] ${l}`);
+    const withPod = learnTextHeader(prefixed, 0, 1);
+    expect(withPod).toEqual({ slots: ['pod', ...header!.slots], entity: 0 });
+    expect(readTextHeader(prefixed[1]!, withPod!, parts)).toBe('charge retry 2');
+    expect([parts.level, parts.entity]).toEqual(['WARN', 'shop']);
+    // Without a logger, the `---` is a field of the header and nothing names the entity.
+    expect(learnTextHeader(['INFO 7 --- [main] cart 3 updated', 'INFO 7 --- [exec-1] cart 4 updated', 'WARN 7 --- [exec-2] retry 2']))
+      .toEqual({ slots: ['level', 'any', 'any', 'bracket'], entity: -1 });
+  });
+
   it('fields before a time in mid-line: header fields, the entity a name without digits with the fewest values', () => {
     // (learnTextHeader gets the message: the line without its time, so the lead fields come first.)
     const lines = ['17 node-4 net up  link eth0 up', '18 node-9 net down  link eth1 down', '19 node-4 disk full  volume 2 at 99 %',
@@ -198,5 +247,54 @@ describe('the header rules, field by field', () => {
       'Stopping server', 'Accepted connection from 10.0.0.2', 'Request took 15 ms', 'Stopping server', 'Starting server on port 81', 'Request took 9 ms'])).toBeUndefined();
     expect(learnTextHeader(['10.0.0.1 - - "GET / HTTP/1.1" 200 512', '10.0.0.2 - - "GET /a HTTP/1.1" 404 0', '10.0.0.1 - - "POST /b HTTP/1.1" 201 7',
       '10.0.0.3 - - "GET / HTTP/1.1" 200 512', '10.0.0.4 - - "GET /c HTTP/1.1" 200 51'])).toBeUndefined();
+  });
+});
+
+/**
+ * A Spring Boot service's logs (the default layout before 3.2), one file per run: carts updated, payments charged
+ * (`charge ok in <ms> ms`), a Tomcat start and an SQL warning now and then. In `bad` each charge takes 8 times as
+ * long, and the next line waits for it. A xorshift generator seeded per file: the same files every run.
+ */
+function springRun(seed: number, slowdown: number): string {
+  let x = seed;
+  const random = (): number => {
+    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+  const pad = (s: string, n: number): string => s.padEnd(n);
+  const loggers = { tomcat: 'o.s.b.w.embedded.tomcat.TomcatWebServer', sql: 'o.h.engine.jdbc.spi.SqlExceptionHelper', pay: 'c.e.shop.payment.PaymentService', cart: 'c.e.shop.cart.CartController' };
+  let ms = Date.UTC(2026, 11, 7, 10, 0, 0) + seed % 1000;
+  const lines: string[] = [];
+  for (let i = 0; i < 120; i++) {
+    const thread = i === 0 ? '           main' : `nio-8080-exec-${1 + Math.floor(random() * 9)}`.padStart(15);
+    const r = random();
+    let level = ' INFO';
+    let logger = loggers.cart;
+    let message = `cart ${Math.floor(random() * 1000)} updated`;
+    if (i === 0) [logger, message] = [loggers.tomcat, 'Tomcat started on port(s): 8080 (http)'];
+    else if (r < 0.4) {
+      const charge = Math.round((20 + random() * 20) * slowdown);
+      [logger, message] = [loggers.pay, `charge ok in ${charge} ms for order ${500 + i}`];
+      ms += charge;
+    } else if (r < 0.5) [level, logger, message] = [' WARN', loggers.sql, 'SQL Error: 0, SQLState: 08001'];
+    const time = new Date(ms).toISOString().replace('T', ' ').slice(0, 23);
+    lines.push(`${time} ${level} 12345 --- [${thread}] ${pad(logger, 40)} : ${message}`);
+    ms += 50 + Math.floor(random() * 100);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+describe('a planted cause in Spring Boot logs, no translator', () => {
+  it('names the slow PaymentService statement, the logger (not `---`) its entity and out of its message', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'distalyze-spring-'));
+    for (const [cls, slowdown] of [['good', 1], ['bad', 8]] as const) {
+      mkdirSync(join(root, cls));
+      for (let k = 0; k < 4; k++) writeFileSync(join(root, cls, `app-${k}.log`), springRun(7 + 31 * k + (cls === 'bad' ? 1000 : 0), slowdown));
+    }
+    const r = await run(join(root, 'good'), join(root, 'bad'), '--json', '-', '--quiet', '--year', '2026');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.stdout) as { verdict: { causes: Array<{ variable: string }> } };
+    expect(json.verdict.causes[0]?.variable).toMatch(/^PaymentService:charge ok in <\*> ms for order <\*>( #\d)?$/);
   });
 });

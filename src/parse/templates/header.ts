@@ -6,6 +6,8 @@
  * digits). The header's bars are read as spaces, so component and pid are tokens of their own.
  */
 
+import { serviceOf } from '../layout.js';
+
 /** Most header fields joined by `|`. */
 const MAX_PIPES = 4;
 
@@ -104,12 +106,15 @@ export function dropLeadingIds(message: string, ids: number): string {
  * - `colon`: a field ending with `:` (a logger or tag `HRegion:`, `WindowManager:`, `sshd[24200]:`);
  * - `close`: a field ending with `]` that did not open with `[` (glog/klog's `file.go:123]`): it ends the header;
  * - `dash`: a lone `-` closing the header (`- INFO [thread] - message`);
+ * - `colonMark`: a lone `:` closing the header after a logger (Spring Boot's `[main] c.e.Cart      : message`);
  * - `word`: a logger without a colon, followed by a bracket group or a dash (oslo's `%(name)s [%(request_id)s]`,
  *   logback's `%logger - %msg`), or a component name before the level;
  * - `untilColon` / `untilDash`: a program name of one to three fields, closed by a `:` on its last field (syslog's
- *   `syslogd 1.4.1:`) or by a lone `-` after it (Proxifier's `chrome.exe *64 -`).
+ *   `syslogd 1.4.1:`) or by a lone `-` after it (Proxifier's `chrome.exe *64 -`);
+ * - `pod`: `kubectl logs --prefix`'s `[pod/<pod>/<container>]`, naming the pod's component (its replica suffix
+ *   dropped, layout.ts serviceOf).
  */
-export type HeaderSlot = 'any' | 'level' | 'bracket' | 'colon' | 'close' | 'dash' | 'word' | 'untilColon' | 'untilDash';
+export type HeaderSlot = 'any' | 'level' | 'bracket' | 'colon' | 'close' | 'dash' | 'colonMark' | 'word' | 'untilColon' | 'untilDash' | 'pod';
 
 /** A file's text header: its fields in order, and which one (if any) names the component (the entity). */
 export interface TextHeader {
@@ -134,8 +139,13 @@ export function levelOf(field: string): string {
 
 /** Most fields before a level (BGL has seven: label, epoch, date, node, node, type, component). */
 const MAX_LEAD = 8;
-/** Most header fields after the level (thread, logger, request context). */
+/** Most header fields after the level (thread id, logger, separator), bracket groups aside. */
 const MAX_AFTER_LEVEL = 3;
+/**
+ * Most bracket groups after the level, besides those fields (Spring Boot 3's `[app] [thread] [trace-span]`). Reason: a
+ * `[…]` group on nine lines in ten at one place is a header's (thread, context), never a message's first word.
+ */
+const MAX_BRACKETS_AFTER_LEVEL = 3;
 /** Most fields of a program name closed by `:` or ` - `. */
 const MAX_PROGRAM_FIELDS = 3;
 /** A header field's shape must hold on this share of the sampled lines (a tenth may be continuation-like noise). */
@@ -192,7 +202,11 @@ function programEnd(message: string, fields: ReadonlyArray<[number, number]>): {
  *    it ends the header), a lone `-` (ends it), an integer (a thread id), or a word followed by a bracket group
  *    or a lone `-` whose values repeat (a logger without colon: oslo's `name [req-…]`, logback's `logger - msg`),
  *    or a name padded with two blanks or more whose values repeat (a component in a column: Windows CBS's
- *    `Info                  CBS    Loaded …`; it ends the header: a message's first word is not padded).
+ *    `Info                  CBS    Loaded …`; it ends the header: a message's first word is not padded), or a
+ *    name followed by a lone `:` (Spring Boot's `logger : msg`; the colon ends the header as a lone `-` does).
+ *    Up to three such fields, and up to three bracket groups besides (Spring Boot 3's `[app] [thread] [trace]`).
+ *    A field without a letter (Spring Boot's `---`) is read as a field, never as the entity: a separator names
+ *    no writer.
  *    With no logger after the level, the nearest name before it that repeats (BGL's `KERNEL`, Python's
  *    `%(name)s - %(levelname)s`) names the component. Reason: log4j/logback, Python logging, klog/glog-style, Android logcat,
  *    Zookeeper, Spark, OpenStack and BGL all put the level after the time, the thread and logger after it; a
@@ -207,7 +221,16 @@ export function learnTextHeader(messages: readonly string[], pipes = 0, lead = 0
   const lines = messages.filter((m) => m.trim().length > 0);
   if (lines.length === 0) return undefined;
   if (pipes >= 2) return { slots: ['word', ...new Array<HeaderSlot>(pipes - 2).fill('any')], entity: 0 };
-  const offsets = lines.map((m) => headerFields(m, MAX_LEAD + MAX_AFTER_LEVEL + 2));
+  // 0. `kubectl logs --prefix`'s `[pod/<pod>/<container>]` opening 90 % of the lines (before their time): the pod
+  // names the entity, the rest has its own header. Reason: the pod is where the line was written, as a pod column
+  // of a table, whose entity wins over a logger in its message (split.ts); a logger is named in many services.
+  const firsts = lines.map((m) => headerFields(m, 1)[0] as [number, number]);
+  if (firsts.filter(([a, b], i) => isPod(lines[i] as string, a, b)).length >= SHARE * lines.length) {
+    const rest = learnTextHeader(lines.flatMap((m, i) => (isPod(m, ...(firsts[i] as [number, number])) ? [m.slice((firsts[i] as [number, number])[1])] : [])),
+      0, Math.max(0, lead - 1));
+    return { slots: ['pod', ...(rest?.slots ?? [])], entity: 0 };
+  }
+  const offsets = lines.map((m) => headerFields(m, MAX_LEAD + MAX_AFTER_LEVEL + MAX_BRACKETS_AFTER_LEVEL + 2));
   const fields = offsets.map((o, i) => o.map(([a, b]) => (lines[i] as string).slice(a, b)));
   const enough = (n: number): boolean => n >= SHARE * lines.length;
   // Whether field j of line i is padded: two blanks or more before the next field.
@@ -221,16 +244,20 @@ export function learnTextHeader(messages: readonly string[], pipes = 0, lead = 0
     if (!enough(fields.filter((f) => f.length > p + 1 && levelOf(f[p] as string) !== '').length)) continue;
     const slots: HeaderSlot[] = [...new Array<HeaderSlot>(p).fill('any'), 'level'];
     let entity = -1;
-    for (let j = p + 1; j <= p + MAX_AFTER_LEVEL; j++) {
+    // (Names with a letter on 90 % of the lines: a field without one, Spring Boot's `---`, never names the entity.)
+    const named = (j: number): boolean => enough(fields.filter((f) => LETTER.test(f[j] ?? '')).length);
+    for (let j = p + 1, plain = 0, brackets = 0; plain < MAX_AFTER_LEVEL; j++) {
       const shapes = fields.map((f) => (f.length > j + 1 ? shapeOf(f[j] as string) : null));
       const count = (s: Shape): number => shapes.filter((x) => x === s).length;
       if (enough(count('bracket'))) {
+        if (++brackets > MAX_BRACKETS_AFTER_LEVEL) break;
         slots.push('bracket');
         continue;
       }
+      plain++;
       if (enough(count('colon'))) {
         // (A colon field without a letter is an id, nginx's `1234#0:`, not a component.)
-        if (entity < 0 && enough(fields.filter((f) => LETTER.test(f[j] ?? '')).length)) entity = slots.length;
+        if (entity < 0 && named(j)) entity = slots.length;
         slots.push('colon');
         break;
       }
@@ -247,6 +274,13 @@ export function learnTextHeader(messages: readonly string[], pipes = 0, lead = 0
         slots.push('dash');
         break;
       }
+      if (enough(count('word')) && enough(fields.filter((f) => f.length > j + 2 && f[j + 1] === ':').length) && named(j) && repeats(fields.map((f) => f[j] ?? ''))) {
+        // A logger closed by a lone `:` (Spring Boot's `%-40.40logger{39} : %m`): the entity, and the colon ends
+        // the header as logback's lone `-` does.
+        if (entity < 0) entity = slots.length;
+        slots.push('word', 'colonMark');
+        break;
+      }
       if (enough(count('word')) && enough(fields.filter((f, i) => LETTER.test(f[j] ?? '') && padded(i, j)).length) && repeats(fields.map((f) => f[j] ?? ''))) {
         // A name padded to a column after the level (Windows CBS's `Info                  CBS    Loaded …`): the
         // component, and the message starts after its padding.
@@ -256,6 +290,11 @@ export function learnTextHeader(messages: readonly string[], pipes = 0, lead = 0
       }
       const next = fields.map((f) => (f.length > j + 2 ? shapeOf(f[j + 1] as string) : null));
       if (enough(count('word')) && enough(next.filter((x) => x === 'bracket' || x === 'dash').length) && repeats(fields.map((f) => f[j] ?? ''))) {
+        // (Without a letter, a separator: Spring Boot's `--- [thread]`.)
+        if (!named(j)) {
+          slots.push('any');
+          continue;
+        }
         if (entity < 0) entity = slots.length;
         slots.push('word');
         continue;
@@ -396,6 +435,12 @@ export function readTextHeader(message: string, header: TextHeader, parts: Heade
       continue;
     }
     const end = fieldEnd(message, i);
+    if (slot === 'pod') {
+      if (!isPod(message, i, end)) return message;
+      if (s === header.entity) entity = podAt(message, i, end, parts);
+      i = blanks(message, end);
+      continue;
+    }
     if (slot === 'level') {
       if (isAt(message, i, end, parts.lastLevelField)) {
         level = parts.lastLevel as string;
@@ -404,6 +449,8 @@ export function readTextHeader(message: string, header: TextHeader, parts: Heade
         parts.lastLevel = level = levelOf(parts.lastLevelField);
       }
       if (level === '') return message;
+    } else if (slot === 'colonMark') {
+      if (end - i !== 1 || message.charCodeAt(i) !== 58 /* : */) return message;
     } else if (slot !== 'any' && slot !== shapeAt(message, i, end)) {
       return message;
     }
@@ -471,6 +518,20 @@ function entityAt(message: string, a: number, b: number, qualified: boolean, par
   return parts.lastEntity = name;
 }
 
+/** Whether message[a, b) is kubectl's prefix `[pod/<pod>/<container>]`. */
+function isPod(message: string, a: number, b: number): boolean {
+  return message.startsWith('[pod/', a) && POD_PREFIX.test(message.slice(a, b));
+}
+const POD_PREFIX = /^\[pod\/[^/\s\]]+\/[^/\s\]]+\]$/;
+
+/** The component a `[pod/<pod>/<container>]` field names (serviceOf the pod), the last one's reused. */
+function podAt(message: string, a: number, b: number, parts: HeaderParts): string {
+  if (isAt(message, a, b, parts.lastEntityField)) return parts.lastEntity as string;
+  const field = message.slice(a, b);
+  parts.lastEntityField = field;
+  return parts.lastEntity = serviceOf(field.slice(5, field.indexOf('/', 5)));
+}
+
 /** Entity names by field (`\u0000` before a program's, whose name is not cut), as a file's few loggers alternate. */
 const ENTITIES = new Map<string, string>();
 const ENTITIES_MAX = 4096;
@@ -521,6 +582,9 @@ export function headerItems(header: TextHeader, pipes: boolean, level = levelAlt
       case 'level': return `\\[?(?:${level})\\]?(?=${sp})`;
       case 'bracket': return BRACKET_RE;
       case 'dash': return '-';
+      // (The replica suffix left out as serviceOf leaves it out, layout.ts REPLICA_SUFFIX.)
+      case 'pod': return `\\[pod/${named('[^/\\s\\]]+?')}(?:-[a-z0-9]{6,10}-[a-z0-9]{5}|-\\d+)?/[^/\\s\\]]+\\](?=\\s|$)`;
+      case 'colonMark': return `:(?=${sp})`;
       case 'close': return `${w}*\\](?=${sp})`;
       case 'colon': return `${qualified(`:${sp}`)}${named(`${w}+?`)}(?:\\[\\d+\\])?:`;
       case 'word': return `${qualified(sp)}${named(`${w}+?`)}(?:\\[\\d+\\])?(?=${sp})`;
@@ -532,7 +596,7 @@ export function headerItems(header: TextHeader, pipes: boolean, level = levelAlt
 }
 
 const SLOT_WORDS: Readonly<Record<HeaderSlot, string>> = {
-  any: 'field', level: 'level', bracket: '[…]', colon: 'name:', close: 'file:line]', dash: '-', word: 'name', untilColon: 'program:', untilDash: 'program -',
+  any: 'field', level: 'level', bracket: '[…]', colon: 'name:', close: 'file:line]', dash: '-', colonMark: ':', pod: '[pod/…]', word: 'name', untilColon: 'program:', untilDash: 'program -',
 };
 
 /** For the run's summary: `field field level name [...] (entity name)`. */
