@@ -122,6 +122,21 @@ const FAMILIES: Record<string, Family> = {
     events: { 2: ['CartController:cart <*> updated'], 6: ['PaymentService:charge ok in <*> ms for order <*>'],
       7: ['PaymentService:charge retry <*> for order <*>', 'PaymentService:ERROR'] },
   },
+  'Ruby\'s Logger (Rails), no progname': {
+    // `%s, [%s #%d] %5s -- %s: %s` with an empty progname: the `--` separator holds no letter, and the lone `:`
+    // after it ends the header (no entity). Rails' request tag `[9f1c2a]` stays the message's.
+    file: 'ruby.log', slots: ['any', 'any', 'level', 'any', 'colonMark'], entity: -1,
+    messages: ['[<*>] Started GET "<*>" for <*>', '[<*>] Completed <*> OK in <*>', '[<*>] Cache miss for cart <*>'],
+    groups: 'abacbacb',
+    events: { 2: ['[<*>] Completed <*> OK in <*>'], 4: ['[<*>] Cache miss for cart <*>', 'WARN'], 7: ['[<*>] Cache miss for cart <*>', 'ERROR'] },
+  },
+  'Ruby\'s Logger with a progname': {
+    // `-- Billing: msg`: the separator, then the progname closed by `:` names the entity.
+    file: 'ruby-progname.log', slots: ['any', 'any', 'level', 'any', 'colon'], entity: 4,
+    messages: ['charge ok in <*> ms for order <*>', 'cart <*> updated', 'cache miss for cart <*>'],
+    groups: 'abacbacb',
+    events: { 1: ['Billing:charge ok in <*> ms for order <*>'], 4: ['Carts:cache miss for cart <*>', 'Carts:WARN'], 7: ['Carts:cache miss for cart <*>', 'Carts:ERROR'] },
+  },
   'kubectl logs --prefix --timestamps': {
     // `[pod/<pod>/<container>] <time> <line>`: the pod before the time names the entity, its replica suffix dropped
     // (two pods of `cart` are one component).

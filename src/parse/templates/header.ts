@@ -274,6 +274,17 @@ export function learnTextHeader(messages: readonly string[], pipes = 0, lead = 0
         slots.push('dash');
         break;
       }
+      if (enough(fields.filter((f) => f.length > j + 1 && f[j] === ':').length)) {
+        // A lone `:` closing the header with no logger before it (Ruby's Logger: `INFO -- : msg`, its progname empty).
+        slots.push('colonMark');
+        break;
+      }
+      if (!named(j) && enough(fields.filter((f) => f.length > j + 2 && f[j] === (fields[0] as string[])[j]).length)) {
+        // A separator without a letter, the same on the lines (Ruby's Logger's `--` before `progname:`, Spring Boot's
+        // `---` before its thread): a field of the header, which goes on; it names no writer.
+        slots.push('any');
+        continue;
+      }
       if (enough(count('word')) && enough(fields.filter((f) => f.length > j + 2 && f[j + 1] === ':').length) && named(j) && repeats(fields.map((f) => f[j] ?? ''))) {
         // A logger closed by a lone `:` (Spring Boot's `%-40.40logger{39} : %m`): the entity, and the colon ends
         // the header as logback's lone `-` does.
