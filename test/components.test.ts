@@ -12,6 +12,10 @@ describe('components (src/attention/components.ts)', () => {
     expect(componentOf('ts-food-service-7c9f8b5d6-x2k4p:CpuUsageRate(%)')).toBe('ts-food-service');
     expect(componentOf('cartservice:hipstershop.CartService/GetCart wait')).toBe('cartservice');
     expect(componentOf('duration')).toBeNull();
+    // A colon beside a blank is a message's own (a mined template with no entity), not an entity's.
+    expect(componentOf('duration: <*> ms statement: SELECT * FROM carts WHERE id = <*>')).toBeNull();
+    expect(componentOf('-- : [<*>] Completed <*> OK in <*>')).toBeNull();
+    expect(componentOf('payment:charge ok in <*> ms')).toBe('payment');
   });
 
   it('ranks by causes that locate among the first five, then by first position; the causes follow', () => {

@@ -137,6 +137,15 @@ const FAMILIES: Record<string, Family> = {
     groups: 'abacbacb',
     events: { 1: ['Billing:charge ok in <*> ms for order <*>'], 4: ['Carts:cache miss for cart <*>', 'Carts:WARN'], 7: ['Carts:cache miss for cart <*>', 'Carts:ERROR'] },
   },
+  'PostgreSQL (log_line_prefix \'%m [%p] \')': {
+    // `time zone [pid] LEVEL:  message`: the level in capitals closed by `:` ends the header, an error's
+    // `STATEMENT:` line too; the statement's text stays the message (one template per query shape).
+    file: 'postgres.log', slots: ['any', 'any', 'level'], entity: -1,
+    messages: ['duration: <*> ms statement: UPDATE payments SET state =…WHERE order_id = <*>', 'duration: <*> ms statement: SELECT * FROM carts WHERE id = <*>',
+      'duplicate key value violates unique constraint "orders_pkey"', 'INSERT INTO orders (id, cart) VALUES (<*>, <*>)', 'there is no transaction in progress'],
+    groups: 'abacdbae',
+    events: { 4: ['duplicate key value violates unique constraint "orders_pkey"', 'ERROR'], 8: ['there is no transaction in progress', 'WARN'] },
+  },
   'kubectl logs --prefix --timestamps': {
     // `[pod/<pod>/<container>] <time> <line>`: the pod before the time names the entity, its replica suffix dropped
     // (two pods of `cart` are one component).

@@ -116,10 +116,14 @@ export function commonCaller<C extends { readonly variable: string; readonly kin
   return tie ? null : best;
 }
 
-/** The component a variable names, or null for a name without an entity (`duration`, `Start`). */
+/**
+ * The component a variable names, or null for a name without an entity (`duration`, `Start`). The entity is
+ * glued to its colon and to the name after it (`payment:charge ok`, `frontend:GetCart.start`); a colon and a
+ * blank are a message's own words (PostgreSQL's `duration: <*> ms`, Ruby's `-- : …`), naming no component.
+ */
 export function componentOf(variable: string): string | null {
   const i = variable.indexOf(':');
-  return i <= 0 ? null : serviceOfPod(variable.slice(0, i));
+  return i <= 0 || variable.charCodeAt(i + 1) === 32 || variable.charCodeAt(i - 1) === 32 ? null : serviceOfPod(variable.slice(0, i));
 }
 
 /**

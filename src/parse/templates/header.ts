@@ -123,14 +123,19 @@ export interface TextHeader {
   readonly entity: number;
 }
 
-/** Level words, any case, optionally in brackets; logcat's one capital letter. */
-const LEVEL_FIELD = /^\[?(TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG|FINE|FINER|FINEST|CONFIG)\]?$/i;
+/**
+ * Level words, any case, optionally in brackets, or in capitals closed by `:` (PostgreSQL's `LOG:`, `ERROR:`,
+ * `PANIC:`, and the `STATEMENT:`, `DETAIL:`, `HINT:`, `CONTEXT:` lines that follow an error; they end the header);
+ * logcat's one capital letter.
+ */
+const LEVEL_FIELD = /^\[?(TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG|FINE|FINER|FINEST|CONFIG|LOG|PANIC)\]?$/i;
+const LEVEL_COLON = /^(TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG|LOG|PANIC|STATEMENT|DETAIL|HINT|CONTEXT):$/;
 const GLOG_LEVEL = /^[IWEF](?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])$/;
 const LETTER_LEVELS: Readonly<Record<string, string>> = { V: 'TRACE', D: 'DEBUG', I: 'INFO', W: 'WARN', E: 'ERROR', F: 'FATAL', A: 'FATAL' };
 
 /** The level a field names ('' when none), upper case: `[notice]` → NOTICE, `W` → WARN. */
 export function levelOf(field: string): string {
-  const m = LEVEL_FIELD.exec(field);
+  const m = LEVEL_FIELD.exec(field) ?? LEVEL_COLON.exec(field);
   if (m !== null) return (m[1] as string).toUpperCase();
   // glog/klog glue the level's letter to the month and day: `I1207`, `E0102`.
   if (GLOG_LEVEL.test(field)) return LETTER_LEVELS[field.charAt(0)] as string;
@@ -244,9 +249,11 @@ export function learnTextHeader(messages: readonly string[], pipes = 0, lead = 0
     if (!enough(fields.filter((f) => f.length > p + 1 && levelOf(f[p] as string) !== '').length)) continue;
     const slots: HeaderSlot[] = [...new Array<HeaderSlot>(p).fill('any'), 'level'];
     let entity = -1;
+    // A level closed by `:` (PostgreSQL's `LOG:  duration: …`) ends the header: the message follows it.
+    const closed = enough(fields.filter((f) => (f[p] as string | undefined)?.endsWith(':') === true).length);
     // (Names with a letter on 90 % of the lines: a field without one, Spring Boot's `---`, never names the entity.)
     const named = (j: number): boolean => enough(fields.filter((f) => LETTER.test(f[j] ?? '')).length);
-    for (let j = p + 1, plain = 0, brackets = 0; plain < MAX_AFTER_LEVEL; j++) {
+    for (let j = p + 1, plain = 0, brackets = 0; !closed && plain < MAX_AFTER_LEVEL; j++) {
       const shapes = fields.map((f) => (f.length > j + 1 ? shapeOf(f[j] as string) : null));
       const count = (s: Shape): number => shapes.filter((x) => x === s).length;
       if (enough(count('bracket'))) {
@@ -564,7 +571,7 @@ export function entityName(field: string, qualified = true): string {
 // The header as a regex (templates -o: rules.ts)
 
 const BRACKET_RE = '\\[(?:[^\\[\\]\\n]|\\[[^\\[\\]\\n]*\\])*\\](?=\\s|$)';
-export const LEVEL_WORDS_RE = 'TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG|FINE|FINER|FINEST|CONFIG';
+export const LEVEL_WORDS_RE = 'TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG|FINE|FINER|FINEST|CONFIG|LOG|PANIC|STATEMENT|DETAIL|HINT|CONTEXT';
 /** Level words in upper, lower and capitalized case, as alternatives; `letters`: logcat's letters too, and glog's glued to a date. */
 export function levelAlternatives(words: string, letters: string): string {
   const cased = words.split('|').flatMap((w) => [w, w.toLowerCase(), w.charAt(0) + w.slice(1).toLowerCase()]);
@@ -590,7 +597,7 @@ export function headerItems(header: TextHeader, pipes: boolean, level = levelAlt
     const qualified = (end: string): string => `(?:${w}*\\.(?=[A-Z]${ns('.')}*?(?:\\[\\d+\\])?${end}))?`;
     switch (slot) {
       case 'any': return `(?:${BRACKET_RE}|${w}+)`;
-      case 'level': return `\\[?(?:${level})\\]?(?=${sp})`;
+      case 'level': return `\\[?(?:${level})\\]?:?(?=${sp})`;
       case 'bracket': return BRACKET_RE;
       case 'dash': return '-';
       // (The replica suffix left out as serviceOf leaves it out, layout.ts REPLICA_SUFFIX.)

@@ -818,7 +818,7 @@ function namePrefix(entity: string, location: string): string {
 function errorLevel(level: string): string {
   switch (level) {
     case 'WARN': case 'WARNING': return 'WARN';
-    case 'ERROR': case 'ERR': case 'FATAL': case 'CRITICAL': case 'CRIT': case 'SEVERE': case 'ALERT': case 'EMERG': return 'ERROR';
+    case 'ERROR': case 'ERR': case 'FATAL': case 'CRITICAL': case 'CRIT': case 'SEVERE': case 'ALERT': case 'EMERG': case 'PANIC': return 'ERROR';
     default: return '';
   }
 }
