@@ -89,11 +89,11 @@ describe('JSON Lines loggers: the fields with no role follow the message', () =>
 
 describe('which fields follow the message', () => {
   const sample = [
-    '{"time":"2026-12-07T10:00:00.001Z","level":"info","service":"cart","pod":"cart-5dc8d4f9fd-46997","pid":7,"offset":100,"_id":"x1","log":{"offset":5},"kubernetes":{"node":"n1"},"tags":["a"],"msg":"loaded","items":3,"dur":"12ms","note":"two words","ok":true,"nothing":null}',
+    '{"time":"2026-12-07T10:00:00.001Z","@version":"1","level":"info","level_value":20000,"service":"cart","pod":"cart-5dc8d4f9fd-46997","pid":7,"offset":100,"_id":"x1","log":{"offset":5},"kubernetes":{"node":"n1"},"tags":["a"],"msg":"loaded","items":3,"dur":"12ms","note":"two words","ok":true,"nothing":null}',
   ];
   for (let i = 1; i < 10; i++) sample.push(sample[0]!.replace('"offset":100', `"offset":${100 + i * 37}`).replace('"items":3', `"items":${(i * 7) % 5}`).replace('.001Z', `.00${i}Z`));
 
-  it('roles, places (pod, pid), store fields (_id), nested and array fields, nulls and a rising number (offset) never', () => {
+  it('roles, places (pod, pid, logstash @version and level_value), store fields (_id), nested and array fields, nulls and a rising number (offset) never', () => {
     const l = detectTable('f.jsonl', 'f.jsonl', sample)!;
     expect(describeTable(l)).toBe('messages from field msg then items, dur, note, ok as key=value; time time; entity service');
     const row: RowParts = { t: 0, message: '', entity: '', trace: '', level: '', location: '' };

@@ -254,10 +254,11 @@ export function logfmtMessage(line: string, pairs: readonly LogfmtPair[], layout
 
 /**
  * Names of fields that say where a line ran or was kept rather than what its statement measured: a process or
- * thread, a logger, a schema version (bunyan's `v`), an output stream, a syslog facility, a log's name, an offset or
+ * thread, a logger, a record schema's version (bunyan's `v`, logstash's `@version`), a level's number
+ * (logstash-logback-encoder's `level_value`), an output stream, a syslog facility, a log's name, an offset or
  * sequence number in a file or store. Matched as ENTITY_NAMES are (normal).
  */
-const PLACE_NAME = /^(?:\w*pid|ppid|tid|thread|threadname|threadid|process|processid|processname|logger|loggername|name|v|stream|facility|syslogfacility|logname|offset|logoffset|seq|seqno|sequence|sequencenumber|cursor|insertid|eventid|ingestiontime)$/;
+const PLACE_NAME = /^(?:\w*pid|ppid|tid|thread|threadname|threadid|process|processid|processname|logger|loggername|name|v|version|levelvalue|stream|facility|syslogfacility|logname|offset|logoffset|seq|seqno|sequence|sequencenumber|cursor|insertid|eventid|ingestiontime)$/;
 
 /**
  * Whether a JSON Lines field is the statement's (its `key=value` follows the message): a top-level field of a
