@@ -45,6 +45,15 @@ export interface TableLayout {
    * with no role, whose `key=value` pairs follow the message (keys not in the sample too: logfmtMessage).
    */
   readonly rest: readonly number[];
+  /**
+   * JSON Lines with a message field: the sampled fields whose `key=value` pairs follow the message (jsonMessage);
+   * absent when none. Fields first seen after the sample follow it too, by the same rules.
+   */
+  readonly pairs?: readonly number[];
+  /** Whether the level column holds pino's and bunyan's numbers (10 trace … 60 fatal): levelOf. */
+  readonly numericLevels?: boolean;
+  /** JSON Lines: the fields never a pair (roles, and the sampled columns of a place: pairFields). */
+  readonly notPairs?: readonly string[];
   readonly level: number;
   readonly entity: number;
   /**
@@ -121,7 +130,10 @@ export function splitDelimited(line: string, delimiter: number): string[] | null
 /** A JSON Lines row as strings per column (nested objects flattened: flatObject), or null when the line is no JSON object. */
 function jsonRow(line: string, columns: readonly string[]): string[] | null {
   const o = parseObject(line);
-  if (o === null) return null;
+  return o === null ? null : jsonFields(o, columns);
+}
+
+function jsonFields(o: Record<string, unknown>, columns: readonly string[]): string[] {
   const flat = flatObject(o);
   return columns.map((c) => cellText(flat[c]));
 }
@@ -240,6 +252,44 @@ export function logfmtMessage(line: string, pairs: readonly LogfmtPair[], layout
   return out;
 }
 
+/**
+ * Names of fields that say where a line ran or was kept rather than what its statement measured: a process or
+ * thread, a logger, a record schema's version (bunyan's `v`, logstash's `@version`), a level's number
+ * (logstash-logback-encoder's `level_value`), an output stream, a syslog facility, a log's name, an offset or
+ * sequence number in a file or store. Matched as ENTITY_NAMES are (normal).
+ */
+const PLACE_NAME = /^(?:\w*pid|ppid|tid|thread|threadname|threadid|process|processid|processname|logger|loggername|name|v|version|levelvalue|stream|facility|syslogfacility|logname|offset|logoffset|seq|seqno|sequence|sequencenumber|cursor|insertid|eventid|ingestiontime)$/;
+
+/**
+ * Whether a JSON Lines field is the statement's (its `key=value` follows the message): a top-level field of a
+ * scalar value, not a place (PLACE_NAME, ENTITY_NAMES) and not a store's own (`_index`, journald's `_PID`,
+ * `__CURSOR`: a leading `_`). docs/input.md, "JSON Lines", says why.
+ */
+function statementField(key: string): boolean {
+  if (key.includes('.') || key.startsWith('_')) return false;
+  const n = normal(key);
+  return !PLACE_NAME.test(n) && !ENTITY_NAMES.some((re) => re.test(n));
+}
+
+/** A JSON value as a logfmt value: a string quoted (as JSON) when it holds a space, a quote or `=`, or is empty. */
+function pairValue(v: string | number | boolean): string {
+  return typeof v === 'string' && (v === '' || /[\s"=]/.test(v)) ? JSON.stringify(v) : String(v);
+}
+
+/**
+ * A JSON Lines record's message: its message, then its statement's fields (statementField) not among the
+ * layout's notPairs as `key=value`, in the record's order; null values, objects and arrays are left out.
+ */
+export function jsonMessage(message: string, o: Record<string, unknown>, notPairs: ReadonlySet<string>): string {
+  let out = message;
+  for (const k of Object.keys(o)) {
+    const v = o[k];
+    if (notPairs.has(k) || !(typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') || !statementField(k)) continue;
+    out += `${out === '' ? '' : ' '}${k}=${pairValue(v)}`;
+  }
+  return out;
+}
+
 /** The keys of a logfmt layout that have a role (not in the message's pairs). */
 export function logfmtRoleKeys(layout: TableLayout): Set<string> {
   return new Set(layout.columns.filter((_, c) => !layout.rest.includes(c)));
@@ -276,6 +326,7 @@ const MESSAGE_NAME = /^(?:log|message|msg|body|bodystringvalue|text|line|content
 const LEVEL_NAME = /^(?:level|loglevel|lvl|severity|severitytext|priority)$/;
 const TRACE_NAME = /^(?:x)?(?:trace|traceid|requestid|reqid|request|correlationid|transactionid|txid|txnid)$/;
 const SPAN_NAME = /^(?:spanid|span|parentid|parentspanid)$/;
+const LOGGER_NAME = /^(?:logger|loggername|name)$/;
 /** Entity names, most specific component first: a service is what a user fixes; a node hosts many services. */
 const ENTITY_NAMES: readonly RegExp[] = [
   /^(?:service|servicename|svc|app|application|appname|component|k8sdeploymentname|deployment)$/,
@@ -285,6 +336,10 @@ const ENTITY_NAMES: readonly RegExp[] = [
   /^(?:pod|podname|k8spodname|kubernetespodname|instance)$/,
   // A log stream: a source's lines as a store keeps them apart (CloudWatch's logStreamName, one per container or task).
   /^(?:container|containername|k8scontainername|kubernetescontainername|logstream|logstreamname)$/,
+  // A logger's name (pino's and bunyan's `name`, zap's `logger`): the part of the code that wrote the line, before
+  // the host it ran on. Read only when on every sampled line (as a logger writes it), and bare `name` only as a
+  // JSON Lines record's own field (entityTier).
+  LOGGER_NAME,
   /^(?:host|hostname|source|server)$/,
   /^(?:node|nodename|k8snodename)$/,
 ];
@@ -530,13 +585,20 @@ function assignRoles(file: string, kind: TableLayout['kind'], columns: readonly 
   const levelNamed = bestNamed(LEVEL_NAME, columns, all.filter(free));
   const level = levelNamed >= 0 ? levelNamed : columns.findIndex((_, c) => free(c) && (filled[c] as number) > 0 && (values[c] as string[]).every((v) => v === '' || LEVEL_WORDS.has(v.toUpperCase())));
   if (level >= 0) taken.add(level);
+  // pino's and bunyan's numbers (10 trace … 60 fatal) when every sampled level is one (syslog's 0–7: levelWord).
+  const numericLevels = level >= 0 && (filled[level] as number) > 0 && (values[level] as string[]).every((v) => v === '' || NUMERIC_LEVELS.has(v));
 
   // Entity: a named component column, the most specific kind first, one that varies before a constant one (in a
   // file of all pods, `Container=server` names nothing; in a file per service, its one service does); else a
   // low-cardinality column of name-like words. Reason: the answer must name a component.
   const varies = (c: number): boolean => (distinct[c] as number) >= 2;
   let entity = forcedEntity ?? -1;
-  const byName = (c: number): number => ENTITY_NAMES.findIndex((re) => nameDepth(re, columns[c] as string) >= 0);
+  const byName = (c: number): number => ENTITY_NAMES.findIndex((re) => {
+    const d = nameDepth(re, columns[c] as string);
+    if (re !== LOGGER_NAME || d < 0) return d >= 0;
+    const bare = normal((columns[c] as string).split('.').slice(d).join('.')) === 'name';
+    return filled[c] === rows.length && (!bare || (kind === 'jsonl' && d === 0));
+  });
   const candidates = columns.map((_, c) => c).filter((c) => free(c) && (filled[c] as number) > 0 && byName(c) >= 0);
   if (forcedEntity === undefined) {
     entity = candidates.find(varies) ?? candidates[0] ?? -1;
@@ -554,13 +616,30 @@ function assignRoles(file: string, kind: TableLayout['kind'], columns: readonly 
   // apart, one file per container (index.ts: instances by source). A service, app or component names what the
   // code is, not where it ran: go-kit's `component=` is a part of one process (fixtures/raw/logfmt-gokit).
   let source = -1;
-  for (const c of candidates) if (byName(c) >= 1 && varies(c) && (source < 0 || (distinct[c] as number) > (distinct[source] as number))) source = c;
+  // (Nor a logger, a part of the code.)
+  for (const c of candidates) if (byName(c) >= 1 && ENTITY_NAMES[byName(c)] !== LOGGER_NAME && varies(c) && (source < 0 || (distinct[c] as number) > (distinct[source] as number))) source = c;
   // (logfmt: the pairs with no role follow the message: logfmtMessage.)
   const rest = message >= 0 && kind !== 'logfmt' ? [] : columns.map((_, c) => c).filter(free);
   if (message < 0 && rest.length === 0) throw new InputError(`no message ${kind === 'logfmt' ? 'key' : 'column'} found among ${columns.join(', ')}`, file, undefined, 'name it with --message-column NAME');
+  // JSON Lines: the statement's fields follow the message as logfmt's pairs do, but for a number that never falls
+  // over the sample (an offset, a sequence number, a counter of lines: where a line stands, never a state).
+  const pairs = kind === 'jsonl' && message >= 0 && messageField === '' ? all.filter((c) => free(c) && statementField(columns[c] as string) && (filled[c] as number) > 0 &&
+    !(values[c] as string[]).some((v) => /^[[{]/.test(v)) && !rising(values[c] as string[])) : [];
+  const notPairs = kind === 'jsonl' && message >= 0 && messageField === '' ? columns.filter((c, i) => !pairs.includes(i) && c !== '') : [];
   const layout: TableLayout = { kind, columns, time, timeFormat: time >= 0 ? (formats[time] as string) : '', message, messageAlt, messageField, rest, level, entity, source, trace, span,
-    ...(statement >= 0 ? { statement } : {}) };
+    ...(statement >= 0 ? { statement } : {}), ...(numericLevels ? { numericLevels } : {}), ...(pairs.length > 0 || notPairs.length > 0 ? { pairs, notPairs } : {}) };
   return cell === undefined ? layout : { ...layout, cell };
+}
+
+/**
+ * Whether a column's sampled numbers never fall and rise at least once over 8 or more values (in file order): an
+ * offset, a sequence number, a line counter or a time. (Eight values of a measure rise so by chance once in 8! = 40320.)
+ */
+function rising(values: readonly string[]): boolean {
+  const xs = values.filter((v) => v !== '').map(Number);
+  if (xs.length < 8 || xs.some((x) => !Number.isFinite(x))) return false;
+  for (let i = 1; i < xs.length; i++) if ((xs[i] as number) < (xs[i - 1] as number)) return false;
+  return (xs[xs.length - 1] as number) > (xs[0] as number);
 }
 
 /** The layout of message cells that are records (JSON objects, or logfmt lines with a message key), or undefined. */
@@ -618,6 +697,7 @@ export class RowReader {
     this.format = layout.time >= 0 ? makeTimeFormat(layout.timeFormat, { year: 2000 }) : null;
     this.pods = namesPods(layout);
     this.roles = logfmtRoleKeys(layout);
+    this.notPairs = layout.notPairs === undefined ? undefined : new Set(layout.notPairs);
     // (The cell's record is read only where it can fill a role the row leaves empty, or give a logfmt message.)
     const cell = layout.cell;
     this.cell = cell !== undefined && (cell.kind === 'logfmt' || (layout.entity < 0 && cell.entity >= 0) ||
@@ -627,6 +707,8 @@ export class RowReader {
   }
 
   private readonly cell: TableLayout | undefined;
+  /** JSON Lines whose statement fields follow the message: the fields that do not (TableLayout.notPairs). */
+  private readonly notPairs: ReadonlySet<string> | undefined;
   private readonly cellPods: boolean;
   private readonly cellRoles: ReadonlySet<string>;
 
@@ -634,17 +716,20 @@ export class RowReader {
   read(line: string, out: RowParts): boolean {
     const layout = this.layout;
     const pairs = layout.kind === 'logfmt' ? logfmtPairs(line) : null;
-    const fields = pairs !== null ? logfmtRow(pairs, layout.columns) : layout.kind === 'logfmt' ? null : rowFields(line, layout);
+    const record = this.notPairs !== undefined ? parseObject(line) : null;
+    const fields = pairs !== null ? logfmtRow(pairs, layout.columns) : record !== null ? jsonFields(record, layout.columns)
+      : layout.kind === 'logfmt' || this.notPairs !== undefined ? null : rowFields(line, layout);
     if (fields === null) return false;
     const t = this.format === null ? NaN : this.format.parse((fields[layout.time] as string).trim(), 0);
     if (!Number.isFinite(t)) return false;
     let message = pairs !== null ? logfmtMessage(line, pairs, layout, this.roles)
       : layout.message >= 0 ? fields[layout.message] as string : layout.rest.map((c) => fields[c] as string).join(' ');
     for (let k = 0; message === '' && k < layout.messageAlt.length; k++) message = fields[layout.messageAlt[k] as number] as string;
+    if (record !== null) message = jsonMessage(message, record, this.notPairs as ReadonlySet<string>);
     out.entity = layout.entity >= 0 ? serviceOf((fields[layout.entity] as string).trim(), this.pods) : '';
     if (layout.source >= 0) out.source = (fields[layout.source] as string).trim();
     out.trace = layout.trace >= 0 ? (fields[layout.trace] as string).trim() : '';
-    out.level = layout.level >= 0 ? levelWord((fields[layout.level] as string).trim()) : '';
+    out.level = layout.level >= 0 ? levelOf((fields[layout.level] as string).trim(), layout) : '';
     out.location = layout.statement === undefined ? '' : codeLocation((fields[layout.statement] as string).trim()) ?? '';
     if (out.entity === '' && layout.fileEntity !== undefined) out.entity = layout.fileEntity;
     const cell = this.cell;
@@ -655,7 +740,7 @@ export class RowReader {
       if (sub !== null) {
         if (out.entity === '' && cell.entity >= 0) out.entity = serviceOf((sub[cell.entity] as string).trim(), this.cellPods);
         if (out.trace === '' && cell.trace >= 0) out.trace = (sub[cell.trace] as string).trim();
-        if (out.level === '' && cell.level >= 0) out.level = levelWord((sub[cell.level] as string).trim());
+        if (out.level === '' && cell.level >= 0) out.level = levelOf((sub[cell.level] as string).trim(), cell);
         if (cellPairs !== null) message = logfmtMessage(message, cellPairs, cell, this.cellRoles);
       }
     }
@@ -676,6 +761,17 @@ export class RowReader {
  * cell upper-cased. Reason: the number is the level in syslog and journald, and WARN/ERROR events need the word.
  */
 const SYSLOG_SEVERITIES = ['EMERG', 'ALERT', 'CRIT', 'ERR', 'WARNING', 'NOTICE', 'INFO', 'DEBUG'];
+/**
+ * pino's and bunyan's level numbers (10 trace, 20 debug, 30 info, 40 warn, 50 error, 60 fatal). Reason: both write
+ * the level as a number by default; read as a word only when a file's every sampled level is one of them.
+ */
+const NUMERIC_LEVELS = new Map([['10', 'TRACE'], ['20', 'DEBUG'], ['30', 'INFO'], ['40', 'WARN'], ['50', 'ERROR'], ['60', 'FATAL']]);
+
+/** A level cell of a layout as a word (levelWord, or pino's and bunyan's numbers where the layout holds them). */
+export function levelOf(cell: string, layout: TableLayout): string {
+  return layout.numericLevels === true ? NUMERIC_LEVELS.get(cell) ?? levelWord(cell) : levelWord(cell);
+}
+
 export function levelWord(cell: string): string {
   return cell.length === 1 && cell >= '0' && cell <= '7' ? SYSLOG_SEVERITIES[Number(cell)] as string : cell.toUpperCase();
 }
@@ -709,6 +805,7 @@ export function describeTable(layout: TableLayout): string {
   const cell = layout.cell;
   const inCell = (i: number): string => `${col(layout.message)}.${cell?.columns[i] as string}`;
   if (cell !== undefined && cell.kind === 'logfmt') parts[0] += ` (logfmt key ${cell.columns[cell.message] as string})`;
+  if (layout.pairs !== undefined && layout.pairs.length > 0) parts[0] += ` then ${layout.pairs.map(col).join(', ')} as key=value`;
   if (layout.time >= 0) parts.push(`time ${col(layout.time)}`);
   parts.push(layout.entity >= 0 ? `entity ${col(layout.entity)}` : cell !== undefined && cell.entity >= 0 ? `entity ${inCell(cell.entity)}`
     : layout.fileEntity !== undefined ? 'entity the pod of the file\'s name' : 'no entity');

@@ -39,7 +39,9 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
   if (layout.level >= 0 || model.templates.some((t) => t.statement === true)) {
     // (The level read from its column, or from the message's head as the miner reads it.)
     // (A syslog severity number is its word: layout.ts levelWord; 4 a warning, 0–3 errors.)
-    for (const [words, name, number] of [['WARN|WARNING', 'WARN', '4'], ['ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG', 'ERROR', '[0-3]']] as const) {
+    // (pino's and bunyan's numbers where the layout reads them: layout.ts levelOf; 40 a warning, 50 and 60 errors.)
+    const numbers = layout.numericLevels === true ? ['40', '[56]0'] : ['4', '[0-3]'];
+    for (const [words, name, number] of [['WARN|WARNING', 'WARN', numbers[0]], ['ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG', 'ERROR', numbers[1]]] as const) {
       const re = layout.level >= 0 ? cellPattern(layout, layout.level, '', `(?:${anyCase(words)}|${number})(?=[",}\\s]|$)`)
         : `\\d\\d:\\d\\d:\\d\\d[.,]\\d+\\s+\\[?(?:${words})\\]?\\s`;
       out.push(`  - { match: ${q(re)}, event: ${q(`${prefix}${name}`)}, continue: true }`);
@@ -53,7 +55,7 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
     const match = t.statement === true ? `(?:^|[\\s"\\[(])${escape(t.tokens[0] as string)}[\\])]?:?(?:\\s|\\\\n|"|$)`
       : nested ? null : layout.kind === 'logfmt' ? logfmtRegex(t, layout, model) : messageRegex(t, layout);
     if (match === null) {
-      out.push(`  # left out: ${clip(t.name)} (${nested ? 'a header or record inside the message cell, a second message column or an entity from the file name' : layout.kind === 'logfmt' ? 'its lines differ in their message key\'s words' : 'inside a quoted or JSON cell'}: write its rule by hand)`);
+      out.push(`  # left out: ${clip(t.name)} (${nested ? 'a header or record inside the message cell, a second message column or an entity from the file name' : layout.kind === 'logfmt' ? 'its lines differ in their message key\'s words' : fieldPairs(t, layout) > 0 ? 'fields of the record after its message' : 'inside a quoted or JSON cell'}: write its rule by hand)`);
       continue;
     }
     // A line naming its location: the template's rules with the location in the names, before those without.
@@ -110,8 +112,26 @@ function entityLookahead(layout: TableLayout): string {
 function messageRegex(t: MinedTemplate, layout: TableLayout): string | null {
   const tokens = t.tokens.map((tok, i) => tokenRegex(tok, t.states[i] !== '', i));
   if (layout.kind === 'jsonl') {
-    if (layout.message < 0 || t.tokens.some((tok) => /["\\]/.test(tok))) return null;
-    return `${jsonKey(layout.columns[layout.message] as string)}"\\s*${tokens.join('\\s+')}\\s*"`;
+    const n = fieldPairs(t, layout);
+    if (layout.message < 0 || t.tokens.slice(0, t.tokens.length - n).some((tok) => /["\\]/.test(tok))) return null;
+    const message = `${jsonKey(layout.columns[layout.message] as string)}"\\s*${tokens.slice(0, tokens.length - n).join('\\s+')}\\s*"`;
+    if (n === 0) return message;
+    if (n === tokens.length) return null;
+    // A record's fields after its message (layout.ts jsonMessage): each read by its key wherever it stands (a
+    // lookahead), and the sampled fields the template has not absent.
+    const first = t.tokens.length - n;
+    const keys = t.tokens.slice(first).map((tok) => tok.slice(0, tok.indexOf('=')));
+    const fields = t.tokens.slice(first).map((tok, j) => {
+      const i = first + j;
+      const text = tok.slice(tok.indexOf('=') + 1);
+      // (A string jsonMessage quoted is the line's JSON string as written: its parameters run to its closing quote.)
+      const quoted = text.startsWith('"');
+      const value = text.split(WILDCARD).map(escape).join(t.states[i] !== '' ? numberRegex(i) : quoted ? '(?:[^"\\\\]|\\\\.)*?' : '[^\\s,"]+?');
+      return `(?=[\\s\\S]*?[{,]\\s*${jsonKey(keys[j] as string)}${quoted ? value : `"?${value}"?`}\\s*[,}])`;
+    });
+    const absent = (layout.pairs ?? []).map((c) => layout.columns[c] as string).filter((k) => !keys.includes(k))
+      .map((k) => `(?![\\s\\S]*?[{,]\\s*${jsonKey(k)})`);
+    return `^${fields.join('')}${absent.join('')}[\\s\\S]*?${message}`;
   }
   if (layout.kind === 'cri') return `^\\S+ \\S+ \\S+ \\s*${tokens.join('\\s+')}\\s*$`;
   if (layout.message >= 0 || t.example.includes('"')) return null;
@@ -172,6 +192,14 @@ const lineEscape = (text: string): string => text.replace(/[\\"]/g, '\\$&').repl
 function tokenRegex(token: string, numeric: boolean, i: number): string {
   const pieces = token.split(WILDCARD).map(escape);
   return pieces.join(numeric ? numberRegex(i) : '[^\\s,"]+?');
+}
+
+/** How many of a JSON Lines template's last tokens are sampled fields' `key=value` (layout.ts jsonMessage, TableLayout.pairs). */
+function fieldPairs(t: MinedTemplate, layout: TableLayout): number {
+  const keys = new Set((layout.pairs ?? []).map((c) => layout.columns[c] as string));
+  let n = 0;
+  while (n < t.tokens.length && keys.has(/^([^=\s]+)=/.exec(t.tokens[t.tokens.length - 1 - n] as string)?.[1] ?? '')) n++;
+  return n;
 }
 
 function wildcards(t: MinedTemplate): number {
