@@ -9,9 +9,7 @@
  * only in one unit. Words (`msec`, `sec`, `secs`) are written by loggers with one fixed unit, and a bare `5m` or `5h`
  * may be minutes or meters: those stay as written (numericValueIn).
  */
-
-/** 10^k, exact for k ≤ 22 (Clinger's fast path, as timestamp.ts parseDecimal). */
-const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+import { POW10 } from './timestamp.js';
 
 /**
  * The seconds `s.slice(from, to)` stands for when it is `[-+]?[Nh][Nm][Ns]N[.N]U` with U one of `ns`, `us`, `µs`

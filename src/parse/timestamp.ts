@@ -35,7 +35,8 @@ export function parseDecimal(text: string): number {
   return Number.isFinite(v) ? v : NaN;
 }
 
-const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+/** 10^k, exact for k ≤ 22 (Clinger's fast path): a mantissa of up to 15 digits over it is the nearest double. */
+export const POW10: readonly number[] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
 
 /**
  * Clinger's fast path: `[-+]digits[.digits]` whose digits form an integer M
