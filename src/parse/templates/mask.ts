@@ -126,7 +126,7 @@ export function quotedEnd(message: string, at: number, n: number): number {
 }
 
 /** Punctuation that may surround a variable and stays in the template. */
-function isEdgePunct(c: number): boolean {
+export function isEdgePunct(c: number): boolean {
   // [ ] ( ) { } < > , ; : " ' .
   return c === 91 || c === 93 || c === 40 || c === 41 || c === 123 || c === 125 || c === 60 || c === 62 ||
     c === 44 || c === 59 || c === 58 || c === 34 || c === 39 || c === 46;

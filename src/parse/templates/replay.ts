@@ -6,7 +6,7 @@
  */
 import { statSync } from 'node:fs';
 import type { RecordEnds } from '../files.js';
-import { keyPlan, knownKeyShifts, numericValue, numericValueIn, type KeyPlan } from './mask.js';
+import { isEdgePunct, keyPlan, knownKeyShifts, numericValue, numericValueIn, type KeyPlan } from './mask.js';
 import type { FileState } from './split.js';
 import type { FileMining, LineHeads, LineKeys } from './types.js';
 
@@ -131,7 +131,12 @@ export const HEADS_MAX_INPUT_BYTES = 1 << 30;
 
 /** Whether a pass over `files` keeps its lines' heads (HEADS_MAX_INPUT_BYTES). */
 export function keepsHeads(files: ReadonlyArray<{ readonly size: number; readonly gzip: boolean }>): boolean {
-  return files.reduce((n, f) => n + (f.gzip ? 10 : 1) * f.size, 0) <= HEADS_MAX_INPUT_BYTES;
+  return inputBytes(files) <= HEADS_MAX_INPUT_BYTES;
+}
+
+/** The bytes of input a pass reads, a compressed file's size counted 10 times. */
+function inputBytes(files: ReadonlyArray<{ readonly size: number; readonly gzip: boolean }>): number {
+  return files.reduce((n, f) => n + (f.gzip ? 10 : 1) * f.size, 0);
 }
 
 /**
@@ -150,7 +155,7 @@ export const NUMBERS_MAX_SHARE = 0.25;
 
 /** Whether a pass over `files` keeps its lines' numbers (NUMBERS_MAX_INPUT_BYTES). */
 export function keepsNumbers(files: ReadonlyArray<{ readonly size: number; readonly gzip: boolean }>): boolean {
-  return files.reduce((n, f) => n + (f.gzip ? 10 : 1) * f.size, 0) <= NUMBERS_MAX_INPUT_BYTES;
+  return inputBytes(files) <= NUMBERS_MAX_INPUT_BYTES;
 }
 
 /**
@@ -305,7 +310,7 @@ export function numberPlan(key: string, commaSeparated: boolean, numbered: Int32
     // (numericValueIn's reading up to the first digit: after the first `=` and the edge punctuation, a sign.)
     const eq = token.indexOf('=');
     let i = eq === -1 ? 0 : eq + 1;
-    while (i < token.length && EDGE.includes(token.charAt(i))) i++;
+    while (i < token.length && isEdgePunct(token.charCodeAt(i))) i++;
     const c = token.charAt(i);
     if (c === '-' || c === '+') i++;
     if (token.charCodeAt(i) !== 48) continue;
@@ -314,7 +319,7 @@ export function numberPlan(key: string, commaSeparated: boolean, numbered: Int32
     // reads as the number alone for other digits too (a unit that scales, or more runs, would not).
     const numberEnd = i + (fraction ? 3 : 1);
     let rest = numberEnd;
-    while (rest < token.length && EDGE.includes(token.charAt(rest))) rest++;
+    while (rest < token.length && isEdgePunct(token.charCodeAt(rest))) rest++;
     const digit = (text: string, d: string): string => text.slice(0, i) + d + text.slice(i + 1);
     if (rest < token.length && !['1', '7'].every((d) => Object.is(numericValue(digit(token, d)), numericValue(digit(token.slice(0, numberEnd), d))))) continue;
     run[p] = (plan.runsBeforeStart[p] as number) + [...token.slice(0, i)].filter((ch) => ch === '0').length;
@@ -322,9 +327,6 @@ export function numberPlan(key: string, commaSeparated: boolean, numbered: Int32
   }
   return { segments, runAt, run, form, plan };
 }
-
-/** mask.ts isEdgePunct's characters. */
-const EDGE = '[](){}<>,;:"\'.';
 
 /**
  * The numbers of a file's lines as the translating pass would read them (readByPlan of a message known to have its
