@@ -298,10 +298,7 @@ export function logfmtRoleKeys(layout: TableLayout): Set<string> {
 /** A row's fields by the layout (null: a row that cannot be read, counted by the caller). */
 export function rowFields(line: string, layout: TableLayout): string[] | null {
   if (layout.kind === 'jsonl') return jsonRow(line, layout.columns);
-  if (layout.kind === 'cri') {
-    const m = CRI_LINE.exec(line);
-    return m === null ? null : [m[1] as string, m[2] as string, m[3] as string, m[4] as string];
-  }
+  if (layout.kind === 'cri') return criRow(line);
   if (layout.kind === 'logfmt') {
     const pairs = logfmtPairs(line);
     return pairs === null || pairs.length === 0 ? null : logfmtRow(pairs, layout.columns);
@@ -420,13 +417,16 @@ const CRI_LINE = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d))
 const KUBELET_FILE = /(?:^|\/)([a-z0-9][-a-z0-9.]*)_[a-z0-9][-a-z0-9]*_[a-z0-9][-a-z0-9]*-[0-9a-f]{64}\.log(?:\.gz)?$/;
 const KUBELET_POD_DIR = /(?:^|\/)[a-z0-9][-a-z0-9]*_([a-z0-9][-a-z0-9.]*)_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/[^/]+\/\d+\.log(?:\.[\w.]+)?$/;
 
+/** A CRI line's time, stream, tag and line, or null. */
+function criRow(line: string): string[] | null {
+  const m = CRI_LINE.exec(line);
+  return m === null ? null : [m[1] as string, m[2] as string, m[3] as string, m[4] as string];
+}
+
 function criLayout(file: string, name: string, sample: readonly string[], overrides: ColumnOverrides): TableLayout | null {
   const head = sample.slice(0, 50);
   if (!CRI_LINE.test(head[0] as string) || head.filter((l) => CRI_LINE.test(l)).length * 10 < head.length * 9) return null;
-  const rows = head.flatMap((l) => {
-    const m = CRI_LINE.exec(l);
-    return m === null ? [] : [[m[1] as string, m[2] as string, m[3] as string, m[4] as string]];
-  });
+  const rows = head.map(criRow).filter((r): r is string[] => r !== null);
   const layout = assignRoles(file, 'cri', ['time', 'stream', 'tag', 'log'], rows, { messageColumn: 'log', ...overrides });
   const pod = KUBELET_FILE.exec(name)?.[1] ?? KUBELET_POD_DIR.exec(name)?.[1];
   return pod === undefined || layout.entity >= 0 ? layout : { ...layout, fileEntity: serviceOf(pod) };
@@ -450,10 +450,7 @@ export function detectTable(file: string, name: string, lines: readonly string[]
     return o === null ? null : flatObject(o);
   });
   if (objects.filter((o) => o !== null).length * 2 > objects.length && (sample[0] as string).trimStart().startsWith('{')) {
-    const columns: string[] = [];
-    const seen = new Set<string>();
-    for (const o of objects) for (const k of Object.keys(o ?? {})) if (!seen.has(k)) { seen.add(k); columns.push(k); }
-    const rows = objects.filter((o): o is Record<string, unknown> => o !== null).map((o) => columns.map((c) => cellText(o[c])));
+    const { columns, rows } = jsonTable(objects.filter((o): o is Record<string, unknown> => o !== null));
     return assignRoles(file, 'jsonl', columns, rows, overrides);
   }
   // logfmt (not in a .csv/.tsv): more than half of the first 50 lines are 2+ `key=value` pairs and nothing else, as
@@ -462,10 +459,8 @@ export function detectTable(file: string, name: string, lines: readonly string[]
   const pairs = plain.endsWith('.csv') || plain.endsWith('.tsv') ? [] : sample.slice(0, 50).map(logfmtPairs);
   const read = pairs.filter((p): p is LogfmtPair[] => p !== null && p.length >= 2);
   if (read.length * 2 > pairs.length && pairs.length > 0) {
-    const columns: string[] = [];
-    const seen = new Set<string>();
-    for (const p of read) for (const { key } of p) if (!seen.has(key)) { seen.add(key); columns.push(key); }
-    return assignRoles(file, 'logfmt', columns, read.map((p) => logfmtRow(p, columns)), overrides);
+    const { columns, rows } = logfmtTable(read);
+    return assignRoles(file, 'logfmt', columns, rows, overrides);
   }
   const tsv = plain.endsWith('.tsv') || (!plain.endsWith('.csv') && headerLike(sample[0] as string, 9));
   const csv = !tsv && (plain.endsWith('.csv') || headerLike(sample[0] as string, 44));
@@ -642,25 +637,36 @@ function rising(values: readonly string[]): boolean {
   return (xs[xs.length - 1] as number) > (xs[0] as number);
 }
 
+/** Records' keys in order of first appearance (a table's columns), and each record's cells by them. */
+function jsonTable(objects: ReadonlyArray<Record<string, unknown>>): { columns: string[]; rows: string[][] } {
+  const columns = firstSeen(objects.map(Object.keys));
+  return { columns, rows: objects.map((o) => columns.map((c) => cellText(o[c]))) };
+}
+
+/** logfmt lines' keys in order of first appearance, and each line's values by them (logfmtRow). */
+function logfmtTable(lines: ReadonlyArray<readonly LogfmtPair[]>): { columns: string[]; rows: string[][] } {
+  const columns = firstSeen(lines.map((p) => p.map((x) => x.key)));
+  return { columns, rows: lines.map((p) => logfmtRow(p, columns)) };
+}
+
+function firstSeen(lists: ReadonlyArray<readonly string[]>): string[] {
+  const seen = new Set<string>();
+  for (const list of lists) for (const k of list) seen.add(k);
+  return [...seen];
+}
+
 /** The layout of message cells that are records (JSON objects, or logfmt lines with a message key), or undefined. */
 function cellLayout(file: string, cells: readonly string[], objects: ReadonlyArray<Record<string, unknown> | null>): TableLayout | undefined {
   if (cells.length === 0) return undefined;
-  const keysOf = (rows: ReadonlyArray<readonly string[]>): string[] => {
-    const seen = new Set<string>();
-    for (const r of rows) for (const k of r) seen.add(k);
-    return [...seen];
-  };
   try {
     if (objects.every((o) => o !== null)) {
-      const flat = objects.map((o) => flatObject(o as Record<string, unknown>));
-      const columns = keysOf(flat.map(Object.keys));
-      return assignRoles(file, 'jsonl', columns, flat.map((o) => columns.map((c) => cellText(o[c]))), {});
+      const { columns, rows } = jsonTable(objects.map((o) => flatObject(o as Record<string, unknown>)));
+      return assignRoles(file, 'jsonl', columns, rows, {});
     }
     const pairs = cells.map(logfmtPairs);
     if (pairs.every((p) => p !== null && p.length >= 2)) {
-      const read = pairs as LogfmtPair[][];
-      const columns = keysOf(read.map((p) => p.map((x) => x.key)));
-      const sub = assignRoles(file, 'logfmt', columns, read.map((p) => logfmtRow(p, columns)), {});
+      const { columns, rows } = logfmtTable(pairs as LogfmtPair[][]);
+      const sub = assignRoles(file, 'logfmt', columns, rows, {});
       return sub.message >= 0 ? sub : undefined;
     }
   } catch (err) {
@@ -797,7 +803,7 @@ export function namesPods(layout: TableLayout): boolean {
 }
 
 /** The summary of a layout for the run's summary line: `messages from column Log (JSON field log); entity PodName; trace TraceID`. */
-export function describeTable(layout: TableLayout): string {
+export function describeTable(layout: TableLayout, headerEntity = false): string {
   const col = (i: number): string => layout.columns[i] as string;
   const what = layout.kind === 'jsonl' || layout.kind === 'cri' ? 'field' : layout.kind === 'logfmt' ? 'key' : 'column';
   const parts = [layout.message < 0 ? `messages from ${what}s ${layout.rest.map(col).join(', ')}`
@@ -808,7 +814,7 @@ export function describeTable(layout: TableLayout): string {
   if (layout.pairs !== undefined && layout.pairs.length > 0) parts[0] += ` then ${layout.pairs.map(col).join(', ')} as key=value`;
   if (layout.time >= 0) parts.push(`time ${col(layout.time)}`);
   parts.push(layout.entity >= 0 ? `entity ${col(layout.entity)}` : cell !== undefined && cell.entity >= 0 ? `entity ${inCell(cell.entity)}`
-    : layout.fileEntity !== undefined ? 'entity the pod of the file\'s name' : 'no entity');
+    : layout.fileEntity !== undefined ? 'entity the pod of the file\'s name' : headerEntity ? 'entity from the messages\' header' : 'no entity');
   if (layout.trace >= 0) parts.push(`trace ${col(layout.trace)}`);
   else if (cell !== undefined && cell.trace >= 0) parts.push(`trace ${inCell(cell.trace)}`);
   if (layout.statement !== undefined) parts.push(`statement ${col(layout.statement)}`);

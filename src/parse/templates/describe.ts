@@ -36,14 +36,15 @@ function sourceName(model: MiningSummary): string {
 
 export function describeModel(model: MiningSummary): string {
   const formats = [...new Set(Object.entries(model.files).filter(([path]) => !(model.empty ?? []).includes(path)).map(([, f]) => f.format))].join(', ');
-  const tables = [...new Set(Object.values(model.files).flatMap((f) => (f.table === undefined ? [] : [describeTable(f.table)])))];
   const notes = untimedNotes(model).map((n) => `\n${n}`).join('');
   const statements = model.templates.filter((t) => t.statement === true).length;
-  if (tables.length > 0) {
-    const headers = [...new Set(Object.values(model.files).flatMap((f) => (f.table === undefined || f.textHeader === undefined ? [] : [describeHeader(f.textHeader)])))];
+  const layouts = Object.values(model.files);
+  if (layouts.some((f) => f.table !== undefined)) {
+    const headers = [...new Set(layouts.flatMap((f) => (f.table === undefined || f.textHeader === undefined ? [] : [describeHeader(f.textHeader)])))];
     // (With no entity column, the entity the messages' header names: `no entity` would say otherwise.)
-    const described = headers.some((h) => h.includes('(the entity)')) ? tables.map((t) => t.replace('; no entity', '; entity from the messages\' header')) : tables;
-    return `raw logs, no translator: ${described.join(' | ')}${headers.map((h) => `; header learned in the messages: ${h}`).join('')}; ${model.templates.length - statements} templates mined` +
+    const headerEntity = layouts.some((f) => f.table !== undefined && f.textHeader !== undefined && f.textHeader.entity >= 0);
+    const tables = [...new Set(layouts.flatMap((f) => (f.table === undefined ? [] : [describeTable(f.table, headerEntity)])))];
+    return `raw logs, no translator: ${tables.join(' | ')}${headers.map((h) => `; header learned in the messages: ${h}`).join('')}; ${model.templates.length - statements} templates mined` +
       `${statements > 0 ? `, ${statements} log statements named by the lines` : ''} from ${model.lines} lines; ` +
       `${model.instance === null ? 'one file = one instance' : model.instance.kind === 'column' ? `instances by ${model.instance.name}`
         : model.instance.kind === 'host' ? `instances by ${sourceName(model)} (no request id)` : 'instances by a request id'}; see them with distalyze templates GOOD BAD` + notes;
