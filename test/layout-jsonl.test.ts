@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listInputFiles } from '../src/parse/files.js';
-import { describeTable, detectTable, jsonMessage, levelOf, RowReader, type RowParts } from '../src/parse/layout.js';
+import { jsonMessage } from '../src/parse/fields.js';
+import { describeTable, detectTable, columnLevel, RowReader, type RowParts } from '../src/parse/layout.js';
 import { mineTemplates, templateTranslator } from '../src/parse/templates/index.js';
 import { firstLines } from '../src/parse/templates/raw.js';
 import { recordsByInstance } from './helpers/records.js';
@@ -123,10 +124,10 @@ describe('which fields follow the message', () => {
 
   it('pino and bunyan levels: numbers 10–60 are words only where every sampled level is one', () => {
     const pino = detectTable('p.log', 'p.log', ['{"level":30,"time":1796637600000,"name":"a","msg":"x"}', '{"level":50,"time":1796637600001,"name":"a","msg":"y"}'])!;
-    expect([10, 20, 30, 40, 50, 60].map((n) => levelOf(String(n), pino))).toEqual(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL']);
+    expect([10, 20, 30, 40, 50, 60].map((n) => columnLevel(String(n), pino))).toEqual(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL']);
     // (A level column with another number is not pino's: syslog's 4 stays a warning, 30 stays 30.)
     const other = detectTable('o.log', 'o.log', ['{"level":30,"time":1796637600000,"msg":"x"}', '{"level":4,"time":1796637600001,"msg":"y"}'])!;
-    expect([levelOf('30', other), levelOf('4', other)]).toEqual(['30', 'WARNING']);
+    expect([columnLevel('30', other), columnLevel('4', other)]).toEqual(['30', 'WARNING']);
   });
 
   it('a logger\'s name is the entity before the host, but a `name` field of some lines is not', () => {

@@ -13,6 +13,8 @@
  */
 import { InputError } from '../errors.js';
 import { makeTimeFormat, type TimeFormat } from './translators/time-formats.js';
+import { ENTITY_NAMES, LEVEL_NAME, LOGGER_NAME, MESSAGE_NAME, normal, SPAN_NAME, statementField, TIME_NAME, TRACE_NAME } from './column-names.js';
+import { cellText, flatObject, jsonFields, jsonMessage, jsonRow, logfmtMessage, logfmtPairs, logfmtRow, parseObject, type LogfmtPair } from './fields.js';
 
 /** The role of a column. */
 export type ColumnRole = 'time' | 'message' | 'level' | 'entity' | 'trace' | 'span' | 'id' | 'other';
@@ -50,7 +52,7 @@ export interface TableLayout {
    * absent when none. Fields first seen after the sample follow it too, by the same rules.
    */
   readonly pairs?: readonly number[];
-  /** Whether the level column holds pino's and bunyan's numbers (10 trace … 60 fatal): levelOf. */
+  /** Whether the level column holds pino's and bunyan's numbers (10 trace … 60 fatal): columnLevel. */
   readonly numericLevels?: boolean;
   /** JSON Lines: the fields never a pair (roles, and the sampled columns of a place: pairFields). */
   readonly notPairs?: readonly string[];
@@ -127,169 +129,6 @@ export function splitDelimited(line: string, delimiter: number): string[] | null
   }
 }
 
-/** A JSON Lines row as strings per column (nested objects flattened: flatObject), or null when the line is no JSON object. */
-function jsonRow(line: string, columns: readonly string[]): string[] | null {
-  const o = parseObject(line);
-  return o === null ? null : jsonFields(o, columns);
-}
-
-function jsonFields(o: Record<string, unknown>, columns: readonly string[]): string[] {
-  const flat = flatObject(o);
-  return columns.map((c) => cellText(flat[c]));
-}
-
-/**
- * A JSON object with its nested objects' fields as dotted keys (`{"kubernetes":{"pod":{"name":"p"}}}` →
- * `kubernetes.pod.name`); arrays and values stay. Reason: exporters nest what a flat exporter writes as dotted
- * names (Elasticsearch's ECS `log.level`, `trace.id`; Cloud Logging's `resource.labels.pod_name`,
- * `jsonPayload.message`; Loki's `labels`; an Elasticsearch hit's `_source`), and the roles are found by those names.
- */
-export function flatObject(o: Record<string, unknown>, prefix = '', out: Record<string, unknown> = {}): Record<string, unknown> {
-  for (const k of Object.keys(o)) {
-    const v = o[k];
-    if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length > 0) flatObject(v as Record<string, unknown>, `${prefix}${k}.`, out);
-    else out[`${prefix}${k}`] = v;
-  }
-  return out;
-}
-
-function parseObject(text: string): Record<string, unknown> | null {
-  const s = text.trimStart();
-  if (s.charCodeAt(0) !== 123 /* { */) return null;
-  try {
-    const o: unknown = JSON.parse(s);
-    return o !== null && typeof o === 'object' && !Array.isArray(o) ? (o as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
-function cellText(v: unknown): string {
-  if (v === undefined || v === null) return '';
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  return JSON.stringify(v);
-}
-
-/** A logfmt pair: its key, its value (unquoted), and where the pair stands in the line. */
-export interface LogfmtPair {
-  readonly key: string;
-  readonly value: string;
-  readonly start: number;
-  readonly end: number;
-}
-
-/** A logfmt key: a letter or `_` first, then no space, `=` or `"`. */
-const LOGFMT_KEY = /^[A-Za-z_@][^\s="]*$/;
-
-/**
- * The `key=value` pairs of a logfmt line (Go's slog TextHandler, logrus, go-kit, Heroku: space-separated pairs, a
- * value quoted when it holds a space or a quote, `\"` and `\\` escaped in it), or null when a token is not one
- * (a bare word, a quote that does not close): the line is no logfmt.
- */
-export function logfmtPairs(line: string): LogfmtPair[] | null {
-  const out: LogfmtPair[] = [];
-  const n = line.length;
-  let i = 0;
-  for (;;) {
-    while (i < n && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
-    if (i >= n) return out;
-    const start = i;
-    const eq = line.indexOf('=', i);
-    if (eq < 0) return null;
-    const key = line.slice(i, eq);
-    if (!LOGFMT_KEY.test(key)) return null;
-    i = eq + 1;
-    let value: string;
-    if (line.charCodeAt(i) === 34 /* " */) {
-      value = '';
-      let j = i + 1;
-      for (; j < n; j++) {
-        const c = line.charCodeAt(j);
-        if (c === 34) break;
-        if (c === 92 /* \ */ && j + 1 < n) {
-          const e = line.charAt(++j);
-          value += e === 'n' ? '\n' : e === 't' ? '\t' : e === 'r' ? '\r' : e;
-        } else {
-          value += line.charAt(j);
-        }
-      }
-      if (j >= n) return null;
-      i = j + 1;
-      if (i < n && line.charCodeAt(i) !== 32 && line.charCodeAt(i) !== 9) return null;
-    } else {
-      let j = i;
-      while (j < n && line.charCodeAt(j) !== 32 && line.charCodeAt(j) !== 9) j++;
-      value = line.slice(i, j);
-      if (value.includes('"')) return null;
-      i = j;
-    }
-    out.push({ key, value, start, end: i });
-  }
-}
-
-/** A logfmt row as values per column ('' for a key the line has not). */
-function logfmtRow(pairs: readonly LogfmtPair[], columns: readonly string[]): string[] {
-  const row = new Array<string>(columns.length).fill('');
-  for (const p of pairs) {
-    const c = columns.indexOf(p.key);
-    if (c >= 0) row[c] = p.value;
-  }
-  return row;
-}
-
-/**
- * A logfmt line's message: the message key's value, then the line's other pairs as written (`key=value`, a quoted
- * value quoted), in their order, but for the pairs of keys with a role (time, level, entity, trace, span, ids and
- * other times). docs/input.md, "logfmt", says why.
- */
-export function logfmtMessage(line: string, pairs: readonly LogfmtPair[], layout: TableLayout, roles: ReadonlySet<string>): string {
-  let out = layout.message >= 0 ? pairs.find((p) => p.key === layout.columns[layout.message])?.value ?? '' : '';
-  for (const p of pairs) {
-    if (roles.has(p.key)) continue;
-    out += `${out === '' ? '' : ' '}${line.slice(p.start, p.end)}`;
-  }
-  return out;
-}
-
-/**
- * Names of fields that say where a line ran or was kept rather than what its statement measured: a process or
- * thread, a logger, a record schema's version (bunyan's `v`, logstash's `@version`), a level's number
- * (logstash-logback-encoder's `level_value`), an output stream, a syslog facility, a log's name, an offset or
- * sequence number in a file or store. Matched as ENTITY_NAMES are (normal).
- */
-const PLACE_NAME = /^(?:\w*pid|ppid|tid|thread|threadname|threadid|process|processid|processname|logger|loggername|name|v|version|levelvalue|stream|facility|syslogfacility|logname|offset|logoffset|seq|seqno|sequence|sequencenumber|cursor|insertid|eventid|ingestiontime)$/;
-
-/**
- * Whether a JSON Lines field is the statement's (its `key=value` follows the message): a top-level field of a
- * scalar value, not a place (PLACE_NAME, ENTITY_NAMES) and not a store's own (`_index`, journald's `_PID`,
- * `__CURSOR`: a leading `_`). docs/input.md, "JSON Lines", says why.
- */
-function statementField(key: string): boolean {
-  if (key.includes('.') || key.startsWith('_')) return false;
-  const n = normal(key);
-  return !PLACE_NAME.test(n) && !ENTITY_NAMES.some((re) => re.test(n));
-}
-
-/** A JSON value as a logfmt value: a string quoted (as JSON) when it holds a space, a quote or `=`, or is empty. */
-function pairValue(v: string | number | boolean): string {
-  return typeof v === 'string' && (v === '' || /[\s"=]/.test(v)) ? JSON.stringify(v) : String(v);
-}
-
-/**
- * A JSON Lines record's message: its message, then its statement's fields (statementField) not among the
- * layout's notPairs as `key=value`, in the record's order; null values, objects and arrays are left out.
- */
-export function jsonMessage(message: string, o: Record<string, unknown>, notPairs: ReadonlySet<string>): string {
-  let out = message;
-  for (const k of Object.keys(o)) {
-    const v = o[k];
-    if (notPairs.has(k) || !(typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') || !statementField(k)) continue;
-    out += `${out === '' ? '' : ' '}${k}=${pairValue(v)}`;
-  }
-  return out;
-}
-
 /** The keys of a logfmt layout that have a role (not in the message's pairs). */
 export function logfmtRoleKeys(layout: TableLayout): Set<string> {
   return new Set(layout.columns.filter((_, c) => !layout.rest.includes(c)));
@@ -311,35 +150,6 @@ export function rowFields(line: string, layout: TableLayout): string[] | null {
 // ---------------------------------------------------------------------------
 // Detecting
 
-/**
- * Names that say a column's role, matched on the name lower-cased without `_`, `-`, `.`, `@`, spaces.
- * Reason: these are the names the common exporters write (Kubernetes/Loki/Elastic/OpenTelemetry/Docker
- * json-file: `timestamp`, `@timestamp`, `time`, `TimeUnixNano`; `log`, `message`, `msg`, `body`;
- * `level`, `severity`; `pod`, `PodName`, `service.name`, `container`, `host`, `node`; `TraceID`, `trace_id`,
- * `request_id`; `SpanID`).
- */
-const TIME_NAME = /^(?:time|timestamp|ts|t|date|datetime|eventtime|logtime|timeunixnano|timeunix|timeunixms|observedtimestamp|timestampnanos?|\w*timestamp)$/;
-const MESSAGE_NAME = /^(?:log|message|msg|body|bodystringvalue|text|line|content|logline|rawlog|rawmessage|event|payload|textpayload)$/;
-const LEVEL_NAME = /^(?:level|loglevel|lvl|severity|severitytext|priority)$/;
-const TRACE_NAME = /^(?:x)?(?:trace|traceid|requestid|reqid|request|correlationid|transactionid|txid|txnid)$/;
-const SPAN_NAME = /^(?:spanid|span|parentid|parentspanid)$/;
-const LOGGER_NAME = /^(?:logger|loggername|name)$/;
-/** Entity names, most specific component first: a service is what a user fixes; a node hosts many services. */
-const ENTITY_NAMES: readonly RegExp[] = [
-  /^(?:service|servicename|svc|app|application|appname|component|k8sdeploymentname|deployment)$/,
-  // The program that wrote the line: syslog's APP-NAME/TAG (RFC 5424, 3164), journald's SYSLOG_IDENTIFIER and
-  // _SYSTEMD_UNIT. A program is what a user fixes, as a service is; a host runs many.
-  /^(?:program|programname|syslogidentifier|identifier|systemdunit|unit)$/,
-  /^(?:pod|podname|k8spodname|kubernetespodname|instance)$/,
-  // A log stream: a source's lines as a store keeps them apart (CloudWatch's logStreamName, one per container or task).
-  /^(?:container|containername|k8scontainername|kubernetescontainername|logstream|logstreamname)$/,
-  // A logger's name (pino's and bunyan's `name`, zap's `logger`): the part of the code that wrote the line, before
-  // the host it ran on. Read only when on every sampled line (as a logger writes it), and bare `name` only as a
-  // JSON Lines record's own field (entityTier).
-  LOGGER_NAME,
-  /^(?:host|hostname|source|server)$/,
-  /^(?:node|nodename|k8snodename)$/,
-];
 /** Fields of a JSON cell that hold the line (Docker json-file and Kubernetes write `log`; most loggers `message`/`msg`). */
 const MESSAGE_FIELDS = ['log', 'message', 'msg', 'MESSAGE', 'body', 'text'];
 const LEVEL_WORDS = new Set(['TRACE', 'DEBUG', 'INFO', 'NOTICE', 'WARN', 'WARNING', 'ERROR', 'ERR', 'FATAL', 'CRITICAL', 'CRIT', 'SEVERE', 'ALERT', 'EMERG', 'FINE', 'FINER', 'FINEST', 'CONFIG']);
@@ -349,7 +159,6 @@ const COLUMN_TIME_FORMATS = ['epoch-ns', 'epoch-us', 'epoch-ms', 'epoch-s', 'iso
 const MIN_TIME = 631152000; // 1990
 const MAX_TIME = 4102444800; // 2100
 
-const normal = (name: string): string => name.toLowerCase().replace(/[\s_.@-]/g, '');
 
 /**
  * How well a column's name says a role: 0 when the whole name matches, k when the name without its first k
@@ -728,14 +537,14 @@ export class RowReader {
     if (fields === null) return false;
     const t = this.format === null ? NaN : this.format.parse((fields[layout.time] as string).trim(), 0);
     if (!Number.isFinite(t)) return false;
-    let message = pairs !== null ? logfmtMessage(line, pairs, layout, this.roles)
+    let message = pairs !== null ? logfmtMessage(line, pairs, layout.message >= 0 ? layout.columns[layout.message] : undefined, this.roles)
       : layout.message >= 0 ? fields[layout.message] as string : layout.rest.map((c) => fields[c] as string).join(' ');
     for (let k = 0; message === '' && k < layout.messageAlt.length; k++) message = fields[layout.messageAlt[k] as number] as string;
     if (record !== null) message = jsonMessage(message, record, this.notPairs as ReadonlySet<string>);
     out.entity = layout.entity >= 0 ? serviceOf((fields[layout.entity] as string).trim(), this.pods) : '';
     if (layout.source >= 0) out.source = (fields[layout.source] as string).trim();
     out.trace = layout.trace >= 0 ? (fields[layout.trace] as string).trim() : '';
-    out.level = layout.level >= 0 ? levelOf((fields[layout.level] as string).trim(), layout) : '';
+    out.level = layout.level >= 0 ? columnLevel((fields[layout.level] as string).trim(), layout) : '';
     out.location = layout.statement === undefined ? '' : codeLocation((fields[layout.statement] as string).trim()) ?? '';
     if (out.entity === '' && layout.fileEntity !== undefined) out.entity = layout.fileEntity;
     const cell = this.cell;
@@ -746,8 +555,8 @@ export class RowReader {
       if (sub !== null) {
         if (out.entity === '' && cell.entity >= 0) out.entity = serviceOf((sub[cell.entity] as string).trim(), this.cellPods);
         if (out.trace === '' && cell.trace >= 0) out.trace = (sub[cell.trace] as string).trim();
-        if (out.level === '' && cell.level >= 0) out.level = levelOf((sub[cell.level] as string).trim(), cell);
-        if (cellPairs !== null) message = logfmtMessage(message, cellPairs, cell, this.cellRoles);
+        if (out.level === '' && cell.level >= 0) out.level = columnLevel((sub[cell.level] as string).trim(), cell);
+        if (cellPairs !== null) message = logfmtMessage(message, cellPairs, cell.message >= 0 ? cell.columns[cell.message] : undefined, this.cellRoles);
       }
     }
     if (layout.messageField !== '') {
@@ -774,7 +583,7 @@ const SYSLOG_SEVERITIES = ['EMERG', 'ALERT', 'CRIT', 'ERR', 'WARNING', 'NOTICE',
 const NUMERIC_LEVELS = new Map([['10', 'TRACE'], ['20', 'DEBUG'], ['30', 'INFO'], ['40', 'WARN'], ['50', 'ERROR'], ['60', 'FATAL']]);
 
 /** A level cell of a layout as a word (levelWord, or pino's and bunyan's numbers where the layout holds them). */
-export function levelOf(cell: string, layout: TableLayout): string {
+export function columnLevel(cell: string, layout: TableLayout): string {
   return layout.numericLevels === true ? NUMERIC_LEVELS.get(cell) ?? levelWord(cell) : levelWord(cell);
 }
 

@@ -1,4 +1,5 @@
-import { logfmtPairs, logfmtRoleKeys, namesPods, type TableLayout } from '../layout.js';
+import { logfmtPairs } from '../fields.js';
+import { logfmtRoleKeys, namesPods, type TableLayout } from '../layout.js';
 import type { MinedTemplate, TemplateModel } from './index.js';
 import { tokenize, WILDCARD } from './mask.js';
 import { numberRegex, parameterRegexes, plainParameters, QUOTED } from './token-regex.js';
@@ -39,7 +40,7 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
   if (layout.level >= 0 || model.templates.some((t) => t.statement === true)) {
     // (The level read from its column, or from the message's head as the miner reads it.)
     // (A syslog severity number is its word: layout.ts levelWord; 4 a warning, 0–3 errors.)
-    // (pino's and bunyan's numbers where the layout reads them: layout.ts levelOf; 40 a warning, 50 and 60 errors.)
+    // (pino's and bunyan's numbers where the layout reads them: layout.ts columnLevel; 40 a warning, 50 and 60 errors.)
     const numbers = layout.numericLevels === true ? ['40', '[56]0'] : ['4', '[0-3]'];
     for (const [words, name, number] of [['WARN|WARNING', 'WARN', numbers[0]], ['ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG', 'ERROR', numbers[1]]] as const) {
       const re = layout.level >= 0 ? cellPattern(layout, layout.level, '', `(?:${anyCase(words)}|${number})(?=[",}\\s]|$)`)
@@ -117,7 +118,7 @@ function messageRegex(t: MinedTemplate, layout: TableLayout): string | null {
     const message = `${jsonKey(layout.columns[layout.message] as string)}"\\s*${tokens.slice(0, tokens.length - n).join('\\s+')}\\s*"`;
     if (n === 0) return message;
     if (n === tokens.length) return null;
-    // A record's fields after its message (layout.ts jsonMessage): each read by its key wherever it stands (a
+    // A record's fields after its message (fields.ts jsonMessage): each read by its key wherever it stands (a
     // lookahead), and the sampled fields the template has not absent.
     const first = t.tokens.length - n;
     const keys = t.tokens.slice(first).map((tok) => tok.slice(0, tok.indexOf('=')));
@@ -157,7 +158,7 @@ function messageRegex(t: MinedTemplate, layout: TableLayout): string | null {
  * The regex of a logfmt line of a mined template: the message key's value as the template's first tokens (as many
  * as its value in the template's first line has; a lookahead, wherever the pair stands), then the template's other
  * tokens, each one pair (`key=value`, a quoted value whole: mask.ts tokenize), in order, with only pairs of keys
- * with a role (time, level, entity, ids) between them, as logfmtMessage (layout.ts) leaves those out.
+ * with a role (time, level, entity, ids) between them, as logfmtMessage (fields.ts) leaves those out.
  * Null when the template's tokens are not its first line's value and pairs.
  */
 function logfmtRegex(t: MinedTemplate, layout: TableLayout, model: TemplateModel): string | null {
@@ -194,7 +195,7 @@ function tokenRegex(token: string, numeric: boolean, i: number): string {
   return pieces.join(numeric ? numberRegex(i) : '[^\\s,"]+?');
 }
 
-/** How many of a JSON Lines template's last tokens are sampled fields' `key=value` (layout.ts jsonMessage, TableLayout.pairs). */
+/** How many of a JSON Lines template's last tokens are sampled fields' `key=value` (fields.ts jsonMessage, TableLayout.pairs). */
 function fieldPairs(t: MinedTemplate, layout: TableLayout): number {
   const keys = new Set((layout.pairs ?? []).map((c) => layout.columns[c] as string));
   let n = 0;
@@ -212,7 +213,7 @@ const anyCase = (words: string): string =>
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const jsonEscape = (text: string): string => JSON.stringify(text).slice(1, -1);
 /**
- * A JSON key and its colon: a dotted column of a nested object (layout.ts flatObject: `kubernetes.pod.name`) as
+ * A JSON key and its colon: a dotted column of a nested object (fields.ts flatObject: `kubernetes.pod.name`) as
  * its keys in order, each opening an object that holds the next (`"kubernetes":{…"pod":{…"name":`).
  */
 const jsonKey = (column: string): string => column.split('.').map((k) => `"${escape(jsonEscape(k))}":\\s*`).join('\\{[\\s\\S]*?');
