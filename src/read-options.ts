@@ -66,6 +66,8 @@ export interface ReadOptions {
   /** Raw logs without a translator (template mining): the timestamp format and the instance-id regex. */
   readonly timestamp?: string;
   readonly instancePattern?: string;
+  /** Raw text logs without a translator: the header after the timestamp, given instead of learned (groups level, entity). */
+  readonly headerPattern?: string;
   /** Raw tables without a translator: columns named instead of detected (src/parse/layout.ts). */
   readonly columns?: ColumnOverrides;
   /** Year for timestamps that have none (syslog). */
@@ -162,6 +164,7 @@ export const READ_CHECKS: Readonly<Record<keyof ReadOptions, Check>> = {
   translator,
   timestamp: string,
   instancePattern: string,
+  headerPattern: string,
   columns: (v, name) => {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(name, 'must be an object { messageColumn?, entityColumn?, traceColumn?, timeColumn? }', v);
     for (const [key, value] of Object.entries(v)) {

@@ -76,6 +76,7 @@ function buildProgram(io: Io, setCode: (c: number) => void, how: MainOptions): C
     .option('--translator <file>', 'translate raw logs: a rules file (.yaml/.json), a JS module, or an executable (default: records are read as they are; raw text is mined into templates)')
     .option('--timestamp <format>', 'raw logs without a translator: the timestamp format (default: detected per file)')
     .option('--instance-pattern <regex>', 'raw logs without a translator: a regex whose group id (or 1) names instances (default: a request-id field, else one file = one instance)')
+    .option('--header-pattern <regex>', 'raw text logs without a translator: the header after the timestamp, groups level and entity (default: learned per file)')
     .option('--message-column <name>', 'raw tables (CSV/TSV, JSON Lines, logfmt) without a translator: the column (field, key) holding the message (default: detected)')
     .option('--entity-column <name>', 'raw tables or logfmt without a translator: the column or key naming the component (service, pod, host) (default: detected)')
     .option('--trace-column <name>', 'raw tables or logfmt without a translator: the request/trace id column or key that names instances (default: detected)')

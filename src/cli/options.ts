@@ -52,6 +52,7 @@ export interface RawOptions {
   translator?: string;
   timestamp?: string;
   instancePattern?: string;
+  headerPattern?: string;
   messageColumn?: string;
   entityColumn?: string;
   traceColumn?: string;
@@ -103,6 +104,7 @@ export interface Options {
   /** Raw logs without a translator: the timestamp format and the instance-id regex (src/parse/templates). */
   readonly timestamp?: string;
   readonly instancePattern?: string;
+  readonly headerPattern?: string;
   /** Raw tables without a translator: columns named instead of detected (src/parse/layout.ts). */
   readonly columns?: ColumnOverrides;
   readonly year?: number;
@@ -143,13 +145,13 @@ export function parseOptions(raw: RawOptions, jobsOption = '--jobs'): Options {
   if (raw.html === '-') throw new InputError('--html needs a file name (the report is one self-contained file)');
   // Reports that share a file or standard output: the output guard (guard.ts), as for every command.
   const columns = columnOverrides(raw);
-  for (const [option, value] of [['--timestamp', raw.timestamp], ['--instance-pattern', raw.instancePattern], ...columnOptions(raw)] as const) {
+  for (const [option, value] of [['--timestamp', raw.timestamp], ['--instance-pattern', raw.instancePattern], ['--header-pattern', raw.headerPattern], ...columnOptions(raw)] as const) {
     if (value !== undefined && raw.translator !== undefined) throw new InputError(`${option} is for raw logs without a translator; with --translator, the translator says where times and instances are`);
   }
   if (raw.metric !== undefined && (raw.eventMetric !== undefined || raw.stateMetric !== undefined)) {
     throw new InputError('--metric sets both kinds; use it alone, or --event-metric / --state-metric instead');
   }
-  const clickhouse = clickhouseSource(raw, [['--translator', raw.translator], ['--timestamp', raw.timestamp], ['--instance-pattern', raw.instancePattern], ['--metrics', raw.metrics]]);
+  const clickhouse = clickhouseSource(raw, [['--translator', raw.translator], ['--timestamp', raw.timestamp], ['--instance-pattern', raw.instancePattern], ['--header-pattern', raw.headerPattern], ['--metrics', raw.metrics]]);
   return {
     ...(clickhouse !== undefined ? { clickhouse } : {}),
     ...(raw.metric !== undefined ? { metric: raw.metric } : {}),
@@ -182,6 +184,7 @@ export function parseOptions(raw: RawOptions, jobsOption = '--jobs'): Options {
     ...(raw.translator !== undefined ? { translator: raw.translator } : {}),
     ...(raw.timestamp !== undefined ? { timestamp: raw.timestamp } : {}),
     ...(raw.instancePattern !== undefined ? { instancePattern: raw.instancePattern } : {}),
+    ...(raw.headerPattern !== undefined ? { headerPattern: raw.headerPattern } : {}),
     ...(columns !== undefined ? { columns } : {}),
     ...(raw.year !== undefined ? { year: parseYear(raw.year) } : {}),
     ...(raw.jobs !== undefined ? { jobs: integer(jobsOption, raw.jobs, 1, MAX_JOBS) } : {}),

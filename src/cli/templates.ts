@@ -20,6 +20,7 @@ export interface TemplatesOptions {
   readonly lines?: boolean;
   readonly timestamp?: string;
   readonly instancePattern?: string;
+  readonly headerPattern?: string;
   readonly columns?: ColumnOverrides;
   readonly year?: number;
 }
@@ -50,6 +51,7 @@ export async function runTemplates(opts: TemplatesOptions, io: TemplatesIo): Pro
     const model = await mineTemplates(files, {
       ...(opts.timestamp !== undefined ? { timestamp: opts.timestamp } : {}),
       ...(opts.instancePattern !== undefined ? { instancePattern: opts.instancePattern } : {}),
+      ...(opts.headerPattern !== undefined ? { headerPattern: opts.headerPattern } : {}),
       ...(opts.columns !== undefined ? { columns: opts.columns } : {}),
       ...(opts.year !== undefined ? { year: opts.year } : {}),
     });
@@ -102,7 +104,7 @@ export function renderTemplates(model: TemplateModel, notes: readonly string[] =
   const tables = [...new Set(Object.values(model.files).flatMap((f) => (f.table === undefined ? [] : [describeTable(f.table)])))];
   const headers = [...new Set(Object.values(model.files).flatMap((f) => (f.textHeader === undefined ? [] : [describeHeader(f.textHeader)])))];
   lines.push(`${model.templates.length} templates from ${model.lines} lines (${tables.length > 0 ? tables.join(' | ') : `timestamps: ${formats}`}; ` +
-    `${headers.map((h) => `header learned: ${h}; `).join('')}${instances})`);
+    `${headers.map((h) => `${h}; `).join('')}${instances})`);
   lines.push(...notes.map((l) => l.trimStart()));
   lines.push('');
   lines.push(`${'good'.padStart(9)} ${'bad'.padStart(9)}  template`);
@@ -128,12 +130,13 @@ export function registerTemplatesCommand(program: Command, io: TemplatesIo, setC
     .option('--lines', 'print each input line\'s file, line number and template id (tab-separated; - for a line no template takes)')
     .option('--timestamp <format>', 'the timestamp format (default: detected per file)')
     .option('--instance-pattern <regex>', 'a regex whose group id (or 1) names instances')
+    .option('--header-pattern <regex>', 'text logs: the header after the timestamp, groups level and entity (default: learned)')
     .option('--message-column <name>', 'tables: the column (or field) holding the message (default: detected)')
     .option('--entity-column <name>', 'tables: the column naming the component (default: detected)')
     .option('--trace-column <name>', 'tables: the request/trace id column naming instances (default: detected)')
     .option('--time-column <name>', 'tables: the time column (default: detected)')
     .option('--year <yyyy>', 'year for timestamps that have none (syslog)')
-    .action(async (good: string, bad: string, raw: { out?: string; lines?: boolean; timestamp?: string; instancePattern?: string; year?: string; messageColumn?: string; entityColumn?: string; traceColumn?: string; timeColumn?: string }, cmd: Command) => {
+    .action(async (good: string, bad: string, raw: { out?: string; lines?: boolean; timestamp?: string; instancePattern?: string; headerPattern?: string; year?: string; messageColumn?: string; entityColumn?: string; traceColumn?: string; timeColumn?: string }, cmd: Command) => {
       if (raw.year !== undefined && !/^\d{4}$/.test(raw.year)) {
         io.stderr.write(formatUserError(`--year must be a year such as 2026, not '${raw.year}'`));
         setCode(2);
@@ -145,6 +148,7 @@ export function registerTemplatesCommand(program: Command, io: TemplatesIo, setC
         ...(raw.lines === true ? { lines: true } : {}),
         ...(raw.timestamp !== undefined ? { timestamp: raw.timestamp } : {}),
         ...(raw.instancePattern !== undefined ? { instancePattern: raw.instancePattern } : {}),
+        ...(raw.headerPattern !== undefined ? { headerPattern: raw.headerPattern } : {}),
         ...(columnOverrides(raw) !== undefined ? { columns: columnOverrides(raw) } : {}),
         ...(raw.year !== undefined ? { year: Number(raw.year) } : {}),
       }, io));

@@ -214,8 +214,9 @@ async function minedTranslator(files: Record<ClassName, InputFile[]>, plan: Read
   // The sniff first: the miner is loaded only for raw logs.
   const logs = await rawLogs(files);
   if (logs === undefined) {
-    if (options.timestamp !== undefined || options.instancePattern !== undefined || options.columns !== undefined) {
-      const option = options.timestamp !== undefined ? '--timestamp' : options.instancePattern !== undefined ? '--instance-pattern' : 'a --*-column option';
+    if (options.timestamp !== undefined || options.instancePattern !== undefined || options.headerPattern !== undefined || options.columns !== undefined) {
+      const option = options.timestamp !== undefined ? '--timestamp' : options.instancePattern !== undefined ? '--instance-pattern'
+        : options.headerPattern !== undefined ? '--header-pattern' : 'a --*-column option';
       throw new InputError(`${option} is for raw logs, but the input holds records`);
     }
     return undefined;
@@ -226,6 +227,7 @@ async function minedTranslator(files: Record<ClassName, InputFile[]>, plan: Read
     jobs: plan.miningJobs,
     ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
     ...(options.instancePattern !== undefined ? { instancePattern: options.instancePattern } : {}),
+    ...(options.headerPattern !== undefined ? { headerPattern: options.headerPattern } : {}),
     ...(options.columns !== undefined ? { columns: options.columns } : {}),
     ...(options.year !== undefined ? { year: options.year } : {}),
   }, {

@@ -40,11 +40,11 @@ export function describeModel(model: MiningSummary): string {
   const statements = model.templates.filter((t) => t.statement === true).length;
   const layouts = Object.values(model.files);
   if (layouts.some((f) => f.table !== undefined)) {
-    const headers = [...new Set(layouts.flatMap((f) => (f.table === undefined || f.textHeader === undefined ? [] : [describeHeader(f.textHeader)])))];
+    const headers = [...new Set(layouts.flatMap((f) => (f.table === undefined || f.textHeader === undefined ? [] : [describeHeader(f.textHeader, ' in the messages')])))];
     // (With no entity column, the entity the messages' header names: `no entity` would say otherwise.)
     const headerEntity = layouts.some((f) => f.table !== undefined && f.textHeader !== undefined && f.textHeader.entity >= 0);
     const tables = [...new Set(layouts.flatMap((f) => (f.table === undefined ? [] : [describeTable(f.table, headerEntity)])))];
-    return `raw logs, no translator: ${tables.join(' | ')}${headers.map((h) => `; header learned in the messages: ${h}`).join('')}; ${model.templates.length - statements} templates mined` +
+    return `raw logs, no translator: ${tables.join(' | ')}${headers.map((h) => `; ${h}`).join('')}; ${model.templates.length - statements} templates mined` +
       `${statements > 0 ? `, ${statements} log statements named by the lines` : ''} from ${model.lines} lines; ` +
       `${model.instance === null ? 'one file = one instance' : model.instance.kind === 'column' ? `instances by ${model.instance.name}`
         : model.instance.kind === 'host' ? `instances by ${sourceName(model)} (no request id)` : 'instances by a request id'}; see them with distalyze templates GOOD BAD` + notes;
@@ -53,7 +53,7 @@ export function describeModel(model: MiningSummary): string {
     : model.instance.kind === 'host' ? 'instances by syslog host' : model.instance.kind === 'column' ? `instances by column '${model.instance.name}'` : `instances by /${model.instance.pattern}/`;
   const pipes = (Object.values(model.files).some((f) => f.pipes !== undefined) ? '; header fields joined by |' : '') +
     (Object.values(model.files).some((f) => f.ids !== undefined) ? '; leading pid/tid fields left out' : '') +
-    [...new Set(Object.values(model.files).flatMap((f) => (f.textHeader === undefined ? [] : [describeHeader(f.textHeader)])))].map((h) => `; header learned: ${h}`).join('');
+    [...new Set(Object.values(model.files).flatMap((f) => (f.textHeader === undefined ? [] : [describeHeader(f.textHeader)])))].map((h) => `; ${h}`).join('');
   return `raw logs, no translator: ${model.templates.length} templates mined from ${model.lines} lines (timestamps: ${formats}${pipes}; ${instances}); ` +
     'see them with distalyze templates GOOD BAD' + notes;
 }

@@ -36,6 +36,8 @@ const MEMOS = new Map<string, HeaderMemo>();
  * headers the files before it remembered): readTextHeader depends on the message and the shape alone.
  */
 export function headerMemo(header: TextHeader): HeaderMemo {
+  // (A user's pattern may read past the header's fields: not remembered.)
+  if (header.pattern !== undefined) return new HeaderMemo(header, false);
   const shape = `${header.entity} ${header.slots.join(' ')}`;
   let memo = MEMOS.get(shape);
   if (memo === undefined) {
@@ -49,9 +51,7 @@ export class HeaderMemo {
   private readonly byStart = new Map<string, Remembered[]>();
   private reads = 0;
   private hits = 0;
-  private on = true;
-
-  constructor(private readonly header: TextHeader) {}
+  constructor(private readonly header: TextHeader, private on = true) {}
 
   /** readTextHeader(message, header, parts). */
   read(message: string, parts: HeaderParts): string {

@@ -6,7 +6,9 @@
  * digits). The header's bars are read as spaces, so component and pid are tokens of their own.
  */
 
+import { InputError } from '../../errors.js';
 import { serviceOf } from '../layout.js';
+import { compileUserRegex } from '../translators/pattern.js';
 
 /** Most header fields joined by `|`. */
 const MAX_PIPES = 4;
@@ -119,8 +121,63 @@ export type HeaderSlot = 'any' | 'level' | 'bracket' | 'colon' | 'close' | 'dash
 /** A file's text header: its fields in order, and which one (if any) names the component (the entity). */
 export interface TextHeader {
   readonly slots: readonly HeaderSlot[];
-  /** Index in `slots` of the field that names the component, −1 when none does. */
+  /** Index in `slots` of the field that names the component, −1 when none does (a pattern's: 0 with a group `entity`). */
   readonly entity: number;
+  /** --header-pattern REGEX: the header is what it matches (groups `level`, `entity`), not learned; no slots. */
+  readonly pattern?: string;
+}
+
+/**
+ * The header a user gave (--header-pattern REGEX): matched where a learned header is read (after the timestamp;
+ * a table's message cell), its group `level` the line's level and `entity` its component. Reason: a header this
+ * file's learning gets wrong is fixed by saying it, as --message-column fixes a table (docs/input.md).
+ */
+export function patternHeader(source: string): TextHeader {
+  let names: ReadonlySet<string>;
+  try {
+    names = compileUserRegex(source).names;
+    patternRegex(source);
+  } catch (err) {
+    throw new InputError(`--header-pattern: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return { slots: [], entity: names.has('entity') ? 0 : -1, pattern: source };
+}
+
+/** Whether a header reads a level (a `level` field, a pattern's group `level`). */
+export function readsLevel(header: TextHeader): boolean {
+  return header.pattern !== undefined ? /\(\?<level>/.test(header.pattern) : header.slots.includes('level');
+}
+
+/** A pattern without its leading `^`: it is matched where the header starts (sticky), not at the line's start. */
+export function patternBody(source: string): string {
+  return source.startsWith('^') ? source.slice(1) : source;
+}
+
+const PATTERNS = new Map<string, RegExp>();
+
+function patternRegex(source: string): RegExp {
+  let re = PATTERNS.get(source);
+  if (re === undefined) {
+    const { re: user } = compileUserRegex(source);
+    re = new RegExp(patternBody(user.source), `${user.flags}y`);
+    PATTERNS.set(source, re);
+  }
+  return re;
+}
+
+/** readTextHeader for a pattern: the message after its match and the blanks after it (the whole, unmatched). */
+function readPatternHeader(message: string, pattern: string, parts: HeaderParts): string {
+  const re = patternRegex(pattern);
+  re.lastIndex = blanks(message, 0);
+  const m = re.exec(message);
+  if (m === null) return message;
+  const i = blanks(message, re.lastIndex);
+  // (A field must be left for the message, as a learned header leaves one.)
+  if (i >= message.length) return message;
+  const level = m.groups?.level?.trim() ?? '';
+  parts.level = level === '' ? '' : levelOf(level) || level.toUpperCase();
+  parts.entity = m.groups?.entity ?? '';
+  return message.slice(i);
 }
 
 /**
@@ -417,6 +474,7 @@ export function readTextHeader(message: string, header: TextHeader, parts: Heade
   // (Every line of a file goes through here: fields are scanned in place, not split.)
   parts.level = '';
   parts.entity = '';
+  if (header.pattern !== undefined) return readPatternHeader(message, header.pattern, parts);
   const slots = header.slots;
   const n = message.length;
   let i = blanks(message, 0);
@@ -592,6 +650,7 @@ export function headerItems(header: TextHeader, pipes: boolean, level = levelAlt
   const w = pipes ? '[^\\s|]' : '\\S';
   const ns = (extra: string): string => `[^\\s${pipes ? '|' : ''}${extra}]`;
   const sep = `${sp}+`;
+  if (header.pattern !== undefined) return [`(?:${patternBody(header.pattern)})`];
   return header.slots.map((slot, s) => {
     const named = (re: string): string => (s === header.entity ? `(?<entity>${re})` : re);
     const qualified = (end: string): string => `(?:${w}*\\.(?=[A-Z]${ns('.')}*?(?:\\[\\d+\\])?${end}))?`;
@@ -617,7 +676,11 @@ const SLOT_WORDS: Readonly<Record<HeaderSlot, string>> = {
   any: 'field', level: 'level', bracket: '[…]', colon: 'name:', close: 'file:line]', dash: '-', colonMark: ':', pod: '[pod/…]', word: 'name', untilColon: 'program:', untilDash: 'program -',
 };
 
-/** For the run's summary: `field field level name [...] (entity name)`. */
-export function describeHeader(header: TextHeader): string {
-  return header.slots.map((s, i) => (i === header.entity ? `${SLOT_WORDS[s]} (the entity)` : SLOT_WORDS[s])).join(' ');
+/**
+ * For the run's summary: `header learned: field field level name (the entity) [...]`, or the pattern given; `where`
+ * says where the header stands (` in the messages`).
+ */
+export function describeHeader(header: TextHeader, where = ''): string {
+  if (header.pattern !== undefined) return `header${where} by --header-pattern /${header.pattern}/`;
+  return `header learned${where}: ` + header.slots.map((s, i) => (i === header.entity ? `${SLOT_WORDS[s]} (the entity)` : SLOT_WORDS[s])).join(' ');
 }

@@ -36,7 +36,7 @@ import { DEFAULT_DRAIN_PARAMETERS, Drain, skeleton, type DrainParameters, type S
 import { IdFieldCounter, ID_SAMPLE_LINES, idColumnOf, type InstanceRule } from './instances.js';
 import { keyPlan, numericValue, readByPlan, tokenize, walkMessage, WILDCARD, type KeyPlan } from './mask.js';
 import { detectTimestamp, endsField, fieldStart, isTimeOfDay, plausibleTime, SAMPLE_LINES, TIMESTAMP_CANDIDATES } from './timestamps.js';
-import { learnLeadingIds, learnPipes, learnTextHeader } from './header.js';
+import { learnLeadingIds, learnPipes, learnTextHeader, patternHeader, readTextHeader, type TextHeader } from './header.js';
 import { describeModel, type MiningSummary } from './describe.js';
 import type { FileLayout, FileMining, LineHeads, MiningPass, MiningProgress, TemplateOptions } from './types.js';
 import { fileStamp, HeadsRecorder, headsOf, keepsHeads, keepsNumbers, numberPlan, NumbersRecorder, readsAsNumber, replayOf, runEnds, splitByHeads, tokensByKey, type LineReplay, type MinedKey, type NumberPlan } from './replay.js';
@@ -150,6 +150,19 @@ interface Tally {
 }
 
 /**
+ * --header-pattern's header for a file, refused when it matches none of the file's sampled messages (the pattern
+ * is of another file's lines, or reads the timestamp, which is cut off before the header).
+ */
+function givenHeader(file: InputFile, pattern: string, messages: readonly string[]): TextHeader {
+  const header = patternHeader(pattern);
+  const parts = { level: '', entity: '' };
+  if (messages.length > 0 && !messages.some((m) => readTextHeader(m, header, parts) !== m)) {
+    throw new InputError(`--header-pattern matches none of the first ${messages.length} lines (it is matched after the timestamp): ${JSON.stringify(messages[0]?.trim().slice(0, 60))}`, file.path);
+  }
+  return header;
+}
+
+/**
  * Mine one file: detect its timestamp, then collect its distinct message keys.
  * Throws an InputError naming the file when it has no timestamp format.
  */
@@ -168,7 +181,8 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
     // A message cell that is a text line with a header of its own (Docker's `log` of a logback app): learned as a
     // text file's is (split.ts reads it off the message; its logger or program is the entity where the row has none).
     const probe = fileState(layout, makeTimeFormat(layout.format, { year }));
-    const textHeader = learnTextHeader(sample.flatMap((l, i) => (splitLine(l, i + 1, probe) ? [probe.message] : [])));
+    const messages = sample.flatMap((l, i) => (splitLine(l, i + 1, probe) ? [probe.message] : []));
+    const textHeader = options.headerPattern !== undefined ? givenHeader(file, options.headerPattern, messages) : learnTextHeader(messages);
     if (textHeader !== undefined) layout = { ...layout, textHeader };
   } else {
     const csv = isCsv(file);
@@ -177,7 +191,12 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
     empty = sample.slice(header ? 1 : 0).every((l) => l.trim() === '' || l.startsWith('#'));
     const detected = empty ? { format: TIMESTAMP_CANDIDATES[0] as string, field: 0, comma: csv } : detectTimestamp(file.path, header ? sample.slice(1) : sample, csv, year, options.timestamp);
     layout = { ...detected, header, host: detected.format === 'syslog' && detected.field === 0 };
-    if (!csv && !empty) {
+    if (!csv && !empty && options.headerPattern !== undefined) {
+      // (A header the user gives is all that stands after the timestamp: no bars or ids are learned either.)
+      const probe = fileState(layout, makeTimeFormat(layout.format, { year }));
+      const messages = sample.flatMap((l, i) => (splitLine(l, i + 1, probe) && probe.timed ? [probe.message] : []));
+      layout = { ...layout, textHeader: givenHeader(file, options.headerPattern, messages) };
+    } else if (!csv && !empty) {
       const probe = fileState(layout, makeTimeFormat(layout.format, { year }));
       const pipes = learnPipes(sample.flatMap((l, i) => (splitLine(l, i + 1, probe) && probe.timed ? [probe.message] : [])));
       if (pipes > 0) layout = { ...layout, pipes };

@@ -3,7 +3,7 @@ import type { MinedTemplate, TemplateModel } from './index.js';
 import type { FileLayout } from './types.js';
 import { WILDCARD } from './mask.js';
 import { numberRegex, parameterRegexes, plainParameters } from './token-regex.js';
-import { headerItems, LEVEL_WORDS_RE, levelAlternatives } from './header.js';
+import { headerItems, LEVEL_WORDS_RE, levelAlternatives, readsLevel } from './header.js';
 import { tableRulesYaml, templateRules } from './table-rules.js';
 
 /**
@@ -47,16 +47,19 @@ export function rulesYaml(model: TemplateModel): string {
   const pipes = layout.pipes !== undefined;
   const items = text === undefined ? [] : headerItems(text, pipes, `(?<level>${levelAlternatives(LEVEL_WORDS_RE, 'VDIWEFA')})`);
   // The timestamp and header, once, up to the message: unless fields of the message stand before the timestamp.
-  const header = !layout.comma && items.length >= layout.field
-    ? `${lineRegex(layout, time, items, '')}${items.length > layout.field ? joiner(layout) : pipes ? '[\\s|]*' : '\\s+'}(?=\\S)` : null;
+  // (A pattern given by --header-pattern may end with its blanks: the miner skips any, header.ts readPatternHeader.)
+  const gap = text?.pattern !== undefined ? '\\s*' : items.length > layout.field ? joiner(layout) : pipes ? '[\\s|]*' : '\\s+';
+  const header = !layout.comma && items.length >= layout.field ? `${lineRegex(layout, time, items, '')}${gap}(?=\\S)` : null;
   if (header !== null) out.push(`header: ${q(header)}`);
   out.push('rules:');
   if (layout.header) out.push("  - { match: '^[^0-9]*$', ignore: true }        # the CSV header");
-  if (text !== undefined && text.slots.includes('level')) {
+  if (text !== undefined && readsLevel(text)) {
     // A WARN or ERROR line also gives `entity:WARN` / `entity:ERROR`, as the miner's translator does.
     for (const [words, letters, name] of [['WARN|WARNING', 'W', 'WARN'], ['ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG', 'EFA', 'ERROR']] as const) {
       if (header !== null) {
-        out.push(`  - { in: level, match: ${q(`^(?:${levelAlternatives(words, letters)})$`)}, event: ${q(`${named}${name}`)}, continue: true }`);
+        // (A pattern's group may hold the level's brackets or colon, as header.ts levelOf reads it.)
+        const level = text.pattern !== undefined ? `^\\[?(?:${levelAlternatives(words, letters)})\\]?:?$` : `^(?:${levelAlternatives(words, letters)})$`;
+        out.push(`  - { in: level, match: ${q(level)}, event: ${q(`${named}${name}`)}, continue: true }`);
         continue;
       }
       const match = lineRegex(layout, time, [...headerItems(text, pipes, levelAlternatives(words, letters)), '\\S'], '');

@@ -24,6 +24,8 @@ export interface TemplateOptions {
   readonly timestamp?: string;
   /** --instance-pattern REGEX: the instance id is group `id` (else 1) of this regex. */
   readonly instancePattern?: string;
+  /** --header-pattern REGEX: the text header after the timestamp (groups `level`, `entity`), not learned (header.ts patternHeader). */
+  readonly headerPattern?: string;
   /** Year for timestamps without one (syslog). Default: the current year. */
   readonly year?: number;
   /** Tables: columns named instead of detected (--message-column, --entity-column, --trace-column, --time-column). */
