@@ -13,7 +13,7 @@
  * (client, ident, user, time) being its header (header.ts), so the request is what the line is about. A request line
  * later in a message is a parameter of an application's log statement (OpenStack nova's wsgi
  * `10.11.10.1 "GET /v2/… HTTP/1.1" status: 200 len: 1893 time: 0.247`), whose event is the statement: LogHub's labels
- * group those lines by statement, and splitting them by endpoint made 5 events of its 30 GET lines.
+ * group those lines by statement, and splitting them by endpoint took OpenStack's raw grouping from 0.926 to 0.556.
  */
 import { maskToken, WILDCARD } from './mask.js';
 
