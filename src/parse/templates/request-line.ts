@@ -8,7 +8,8 @@
  * id (a digit in it, 8 or more hex digits, a UUID: mask.ts's ids) and every value of the query string (its keys kept:
  * they name the parameters), so `/api/cart/123` and `/api/cart/456` are one endpoint, `/api/cart/<*>`, and
  * `/api/order/<*>` another. The status code stays a value (a 404 of an endpoint is still that endpoint: its rate
- * shows in the status's values), as does the protocol's version.
+ * shows in the status's values), as does the protocol's version. The quoted fields after it (referer, user agent,
+ * forwarded-for: headers a client sends) are values, one token each (mask.ts requestLineEnd), masked whole.
  * Only a message that begins with its request line: an access log's line is one request, the fields before it
  * (client, ident, user, time) being its header (header.ts), so the request is what the line is about. A request line
  * later in a message is a parameter of an application's log statement (OpenStack nova's wsgi
@@ -36,12 +37,25 @@ export function inRequestLine(tokens: readonly string[], i: number): boolean {
   return i <= 1 && isRequestLine(tokens);
 }
 
-/** Mask the request line a message begins with, in place (`masked` from mask.ts maskToken, `raw` as tokenized). */
+/**
+ * Mask the request line a message begins with, in place (`masked` from mask.ts maskToken, `raw` as tokenized), and
+ * the quoted fields after it whole (`"<*>"`: a referer, a user agent, a forwarded-for; mask.ts requestLineEnd makes
+ * each one token): values a client sends, as the query's are.
+ */
 export function maskRequestLine(raw: readonly string[], masked: string[]): void {
   if (!isRequestLine(raw)) return;
   masked[0] = raw[0] as string;
   masked[1] = maskTarget(raw[1] as string);
   masked[2] = `HTTP/${WILDCARD}"`;
+  for (let i = 3; i < raw.length; i++) if (isQuotedField(raw[i] as string)) masked[i] = QUOTED_FIELD;
+}
+
+/** A template's masked quoted field (maskRequestLine). */
+export const QUOTED_FIELD = `"${WILDCARD}"`;
+
+/** A token that is a quoted field: `"` to `"` (mask.ts tokenize reads one whole after a request line). */
+function isQuotedField(token: string): boolean {
+  return token.length >= 2 && token.charCodeAt(0) === 34 && token.charCodeAt(token.length - 1) === 34;
 }
 
 const ABSOLUTE = /^[A-Za-z][\w+.-]*:\/\/[^/?#]*/;
