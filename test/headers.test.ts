@@ -92,11 +92,12 @@ const FAMILIES: Record<string, Family> = {
   },
   'access log: client, ident and user before the time': {
     // No level and no program: the three fields before `[time]` are the header, so a request with a user name
-    // (`frank`) is the same statement as the others (4 templates before, split by the user and the path).
+    // (`frank`) is not a template of its own (4 templates before, split by the user and the path). The request line
+    // names its endpoint (request-line.ts): one template per endpoint, whatever the status.
     file: 'access.log', slots: ['any', 'any', 'any'], entity: -1,
-    messages: ['"GET <*> <*>" <*> <*>', '"POST <*> <*>" <*> <*>'],
-    groups: 'aabaab',
-    events: { 2: ['"GET <*> <*>" <*> <*>'] },
+    messages: ['"GET /index.html HTTP/<*>" <*> <*>', '"GET /a.png HTTP/<*>" <*> <*>', '"POST /api/order HTTP/<*>" <*> <*>', '"GET /b.png HTTP/<*>" <*> <*>'],
+    groups: 'abcadc',
+    events: { 2: ['"GET /a.png HTTP/<*>" <*> <*>'] },
   },
   'a component padded to a column after the level': {
     // The shape of Windows CBS logs: `time, Level<padding>COMPONENT<padding>message`.

@@ -1,5 +1,6 @@
 import { LiteralIndex, MatchIndex, RankOrder } from './drain-index.js';
 import { generalized, keyedHolds, parameterKey, WILDCARD } from './mask.js';
+import { inRequestLine } from './request-line.js';
 
 /**
  * Drain (He, Zhu, Zheng, Lyu: "Drain: An Online Log Parsing Approach with
@@ -156,6 +157,8 @@ export class Drain {
           continue;
         }
         if (++differences > this.parameters.maxTokenDifferences) generalize = false;
+        // A request line's method and target name an endpoint (request-line.ts): never a parameter.
+        if (inRequestLine(tokens, i)) generalize = false;
         // Two variables differing only in punctuation (`<*>`, `[<*>]`) are one
         // form, and so are a bare variable and one partly masked
         // (`10.0.0.1,` / `LOCAL(0),` → `<*>,` / `LOCAL(<*>),`): the position

@@ -33,6 +33,8 @@
  * varies — logfmt and Go's slog quote the constant message (`msg="request
  * done"`) as they quote a user's input — so the words of a constant text stay
  * in the template and the token count no longer depends on the value.
+ * After an access log's request line (requestLineEnd), a `"` that begins a token opens a quoted field to its
+ * closing `"`, spaces included (a user agent), one token (request-line.ts masks it whole).
  * In `key=value` tokens only the value is masked (`port=16020,` → `port=<*>,`),
  * so the key stays in the template; the `=` of `>=`, `<=`, `!=`, `==` is an
  * operator, not a key's. The punctuation around a masked core is
@@ -89,13 +91,14 @@ export function tokenize(message: string, commaSeparated: boolean): string[] {
   const tokens: string[] = [];
   let start = -1;
   const n = message.length;
+  const fields = requestLineEnd(message);
   for (let i = 0; i < n; i++) {
     const c = message.charCodeAt(i);
     if (c === 32 || c === 9) {
       if (start !== -1) { tokens.push(message.slice(start, i)); start = -1; }
     } else {
       if (start === -1) start = i;
-      if (c === 34) i = quotedEnd(message, i, n);
+      if (c === 34) i = fields !== -1 && i > fields && start === i ? closingQuote(message, i, n) : quotedEnd(message, i, n);
     }
   }
   if (start !== -1) tokens.push(message.slice(start));
@@ -117,6 +120,11 @@ export function tokenize(message: string, commaSeparated: boolean): string[] {
  */
 export function quotedEnd(message: string, at: number, n: number): number {
   if (at === 0 || message.charCodeAt(at - 1) !== 61 /* = */) return at;
+  return closingQuote(message, at, n);
+}
+
+/** The `"` closing the one at `at` (the next not escaped by a backslash), else `at`. */
+function closingQuote(message: string, at: number, n: number): number {
   for (let i = at + 1; i < n; i++) {
     const c = message.charCodeAt(i);
     if (c === 92 /* \ */) i++;
@@ -124,6 +132,22 @@ export function quotedEnd(message: string, at: number, n: number): number {
   }
   return at;
 }
+
+/**
+ * Where the quoted HTTP request line a message begins with ends (its closing `"`), else -1: an access log's line
+ * (request-line.ts). After it, a `"` that begins a token opens a quoted field, to its closing `"`, spaces included:
+ * nginx's `"$http_referer" "$http_user_agent"`, Apache's `\"%{User-agent}i\"`, Envoy's `"%REQ(USER-AGENT)%"` quote
+ * exactly the fields whose values (headers a client sends) may hold spaces, so a user agent's words would make an
+ * endpoint's lines as many templates as there are agents' word counts. (The request line's own quotes are its
+ * tokens': `"GET`, `HTTP/1.1"`. A key, its digit runs as `0`, reads the same.)
+ */
+export function requestLineEnd(message: string): number {
+  if (message.charCodeAt(0) !== 34) return -1;
+  const m = REQUEST_LINE.exec(message);
+  return m === null ? -1 : m[0].length - 1;
+}
+
+const REQUEST_LINE = /^"[A-Z][A-Z-]{1,15} [^\s"]+ HTTP\/\d+(?:\.\d+)?"(?=[ \t]|$)/;
 
 /** Punctuation that may surround a variable and stays in the template. */
 export function isEdgePunct(c: number): boolean {
@@ -323,6 +347,7 @@ export function walkMessage(message: string, commaSeparated: boolean, positions:
   let want = positions[0] as number;
   let token = commaSeparated ? 0 : -1;
   let start = commaSeparated ? 0 : -1;
+  const fields = commaSeparated ? -1 : requestLineEnd(message);
   for (let i = 0; i < n; i++) {
     const c = message.charCodeAt(i);
     if (commaSeparated) {
@@ -349,7 +374,7 @@ export function walkMessage(message: string, commaSeparated: boolean, positions:
         start = i;
         token++;
       }
-      if (c === 34) i = quotedEnd(message, i, n);
+      if (c === 34) i = fields !== -1 && i > fields && start === i ? closingQuote(message, i, n) : quotedEnd(message, i, n);
     }
   }
   if (start !== -1 && token === want) {
@@ -389,6 +414,7 @@ export function keyPlan(key: string, commaSeparated: boolean, positions: Int32Ar
     }
   } else {
     let start = -1;
+    const fields = requestLineEnd(key);
     for (let i = 0; i <= key.length; i++) {
       const c = i === key.length ? 32 : key.charCodeAt(i);
       if (c === 32 || c === 9) {
@@ -397,7 +423,7 @@ export function keyPlan(key: string, commaSeparated: boolean, positions: Int32Ar
       } else {
         if (start === -1) start = i;
         // (A key is its message with digit runs as `0`: its quotes, `=` and `\` are the message's.)
-        if (c === 34) i = quotedEnd(key, i, key.length);
+        if (c === 34) i = fields !== -1 && i > fields && start === i ? closingQuote(key, i, key.length) : quotedEnd(key, i, key.length);
       }
     }
   }

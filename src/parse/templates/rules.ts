@@ -2,7 +2,8 @@ import { NAMED_TIME_FORMATS } from '../translators/time-formats.js';
 import type { MinedTemplate, TemplateModel } from './index.js';
 import type { FileLayout } from './types.js';
 import { WILDCARD } from './mask.js';
-import { numberRegex, parameterRegexes, plainParameters } from './token-regex.js';
+import { numberRegex, parameterRegexes, plainParameters, QUOTED } from './token-regex.js';
+import { isRequestLine, QUOTED_FIELD } from './request-line.js';
 import { headerItems, LEVEL_WORDS_RE, levelAlternatives, readsLevel } from './header.js';
 import { tableRulesYaml, templateRules } from './table-rules.js';
 
@@ -157,7 +158,10 @@ function joiner(layout: FileLayout): string {
 
 /** A template's regex: of the whole line, or with `messageOnly` of its message (what the file's header: leaves). */
 function templateRegex(t: MinedTemplate, model: TemplateModel, layout: FileLayout, time: string, messageOnly: boolean): string {
+  // (An access log's quoted field, request-line.ts: a quoted value whole, spaces included, as mask.ts tokenize reads it.)
+  const access = !layout.comma && isRequestLine(t.tokens);
   const parts = t.tokens.map((tok, i) => {
+    if (access && i >= 3 && tok === QUOTED_FIELD) return QUOTED;
     const numeric = t.states[i] !== '';
     const pieces = tok.split(WILDCARD).map((p) => p.replace(REGEX_SPECIAL, '\\$&'));
     const value = numberRegex(i);

@@ -4,6 +4,7 @@
  */
 import type { TimeFormat } from '../translators/time-formats.js';
 import { hasKey, maskToken } from './mask.js';
+import { maskRequestLine } from './request-line.js';
 import { fieldStart, plausibleTime, isTimeOfDay } from './timestamps.js';
 import { dropLeadingIds, unpipe, type HeaderParts } from './header.js';
 import { headerMemo, type HeaderMemo } from './header-memo.js';
@@ -204,6 +205,7 @@ export class KeyGuess<T extends { readonly segments: readonly string[] }> {
 export function maskAll(tokens: readonly string[]): string[] {
   const masked = new Array<string>(tokens.length);
   for (let i = 0; i < tokens.length; i++) masked[i] = maskToken(tokens[i] as string);
+  maskRequestLine(tokens, masked);
   return masked;
 }
 
