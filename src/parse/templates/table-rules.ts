@@ -23,28 +23,47 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
   const out = [...header];
   const col = (i: number): string => layout.columns[i] as string;
   const kind = layout.kind === 'jsonl' ? 'JSON Lines' : layout.kind === 'logfmt' ? 'logfmt' : layout.kind.toUpperCase();
+  // The JSON record in the message cell (Docker's `log` holding slog's JSON), read where the row has no such role
+  // (layout.ts RowReader), as the line writes it: inside a JSON Lines row's string its quotes escaped (`\"msg\":`).
+  const cell = layout.messageField !== '' && layout.cell?.kind === 'jsonl' && (layout.kind === 'jsonl' || layout.kind === 'cri') ? layout.cell : undefined;
+  const inner = layout.kind === 'jsonl' ? IN_STRING : IN_ROW;
+  const inCell = (i: number): string => `${col(layout.message)}.${cell?.columns[i] as string}`;
+  const cellEntity = layout.entity < 0 && layout.fileEntity === undefined && cell !== undefined && cell.entity >= 0;
+  const cellTrace = layout.trace < 0 && cell !== undefined && cell.trace >= 0;
+  const cellLevel = layout.level < 0 && cell !== undefined && cell.level >= 0;
   out.push(`# a ${kind} table: time ${col(layout.time)}` +
-    `${layout.entity >= 0 ? `, entity ${col(layout.entity)}` : ''}${layout.trace >= 0 ? `, instances ${col(layout.trace)}` : ''}`);
+    `${layout.entity >= 0 ? `, entity ${col(layout.entity)}` : cellEntity ? `, entity ${inCell(cell.entity)}` : ''}` +
+    `${layout.trace >= 0 ? `, instances ${col(layout.trace)}` : cellTrace ? `, instances ${inCell(cell.trace)}` : ''}` +
+    `${cell !== undefined ? `, messages from the record in ${col(layout.message)} (its ${layout.messageField})` : ''}`);
   out.push(`timestamp: { format: ${q(layout.timeFormat)}, pattern: ${q(cellPattern(layout, layout.time, 'ts'))} }`);
   if (model.instance !== null && layout.trace >= 0) out.push(`instance: { pattern: ${q(cellPattern(layout, layout.trace, 'id'))} }`);
+  else if (model.instance?.kind === 'column' && cellTrace) out.push(`instance: { pattern: ${q(recordPattern(cell.columns[cell.trace] as string, inner, 'id'))} }`);
   // (A request id in the line's text, as a text log's: index.ts IdFieldCounter.)
   else if (model.instance?.kind === 'pattern') out.push(`instance: { pattern: ${q(model.instance.pattern)} }`);
-  const prefix = layout.entity < 0 ? '' : '${entity}:';
+  const prefix = layout.entity < 0 && !cellEntity ? '' : '${entity}:';
   // (The header matches nothing but reads the entity: every rule reads the whole line, anywhere unless anchored.)
   if (layout.entity >= 0) out.push(`header: ${q(entityLookahead(layout))}`);
+  else if (cellEntity) out.push(`header: ${q(`^(?=.*${jsonKey(cell.columns[cell.entity] as string, inner)}${inner.quote}(?<entity>${inner.chars}*?)${suffixOf(cell)}${inner.quote})`)}`);
+  // The statement fields that may follow a message, of any file's layout (files differ in theirs: a gateway's and a
+  // payment's statements).
+  const pairKeys = new Set(Object.values(model.files).flatMap((f) => {
+    const l = cell !== undefined ? f.table?.cell : f.table;
+    return (l?.pairs ?? []).map((c) => l?.columns[c] as string);
+  }));
   // (The location as codeLocation reads it, layout.ts: brackets and a trailing `:` left out.)
   const located = layout.statement === undefined ? ''
     : `^(?=[\\s\\S]*?${cellPattern(layout, layout.statement, '', '[[(]?(?<loc>[^\\s",}\\[\\]()]+?)[\\])]?:?(?=[",}\\s]|$)')})`;
   out.push('rules:');
   if (layout.kind === 'csv' || layout.kind === 'tsv') out.push(`  - { match: ${q(`^${escape(layout.columns.join(layout.kind === 'csv' ? ',' : '\t'))}$`)}, ignore: true }   # the header`);
-  if (layout.level >= 0 || model.templates.some((t) => t.statement === true)) {
+  if (layout.level >= 0 || cellLevel || model.templates.some((t) => t.statement === true)) {
     // (The level read from its column, or from the message's head as the miner reads it.)
     // (A syslog severity number is its word: layout.ts levelWord; 4 a warning, 0–3 errors.)
     // (pino's and bunyan's numbers where the layout reads them: layout.ts columnLevel; 40 a warning, 50 and 60 errors.)
-    const numbers = layout.numericLevels === true ? ['40', '[56]0'] : ['4', '[0-3]'];
+    const numbers = (cellLevel ? cell : layout).numericLevels === true ? ['40', '[56]0'] : ['4', '[0-3]'];
     for (const [words, name, number] of [['WARN|WARNING', 'WARN', numbers[0]], ['ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG', 'ERROR', numbers[1]]] as const) {
       const re = layout.level >= 0 ? cellPattern(layout, layout.level, '', `(?:${anyCase(words)}|${number})(?=[",}\\s]|$)`)
-        : `\\d\\d:\\d\\d:\\d\\d[.,]\\d+\\s+\\[?(?:${words})\\]?\\s`;
+        : cellLevel ? recordPattern(cell.columns[cell.level] as string, inner, '', `(?:${anyCase(words)}|${number})(?=[\\\\",}\\s]|$)`)
+          : `\\d\\d:\\d\\d:\\d\\d[.,]\\d+\\s+\\[?(?:${words})\\]?\\s`;
       out.push(`  - { match: ${q(re)}, event: ${q(`${prefix}${name}`)}, continue: true }`);
     }
   }
@@ -52,11 +71,13 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
   for (const t of ordered) {
     // (A message with a text header of its own, or inside a record in a cell, is read by the miner in ways a rule
     // over the whole row does not repeat: left out.)
-    const nested = textHeader || layout.cell !== undefined || layout.messageField !== '' || layout.messageAlt.length > 0 || layout.fileEntity !== undefined;
+    const nested = textHeader || (layout.cell !== undefined && cell === undefined) || (layout.messageField !== '' && cell === undefined) ||
+      layout.messageAlt.length > 0 || layout.fileEntity !== undefined;
     const match = t.statement === true ? `(?:^|[\\s"\\[(])${escape(t.tokens[0] as string)}[\\])]?:?(?:\\s|\\\\n|"|$)`
-      : nested ? null : layout.kind === 'logfmt' ? logfmtRegex(t, layout, model) : messageRegex(t, layout);
+      : nested ? null : cell !== undefined ? recordRegex(t, layout.messageField, inner, pairKeys)
+        : layout.kind === 'logfmt' ? logfmtRegex(t, layout, model) : messageRegex(t, layout, pairKeys);
     if (match === null) {
-      out.push(`  # left out: ${clip(t.name)} (${nested ? 'a header or record inside the message cell, a second message column or an entity from the file name' : layout.kind === 'logfmt' ? 'its lines differ in their message key\'s words' : fieldPairs(t, layout) > 0 ? 'fields of the record after its message' : 'inside a quoted or JSON cell'}: write its rule by hand)`);
+      out.push(`  # left out: ${clip(t.name)} (${nested ? 'a header or record inside the message cell, a second message column or an entity from the file name' : layout.kind === 'logfmt' ? 'its lines differ in their message key\'s words' : fieldPairs(t, pairKeys) > 0 ? 'fields of the record after its message' : 'inside a quoted or JSON cell'}: write its rule by hand)`);
       continue;
     }
     // A line naming its location: the template's rules with the location in the names, before those without.
@@ -87,7 +108,7 @@ export function templateRules(t: MinedTemplate, match: string, prefix: string): 
  * with `value` (a regex) matching it there instead.
  */
 function cellPattern(layout: TableLayout, c: number, group: string, value?: string): string {
-  if (layout.kind === 'jsonl') return `${jsonKey(layout.columns[c] as string)}"?${value ?? `(?<${group}>[^",}]*)`}`;
+  if (layout.kind === 'jsonl') return recordPattern(layout.columns[c] as string, IN_ROW, group, value);
   if (layout.kind === 'cri') return `^(?:\\S+ ){${c}}${value ?? `(?<${group}>\\S+)`}`;
   // (logfmt: a quoted value runs to its quote, a bare one to a blank.)
   if (layout.kind === 'logfmt') return `(?:^|\\s)${escape(layout.columns[c] as string)}="?${value ?? `(?<${group}>(?<=")[^"]*|[^\\s"]*)`}`;
@@ -95,10 +116,19 @@ function cellPattern(layout: TableLayout, c: number, group: string, value?: stri
   return `^(?:[^${d}]*${d}){${c}}${value ?? `(?<${group}>[^${d}]*)`}`;
 }
 
+/** A field of a JSON record by its key (as `escaping` writes it), captured as group `group`, or matched by `value`. */
+function recordPattern(column: string, escaping: Escaping, group: string, value?: string): string {
+  return `${jsonKey(column, escaping)}${optional(escaping.quote)}${value ?? `(?<${group}>${escaping.chars}*)`}`;
+}
+
+/** A replica suffix as serviceOf leaves it out (layout.ts): a pod column's StatefulSet ordinal too. */
+const suffixOf = (layout: TableLayout): string =>
+  namesPods(layout) ? '(?:-[a-z0-9]{6,10}-[a-z0-9]{5}|-\\d+|\\/[0-9a-f]{8,})?' : '(?:-[a-z0-9]{6,10}-[a-z0-9]{5}|\\/[0-9a-f]{8,})?';
+
 /** A lookahead capturing the entity, its replica suffix left out as serviceOf leaves it out (layout.ts). */
 function entityLookahead(layout: TableLayout): string {
-  const suffix = namesPods(layout) ? '(?:-[a-z0-9]{6,10}-[a-z0-9]{5}|-\\d+|\\/[0-9a-f]{8,})?' : '(?:-[a-z0-9]{6,10}-[a-z0-9]{5}|\\/[0-9a-f]{8,})?';
-  if (layout.kind === 'jsonl') return `^(?=.*${jsonKey(layout.columns[layout.entity] as string)}"(?<entity>[^"]*?)${suffix}")`;
+  const suffix = suffixOf(layout);
+  if (layout.kind === 'jsonl') return `^(?=.*${jsonKey(layout.columns[layout.entity] as string, IN_ROW)}"(?<entity>[^"]*?)${suffix}")`;
   // (logfmt: a quoted value, `component="scrape manager"`, runs to its quote, a bare one to a blank.)
   if (layout.kind === 'logfmt') return `^(?=(?:.*\\s)?${escape(layout.columns[layout.entity] as string)}="?(?<entity>(?<=")[^"]*?(?=${suffix}")|(?<==)[^\\s"]*?(?=${suffix}(?:\\s|$))))`;
   const d = layout.kind === 'csv' ? ',' : '\\t';
@@ -110,30 +140,9 @@ function entityLookahead(layout: TableLayout): string {
  * a plain table, over the message's columns (a column without a value gives no token); null where the message
  * sits in a quoted or JSON cell.
  */
-function messageRegex(t: MinedTemplate, layout: TableLayout): string | null {
+function messageRegex(t: MinedTemplate, layout: TableLayout, pairKeys: ReadonlySet<string>): string | null {
   const tokens = t.tokens.map((tok, i) => tokenRegex(tok, t.states[i] !== '', i));
-  if (layout.kind === 'jsonl') {
-    const n = fieldPairs(t, layout);
-    if (layout.message < 0 || t.tokens.slice(0, t.tokens.length - n).some((tok) => /["\\]/.test(tok))) return null;
-    const message = `${jsonKey(layout.columns[layout.message] as string)}"\\s*${tokens.slice(0, tokens.length - n).join('\\s+')}\\s*"`;
-    if (n === 0) return message;
-    if (n === tokens.length) return null;
-    // A record's fields after its message (fields.ts jsonMessage): each read by its key wherever it stands (a
-    // lookahead), and the sampled fields the template has not absent.
-    const first = t.tokens.length - n;
-    const keys = t.tokens.slice(first).map((tok) => tok.slice(0, tok.indexOf('=')));
-    const fields = t.tokens.slice(first).map((tok, j) => {
-      const i = first + j;
-      const text = tok.slice(tok.indexOf('=') + 1);
-      // (A string jsonMessage quoted is the line's JSON string as written: its parameters run to its closing quote.)
-      const quoted = text.startsWith('"');
-      const value = text.split(WILDCARD).map(escape).join(t.states[i] !== '' ? numberRegex(i) : quoted ? '(?:[^"\\\\]|\\\\.)*?' : '[^\\s,"]+?');
-      return `(?=[\\s\\S]*?[{,]\\s*${jsonKey(keys[j] as string)}${quoted ? value : `"?${value}"?`}\\s*[,}])`;
-    });
-    const absent = (layout.pairs ?? []).map((c) => layout.columns[c] as string).filter((k) => !keys.includes(k))
-      .map((k) => `(?![\\s\\S]*?[{,]\\s*${jsonKey(k)})`);
-    return `^${fields.join('')}${absent.join('')}[\\s\\S]*?${message}`;
-  }
+  if (layout.kind === 'jsonl') return layout.message < 0 ? null : recordRegex(t, layout.columns[layout.message] as string, IN_ROW, pairKeys);
   if (layout.kind === 'cri') return `^\\S+ \\S+ \\S+ \\s*${tokens.join('\\s+')}\\s*$`;
   if (layout.message >= 0 || t.example.includes('"')) return null;
   // The message's columns, in order: each as many tokens as its value in the template's first line has.
@@ -152,6 +161,34 @@ function messageRegex(t: MinedTemplate, layout: TableLayout): string | null {
   }
   if (k !== tokens.length) return null;
   return `^${parts.join(d === '\t' ? '\\t' : d)}$`;
+}
+
+/**
+ * The regex of a JSON record of a mined template (the row's, or the one in its message cell: `escaping`): its
+ * message field `key` holding the template's words, then the record's statement fields after it (fields.ts
+ * jsonMessage): each read by its key wherever it stands (a lookahead), the fields the template has not absent
+ * (`pairKeys`: the sampled ones). Null where the message holds a quote or a backslash (its escaping is the line's).
+ */
+function recordRegex(t: MinedTemplate, key: string, escaping: Escaping, pairKeys: ReadonlySet<string>): string | null {
+  const tokens = t.tokens.map((tok, i) => tokenRegex(tok, t.states[i] !== '', i));
+  const n = fieldPairs(t, pairKeys);
+  if (t.tokens.slice(0, t.tokens.length - n).some((tok) => /["\\]/.test(tok))) return null;
+  const Q = escaping.quote;
+  const message = `${jsonKey(key, escaping)}${Q}\\s*${tokens.slice(0, tokens.length - n).join('\\s+')}\\s*${Q}`;
+  if (n === 0) return message;
+  if (n === tokens.length) return null;
+  const first = t.tokens.length - n;
+  const keys = t.tokens.slice(first).map((tok) => tok.slice(0, tok.indexOf('=')));
+  const fields = t.tokens.slice(first).map((tok, j) => {
+    const i = first + j;
+    const text = tok.slice(tok.indexOf('=') + 1);
+    // (A string jsonMessage quoted is the line's JSON string as written: its parameters run to its closing quote.)
+    const quoted = text.startsWith('"');
+    const value = text.split(WILDCARD).map((p) => escape(escaping.text(p))).join(t.states[i] !== '' ? numberRegex(i) : quoted ? escaping.inString : '[^\\s,"]+?');
+    return `(?=[\\s\\S]*?[{,]\\s*${jsonKey(keys[j] as string, escaping)}${quoted ? value : `${optional(Q)}${value}${optional(Q)}`}\\s*[,}])`;
+  });
+  const absent = [...pairKeys].filter((k) => !keys.includes(k)).map((k) => `(?![\\s\\S]*?[{,]\\s*${jsonKey(k, escaping)})`);
+  return `^${fields.join('')}${absent.join('')}[\\s\\S]*?${message}`;
 }
 
 /**
@@ -196,8 +233,7 @@ function tokenRegex(token: string, numeric: boolean, i: number): string {
 }
 
 /** How many of a JSON Lines template's last tokens are sampled fields' `key=value` (fields.ts jsonMessage, TableLayout.pairs). */
-function fieldPairs(t: MinedTemplate, layout: TableLayout): number {
-  const keys = new Set((layout.pairs ?? []).map((c) => layout.columns[c] as string));
+function fieldPairs(t: MinedTemplate, keys: ReadonlySet<string>): number {
   let n = 0;
   while (n < t.tokens.length && keys.has(/^([^=\s]+)=/.exec(t.tokens[t.tokens.length - 1 - n] as string)?.[1] ?? '')) n++;
   return n;
@@ -213,9 +249,27 @@ const anyCase = (words: string): string =>
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const jsonEscape = (text: string): string => JSON.stringify(text).slice(1, -1);
 /**
+ * How a JSON record's text stands in the line: a row's own (JSON Lines; a CRI line's), or a record inside a JSON
+ * Lines row's string (Docker's `log`), where its quotes and backslashes are escaped once more (`\"msg\":`).
+ * `quote`: a quote, as a regex; `chars`: a character of a string's value up to its closing quote; `inString`: a
+ * parameter of a quoted value; `text`: the record's text as the line writes it.
+ */
+interface Escaping {
+  readonly quote: string;
+  readonly chars: string;
+  readonly inString: string;
+  readonly text: (s: string) => string;
+}
+/** A quote that may stand there (a JSON value a string or not). */
+const optional = (quote: string): string => (quote.length === 1 ? `${quote}?` : `(?:${quote})?`);
+const IN_ROW: Escaping = { quote: '"', chars: '[^",}]', inString: '(?:[^"\\\\]|\\\\.)*?', text: (x) => x };
+const IN_STRING: Escaping = { quote: '\\\\"', chars: '[^"\\\\,}]', inString: '[^"]*?', text: (x) => jsonEscape(x) };
+
+/**
  * A JSON key and its colon: a dotted column of a nested object (fields.ts flatObject: `kubernetes.pod.name`) as
  * its keys in order, each opening an object that holds the next (`"kubernetes":{…"pod":{…"name":`).
  */
-const jsonKey = (column: string): string => column.split('.').map((k) => `"${escape(jsonEscape(k))}":\\s*`).join('\\{[\\s\\S]*?');
+const jsonKey = (column: string, escaping: Escaping): string =>
+  column.split('.').map((k) => `${escaping.quote}${escape(escaping.text(jsonEscape(k)))}${escaping.quote}:\\s*`).join('\\{[\\s\\S]*?');
 const q = (text: string): string => `'${text.replace(/'/g, "''")}'`;
 const clip = (text: string): string => text.replace(/[\r\n]/g, ' ').slice(0, 70);
