@@ -639,7 +639,7 @@ export function describeTable(layout: TableLayout, headerEntity = false): string
 // The head of a message
 
 /** A time of day or date-time opening a message (the row has its time already): `16:44:10.485`, `2023-01-29 08:48:42,123`. */
-const LEADING_TIME = /^(?:\d{4}-\d\d-\d\d[T ])?\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\s+/;
+export const LEADING_TIME = /^(?:\d{4}-\d\d-\d\d[T ])?\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\s+/;
 /** A level word after it. */
 const LEADING_LEVEL = /^\[?(TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL|SEVERE)\]?\s+/;
 /**

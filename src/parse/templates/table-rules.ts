@@ -1,5 +1,6 @@
 import { logfmtPairs } from '../fields.js';
-import { logfmtRoleKeys, namesPods, type TableLayout } from '../layout.js';
+import { LEADING_TIME, logfmtRoleKeys, namesPods, type TableLayout } from '../layout.js';
+import { headerItems, LEVEL_WORDS_RE, levelAlternatives, type TextHeader } from './header.js';
 import type { MinedTemplate, TemplateModel } from './index.js';
 import { tokenize, WILDCARD } from './mask.js';
 import { numberRegex, parameterRegexes, plainParameters, QUOTED } from './token-regex.js';
@@ -19,7 +20,7 @@ import { numberRegex, parameterRegexes, plainParameters, QUOTED } from './token-
  * location there, captured into the names (`entity:head.go:1290 template`) as the miner names them, then for lines
  * without one.
  */
-export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header: string[], textHeader = false): string {
+export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header: string[], textHeader?: TextHeader): string {
   const out = [...header];
   const col = (i: number): string => layout.columns[i] as string;
   const kind = layout.kind === 'jsonl' ? 'JSON Lines' : layout.kind === 'logfmt' ? 'logfmt' : layout.kind.toUpperCase();
@@ -40,22 +41,33 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
   else if (model.instance?.kind === 'column' && cellTrace) out.push(`instance: { pattern: ${q(recordPattern(cell.columns[cell.trace] as string, inner, 'id'))} }`);
   // (A request id in the line's text, as a text log's: index.ts IdFieldCounter.)
   else if (model.instance?.kind === 'pattern') out.push(`instance: { pattern: ${q(model.instance.pattern)} }`);
-  const prefix = layout.entity < 0 && !cellEntity ? '' : '${entity}:';
-  // (The header matches nothing but reads the entity: every rule reads the whole line, anywhere unless anchored.)
-  if (layout.entity >= 0) out.push(`header: ${q(entityLookahead(layout))}`);
-  else if (cellEntity) out.push(`header: ${q(`^(?=.*${jsonKey(cell.columns[cell.entity] as string, inner)}${inner.quote}(?<entity>${inner.chars}*?)${suffixOf(cell)}${inner.quote})`)}`);
   // The statement fields that may follow a message, of any file's layout (files differ in theirs: a gateway's and a
   // payment's statements).
   const pairKeys = new Set(Object.values(model.files).flatMap((f) => {
     const l = cell !== undefined ? f.table?.cell : f.table;
     return (l?.pairs ?? []).map((c) => l?.columns[c] as string);
   }));
+  // A text header of the message's own in a JSON Lines field (CloudWatch's `INFO …`, logback's line in Docker's
+  // `log`), read as the miner reads it (split.ts): a leading time, then the header learned, then the message.
+  const headed = textHeader !== undefined && layout.kind === 'jsonl' && layout.message >= 0 && cell === undefined && layout.messageField === '' &&
+    layout.messageAlt.length === 0 && layout.fileEntity === undefined && pairKeys.size === 0 ? textHeader : undefined;
+  const headerEntity = headed !== undefined && layout.entity < 0 && headed.entity >= 0;
+  const prefix = layout.entity < 0 && !cellEntity && !headerEntity ? '' : '${entity}:';
+  // (The header matches nothing but reads the entity: every rule reads the whole line, anywhere unless anchored.)
+  if (headed !== undefined) out.push(`header: ${q(fieldHeader(layout, headed))}`);
+  else if (layout.entity >= 0) out.push(`header: ${q(entityLookahead(layout))}`);
+  else if (cellEntity) out.push(`header: ${q(`^(?=.*${jsonKey(cell.columns[cell.entity] as string, inner)}${inner.quote}(?<entity>${inner.chars}*?)${suffixOf(cell)}${inner.quote})`)}`);
   // (The location as codeLocation reads it, layout.ts: brackets and a trailing `:` left out.)
   const located = layout.statement === undefined ? ''
     : `^(?=[\\s\\S]*?${cellPattern(layout, layout.statement, '', '[[(]?(?<loc>[^\\s",}\\[\\]()]+?)[\\])]?:?(?=[",}\\s]|$)')})`;
   out.push('rules:');
   if (layout.kind === 'csv' || layout.kind === 'tsv') out.push(`  - { match: ${q(`^${escape(layout.columns.join(layout.kind === 'csv' ? ',' : '\t'))}$`)}, ignore: true }   # the header`);
-  if (layout.level >= 0 || cellLevel || model.templates.some((t) => t.statement === true)) {
+  if (headed !== undefined && layout.level < 0 && headed.slots.includes('level')) {
+    // (The level read by the header's group, as a text log's rules file reads it: rules.ts.)
+    for (const [words, letters, name] of [['WARN|WARNING', 'W', 'WARN'], ['ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG', 'EFA', 'ERROR']] as const) {
+      out.push(`  - { in: level, match: ${q(`^(?:${levelAlternatives(words, letters)})$`)}, event: ${q(`${prefix}${name}`)}, continue: true }`);
+    }
+  } else if (layout.level >= 0 || cellLevel || model.templates.some((t) => t.statement === true)) {
     // (The level read from its column, or from the message's head as the miner reads it.)
     // (A syslog severity number is its word: layout.ts levelWord; 4 a warning, 0–3 errors.)
     // (pino's and bunyan's numbers where the layout reads them: layout.ts columnLevel; 40 a warning, 50 and 60 errors.)
@@ -71,20 +83,61 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
   for (const t of ordered) {
     // (A message with a text header of its own, or inside a record in a cell, is read by the miner in ways a rule
     // over the whole row does not repeat: left out.)
-    const nested = textHeader || (layout.cell !== undefined && cell === undefined) || (layout.messageField !== '' && cell === undefined) ||
-      layout.messageAlt.length > 0 || layout.fileEntity !== undefined;
-    const match = t.statement === true ? `(?:^|[\\s"\\[(])${escape(t.tokens[0] as string)}[\\])]?:?(?:\\s|\\\\n|"|$)`
-      : nested ? null : cell !== undefined ? recordRegex(t, layout.messageField, inner, pairKeys)
-        : layout.kind === 'logfmt' ? logfmtRegex(t, layout, model) : messageRegex(t, layout, pairKeys);
-    if (match === null) {
-      out.push(`  # left out: ${clip(t.name)} (${nested ? 'a header or record inside the message cell, a second message column or an entity from the file name' : layout.kind === 'logfmt' ? 'its lines differ in their message key\'s words' : fieldPairs(t, pairKeys) > 0 ? 'fields of the record after its message' : 'inside a quoted or JSON cell'}: write its rule by hand)`);
+    const nested = layout.fileEntity !== undefined ? 'the entity is the file\'s name, which a rules file does not read'
+      : (textHeader !== undefined && headed === undefined) || (layout.cell !== undefined && cell === undefined) || (layout.messageField !== '' && cell === undefined) ||
+        (layout.messageAlt.length > 0 && (layout.kind !== 'jsonl' || cell !== undefined)) ? 'a header or record inside the message cell' : '';
+    const matches = t.statement === true ? [`(?:^|[\\s"\\[(])${escape(t.tokens[0] as string)}[\\])]?:?(?:\\s|\\\\n|"|$)`]
+      : nested !== '' ? null : headed !== undefined ? nullable(headedRegex(t))
+        : cell !== undefined ? nullable(recordRegex(t, layout.messageField, inner, pairKeys))
+          : layout.kind === 'logfmt' ? nullable(logfmtRegex(t, layout, model))
+            : layout.messageAlt.length > 0 ? messageColumnsRegexes(t, layout, pairKeys) : nullable(messageRegex(t, layout, pairKeys));
+    if (matches === null) {
+      out.push(`  # left out: ${clip(t.name)} (${nested !== '' ? nested : layout.kind === 'logfmt' ? 'its lines differ in their message key\'s words' : fieldPairs(t, pairKeys) > 0 ? 'fields of the record after its message' : 'inside a quoted or JSON cell'}: write its rule by hand)`);
       continue;
     }
-    // A line naming its location: the template's rules with the location in the names, before those without.
-    if (located !== '' && t.statement !== true) out.push(...templateRules(t, `${located}${match.startsWith('^') ? '' : '[\\s\\S]*?'}${match}`, `${prefix}\${loc} `));
-    out.push(...templateRules(t, match, prefix));
+    for (const match of matches) {
+      // A line naming its location: the template's rules with the location in the names, before those without.
+      if (located !== '' && t.statement !== true) out.push(...templateRules(t, `${located}${match.startsWith('^') ? '' : '[\\s\\S]*?'}${match}`, `${prefix}\${loc} `));
+      out.push(...templateRules(t, match, prefix));
+    }
   }
   return `${out.join('\n')}\n`;
+}
+
+const nullable = (match: string | null): string[] | null => (match === null ? null : [match]);
+
+/**
+ * The `header:` of a JSON Lines row whose message field opens with a text header of its own: the row's entity (a
+ * lookahead), then up to the field's value, its leading time (layout.ts readHead) and the header's items (header.ts
+ * headerItems: its level and entity as groups, the row's entity first where it has one), up to the message.
+ */
+function fieldHeader(layout: TableLayout, text: TextHeader): string {
+  let items = headerItems(text, false, `(?<level>${levelAlternatives(LEVEL_WORDS_RE, 'VDIWEFA')})`);
+  if (layout.entity >= 0) items = items.map((x) => x.replace('(?<entity>', '(?:'));
+  const time = LEADING_TIME.source.slice(1);
+  return `${layout.entity >= 0 ? entityLookahead(layout) : '^'}[\\s\\S]*?${jsonKey(layout.columns[layout.message] as string, IN_ROW)}"\\s*(?:${time})?${items.join('\\s+')}\\s+(?=\\S)`;
+}
+
+/** The message after a field's text header (fieldHeader): its tokens up to the field's closing quote (a `\n` of the line's end escaped). */
+function headedRegex(t: MinedTemplate): string | null {
+  if (t.tokens.some((tok) => /["\\]/.test(tok))) return null;
+  return `^${t.tokens.map((tok, i) => tokenRegex(tok, t.states[i] !== '', i)).join('\\s+')}(?:\\s|\\\\[nrt])*"`;
+}
+
+/**
+ * A message in the first of its fields that holds one (layout.ts RowReader, messageAlt: Cloud Logging's
+ * `textPayload` or `jsonPayload.message`): a rule per field, each with the fields before it absent or empty.
+ */
+function messageColumnsRegexes(t: MinedTemplate, layout: TableLayout, pairKeys: ReadonlySet<string>): string[] | null {
+  const columns = [layout.message, ...layout.messageAlt].map((c) => layout.columns[c] as string);
+  const out: string[] = [];
+  for (let j = 0; j < columns.length; j++) {
+    const re = recordRegex(t, columns[j] as string, IN_ROW, pairKeys);
+    if (re === null) return null;
+    const before = columns.slice(0, j).map((c) => `(?![\\s\\S]*?${jsonKey(c, IN_ROW)}(?!""|null))`).join('');
+    out.push(before === '' ? re : re.startsWith('^') ? `^${before}${re.slice(1)}` : `^${before}[\\s\\S]*?${re}`);
+  }
+  return out;
 }
 
 /**
