@@ -32,12 +32,17 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
   const cellEntity = layout.entity < 0 && layout.fileEntity === undefined && cell !== undefined && cell.entity >= 0;
   const cellTrace = layout.trace < 0 && cell !== undefined && cell.trace >= 0;
   const cellLevel = layout.level < 0 && cell !== undefined && cell.level >= 0;
+  // A CSV/TSV whose cells are quoted (Kibana's reports quote every one: `"Dec 7, 2026 @ 10:00:00.834","payment-…"`),
+  // its message in a column of its own: each cell read to its closing quote (RFC 4180), not to the next delimiter.
+  const sep = layout.kind === 'csv' ? ',' : '\t';
+  const quoted = (layout.kind === 'csv' || layout.kind === 'tsv') && layout.message >= 0 && layout.messageField === '' && layout.cell === undefined &&
+    model.templates.some((t) => t.example.startsWith('"') || t.example.includes(`${sep}"`));
   out.push(`# a ${kind} table: time ${col(layout.time)}` +
     `${layout.entity >= 0 ? `, entity ${col(layout.entity)}` : cellEntity ? `, entity ${inCell(cell.entity)}` : ''}` +
     `${layout.trace >= 0 ? `, instances ${col(layout.trace)}` : cellTrace ? `, instances ${inCell(cell.trace)}` : ''}` +
     `${cell !== undefined ? `, messages from the record in ${col(layout.message)} (its ${layout.messageField})` : ''}`);
-  out.push(`timestamp: { format: ${q(layout.timeFormat)}, pattern: ${q(cellPattern(layout, layout.time, 'ts'))} }`);
-  if (model.instance !== null && layout.trace >= 0) out.push(`instance: { pattern: ${q(cellPattern(layout, layout.trace, 'id'))} }`);
+  out.push(`timestamp: { format: ${q(layout.timeFormat)}, pattern: ${q(cellPattern(layout, layout.time, 'ts', undefined, quoted))} }`);
+  if (model.instance !== null && layout.trace >= 0) out.push(`instance: { pattern: ${q(cellPattern(layout, layout.trace, 'id', undefined, quoted))} }`);
   else if (model.instance?.kind === 'column' && cellTrace) out.push(`instance: { pattern: ${q(recordPattern(cell.columns[cell.trace] as string, inner, 'id'))} }`);
   // (A request id in the line's text, as a text log's: index.ts IdFieldCounter.)
   else if (model.instance?.kind === 'pattern') out.push(`instance: { pattern: ${q(model.instance.pattern)} }`);
@@ -55,13 +60,13 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
   const prefix = layout.entity < 0 && !cellEntity && !headerEntity ? '' : '${entity}:';
   // (The header matches nothing but reads the entity: every rule reads the whole line, anywhere unless anchored.)
   if (headed !== undefined) out.push(`header: ${q(fieldHeader(layout, headed))}`);
-  else if (layout.entity >= 0) out.push(`header: ${q(entityLookahead(layout))}`);
+  else if (layout.entity >= 0) out.push(`header: ${q(entityLookahead(layout, quoted))}`);
   else if (cellEntity) out.push(`header: ${q(`^(?=.*${jsonKey(cell.columns[cell.entity] as string, inner)}${inner.quote}(?<entity>${inner.chars}*?)${suffixOf(cell)}${inner.quote})`)}`);
   // (The location as codeLocation reads it, layout.ts: brackets and a trailing `:` left out.)
   const located = layout.statement === undefined ? ''
     : `^(?=[\\s\\S]*?${cellPattern(layout, layout.statement, '', '[[(]?(?<loc>[^\\s",}\\[\\]()]+?)[\\])]?:?(?=[",}\\s]|$)')})`;
   out.push('rules:');
-  if (layout.kind === 'csv' || layout.kind === 'tsv') out.push(`  - { match: ${q(`^${escape(layout.columns.join(layout.kind === 'csv' ? ',' : '\t'))}$`)}, ignore: true }   # the header`);
+  if (layout.kind === 'csv' || layout.kind === 'tsv') out.push(`  - { match: ${q(`^${layout.columns.map((c) => (quoted ? `"?${escape(c)}"?` : escape(c))).join(layout.kind === 'csv' ? ',' : '\t')}$`)}, ignore: true }   # the header`);
   if (headed !== undefined && layout.level < 0 && headed.slots.includes('level')) {
     // (The level read by the header's group, as a text log's rules file reads it: rules.ts.)
     for (const [words, letters, name] of [['WARN|WARNING', 'W', 'WARN'], ['ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG', 'EFA', 'ERROR']] as const) {
@@ -73,7 +78,7 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
     // (pino's and bunyan's numbers where the layout reads them: layout.ts columnLevel; 40 a warning, 50 and 60 errors.)
     const numbers = (cellLevel ? cell : layout).numericLevels === true ? ['40', '[56]0'] : ['4', '[0-3]'];
     for (const [words, name, number] of [['WARN|WARNING', 'WARN', numbers[0]], ['ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG', 'ERROR', numbers[1]]] as const) {
-      const re = layout.level >= 0 ? cellPattern(layout, layout.level, '', `(?:${anyCase(words)}|${number})(?=[",}\\s]|$)`)
+      const re = layout.level >= 0 ? cellPattern(layout, layout.level, '', `(?:${anyCase(words)}|${number})(?=[",}\\s]|$)`, quoted)
         : cellLevel ? recordPattern(cell.columns[cell.level] as string, inner, '', `(?:${anyCase(words)}|${number})(?=[\\\\",}\\s]|$)`)
           : `\\d\\d:\\d\\d:\\d\\d[.,]\\d+\\s+\\[?(?:${words})\\]?\\s`;
       out.push(`  - { match: ${q(re)}, event: ${q(`${prefix}${name}`)}, continue: true }`);
@@ -90,7 +95,7 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
       : nested !== '' ? null : headed !== undefined ? nullable(headedRegex(t))
         : cell !== undefined ? nullable(recordRegex(t, layout.messageField, inner, pairKeys))
           : layout.kind === 'logfmt' ? nullable(logfmtRegex(t, layout, model))
-            : layout.messageAlt.length > 0 ? messageColumnsRegexes(t, layout, pairKeys) : nullable(messageRegex(t, layout, pairKeys));
+            : layout.messageAlt.length > 0 ? messageColumnsRegexes(t, layout, pairKeys) : nullable(quoted ? quotedRegex(t, layout) : messageRegex(t, layout, pairKeys));
     if (matches === null) {
       out.push(`  # left out: ${clip(t.name)} (${nested !== '' ? nested : layout.kind === 'logfmt' ? 'its lines differ in their message key\'s words' : fieldPairs(t, pairKeys) > 0 ? 'fields of the record after its message' : 'inside a quoted or JSON cell'}: write its rule by hand)`);
       continue;
@@ -157,16 +162,32 @@ export function templateRules(t: MinedTemplate, match: string, prefix: string): 
 }
 
 /**
- * A regex capturing column `c` of a row as group `group` (CSV/TSV: by position, unquoted; JSON Lines: by key), or
- * with `value` (a regex) matching it there instead.
+ * A regex capturing column `c` of a row as group `group` (CSV/TSV: by position, unquoted, or each cell `quoted` or
+ * not; JSON Lines: by key), or with `value` (a regex) matching it there instead.
  */
-function cellPattern(layout: TableLayout, c: number, group: string, value?: string): string {
+function cellPattern(layout: TableLayout, c: number, group: string, value?: string, quoted = false): string {
   if (layout.kind === 'jsonl') return recordPattern(layout.columns[c] as string, IN_ROW, group, value);
   if (layout.kind === 'cri') return `^(?:\\S+ ){${c}}${value ?? `(?<${group}>\\S+)`}`;
   // (logfmt: a quoted value runs to its quote, a bare one to a blank.)
   if (layout.kind === 'logfmt') return `(?:^|\\s)${escape(layout.columns[c] as string)}="?${value ?? `(?<${group}>(?<=")[^"]*|[^\\s"]*)`}`;
   const d = layout.kind === 'csv' ? ',' : '\\t';
+  // (Quoted: a cell up to its closing quote, `""` inside it; the group the text inside the quotes.)
+  if (quoted) return `^(?:${quotedCell(d)}${d}){${c}}"?${value ?? `(?<${group}>(?<=")(?:[^"]|"")*(?=")|(?<!")[^${d}"]*)`}`;
   return `^(?:[^${d}]*${d}){${c}}${value ?? `(?<${group}>[^${d}]*)`}`;
+}
+
+/** A CSV/TSV cell, quoted (RFC 4180: `""` a quote inside) or not. */
+const quotedCell = (d: string): string => `(?:"(?:[^"]|"")*"|[^${d}"]*)`;
+
+/**
+ * The regex of a mined template's message in a quoted CSV/TSV cell of its own (layout.ts splitDelimited): its
+ * tokens inside the cell's quotes; null where the message holds a quote (doubled in the line).
+ */
+function quotedRegex(t: MinedTemplate, layout: TableLayout): string | null {
+  if (t.tokens.some((tok) => tok.includes('"'))) return null;
+  const d = layout.kind === 'csv' ? ',' : '\\t';
+  const tokens = t.tokens.map((tok, i) => tokenRegex(tok, t.states[i] !== '', i));
+  return `^(?:${quotedCell(d)}${d}){${layout.message}}"?\\s*${tokens.join('\\s+')}\\s*"?(?:${d}|$)`;
 }
 
 /** A field of a JSON record by its key (as `escaping` writes it), captured as group `group`, or matched by `value`. */
@@ -179,12 +200,13 @@ const suffixOf = (layout: TableLayout): string =>
   namesPods(layout) ? '(?:-[a-z0-9]{6,10}-[a-z0-9]{5}|-\\d+|\\/[0-9a-f]{8,})?' : '(?:-[a-z0-9]{6,10}-[a-z0-9]{5}|\\/[0-9a-f]{8,})?';
 
 /** A lookahead capturing the entity, its replica suffix left out as serviceOf leaves it out (layout.ts). */
-function entityLookahead(layout: TableLayout): string {
+function entityLookahead(layout: TableLayout, quoted = false): string {
   const suffix = suffixOf(layout);
   if (layout.kind === 'jsonl') return `^(?=.*${jsonKey(layout.columns[layout.entity] as string, IN_ROW)}"(?<entity>[^"]*?)${suffix}")`;
   // (logfmt: a quoted value, `component="scrape manager"`, runs to its quote, a bare one to a blank.)
   if (layout.kind === 'logfmt') return `^(?=(?:.*\\s)?${escape(layout.columns[layout.entity] as string)}="?(?<entity>(?<=")[^"]*?(?=${suffix}")|(?<==)[^\\s"]*?(?=${suffix}(?:\\s|$))))`;
   const d = layout.kind === 'csv' ? ',' : '\\t';
+  if (quoted) return `^(?=(?:${quotedCell(d)}${d}){${layout.entity}}"?(?<entity>[^${d}"]*?)${suffix}"?(?:${d}|$))`;
   return `^(?=(?:[^${d}]*${d}){${layout.entity}}(?<entity>[^${d}]*?)${suffix}(?:${d}|$))`;
 }
 
