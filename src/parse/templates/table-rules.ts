@@ -1,4 +1,4 @@
-import { logfmtPairs } from '../fields.js';
+import { jsonRow, logfmtPairs } from '../fields.js';
 import { LEADING_TIME, logfmtRoleKeys, namesPods, type TableLayout } from '../layout.js';
 import { headerItems, LEVEL_WORDS_RE, levelAlternatives, type TextHeader } from './header.js';
 import type { MinedTemplate, TemplateModel } from './index.js';
@@ -28,22 +28,31 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
   // (layout.ts RowReader), as the line writes it: inside a JSON Lines row's string its quotes escaped (`\"msg\":`).
   const cell = layout.messageField !== '' && layout.cell?.kind === 'jsonl' && (layout.kind === 'jsonl' || layout.kind === 'cri') ? layout.cell : undefined;
   const inner = layout.kind === 'jsonl' ? IN_STRING : IN_ROW;
-  const inCell = (i: number): string => `${col(layout.message)}.${cell?.columns[i] as string}`;
-  const cellEntity = layout.entity < 0 && layout.fileEntity === undefined && cell !== undefined && cell.entity >= 0;
-  const cellTrace = layout.trace < 0 && cell !== undefined && cell.trace >= 0;
-  const cellLevel = layout.level < 0 && cell !== undefined && cell.level >= 0;
+  // A logfmt line in a JSON Lines row's string (Loki's `line`), its quotes escaped as the row's: its message key's
+  // value and pairs with no role (layout.ts RowReader, logfmtMessage), and its level and trace where the row has none.
+  const lcell = layout.kind === 'jsonl' && layout.messageField === '' && layout.message >= 0 && layout.cell?.kind === 'logfmt' ? layout.cell : undefined;
+  const rec = cell ?? lcell;
+  const inCell = (i: number): string => `${col(layout.message)}.${rec?.columns[i] as string}`;
+  const cellEntity = layout.entity < 0 && layout.fileEntity === undefined && rec !== undefined && rec.entity >= 0;
+  const cellTrace = layout.trace < 0 && rec !== undefined && rec.trace >= 0;
+  const cellLevel = layout.level < 0 && rec !== undefined && rec.level >= 0;
+  /** A role's field of the cell's record (captured as `group`, or matched by `value`): a JSON key, or a logfmt key in the row's string. */
+  const cellRole = (c: number, group: string, value?: string): string => (lcell !== undefined
+    ? `[\\s"]${escape(lcell.columns[c] as string)}=(?:\\\\")?${value ?? `(?<${group}>[^\\s"\\\\]*)`}`
+    : recordPattern(cell?.columns[c] as string, inner, group, value));
   // A CSV/TSV whose cells are quoted (Kibana's reports quote every one: `"Dec 7, 2026 @ 10:00:00.834","payment-…"`),
   // its message in a column of its own: each cell read to its closing quote (RFC 4180), not to the next delimiter.
   const sep = layout.kind === 'csv' ? ',' : '\t';
   const quoted = (layout.kind === 'csv' || layout.kind === 'tsv') && layout.message >= 0 && layout.messageField === '' && layout.cell === undefined &&
     model.templates.some((t) => t.example.startsWith('"') || t.example.includes(`${sep}"`));
   out.push(`# a ${kind} table: time ${col(layout.time)}` +
-    `${layout.entity >= 0 ? `, entity ${col(layout.entity)}` : cellEntity ? `, entity ${inCell(cell.entity)}` : ''}` +
-    `${layout.trace >= 0 ? `, instances ${col(layout.trace)}` : cellTrace ? `, instances ${inCell(cell.trace)}` : ''}` +
-    `${cell !== undefined ? `, messages from the record in ${col(layout.message)} (its ${layout.messageField})` : ''}`);
+    `${layout.entity >= 0 ? `, entity ${col(layout.entity)}` : cellEntity ? `, entity ${inCell(rec.entity)}` : ''}` +
+    `${layout.trace >= 0 ? `, instances ${col(layout.trace)}` : cellTrace ? `, instances ${inCell(rec.trace)}` : ''}` +
+    `${cell !== undefined ? `, messages from the record in ${col(layout.message)} (its ${layout.messageField})` : ''}` +
+    `${lcell !== undefined ? `, messages from the logfmt line in ${col(layout.message)}` : ''}`);
   out.push(`timestamp: { format: ${q(layout.timeFormat)}, pattern: ${q(cellPattern(layout, layout.time, 'ts', undefined, quoted))} }`);
   if (model.instance !== null && layout.trace >= 0) out.push(`instance: { pattern: ${q(cellPattern(layout, layout.trace, 'id', undefined, quoted))} }`);
-  else if (model.instance?.kind === 'column' && cellTrace) out.push(`instance: { pattern: ${q(recordPattern(cell.columns[cell.trace] as string, inner, 'id'))} }`);
+  else if (model.instance?.kind === 'column' && cellTrace) out.push(`instance: { pattern: ${q(cellRole(rec.trace, 'id'))} }`);
   // (A request id in the line's text, as a text log's: index.ts IdFieldCounter.)
   else if (model.instance?.kind === 'pattern') out.push(`instance: { pattern: ${q(model.instance.pattern)} }`);
   // The statement fields that may follow a message, of any file's layout (files differ in theirs: a gateway's and a
@@ -61,7 +70,10 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
   // (The header matches nothing but reads the entity: every rule reads the whole line, anywhere unless anchored.)
   if (headed !== undefined) out.push(`header: ${q(fieldHeader(layout, headed))}`);
   else if (layout.entity >= 0) out.push(`header: ${q(entityLookahead(layout, quoted))}`);
-  else if (cellEntity) out.push(`header: ${q(`^(?=.*${jsonKey(cell.columns[cell.entity] as string, inner)}${inner.quote}(?<entity>${inner.chars}*?)${suffixOf(cell)}${inner.quote})`)}`);
+  else if (cellEntity) {
+    out.push(`header: ${q(lcell !== undefined ? `^(?=.*${cellRole(rec.entity, '', `(?<entity>[^\\s"\\\\]*?)${suffixOf(rec)}(?=[\\s"\\\\])`)})`
+      : `^(?=.*${jsonKey(rec.columns[rec.entity] as string, inner)}${inner.quote}(?<entity>${inner.chars}*?)${suffixOf(rec)}${inner.quote})`)}`);
+  }
   // (The location as codeLocation reads it, layout.ts: brackets and a trailing `:` left out.)
   const located = layout.statement === undefined ? ''
     : `^(?=[\\s\\S]*?${cellPattern(layout, layout.statement, '', '[[(]?(?<loc>[^\\s",}\\[\\]()]+?)[\\])]?:?(?=[",}\\s]|$)')})`;
@@ -76,10 +88,10 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
     // (The level read from its column, or from the message's head as the miner reads it.)
     // (A syslog severity number is its word: layout.ts levelWord; 4 a warning, 0–3 errors.)
     // (pino's and bunyan's numbers where the layout reads them: layout.ts columnLevel; 40 a warning, 50 and 60 errors.)
-    const numbers = (cellLevel ? cell : layout).numericLevels === true ? ['40', '[56]0'] : ['4', '[0-3]'];
+    const numbers = (cellLevel ? rec : layout).numericLevels === true ? ['40', '[56]0'] : ['4', '[0-3]'];
     for (const [words, name, number] of [['WARN|WARNING', 'WARN', numbers[0]], ['ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|ALERT|EMERG', 'ERROR', numbers[1]]] as const) {
       const re = layout.level >= 0 ? cellPattern(layout, layout.level, '', `(?:${anyCase(words)}|${number})(?=[",}\\s]|$)`, quoted)
-        : cellLevel ? recordPattern(cell.columns[cell.level] as string, inner, '', `(?:${anyCase(words)}|${number})(?=[\\\\",}\\s]|$)`)
+        : cellLevel ? cellRole(rec.level, '', `(?:${anyCase(words)}|${number})(?=[\\\\",}\\s]|$)`)
           : `\\d\\d:\\d\\d:\\d\\d[.,]\\d+\\s+\\[?(?:${words})\\]?\\s`;
       out.push(`  - { match: ${q(re)}, event: ${q(`${prefix}${name}`)}, continue: true }`);
     }
@@ -89,11 +101,12 @@ export function tableRulesYaml(model: TemplateModel, layout: TableLayout, header
     // (A message with a text header of its own, or inside a record in a cell, is read by the miner in ways a rule
     // over the whole row does not repeat: left out.)
     const nested = layout.fileEntity !== undefined ? 'the entity is the file\'s name, which a rules file does not read'
-      : (textHeader !== undefined && headed === undefined) || (layout.cell !== undefined && cell === undefined) || (layout.messageField !== '' && cell === undefined) ||
+      : (textHeader !== undefined && headed === undefined) || (layout.cell !== undefined && rec === undefined) || (layout.messageField !== '' && cell === undefined) ||
         (layout.messageAlt.length > 0 && (layout.kind !== 'jsonl' || cell !== undefined)) ? 'a header or record inside the message cell' : '';
     const matches = t.statement === true ? [`(?:^|[\\s"\\[(])${escape(t.tokens[0] as string)}[\\])]?:?(?:\\s|\\\\n|"|$)`]
       : nested !== '' ? null : headed !== undefined ? nullable(headedRegex(t))
         : cell !== undefined ? nullable(recordRegex(t, layout.messageField, inner, pairKeys))
+          : lcell !== undefined ? nullable(logfmtRegex(t, lcell, model, IN_JSON_STRING(layout.columns[layout.message] as string), jsonRow(t.example, layout.columns)?.[layout.message]))
           : layout.kind === 'logfmt' ? nullable(logfmtRegex(t, layout, model))
             : layout.messageAlt.length > 0 ? messageColumnsRegexes(t, layout, pairKeys) : nullable(quoted ? quotedRegex(t, layout) : messageRegex(t, layout, pairKeys));
     if (matches === null) {
@@ -273,8 +286,8 @@ function recordRegex(t: MinedTemplate, key: string, escaping: Escaping, pairKeys
  * with a role (time, level, entity, ids) between them, as logfmtMessage (fields.ts) leaves those out.
  * Null when the template's tokens are not its first line's value and pairs.
  */
-function logfmtRegex(t: MinedTemplate, layout: TableLayout, model: TemplateModel): string | null {
-  const pairs = logfmtPairs(t.example);
+function logfmtRegex(t: MinedTemplate, layout: TableLayout, model: TemplateModel, text = LOGFMT_LINE, example: string | undefined = t.example): string | null {
+  const pairs = example === undefined ? null : logfmtPairs(example);
   if (pairs === null) return null;
   const roles = logfmtRoleKeys(layout);
   const key = layout.message >= 0 ? layout.columns[layout.message] as string : '';
@@ -282,22 +295,49 @@ function logfmtRegex(t: MinedTemplate, layout: TableLayout, model: TemplateModel
   const m = value === '' ? 0 : tokenize(value, false).length;
   if (m + pairs.filter((p) => !roles.has(p.key)).length !== t.tokens.length) return null;
   // The value's words as the line writes them (quoted: `\"`, `\\`, `\n` escaped, as slog and logrus escape).
-  const words = t.tokens.slice(0, m).map((tok, i) => tok.split(WILDCARD).map((p) => escape(lineEscape(p)))
-    .reduce((re, piece) => re + (t.states[i] !== '' ? numberRegex(i) : `(?:[^\\s"\\\\]|\\\\.)${tok === WILDCARD ? '+' : '*'}?`) + piece));
+  const words = t.tokens.slice(0, m).map((tok, i) => tok.split(WILDCARD).map((p) => escape(text.text(lineEscape(p))))
+    .reduce((re, piece) => re + (t.states[i] !== '' ? numberRegex(i) : `${text.inQuotes}${tok === WILDCARD ? '+' : '*'}?`) + piece));
   const k = escape(key);
-  const lookahead = key === '' ? '' : m === 0 ? `(?!(?:.*\\s)?${k}=(?:"\\s*)?[^\\s"])`
-    : `(?=(?:.*\\s)?${k}="?\\s*${words.join(' +')}\\s*"?(?:\\s|$))`;
+  const Q = text.quote;
+  const lookahead = key === '' ? '' : m === 0 ? `(?!(?:${text.char}*\\s)?${k}=(?:${Q}\\s*)?${text.bare})`
+    : `(?=(?:${text.char}*\\s)?${k}=${optional(Q)}\\s*${words.join(' +')}\\s*${optional(Q)}(?:\\s|${text.end}))`;
+  // (Inside a row's string, a pair's quote is escaped: its tokens are read only where they hold none.)
+  if (text !== LOGFMT_LINE && (model.quoted === true || t.tokens.slice(m).some((tok) => /["\\]/.test(tok)))) return null;
   const others = t.tokens.slice(m).map((tok, j) => {
     const i = m + j;
-    const pieces = tok.split(WILDCARD).map(escape);
+    const pieces = tok.split(WILDCARD).map((p) => escape(text.text(p)));
     const any = t.states[i] !== '' ? [] : model.quoted === true ? parameterRegexes(tok) : plainParameters(tok);
     return pieces.reduce((re, piece, n) => re + (t.states[i] !== '' ? numberRegex(i) : any[n - 1]) + piece);
   });
-  const skip = `(?:${[...roles].map(escape).join('|')})=(?:${QUOTED}|[^\\s"]*)`;
+  const skip = `(?:${[...roles].map(escape).join('|')})=(?:${text.quoted}|${text.bare}*)`;
   const body = others.length === 0 ? `${skip}(?:\\s+${skip})*`
     : `(?:${skip}\\s+)*${others.join(`\\s+(?:${skip}\\s+)*`)}(?:\\s+${skip})*`;
-  return `^${lookahead}\\s*${body}\\s*$`;
+  return `${text.start}${lookahead}\\s*${body}\\s*${text.end}`;
 }
+
+/**
+ * How a logfmt line stands in the line read: a line of its own, or the string of a JSON Lines row's field (Loki's
+ * `line`), its quotes and backslashes escaped (`msg=\"charge ok\"`). Each a regex: `start` and `end` of the
+ * logfmt line, a `quote`, any `char` of it, a `quoted` value, a `bare` value's character, a character `inQuotes`;
+ * `text` writes a piece of the logfmt line as the line holds it.
+ */
+interface LogfmtText {
+  readonly start: string;
+  readonly end: string;
+  readonly quote: string;
+  readonly char: string;
+  readonly quoted: string;
+  readonly bare: string;
+  readonly inQuotes: string;
+  readonly text: (s: string) => string;
+}
+const LOGFMT_LINE: LogfmtText = { start: '^', end: '$', quote: '"', char: '.', quoted: QUOTED, bare: '[^\\s"]', inQuotes: '(?:[^\\s"\\\\]|\\\\.)', text: (x) => x };
+/** (A logfmt `"` is `\"` in the row's string, a logfmt `\` is `\\`.) */
+const IN_JSON_STRING = (column: string): LogfmtText => ({
+  start: `${jsonKey(column, IN_ROW)}"`, end: '"', quote: '\\\\"', char: '(?:[^"\\\\]|\\\\.)',
+  quoted: '\\\\"(?:[^"\\\\]|\\\\\\\\(?:[^"\\\\]|\\\\\\\\|\\\\"))*?\\\\"', bare: '[^\\s"\\\\]',
+  inQuotes: '(?:[^\\s"\\\\]|\\\\\\\\(?:[^"\\\\]|\\\\\\\\|\\\\"))', text: (x) => jsonEscape(x),
+});
 
 /** A value's text as a logfmt line quotes it. */
 const lineEscape = (text: string): string => text.replace(/[\\"]/g, '\\$&').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t');
