@@ -14,7 +14,12 @@ import { numberRegex, parameterRegexes, plainParameters, QUOTED } from './token-
  *  - a mined template of a plain CSV/TSV table (no quotes) or of a JSON Lines field, token by token;
  *  - a mined template of logfmt: its message key's value (a lookahead) and its other pairs in order, the pairs of
  *    keys with a role allowed between them (logfmtRegex);
- *  - a mined template inside a quoted or JSON cell is left out, with a comment (its escaping is the exporter's).
+ *  - inside a cell (docs/input.md, "`templates -o` on an export"), as the line writes it: a JSON record in a JSON
+ *    field by its escaped keys (recordRegex, IN_STRING), a logfmt line in one pair by pair (logfmtRegex,
+ *    IN_JSON_STRING), a text header of the message's own by the file's `header:` (fieldHeader), the first of two
+ *    message fields a rule each (messageColumnsRegexes), a quoted CSV cell to its closing quote (quotedRegex);
+ *  - left out, with a comment saying why: an entity from the file's name (CRI: a rules file reads lines only), a
+ *    message holding a quote or a backslash inside an escaped cell (its escaping is the exporter's).
  * WARN and ERROR lines give `entity:WARN` / `entity:ERROR` as the miner does (a rule that lets the line go on).
  * With a statement column (go-kit's `caller=`), each mined template's rules come twice: first for lines with a
  * location there, captured into the names (`entity:head.go:1290 template`) as the miner names them, then for lines
