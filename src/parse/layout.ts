@@ -519,6 +519,7 @@ export class RowReader {
       (layout.trace < 0 && cell.trace >= 0) || (layout.level < 0 && cell.level >= 0)) ? cell : undefined;
     this.cellPods = layout.cell !== undefined && namesPods(layout.cell);
     this.cellRoles = layout.cell !== undefined ? logfmtRoleKeys(layout.cell) : new Set();
+    this.cellNotPairs = layout.messageField !== '' && layout.cell?.notPairs !== undefined ? new Set(layout.cell.notPairs) : undefined;
   }
 
   private readonly cell: TableLayout | undefined;
@@ -526,6 +527,8 @@ export class RowReader {
   private readonly notPairs: ReadonlySet<string> | undefined;
   private readonly cellPods: boolean;
   private readonly cellRoles: ReadonlySet<string>;
+  /** A JSON record in the message cell whose statement fields follow its message: the fields that do not (its layout's notPairs). */
+  private readonly cellNotPairs: ReadonlySet<string> | undefined;
 
   /** Split a row into `out`; false for a row that cannot be read (wrong width, quotes that do not close, no time). */
   read(line: string, out: RowParts): boolean {
@@ -563,7 +566,8 @@ export class RowReader {
       const o = parseObject(message);
       const m = o?.[layout.messageField];
       if (typeof m !== 'string') return false;
-      message = m;
+      // (The record's statement fields follow its message as a JSON Lines record's do: the cell's layout found them.)
+      message = this.cellNotPairs !== undefined ? jsonMessage(m, o as Record<string, unknown>, this.cellNotPairs) : m;
     }
     out.t = t;
     out.message = message.trim();
@@ -621,6 +625,7 @@ export function describeTable(layout: TableLayout, headerEntity = false): string
   const inCell = (i: number): string => `${col(layout.message)}.${cell?.columns[i] as string}`;
   if (cell !== undefined && cell.kind === 'logfmt') parts[0] += ` (logfmt key ${cell.columns[cell.message] as string})`;
   if (layout.pairs !== undefined && layout.pairs.length > 0) parts[0] += ` then ${layout.pairs.map(col).join(', ')} as key=value`;
+  if (layout.messageField !== '' && cell?.pairs !== undefined && cell.pairs.length > 0) parts[0] += ` then ${cell.pairs.map((i) => inCell(i)).join(', ')} as key=value`;
   if (layout.time >= 0) parts.push(`time ${col(layout.time)}`);
   parts.push(layout.entity >= 0 ? `entity ${col(layout.entity)}` : cell !== undefined && cell.entity >= 0 ? `entity ${inCell(cell.entity)}`
     : layout.fileEntity !== undefined ? 'entity the pod of the file\'s name' : headerEntity ? 'entity from the messages\' header' : 'no entity');
@@ -634,7 +639,7 @@ export function describeTable(layout: TableLayout, headerEntity = false): string
 // The head of a message
 
 /** A time of day or date-time opening a message (the row has its time already): `16:44:10.485`, `2023-01-29 08:48:42,123`. */
-const LEADING_TIME = /^(?:\d{4}-\d\d-\d\d[T ])?\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\s+/;
+export const LEADING_TIME = /^(?:\d{4}-\d\d-\d\d[T ])?\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\s+/;
 /** A level word after it. */
 const LEADING_LEVEL = /^\[?(TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL|SEVERE)\]?\s+/;
 /**

@@ -28,7 +28,7 @@ export function rulesYaml(model: TemplateModel): string {
   out.push('# Starter rules file written by `distalyze templates` from the templates mined');
   out.push('# from your logs: rename the events, drop the rules you do not need, and use it');
   out.push('# with --translator. The first matching rule wins (continue: true goes on).');
-  if (layout.table !== undefined) return tableRulesYaml(model, layout.table, out, layout.textHeader !== undefined);
+  if (layout.table !== undefined) return tableRulesYaml(model, layout.table, out, layout.textHeader);
   const { format, prefix } = timestampOf(layout);
   if (prefix === null) out.push(`timestamp: ${q(format)}`);
   else out.push(`timestamp: { format: ${q(format)}, pattern: ${q(prefix.pattern)} }`);
