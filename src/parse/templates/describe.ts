@@ -34,6 +34,11 @@ function sourceName(model: MiningSummary): string {
   return table === undefined ? 'source' : table.columns[table.source] as string;
 }
 
+/** Whether the text files' header opens with kubectl's `[pod/…]` prefix (split.ts: its pod is the line's host). */
+export function podPrefixed(model: Pick<MiningSummary, 'files'>): boolean {
+  return Object.values(model.files).some((f) => f.table === undefined && f.textHeader?.slots[0] === 'pod');
+}
+
 export function describeModel(model: MiningSummary): string {
   const formats = [...new Set(Object.entries(model.files).filter(([path]) => !(model.empty ?? []).includes(path)).map(([, f]) => f.format))].join(', ');
   const notes = untimedNotes(model).map((n) => `\n${n}`).join('');
@@ -50,7 +55,7 @@ export function describeModel(model: MiningSummary): string {
         : model.instance.kind === 'host' ? `instances by ${sourceName(model)} (no request id)` : 'instances by a request id'}; see them with distalyze templates GOOD BAD` + notes;
   }
   const instances = model.instance === null ? 'one file = one instance'
-    : model.instance.kind === 'host' ? 'instances by syslog host' : model.instance.kind === 'column' ? `instances by column '${model.instance.name}'` : `instances by /${model.instance.pattern}/`;
+    : model.instance.kind === 'host' ? (podPrefixed(model) ? 'instances by pod of kubectl\'s --prefix (no request id)' : 'instances by syslog host') : model.instance.kind === 'column' ? `instances by column '${model.instance.name}'` : `instances by /${model.instance.pattern}/`;
   const pipes = (Object.values(model.files).some((f) => f.pipes !== undefined) ? '; header fields joined by |' : '') +
     (Object.values(model.files).some((f) => f.ids !== undefined) ? '; leading pid/tid fields left out' : '') +
     [...new Set(Object.values(model.files).flatMap((f) => (f.textHeader === undefined ? [] : [describeHeader(f.textHeader)])))].map((h) => `; header learned: ${h}`).join('');

@@ -5,6 +5,7 @@ import { WILDCARD } from './mask.js';
 import { numberRegex, parameterRegexes, plainParameters } from './token-regex.js';
 import { headerItems, LEVEL_WORDS_RE, levelAlternatives } from './header.js';
 import { tableRulesYaml, templateRules } from './table-rules.js';
+import { podPrefixed } from './describe.js';
 
 /**
  * A starter rules file (the rules translator's YAML, examples/README.md) that
@@ -37,7 +38,8 @@ export function rulesYaml(model: TemplateModel): string {
   if (instance !== null) {
     const pattern = instance.kind === 'pattern' ? instance.pattern
       : instance.kind === 'column' ? `^(?:[^,]*,){${instance.column}}(?<id>[^,]+)`
-        : '^\\w{3} +\\d+ \\d\\d:\\d\\d:\\d\\d (?<id>\\S+) ';
+        // (The host: kubectl's `[pod/<pod>/<container>]` prefix, split.ts, else syslog's after its time.)
+        : podPrefixed(model) ? '^\\s*\\[pod/(?<id>[^/\\s\\]]+)/' : '^\\w{3} +\\d+ \\d\\d:\\d\\d:\\d\\d (?<id>\\S+) ';
     out.push(`instance: { pattern: ${q(pattern)} }`);
   }
   const text = layout.textHeader;
