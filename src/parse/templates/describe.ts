@@ -24,6 +24,8 @@ export interface MiningSummary {
   readonly continued?: number;
   readonly foreign?: number;
   readonly foreignExample?: string;
+  /** CRI lines cut by the runtime (`P`) with no final part at their file's end, kept as they are (cri-partial.ts). */
+  readonly partial?: number;
   /** Files with no log line (empty, or blank and `#` lines only): no instance. */
   readonly empty?: readonly string[];
 }
@@ -78,6 +80,8 @@ export function untimedNotes(model: MiningSummary): string[] {
     out.push(tables ? `  ${lines(model.untimed)} were no row that could be read (a width other than the header's, a quote that does not close, no time) or had no timestamp: not used`
       : `  ${lines(model.untimed)} had no timestamp and no earlier line to continue: not used`);
   }
+  const partial = model.partial ?? 0;
+  if (partial > 0) out.push(`  ${lines(partial)} cut by the container runtime (CRI \`P\`) had no final part at the end of their file: read as they are`);
   const empty = model.empty ?? [];
   if (empty.length > 0) out.push(`  ${empty.length} file${empty.length === 1 ? '' : 's'} held no log line (empty, or blank and # lines only): no instance, e.g. ${empty[0]}`);
   return out;

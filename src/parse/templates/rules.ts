@@ -28,6 +28,8 @@ export function rulesYaml(model: TemplateModel): string {
   out.push('# Starter rules file written by `distalyze templates` from the templates mined');
   out.push('# from your logs: rename the events, drop the rules you do not need, and use it');
   out.push('# with --translator. The first matching rule wins (continue: true goes on).');
+  // (A rule reads one record a line: the miner joins a CRI line the runtime cut, cri-partial.ts.)
+  if (layout.table?.kind === 'cri') out.push('# note: a line the runtime cut (CRI records tagged P, then F) is read joined by the miner, each part alone by a rule');
   if (layout.table !== undefined) return tableRulesYaml(model, layout.table, out, layout.textHeader !== undefined);
   const { format, prefix } = timestampOf(layout);
   if (prefix === null) out.push(`timestamp: ${q(format)}`);
