@@ -115,6 +115,30 @@ describe('kubectl logs -l app=x --prefix --timestamps: a file per Deployment, it
   });
 });
 
+describe('kubectl logs deploy/x --all-containers --prefix, without --timestamps: a pod\'s containers are one instance', () => {
+  it('its sidecar\'s lines and its stack traces\' lines (no time of their own) are the pod\'s', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'distalyze-kubectl-prefix-'));
+    const lines = ['[pod/cart-5dc8d4f9fd-46997/app] 2026-12-07 10:00:00.109 INFO  c.e.Cart - cart 937 updated',
+      '[pod/cart-5dc8d4f9fd-x7k2p/app] 2026-12-07 10:00:00.412 INFO  c.e.Cart - cart 12 updated',
+      '[pod/cart-5dc8d4f9fd-46997/istio-proxy] 2026-12-07 10:00:00.530 INFO  envoy - upstream reset 3',
+      '[pod/cart-5dc8d4f9fd-x7k2p/app] 2026-12-07 10:00:00.644 ERROR c.e.Cart - cart 13 failed',
+      '[pod/cart-5dc8d4f9fd-x7k2p/app] \tat com.example.Cart.update(Cart.java:42)',
+      '[pod/cart-5dc8d4f9fd-46997/app] 2026-12-07 10:00:01.109 INFO  c.e.Cart - cart 938 updated'];
+    for (const c of ['good', 'bad']) {
+      mkdirSync(join(dir, c));
+      writeFileSync(join(dir, c, 'cart.log'), `${lines.join('\n')}\n`);
+    }
+    const model = await mineTemplates({ good: await listInputFiles(join(dir, 'good'), 'good'), bad: await listInputFiles(join(dir, 'bad'), 'bad') }, { year: 2026 });
+    const { byInstance, stats } = await recordsByInstance(join(dir, 'good'), { translator: templateTranslator(model) });
+    // 2026-12-07T10:00:00Z = 1796637600.
+    expect(Object.fromEntries(Object.entries(byInstance).map(([k, v]) => [k, v.filter((x) => x.startsWith('E '))]))).toEqual({
+      'cart-5dc8d4f9fd-46997': ['E 1796637600.109 cart:cart <*> updated', 'E 1796637600.53 cart:upstream reset <*>', 'E 1796637601.109 cart:cart <*> updated'],
+      'cart-5dc8d4f9fd-x7k2p': ['E 1796637600.412 cart:cart <*> updated', 'E 1796637600.644 cart:cart <*> failed', 'E 1796637600.644 cart:ERROR', 'E 1796637600.644 [<*>] at Cart.update(<*>)'],
+    });
+    expect(stats.skippedLines).toBe(0);
+  });
+});
+
 describe('templates -o on them: a rules file that gives the miner\'s records, or says which templates it leaves out', () => {
   it.each(FORMATS.map((f) => f.name))('%s', async (name) => {
     const model = await mineTemplates({ good: await listInputFiles(`${SET}/${name}/good`, 'good'), bad: await listInputFiles(`${SET}/${name}/bad`, 'bad') });
