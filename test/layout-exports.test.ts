@@ -137,6 +137,19 @@ describe('kubectl logs deploy/x --all-containers --prefix, without --timestamps:
     });
     expect(stats.skippedLines).toBe(0);
   });
+
+  it('pod after pod (kubectl without --follow): a second pod past the first 1000 lines still makes pods the instances', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'distalyze-kubectl-prefix-'));
+    const at = (i: number): string => new Date(Date.UTC(2026, 11, 7, 10, 0, 0) + i * 100).toISOString();
+    const lines = [...Array.from({ length: 1200 }, (_, i) => `[pod/cart-5dc8d4f9fd-46997/app] ${at(i)} cart ${i} updated`),
+      ...Array.from({ length: 10 }, (_, i) => `[pod/cart-5dc8d4f9fd-x7k2p/app] ${at(i)} cart ${i} updated`)];
+    for (const c of ['good', 'bad']) {
+      mkdirSync(join(dir, c));
+      writeFileSync(join(dir, c, 'cart.log'), `${lines.join('\n')}\n`);
+    }
+    const model = await mineTemplates({ good: await listInputFiles(join(dir, 'good'), 'good'), bad: await listInputFiles(join(dir, 'bad'), 'bad') });
+    expect(model.instance).toEqual({ kind: 'host' });
+  });
 });
 
 describe('templates -o on them: a rules file that gives the miner\'s records, or says which templates it leaves out', () => {

@@ -289,7 +289,8 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
       else if (split.t > st.last) st.last = split.t;
       return;
     }
-    if (split.host !== '' && lineNo <= ID_SAMPLE_LINES) hosts.add(split.host);
+    // (kubectl without --follow writes pod after pod: a second pod may begin past the sample.)
+    if (split.host !== '' && (lineNo <= ID_SAMPLE_LINES || (state.pods && hosts.size < 2))) hosts.add(split.host);
     let entry = guess.find(split.message, numberShifts);
     let shifted = numberShifts !== null;
     if (entry === undefined) {
