@@ -83,6 +83,77 @@ describe('an export of many sources in one file with no request id: one instance
   });
 });
 
+describe('kubectl logs -l app=x --prefix --timestamps: a file per Deployment, its pods\' lines prefixed, no request id', () => {
+  // (fixtures/raw/exports/kubectl-prefix: three replicas a file; the program's lines name no request.)
+  const DIR = `${SET}/kubectl-prefix`;
+
+  it('each pod is an instance, as a pod column of a table is (its source); payment\'s charge ranked first', async () => {
+    const r = await run(`${DIR}/good`, `${DIR}/bad`, '--json', '-');
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n')[0]).toContain('; header learned: [pod/…] (the entity) field field level name -; instances by pod of kubectl\'s --prefix (no request id))');
+    const json = JSON.parse(r.stdout) as { classes: { good: { instances: number }; bad: { instances: number } }; ranking: Array<{ variable: string }> };
+    // Nine pods (three replicas of three Deployments) a class, from three files; before, one instance a file (3).
+    expect([json.classes.good.instances, json.classes.bad.instances]).toEqual([9, 9]);
+    expect(json.ranking[0]?.variable).toBe('payment:charge ok in <*> ms #1');
+  });
+
+  it('the records of a pod are its lines, whatever its place in the file; templates -o names the same instances', async () => {
+    const model = await mineTemplates({ good: await listInputFiles(`${DIR}/good`, 'good'), bad: await listInputFiles(`${DIR}/bad`, 'bad') });
+    expect(model.instance).toEqual({ kind: 'host' });
+    const mined = await recordsByInstance(`${DIR}/bad`, { translator: templateTranslator(model) });
+    expect(Object.keys(mined.byInstance).sort()).toEqual(['checkout-5c95b49cff-h2v9k', 'checkout-5c95b49cff-p6r3b', 'checkout-5c95b49cff-tdsdz',
+      'gateway-7d9f8c6b5d-c4w7n', 'gateway-7d9f8c6b5d-m8q1z', 'gateway-7d9f8c6b5d-x2k4p', 'payment-6f7c9d8b4a-j5t6y', 'payment-6f7c9d8b4a-q8w2e', 'payment-6f7c9d8b4a-z1x3c']);
+    // A payment pod's lines: 8 requests' charges, the first replica's 8 retries (every third request), nothing else.
+    const pod = mined.byInstance['payment-6f7c9d8b4a-q8w2e'] as string[];
+    expect(pod.filter((x) => x.startsWith('E ')).map((x) => x.split(' ').slice(2).join(' ')).sort().filter((x, i, a) => a.indexOf(x) === i))
+      .toEqual(['payment:WARN', 'payment:charge ok in <*> ms', 'payment:charge retried after timeout attempt=<*>']);
+    const yaml = rulesYaml(model);
+    expect(yaml).toContain("instance: { pattern: '^\\s*\\[pod/(?<id>[^/\\s\\]]+)/' }");
+    const path = join(mkdtempSync(join(tmpdir(), 'distalyze-exports-rules-')), 'rules.yaml');
+    writeFileSync(path, yaml);
+    const viaRules = await recordsByInstance(`${DIR}/bad`, { translator: await loadTranslator(path) });
+    const sorted = (r: { byInstance: Record<string, string[]> }): Record<string, string[]> => Object.fromEntries(Object.entries(r.byInstance).map(([k, v]) => [k, [...v].sort()]));
+    expect(sorted(viaRules)).toEqual(sorted(mined));
+  });
+});
+
+describe('kubectl logs deploy/x --all-containers --prefix, without --timestamps: a pod\'s containers are one instance', () => {
+  it('its sidecar\'s lines and its stack traces\' lines (no time of their own) are the pod\'s', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'distalyze-kubectl-prefix-'));
+    const lines = ['[pod/cart-5dc8d4f9fd-46997/app] 2026-12-07 10:00:00.109 INFO  c.e.Cart - cart 937 updated',
+      '[pod/cart-5dc8d4f9fd-x7k2p/app] 2026-12-07 10:00:00.412 INFO  c.e.Cart - cart 12 updated',
+      '[pod/cart-5dc8d4f9fd-46997/istio-proxy] 2026-12-07 10:00:00.530 INFO  envoy - upstream reset 3',
+      '[pod/cart-5dc8d4f9fd-x7k2p/app] 2026-12-07 10:00:00.644 ERROR c.e.Cart - cart 13 failed',
+      '[pod/cart-5dc8d4f9fd-x7k2p/app] \tat com.example.Cart.update(Cart.java:42)',
+      '[pod/cart-5dc8d4f9fd-46997/app] 2026-12-07 10:00:01.109 INFO  c.e.Cart - cart 938 updated'];
+    for (const c of ['good', 'bad']) {
+      mkdirSync(join(dir, c));
+      writeFileSync(join(dir, c, 'cart.log'), `${lines.join('\n')}\n`);
+    }
+    const model = await mineTemplates({ good: await listInputFiles(join(dir, 'good'), 'good'), bad: await listInputFiles(join(dir, 'bad'), 'bad') }, { year: 2026 });
+    const { byInstance, stats } = await recordsByInstance(join(dir, 'good'), { translator: templateTranslator(model) });
+    // 2026-12-07T10:00:00Z = 1796637600.
+    expect(Object.fromEntries(Object.entries(byInstance).map(([k, v]) => [k, v.filter((x) => x.startsWith('E '))]))).toEqual({
+      'cart-5dc8d4f9fd-46997': ['E 1796637600.109 cart:cart <*> updated', 'E 1796637600.53 cart:upstream reset <*>', 'E 1796637601.109 cart:cart <*> updated'],
+      'cart-5dc8d4f9fd-x7k2p': ['E 1796637600.412 cart:cart <*> updated', 'E 1796637600.644 cart:cart <*> failed', 'E 1796637600.644 cart:ERROR', 'E 1796637600.644 [<*>] at Cart.update(<*>)'],
+    });
+    expect(stats.skippedLines).toBe(0);
+  });
+
+  it('pod after pod (kubectl without --follow): a second pod past the first 1000 lines still makes pods the instances', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'distalyze-kubectl-prefix-'));
+    const at = (i: number): string => new Date(Date.UTC(2026, 11, 7, 10, 0, 0) + i * 100).toISOString();
+    const lines = [...Array.from({ length: 1200 }, (_, i) => `[pod/cart-5dc8d4f9fd-46997/app] ${at(i)} cart ${i} updated`),
+      ...Array.from({ length: 10 }, (_, i) => `[pod/cart-5dc8d4f9fd-x7k2p/app] ${at(i)} cart ${i} updated`)];
+    for (const c of ['good', 'bad']) {
+      mkdirSync(join(dir, c));
+      writeFileSync(join(dir, c, 'cart.log'), `${lines.join('\n')}\n`);
+    }
+    const model = await mineTemplates({ good: await listInputFiles(join(dir, 'good'), 'good'), bad: await listInputFiles(join(dir, 'bad'), 'bad') });
+    expect(model.instance).toEqual({ kind: 'host' });
+  });
+});
+
 describe('templates -o on them: a rules file that gives the miner\'s records, or says which templates it leaves out', () => {
   it.each(FORMATS.map((f) => f.name))('%s', async (name) => {
     const model = await mineTemplates({ good: await listInputFiles(`${SET}/${name}/good`, 'good'), bad: await listInputFiles(`${SET}/${name}/bad`, 'bad') });

@@ -5,6 +5,7 @@ import type { TemplateModel } from '../parse/templates/index.js';
 import { clip } from '../parse/dlog.js';
 import { describeTable, type ColumnOverrides } from '../parse/layout.js';
 import { describeHeader } from '../parse/templates/header.js';
+import { podPrefixed } from '../parse/templates/describe.js';
 import { columnOverrides, typedOption } from './options.js';
 import { OutputGuard } from './guard.js';
 import { formatUserError, StagedOutputs, writeStream } from './output.js';
@@ -98,7 +99,7 @@ export async function runTemplates(opts: TemplatesOptions, io: TemplatesIo): Pro
 export function renderTemplates(model: TemplateModel, notes: readonly string[] = []): string {
   const lines: string[] = [];
   const instances = model.instance === null ? 'one file = one instance'
-    : model.instance.kind === 'host' ? 'instances: the syslog host'
+    : model.instance.kind === 'host' ? (podPrefixed(model) ? 'instances: the pod of kubectl\'s --prefix' : 'instances: the syslog host')
       : model.instance.kind === 'column' ? `instances: column '${model.instance.name}'` : `instances: /${model.instance.pattern}/`;
   const formats = [...new Set(Object.values(model.files).map((f) => f.format))].join(', ');
   const tables = [...new Set(Object.values(model.files).flatMap((f) => (f.table === undefined ? [] : [describeTable(f.table)])))];

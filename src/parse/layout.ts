@@ -12,6 +12,7 @@
  * measured value: only the message is mined (templates/index.ts).
  */
 import { InputError } from '../errors.js';
+import { joinPartials } from './cri-partial.js';
 import { makeTimeFormat, type TimeFormat } from './translators/time-formats.js';
 import { ENTITY_NAMES, LEVEL_NAME, LOGGER_NAME, MESSAGE_NAME, normal, SPAN_NAME, statementField, TIME_NAME, TRACE_NAME } from './column-names.js';
 import { cellText, flatObject, jsonFields, jsonMessage, jsonRow, logfmtMessage, logfmtPairs, logfmtRow, parseObject, type LogfmtPair } from './fields.js';
@@ -213,8 +214,8 @@ function notOneRecordALine(file: string, sample: readonly string[]): void {
  * Kubernetes CRI log lines (containerd, CRI-O: `/var/log/containers/*.log`, `/var/log/pods/…`):
  * `<RFC 3339 time> <stdout|stderr> <P|F> <the container's line>`. Reason: the runtime frames every line so,
  * whatever the container writes; the stream and the tag are the runtime's, and the container's own line (with
- * its own header, level and time) is the message. A `P` (partial) line is a piece of a line over the runtime's
- * buffer, read as a line of its own.
+ * its own header, level and time) is the message. A `P` (partial) record is a piece of a line over the runtime's
+ * buffer, joined with the stream's next records up to its `F` before it is read (cri-partial.ts).
  */
 const CRI_LINE = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)) (stdout|stderr) ([PF](?::[^ ]*)?) ?(.*)$/;
 
@@ -235,7 +236,8 @@ function criRow(line: string): string[] | null {
 function criLayout(file: string, name: string, sample: readonly string[], overrides: ColumnOverrides): TableLayout | null {
   const head = sample.slice(0, 50);
   if (!CRI_LINE.test(head[0] as string) || head.filter((l) => CRI_LINE.test(l)).length * 10 < head.length * 9) return null;
-  const rows = head.map(criRow).filter((r): r is string[] => r !== null);
+  // (Partial records joined as the reading joins them: cri-partial.ts.)
+  const rows = joinPartials(head).map(criRow).filter((r): r is string[] => r !== null);
   const layout = assignRoles(file, 'cri', ['time', 'stream', 'tag', 'log'], rows, { messageColumn: 'log', ...overrides });
   const pod = KUBELET_FILE.exec(name)?.[1] ?? KUBELET_POD_DIR.exec(name)?.[1];
   return pod === undefined || layout.entity >= 0 ? layout : { ...layout, fileEntity: serviceOf(pod) };

@@ -24,6 +24,8 @@ export interface MiningSummary {
   readonly continued?: number;
   readonly foreign?: number;
   readonly foreignExample?: string;
+  /** CRI lines cut by the runtime (`P`) with no final part at their file's end, kept as they are (cri-partial.ts). */
+  readonly partial?: number;
   /** Files with no log line (empty, or blank and `#` lines only): no instance. */
   readonly empty?: readonly string[];
 }
@@ -32,6 +34,11 @@ export interface MiningSummary {
 function sourceName(model: MiningSummary): string {
   const table = Object.values(model.files).find((f) => f.table !== undefined && f.table.source >= 0)?.table;
   return table === undefined ? 'source' : table.columns[table.source] as string;
+}
+
+/** Whether the text files' header opens with kubectl's `[pod/…]` prefix (split.ts: its pod is the line's host). */
+export function podPrefixed(model: Pick<MiningSummary, 'files'>): boolean {
+  return Object.values(model.files).some((f) => f.table === undefined && f.textHeader?.slots[0] === 'pod');
 }
 
 export function describeModel(model: MiningSummary): string {
@@ -50,7 +57,7 @@ export function describeModel(model: MiningSummary): string {
         : model.instance.kind === 'host' ? `instances by ${sourceName(model)} (no request id)` : 'instances by a request id'}; see them with distalyze templates GOOD BAD` + notes;
   }
   const instances = model.instance === null ? 'one file = one instance'
-    : model.instance.kind === 'host' ? 'instances by syslog host' : model.instance.kind === 'column' ? `instances by column '${model.instance.name}'` : `instances by /${model.instance.pattern}/`;
+    : model.instance.kind === 'host' ? (podPrefixed(model) ? 'instances by pod of kubectl\'s --prefix (no request id)' : 'instances by syslog host') : model.instance.kind === 'column' ? `instances by column '${model.instance.name}'` : `instances by /${model.instance.pattern}/`;
   const pipes = (Object.values(model.files).some((f) => f.pipes !== undefined) ? '; header fields joined by |' : '') +
     (Object.values(model.files).some((f) => f.ids !== undefined) ? '; leading pid/tid fields left out' : '') +
     [...new Set(Object.values(model.files).flatMap((f) => (f.textHeader === undefined ? [] : [describeHeader(f.textHeader)])))].map((h) => `; ${h}`).join('');
@@ -73,6 +80,8 @@ export function untimedNotes(model: MiningSummary): string[] {
     out.push(tables ? `  ${lines(model.untimed)} were no row that could be read (a width other than the header's, a quote that does not close, no time) or had no timestamp: not used`
       : `  ${lines(model.untimed)} had no timestamp and no earlier line to continue: not used`);
   }
+  const partial = model.partial ?? 0;
+  if (partial > 0) out.push(`  ${lines(partial)} cut by the container runtime (CRI \`P\`) had no final part at the end of their file: read as they are`);
   const empty = model.empty ?? [];
   if (empty.length > 0) out.push(`  ${empty.length} file${empty.length === 1 ? '' : 's'} held no log line (empty, or blank and # lines only): no instance, e.g. ${empty[0]}`);
   return out;

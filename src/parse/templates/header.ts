@@ -600,6 +600,18 @@ function isPod(message: string, a: number, b: number): boolean {
 }
 const POD_PREFIX = /^\[pod\/[^/\s\]]+\/[^/\s\]]+\]$/;
 
+/**
+ * The pod of a line opening with kubectl's `[pod/<pod>/<container>]` (after blanks), whole (its replica suffix kept),
+ * or '' for a line without it. Reason: the pod is where the line was written, as a table's pod column is (layout.ts
+ * TableLayout.source): with no request id, it names instances (split.ts, index.ts).
+ */
+export function podOfLine(line: string): string {
+  const a = blanks(line, 0);
+  if (!line.startsWith('[pod/', a)) return '';
+  const b = fieldEnd(line, a);
+  return isPod(line, a, b) ? line.slice(a + 5, line.indexOf('/', a + 5)) : '';
+}
+
 /** The component a `[pod/<pod>/<container>]` field names (serviceOf the pod), the last one's reused. */
 function podAt(message: string, a: number, b: number, parts: HeaderParts): string {
   if (isAt(message, a, b, parts.lastEntityField)) return parts.lastEntity as string;

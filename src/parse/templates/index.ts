@@ -42,6 +42,7 @@ import type { FileLayout, FileMining, LineHeads, MiningPass, MiningProgress, Tem
 import { fileStamp, HeadsRecorder, headsOf, keepsHeads, keepsNumbers, numberPlan, NumbersRecorder, readsAsNumber, replayOf, runEnds, splitByHeads, tokensByKey, type LineReplay, type MinedKey, type NumberPlan } from './replay.js';
 import { fileState, HEX_LIKE, KeyGuess, maskAll, messageKey, splitLine, type FileState } from './split.js';
 import { detectTable } from '../layout.js';
+import { CriJoiner, joinPartials } from '../cri-partial.js';
 
 export interface MinedTemplate {
   readonly id: number;
@@ -181,7 +182,8 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
     // A message cell that is a text line with a header of its own (Docker's `log` of a logback app): learned as a
     // text file's is (split.ts reads it off the message; its logger or program is the entity where the row has none).
     const probe = fileState(layout, makeTimeFormat(layout.format, { year }));
-    const messages = sample.flatMap((l, i) => (splitLine(l, i + 1, probe) ? [probe.message] : []));
+    const rows = table.kind === 'cri' ? joinPartials(sample) : sample;
+    const messages = rows.flatMap((l, i) => (splitLine(l, i + 1, probe) ? [probe.message] : []));
     const textHeader = options.headerPattern !== undefined ? givenHeader(file, options.headerPattern, messages) : learnTextHeader(messages);
     if (textHeader !== undefined) layout = { ...layout, textHeader };
   } else {
@@ -267,97 +269,106 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
     if (numberShifts !== null && entry.segments.length > numberShifts.length) numberShifts = new Int32Array(2 * entry.segments.length);
     return entry;
   };
+  // CRI records a runtime cut from one line are joined back (cri-partial.ts); a line cut at the file's end is counted.
+  const cri = table?.kind === 'cri' ? new CriJoiner() : null;
+  const mineLine = (text: string, lineNo: number): void => {
+    if (table === null && lineNo <= ID_SAMPLE_LINES && !(header && lineNo === 1)) {
+      if (column !== null || text.includes('=') || text.includes(':')) ids.add(text, column);
+      else ids.addSampled(1);
+    }
+    if (!splitLine(text, lineNo, state)) {
+      if (!(header && lineNo === 1) && text.length > 0) untimed++;
+      return;
+    }
+    const split = state;
+    if (!split.timed) {
+      continued++;
+      if (other(text, layout)) {
+        if (foreign++ === 0) {
+          foreignLine = lineNo;
+          foreignText = text.length > 80 ? `${text.slice(0, 80)}…` : text;
+        }
+      }
+    }
+    if (table !== null && lineNo <= ID_SAMPLE_LINES) {
+      if (traceColumn !== null) ids.addValue(split.row.trace, traceColumn);
+      // No trace column: a request id the line's text names (`trace_id=…` in a Docker or Loki line), as in a text log.
+      else ids.add(text, null);
+    }
+    const location = split.head.location;
+    if (location !== '') {
+      // The line names its log statement: that is its template (not mined; layout.ts LOCATION says why).
+      let st = byStatement.get(location);
+      if (st === undefined) {
+        byStatement.set(location, st = { location, count: 0, example: text, first: split.t, last: split.t });
+        statements.push(st);
+      }
+      st.count++;
+      if (split.t < st.first) st.first = split.t;
+      else if (split.t > st.last) st.last = split.t;
+      return;
+    }
+    // (kubectl without --follow writes pod after pod: a second pod may begin past the sample.)
+    if (split.host !== '' && (lineNo <= ID_SAMPLE_LINES || (state.pods && hosts.size < 2))) hosts.add(split.host);
+    let entry = guess.find(split.message, numberShifts);
+    let shifted = numberShifts !== null;
+    if (entry === undefined) {
+      shifted = false;
+      entry = keyOf(split.message, text, split.timed, split.t);
+      guess.add(split.message, entry);
+    }
+    entry.count++;
+    if (split.t < entry.first) entry.first = split.t;
+    else if (split.t > entry.last) entry.last = split.t;
+    if (lineNo > lineKeys.length) {
+      const grown = new Int32Array(Math.max(lineKeys.length * 2, lineNo));
+      grown.set(lineKeys);
+      lineKeys = grown;
+    }
+    lineKeys[lineNo - 1] = entry.index + 1;
+    heads?.record(lineNo, split);
+    if (numbers !== null && entry.numbered.length > 0) numbers.record(split.message, entry.numberPlan ??= numberPlan(entry.key, comma, Int32Array.from(entry.numbered)), shifted ? numberShifts : null);
+    // A masked token is a number if it reads as one and is not a bracketed id. Lines of one key differ only in
+    // their digit runs, which decide neither (HEX_LIKE aside): once a position's values differed, later lines of
+    // the key tell nothing more about it, and are not tokenized again.
+    // (Both only move one way — notNumeric 0 → 1, a value to null — so once no position needs a look, none ever
+    // will again: the key is settled.)
+    const notNumeric = entry.notNumeric;
+    const values = entry.values;
+    let check = false;
+    if (!entry.settled) {
+      for (const i of entry.variable) if (notNumeric[i] === 0 && (values[i] !== null || entry.hexLike)) { check = true; break; }
+      if (!check) entry.settled = true;
+    }
+    if (check) {
+      // (The tokens at the key's variable positions, cut by the key's plan: replay.ts tokensByKey.)
+      const plan = entry.plan ??= keyPlan(entry.key, comma, Int32Array.from(entry.variable));
+      if (plan.segments.length > shifts.length) shifts = new Int32Array(plan.segments.length);
+      const raw = tokensByKey(split.message, plan, shifts, tokens) ? tokens : tokenize(split.message, comma);
+      for (let p = 0; p < entry.variable.length; p++) {
+        const i = entry.variable[p] as number;
+        if (notNumeric[i] !== 0) continue;
+        const value = (raw === tokens ? raw[p] : raw[i]) as string;
+        if (isBracketed(value) || Number.isNaN(numericValue(value))) notNumeric[i] = 1;
+        else if (entry.values[i] === undefined) entry.values[i] = value;
+        else if (entry.values[i] !== null && entry.values[i] !== value) entry.values[i] = null;
+      }
+    }
+  };
   await readLines(file, {
     line: (text, lineNo) => {
       lines++;
-      if (table === null && lineNo <= ID_SAMPLE_LINES && !(header && lineNo === 1)) {
-        if (column !== null || text.includes('=') || text.includes(':')) ids.add(text, column);
-        else ids.addSampled(1);
-      }
-      if (!splitLine(text, lineNo, state)) {
-        if (!(header && lineNo === 1) && text.length > 0) untimed++;
-        return;
-      }
-      const split = state;
-      if (!split.timed) {
-        continued++;
-        if (other(text, layout)) {
-          if (foreign++ === 0) {
-            foreignLine = lineNo;
-            foreignText = text.length > 80 ? `${text.slice(0, 80)}…` : text;
-          }
-        }
-      }
-      if (table !== null && lineNo <= ID_SAMPLE_LINES) {
-        if (traceColumn !== null) ids.addValue(split.row.trace, traceColumn);
-        // No trace column: a request id the line's text names (`trace_id=…` in a Docker or Loki line), as in a text log.
-        else ids.add(text, null);
-      }
-      const location = split.head.location;
-      if (location !== '') {
-        // The line names its log statement: that is its template (not mined; layout.ts LOCATION says why).
-        let st = byStatement.get(location);
-        if (st === undefined) {
-          byStatement.set(location, st = { location, count: 0, example: text, first: split.t, last: split.t });
-          statements.push(st);
-        }
-        st.count++;
-        if (split.t < st.first) st.first = split.t;
-        else if (split.t > st.last) st.last = split.t;
-        return;
-      }
-      if (split.host !== '' && lineNo <= ID_SAMPLE_LINES) hosts.add(split.host);
-      let entry = guess.find(split.message, numberShifts);
-      let shifted = numberShifts !== null;
-      if (entry === undefined) {
-        shifted = false;
-        entry = keyOf(split.message, text, split.timed, split.t);
-        guess.add(split.message, entry);
-      }
-      entry.count++;
-      if (split.t < entry.first) entry.first = split.t;
-      else if (split.t > entry.last) entry.last = split.t;
-      if (lineNo > lineKeys.length) {
-        const grown = new Int32Array(Math.max(lineKeys.length * 2, lineNo));
-        grown.set(lineKeys);
-        lineKeys = grown;
-      }
-      lineKeys[lineNo - 1] = entry.index + 1;
-      heads?.record(lineNo, split);
-      if (numbers !== null && entry.numbered.length > 0) numbers.record(split.message, entry.numberPlan ??= numberPlan(entry.key, comma, Int32Array.from(entry.numbered)), shifted ? numberShifts : null);
-      // A masked token is a number if it reads as one and is not a bracketed id. Lines of one key differ only in
-      // their digit runs, which decide neither (HEX_LIKE aside): once a position's values differed, later lines of
-      // the key tell nothing more about it, and are not tokenized again.
-      // (Both only move one way — notNumeric 0 → 1, a value to null — so once no position needs a look, none ever
-      // will again: the key is settled.)
-      const notNumeric = entry.notNumeric;
-      const values = entry.values;
-      let check = false;
-      if (!entry.settled) {
-        for (const i of entry.variable) if (notNumeric[i] === 0 && (values[i] !== null || entry.hexLike)) { check = true; break; }
-        if (!check) entry.settled = true;
-      }
-      if (check) {
-        // (The tokens at the key's variable positions, cut by the key's plan: replay.ts tokensByKey.)
-        const plan = entry.plan ??= keyPlan(entry.key, comma, Int32Array.from(entry.variable));
-        if (plan.segments.length > shifts.length) shifts = new Int32Array(plan.segments.length);
-        const raw = tokensByKey(split.message, plan, shifts, tokens) ? tokens : tokenize(split.message, comma);
-        for (let p = 0; p < entry.variable.length; p++) {
-          const i = entry.variable[p] as number;
-          if (notNumeric[i] !== 0) continue;
-          const value = (raw === tokens ? raw[p] : raw[i]) as string;
-          if (isBracketed(value) || Number.isNaN(numericValue(value))) notNumeric[i] = 1;
-          else if (entry.values[i] === undefined) entry.values[i] = value;
-          else if (entry.values[i] !== null && entry.values[i] !== value) entry.values[i] = null;
-        }
-      }
+      const whole = cri === null ? text : cri.push(text, lineNo);
+      if (whole !== null) mineLine(whole, lineNo);
     },
     tooLong: () => { lines++; },
   }, onBytes);
+  const cut = cri?.flush() ?? [];
+  for (const h of cut) mineLine(h.line, h.lineNo);
   return {
     path: file.path, layout,
     keys: keys.map(({ key, masked, numbered, count, example, timed, notNumeric, values, first, last }) => ({ key, masked, numbered, count, example, timed, notNumeric, values, first, last })),
-    ids: ids.counts(), hosts: [...hosts], lines, untimed, continued, foreign, foreignLine, foreignText, empty, lineKeys: lineKeys.slice(0, lines), statements,
+    ids: ids.counts(), hosts: [...hosts], lines, untimed, continued, ...(cut.length > 0 ? { partial: cut.length } : {}), foreign, foreignLine, foreignText, empty, lineKeys: lineKeys.slice(0, lines), statements,
     ...(heads !== null ? { heads: withNumbers(heads.finish(lines), numbers?.finish()) } : {}),
   };
 }
@@ -434,6 +445,7 @@ export function mergeMinings(minings: readonly FileMining[], classOf: readonly C
   let lines = 0;
   let untimed = 0;
   let continued = 0;
+  let partial = 0;
   let foreign = 0;
   let foreignExample = '';
   const empty: string[] = [];
@@ -445,6 +457,7 @@ export function mergeMinings(minings: readonly FileMining[], classOf: readonly C
     lines += m.lines;
     untimed += m.untimed;
     continued += m.continued;
+    partial += m.partial ?? 0;
     if (m.foreign > 0 && foreign === 0) foreignExample = `${m.path}:${m.foreignLine}: '${m.foreignText}'`;
     foreign += m.foreign;
     if (m.empty) empty.push(m.path);
@@ -537,7 +550,7 @@ export function mergeMinings(minings: readonly FileMining[], classOf: readonly C
   for (const [location, t] of byLocation) {
     templates.push({ id: t.id, tokens: [location], name: location, states: [''], counts: t.counts, example: t.example, timed: true, statement: true });
   }
-  const model: TemplateModel = { parameters, year, files, instance, templates, lines, untimed, continued, foreign, ...(foreign > 0 ? { foreignExample } : {}), empty,
+  const model: TemplateModel = { parameters, year, files, instance, templates, lines, untimed, continued, foreign, ...(foreign > 0 ? { foreignExample } : {}), ...(partial > 0 ? { partial } : {}), empty,
     ...(quoted ? { quoted } : {}) };
   const templateOf = keyTemplates(model);
   return { ...model, replay: replayOf(minings, templateOf), ...(instance === null ? { ends: runEnds(minings, templateOf) } : {}) };
@@ -651,6 +664,7 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
   /** Per replayed key: fastStates, made on first use. */
   const fastMaps: Array<Int32Array | null | undefined> = [];
   let state: FileState | null = null;
+  let cri: CriJoiner | null = null;
   const instanceRule = model.instance;
   const idRegex: UserRegex | null = instanceRule?.kind === 'pattern' ? compileUserRegex(instanceRule.pattern) : null;
   const idGroup = idRegex === null ? 0 : idRegex.names.has('id') ? 'id' : 1;
@@ -670,6 +684,11 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
       if (format === undefined) formats.set(layout.format, format = makeTimeFormat(layout.format, { year: model.year }));
       state = fileState(layout, format, replay?.lines[ctx.file], headsOf(replay, ctx.file));
       currentInstance = null;
+      cri = layout.table?.kind === 'cri' ? new CriJoiner() : null;
+    },
+    endFile(ctx: Omit<LineContext, 'line'>, sink: RecordSink): void {
+      // (A CRI line cut at the file's end, kept as it is: as the mining pass did, cri-partial.ts.)
+      for (const h of cri?.flush() ?? []) translateWhole(h.line, { ...ctx, line: h.lineNo }, sink);
     },
     translateFile(_ctx: Omit<LineContext, 'line'>, sink: RecordSink): { lines: number; bytes: number } | null {
       const s = state as FileState;
@@ -705,59 +724,70 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
       return at === numbers.length ? { lines: n, bytes: heads.size } : null;
     },
     translateLine(line: string, ctx: LineContext, sink: RecordSink): boolean {
-      last = -1;
-      const s = state as FileState;
-      if (s.layout.header && ctx.line === 1) return true;
-      // The key the mining pass saw on this line (checked below), and its head as that pass split it, if kept.
-      const r = s.replay;
-      const k = r !== undefined && ctx.line <= r.length ? (r[ctx.line - 1] as number) - 1 : -1;
-      const heads = k >= 0 ? s.heads : undefined;
-      const headed = heads !== undefined && splitByHeads(line, ctx.line, heads, s);
-      if (!headed && !splitLine(line, ctx.line, s)) return false;
-      const split = s;
-      const comma = s.layout.comma;
-      const location = s.head.location;
-      if (location !== '') {
-        const sid = statementIds.get(location);
-        if (sid === undefined) return false;
-        if (!enterInstance(line, s, sink)) return false;
-        emit(sid, s, sink, -1);
+      // (A CRI record that is part of a line a later record completes: read with it, cri-partial.ts.)
+      const whole = cri === null ? line : cri.push(line, ctx.line);
+      if (whole === null) {
+        last = -1;
         return true;
       }
-      // The key's template, if the message still has that key (checked by its plan, which also reads the state
-      // numbers into `values`).
-      let entry: Entry | undefined;
-      let walked = false;
-      if (k >= 0) {
-        entry = replayEntries[k] as Entry;
-        const byLayout = plans[comma ? 1 : 0] as Array<KeyPlan | undefined>;
-        let plan = byLayout[k];
-        if (plan === undefined) {
-          byLayout[k] = plan = keyPlan(replayKeys[k] as string, comma, entry.states);
-          if (plan.segments.length > shifts.length) shifts = new Int32Array(plan.segments.length);
-        }
-        // (A line whose head was kept is the line mined: it has the key.)
-        walked = headed ? entry.states.length === 0 || readByPlan(split.message, plan, values, shifts, true) : readByPlan(split.message, plan, values, shifts);
-      }
-      if (!walked) {
-        const key = messageKey(split.message);
-        entry = cache.get(key);
-        if (entry === undefined) {
-          const id = drain.match(maskAll(tokenize(split.message, comma)))?.id ?? -1;
-          entry = id === -1 ? unmatched : byTemplate[id] as Entry;
-          if (cache.size < TRANSLATE_CACHE_MAX) cache.set(key, entry);
-        }
-      }
-      entry = entry as Entry;
-      const id = entry.id;
-      if (id === -1) return false;
-      if (!enterInstance(line, split, sink)) return false;
-      const states = entry.states;
-      if (states.length > 0 && !walked) walkMessage(split.message, comma, states, values);
-      emit(id, split, sink, states.length);
-      return true;
+      return translateWhole(whole, ctx, sink);
     },
   };
+
+  /** translateLine of a whole line. */
+  function translateWhole(line: string, ctx: LineContext, sink: RecordSink): boolean {
+    last = -1;
+    const s = state as FileState;
+    if (s.layout.header && ctx.line === 1) return true;
+    // The key the mining pass saw on this line (checked below), and its head as that pass split it, if kept.
+    const r = s.replay;
+    const k = r !== undefined && ctx.line <= r.length ? (r[ctx.line - 1] as number) - 1 : -1;
+    const heads = k >= 0 ? s.heads : undefined;
+    const headed = heads !== undefined && splitByHeads(line, ctx.line, heads, s);
+    if (!headed && !splitLine(line, ctx.line, s)) return false;
+    const split = s;
+    const comma = s.layout.comma;
+    const location = s.head.location;
+    if (location !== '') {
+      const sid = statementIds.get(location);
+      if (sid === undefined) return false;
+      if (!enterInstance(line, s, sink)) return false;
+      emit(sid, s, sink, -1);
+      return true;
+    }
+    // The key's template, if the message still has that key (checked by its plan, which also reads the state
+    // numbers into `values`).
+    let entry: Entry | undefined;
+    let walked = false;
+    if (k >= 0) {
+      entry = replayEntries[k] as Entry;
+      const byLayout = plans[comma ? 1 : 0] as Array<KeyPlan | undefined>;
+      let plan = byLayout[k];
+      if (plan === undefined) {
+        byLayout[k] = plan = keyPlan(replayKeys[k] as string, comma, entry.states);
+        if (plan.segments.length > shifts.length) shifts = new Int32Array(plan.segments.length);
+      }
+      // (A line whose head was kept is the line mined: it has the key.)
+      walked = headed ? entry.states.length === 0 || readByPlan(split.message, plan, values, shifts, true) : readByPlan(split.message, plan, values, shifts);
+    }
+    if (!walked) {
+      const key = messageKey(split.message);
+      entry = cache.get(key);
+      if (entry === undefined) {
+        const id = drain.match(maskAll(tokenize(split.message, comma)))?.id ?? -1;
+        entry = id === -1 ? unmatched : byTemplate[id] as Entry;
+        if (cache.size < TRANSLATE_CACHE_MAX) cache.set(key, entry);
+      }
+    }
+    entry = entry as Entry;
+    const id = entry.id;
+    if (id === -1) return false;
+    if (!enterInstance(line, split, sink)) return false;
+    const states = entry.states;
+    if (states.length > 0 && !walked) walkMessage(split.message, comma, states, values);
+    emit(id, split, sink, states.length);
+    return true;
+  }
 
   /**
    * Per replayed key: where its template's state positions are among the key's numbered positions (whose numbers the

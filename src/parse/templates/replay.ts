@@ -7,6 +7,7 @@
 import { statSync } from 'node:fs';
 import type { RecordEnds } from '../files.js';
 import { isEdgePunct, keyPlan, knownKeyShifts, numericValue, numericValueIn, type KeyPlan } from './mask.js';
+import { podOfLine } from './header.js';
 import type { FileState } from './split.js';
 import type { FileMining, LineHeads, LineKeys } from './types.js';
 
@@ -429,8 +430,9 @@ export function headsOf(replay: LineReplay | undefined, path: string): LineHeads
 }
 
 /**
- * Line `lineNo` split from its head into `state`, as splitLine would split it (time, message, level, entity; no
- * host and no log statement: heads are only a text log's); false when the line has no head.
+ * Line `lineNo` split from its head into `state`, as splitLine would split it (time, message, level, entity, a
+ * kubectl prefix's pod as host; no syslog host and no log statement: heads are only a text log's, not syslog's);
+ * false when the line has no head.
  */
 export function splitByHeads(line: string, lineNo: number, heads: LineHeads, state: FileState): boolean {
   const i = lineNo - 1;
@@ -446,7 +448,8 @@ export function splitByHeads(line: string, lineNo: number, heads: LineHeads, sta
   state.timed = (head & 1) === 1;
   state.start = start;
   state.message = start === 0 ? line : line.slice(start);
-  state.host = '';
+  // (A kubectl-prefixed line's pod is its host: split.ts. Only its continuations have heads.)
+  state.host = state.pods ? podOfLine(line) : '';
   state.parts.level = heads.parts[2 * pair] as string;
   state.parts.entity = heads.parts[2 * pair + 1] as string;
   state.head.level = state.parts.level;

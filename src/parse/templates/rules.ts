@@ -6,6 +6,7 @@ import { numberRegex, parameterRegexes, plainParameters, QUOTED } from './token-
 import { isRequestLine, QUOTED_FIELD } from './request-line.js';
 import { headerItems, LEVEL_WORDS_RE, levelAlternatives, readsLevel } from './header.js';
 import { tableRulesYaml, templateRules } from './table-rules.js';
+import { podPrefixed } from './describe.js';
 
 /**
  * A starter rules file (the rules translator's YAML, examples/README.md) that
@@ -28,6 +29,8 @@ export function rulesYaml(model: TemplateModel): string {
   out.push('# Starter rules file written by `distalyze templates` from the templates mined');
   out.push('# from your logs: rename the events, drop the rules you do not need, and use it');
   out.push('# with --translator. The first matching rule wins (continue: true goes on).');
+  // (A rule reads one record a line: the miner joins a CRI line the runtime cut, cri-partial.ts.)
+  if (layout.table?.kind === 'cri') out.push('# note: a line the runtime cut (CRI records tagged P, then F) is read joined by the miner, each part alone by a rule');
   if (layout.table !== undefined) return tableRulesYaml(model, layout.table, out, layout.textHeader);
   const { format, prefix } = timestampOf(layout);
   if (prefix === null) out.push(`timestamp: ${q(format)}`);
@@ -38,7 +41,8 @@ export function rulesYaml(model: TemplateModel): string {
   if (instance !== null) {
     const pattern = instance.kind === 'pattern' ? instance.pattern
       : instance.kind === 'column' ? `^(?:[^,]*,){${instance.column}}(?<id>[^,]+)`
-        : '^\\w{3} +\\d+ \\d\\d:\\d\\d:\\d\\d (?<id>\\S+) ';
+        // (The host: kubectl's `[pod/<pod>/<container>]` prefix, split.ts, else syslog's after its time.)
+        : podPrefixed(model) ? '^\\s*\\[pod/(?<id>[^/\\s\\]]+)/' : '^\\w{3} +\\d+ \\d\\d:\\d\\d:\\d\\d (?<id>\\S+) ';
     out.push(`instance: { pattern: ${q(pattern)} }`);
   }
   const text = layout.textHeader;

@@ -6,7 +6,7 @@ import type { TimeFormat } from '../translators/time-formats.js';
 import { hasKey, maskToken } from './mask.js';
 import { maskRequestLine } from './request-line.js';
 import { fieldStart, plausibleTime, isTimeOfDay } from './timestamps.js';
-import { dropLeadingIds, unpipe, type HeaderParts } from './header.js';
+import { dropLeadingIds, podOfLine, unpipe, type HeaderParts } from './header.js';
 import { headerMemo, type HeaderMemo } from './header-memo.js';
 import type { FileLayout, LineHeads, LineKeys } from './types.js';
 import { readHead, RowReader, type MessageHead, type RowParts } from '../layout.js';
@@ -41,6 +41,8 @@ export interface FileState {
   readonly parts: HeaderParts;
   /** How the text header is read (readTextHeader, remembered: header-memo.ts); null without one. */
   readonly headers: HeaderMemo | null;
+  /** A text log whose header opens with kubectl's `[pod/<pod>/<container>]`: the pod is the line's host (podOfLine). */
+  readonly pods: boolean;
 }
 
 export function fileState(layout: FileLayout, format: TimeFormat, replay?: LineKeys, heads?: LineHeads): FileState {
@@ -51,6 +53,7 @@ export function fileState(layout: FileLayout, format: TimeFormat, replay?: LineK
     head: { level: '', location: '' },
     parts: { level: '', entity: '' },
     headers: layout.textHeader === undefined ? null : headerMemo(layout.textHeader),
+    pods: layout.table === undefined && layout.textHeader?.slots[0] === 'pod',
   };
 }
 
@@ -115,6 +118,8 @@ export function splitLine(line: string, lineNo: number, state: FileState): boole
     }
     // (Leading ids and a text header are cut from the message's start: a line's end stays the line's end.)
     if (layout.ids !== undefined) state.message = dropLeadingIds(state.message, layout.ids);
+    // (kubectl's `--prefix`: the pod stands where a syslog line's host does, and names instances with no request id.)
+    if (state.pods) state.host = podOfLine(state.message);
     if (state.headers !== null) {
       state.message = state.headers.read(state.message, state.parts);
       state.head.level = state.parts.level;
@@ -128,6 +133,8 @@ export function splitLine(line: string, lineNo: number, state: FileState): boole
     state.parts.level = '';
     state.parts.entity = '';
     state.message = line;
+    // (A line kubectl prefixed was written in its pod, whether or not it has a time of its own.)
+    if (state.pods) state.host = podOfLine(line);
     state.start = 0;
     state.t = state.lastTime;
     state.timed = false;

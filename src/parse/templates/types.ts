@@ -105,6 +105,8 @@ export interface FileMining {
   readonly untimed: number;
   /** See TemplateModel.continued, .foreign and .foreignExample. */
   readonly continued: number;
+  /** CRI lines cut by the runtime (`P`) with no final part at the file's end, kept as they are (cri-partial.ts); absent: none. */
+  readonly partial?: number;
   readonly foreign: number;
   /** The first foreign line: its number and text (clipped). */
   readonly foreignLine: number;
