@@ -27,7 +27,7 @@
 import { InputError } from '../../errors.js';
 import type { InputFile, RecordEnds } from '../files.js';
 import { firstLines, rawLogs } from './raw.js';
-import { readLines } from '../lines.js';
+import { MAX_LINE_LENGTH, readLines } from '../lines.js';
 import type { ClassName, LineContext, RecordSink } from '../records.js';
 import type { LineTranslator } from '../translator.js';
 import { makeTimeFormat, type TimeFormat } from '../translators/time-formats.js';
@@ -42,6 +42,7 @@ import type { FileLayout, FileMining, LineHeads, MiningPass, MiningProgress, Tem
 import { fileStamp, HeadsRecorder, headsOf, keepsHeads, keepsNumbers, numberPlan, NumbersRecorder, readsAsNumber, replayOf, runEnds, splitByHeads, tokensByKey, type LineReplay, type MinedKey, type NumberPlan } from './replay.js';
 import { fileState, HEX_LIKE, KeyGuess, maskAll, messageKey, splitLine, type FileState } from './split.js';
 import { detectTable } from '../layout.js';
+import { isOtlpLogs, otlpLines, otlpSample } from '../otlp.js';
 
 export interface MinedTemplate {
   readonly id: number;
@@ -100,6 +101,8 @@ export interface MinedTranslator extends LineTranslator {
   summary(): string;
   /** The template id of the line translated last (−1: it took none). */
   lastTemplate(): number;
+  /** The template ids of that line's rows (an OTLP/JSON line's log records; else one, lastTemplate). */
+  lastTemplates(): readonly number[];
 }
 
 /**
@@ -114,7 +117,11 @@ export async function lineTemplates(model: TemplateModel, file: InputFile): Prom
   const out: Array<[number, number]> = [];
   await readLines(file, {
     line: (text, line) => {
-      out.push([line, translator.translateLine(text, { ...ctx, line }, none) ? translator.lastTemplate() : -1]);
+      const mapped = translator.translateLine(text, { ...ctx, line }, none);
+      // (One entry per row: an OTLP/JSON line's log records each, a line with none −1.)
+      const ids = translator.lastTemplates();
+      if (ids.length === 0) out.push([line, -1]);
+      for (const id of ids) out.push([line, mapped || ids.length > 1 ? id : -1]);
     },
     tooLong: () => undefined,
   });
@@ -158,7 +165,9 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
   const year = options.year ?? new Date().getUTCFullYear();
   // (Before the first read: a file changed since then is not the one whose heads are kept.)
   const stamp = options.heads === true ? fileStamp(file.path) : null;
-  const sample = await firstLines(file, SAMPLE_LINES + 1);
+  let sample = await firstLines(file, SAMPLE_LINES + 1);
+  // (An OTLP/JSON line may be longer than the 256 KB read: read up to the longest line read, 1 MiB.)
+  if (sample.length === 1 && isOtlpLogs(sample[0] as string)) sample = await firstLines(file, SAMPLE_LINES + 1, MAX_LINE_LENGTH + 1);
   const table = detectTable(file.path, file.relativePath, sample, options.columns);
   let layout: FileLayout;
   let empty = false;
@@ -168,7 +177,8 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
     // A message cell that is a text line with a header of its own (Docker's `log` of a logback app): learned as a
     // text file's is (split.ts reads it off the message; its logger or program is the entity where the row has none).
     const probe = fileState(layout, makeTimeFormat(layout.format, { year }));
-    const textHeader = learnTextHeader(sample.flatMap((l, i) => (splitLine(l, i + 1, probe) ? [probe.message] : [])));
+    const rows = table.otlp === true ? otlpSample(sample).map((r) => JSON.stringify(r)) : sample;
+    const textHeader = learnTextHeader(rows.flatMap((l, i) => (splitLine(l, i + 1, probe) ? [probe.message] : [])));
     if (textHeader !== undefined) layout = { ...layout, textHeader };
   } else {
     const csv = isCsv(file);
@@ -248,91 +258,94 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
     if (numberShifts !== null && entry.segments.length > numberShifts.length) numberShifts = new Int32Array(2 * entry.segments.length);
     return entry;
   };
+  const mineLine = (text: string, lineNo: number): void => {
+    lines++;
+    if (table === null && lineNo <= ID_SAMPLE_LINES && !(header && lineNo === 1)) {
+      if (column !== null || text.includes('=') || text.includes(':')) ids.add(text, column);
+      else ids.addSampled(1);
+    }
+    if (!splitLine(text, lineNo, state)) {
+      if (!(header && lineNo === 1) && text.length > 0) untimed++;
+      return;
+    }
+    const split = state;
+    if (!split.timed) {
+      continued++;
+      if (other(text, layout)) {
+        if (foreign++ === 0) {
+          foreignLine = lineNo;
+          foreignText = text.length > 80 ? `${text.slice(0, 80)}…` : text;
+        }
+      }
+    }
+    if (table !== null && lineNo <= ID_SAMPLE_LINES) {
+      if (traceColumn !== null) ids.addValue(split.row.trace, traceColumn);
+      // No trace column: a request id the line's text names (`trace_id=…` in a Docker or Loki line), as in a text log.
+      else ids.add(text, null);
+    }
+    const location = split.head.location;
+    if (location !== '') {
+      // The line names its log statement: that is its template (not mined; layout.ts LOCATION says why).
+      let st = byStatement.get(location);
+      if (st === undefined) {
+        byStatement.set(location, st = { location, count: 0, example: text, first: split.t, last: split.t });
+        statements.push(st);
+      }
+      st.count++;
+      if (split.t < st.first) st.first = split.t;
+      else if (split.t > st.last) st.last = split.t;
+      return;
+    }
+    if (split.host !== '' && lineNo <= ID_SAMPLE_LINES) hosts.add(split.host);
+    let entry = guess.find(split.message, numberShifts);
+    let shifted = numberShifts !== null;
+    if (entry === undefined) {
+      shifted = false;
+      entry = keyOf(split.message, text, split.timed, split.t);
+      guess.add(split.message, entry);
+    }
+    entry.count++;
+    if (split.t < entry.first) entry.first = split.t;
+    else if (split.t > entry.last) entry.last = split.t;
+    if (lineNo > lineKeys.length) {
+      const grown = new Int32Array(Math.max(lineKeys.length * 2, lineNo));
+      grown.set(lineKeys);
+      lineKeys = grown;
+    }
+    lineKeys[lineNo - 1] = entry.index + 1;
+    heads?.record(lineNo, split);
+    if (numbers !== null && entry.numbered.length > 0) numbers.record(split.message, entry.numberPlan ??= numberPlan(entry.key, comma, Int32Array.from(entry.numbered)), shifted ? numberShifts : null);
+    // A masked token is a number if it reads as one and is not a bracketed id. Lines of one key differ only in
+    // their digit runs, which decide neither (HEX_LIKE aside): once a position's values differed, later lines of
+    // the key tell nothing more about it, and are not tokenized again.
+    // (Both only move one way — notNumeric 0 → 1, a value to null — so once no position needs a look, none ever
+    // will again: the key is settled.)
+    const notNumeric = entry.notNumeric;
+    const values = entry.values;
+    let check = false;
+    if (!entry.settled) {
+      for (const i of entry.variable) if (notNumeric[i] === 0 && (values[i] !== null || entry.hexLike)) { check = true; break; }
+      if (!check) entry.settled = true;
+    }
+    if (check) {
+      // (The tokens at the key's variable positions, cut by the key's plan: replay.ts tokensByKey.)
+      const plan = entry.plan ??= keyPlan(entry.key, comma, Int32Array.from(entry.variable));
+      if (plan.segments.length > shifts.length) shifts = new Int32Array(plan.segments.length);
+      const raw = tokensByKey(split.message, plan, shifts, tokens) ? tokens : tokenize(split.message, comma);
+      for (let p = 0; p < entry.variable.length; p++) {
+        const i = entry.variable[p] as number;
+        if (notNumeric[i] !== 0) continue;
+        const value = (raw === tokens ? raw[p] : raw[i]) as string;
+        if (isBracketed(value) || Number.isNaN(numericValue(value))) notNumeric[i] = 1;
+        else if (entry.values[i] === undefined) entry.values[i] = value;
+        else if (entry.values[i] !== null && entry.values[i] !== value) entry.values[i] = null;
+      }
+    }
+  };
+  // (OTLP/JSON: each of a line's log records is a row, mined as a line of its own; a line that is no LogsData is
+  // a row that cannot be read, counted.)
   await readLines(file, {
-    line: (text, lineNo) => {
-      lines++;
-      if (table === null && lineNo <= ID_SAMPLE_LINES && !(header && lineNo === 1)) {
-        if (column !== null || text.includes('=') || text.includes(':')) ids.add(text, column);
-        else ids.addSampled(1);
-      }
-      if (!splitLine(text, lineNo, state)) {
-        if (!(header && lineNo === 1) && text.length > 0) untimed++;
-        return;
-      }
-      const split = state;
-      if (!split.timed) {
-        continued++;
-        if (other(text, layout)) {
-          if (foreign++ === 0) {
-            foreignLine = lineNo;
-            foreignText = text.length > 80 ? `${text.slice(0, 80)}…` : text;
-          }
-        }
-      }
-      if (table !== null && lineNo <= ID_SAMPLE_LINES) {
-        if (traceColumn !== null) ids.addValue(split.row.trace, traceColumn);
-        // No trace column: a request id the line's text names (`trace_id=…` in a Docker or Loki line), as in a text log.
-        else ids.add(text, null);
-      }
-      const location = split.head.location;
-      if (location !== '') {
-        // The line names its log statement: that is its template (not mined; layout.ts LOCATION says why).
-        let st = byStatement.get(location);
-        if (st === undefined) {
-          byStatement.set(location, st = { location, count: 0, example: text, first: split.t, last: split.t });
-          statements.push(st);
-        }
-        st.count++;
-        if (split.t < st.first) st.first = split.t;
-        else if (split.t > st.last) st.last = split.t;
-        return;
-      }
-      if (split.host !== '' && lineNo <= ID_SAMPLE_LINES) hosts.add(split.host);
-      let entry = guess.find(split.message, numberShifts);
-      let shifted = numberShifts !== null;
-      if (entry === undefined) {
-        shifted = false;
-        entry = keyOf(split.message, text, split.timed, split.t);
-        guess.add(split.message, entry);
-      }
-      entry.count++;
-      if (split.t < entry.first) entry.first = split.t;
-      else if (split.t > entry.last) entry.last = split.t;
-      if (lineNo > lineKeys.length) {
-        const grown = new Int32Array(Math.max(lineKeys.length * 2, lineNo));
-        grown.set(lineKeys);
-        lineKeys = grown;
-      }
-      lineKeys[lineNo - 1] = entry.index + 1;
-      heads?.record(lineNo, split);
-      if (numbers !== null && entry.numbered.length > 0) numbers.record(split.message, entry.numberPlan ??= numberPlan(entry.key, comma, Int32Array.from(entry.numbered)), shifted ? numberShifts : null);
-      // A masked token is a number if it reads as one and is not a bracketed id. Lines of one key differ only in
-      // their digit runs, which decide neither (HEX_LIKE aside): once a position's values differed, later lines of
-      // the key tell nothing more about it, and are not tokenized again.
-      // (Both only move one way — notNumeric 0 → 1, a value to null — so once no position needs a look, none ever
-      // will again: the key is settled.)
-      const notNumeric = entry.notNumeric;
-      const values = entry.values;
-      let check = false;
-      if (!entry.settled) {
-        for (const i of entry.variable) if (notNumeric[i] === 0 && (values[i] !== null || entry.hexLike)) { check = true; break; }
-        if (!check) entry.settled = true;
-      }
-      if (check) {
-        // (The tokens at the key's variable positions, cut by the key's plan: replay.ts tokensByKey.)
-        const plan = entry.plan ??= keyPlan(entry.key, comma, Int32Array.from(entry.variable));
-        if (plan.segments.length > shifts.length) shifts = new Int32Array(plan.segments.length);
-        const raw = tokensByKey(split.message, plan, shifts, tokens) ? tokens : tokenize(split.message, comma);
-        for (let p = 0; p < entry.variable.length; p++) {
-          const i = entry.variable[p] as number;
-          if (notNumeric[i] !== 0) continue;
-          const value = (raw === tokens ? raw[p] : raw[i]) as string;
-          if (isBracketed(value) || Number.isNaN(numericValue(value))) notNumeric[i] = 1;
-          else if (entry.values[i] === undefined) entry.values[i] = value;
-          else if (entry.values[i] !== null && entry.values[i] !== value) entry.values[i] = null;
-        }
-      }
-    },
+    line: table?.otlp !== true ? mineLine : (text, lineNo) => { for (const r of otlpLines(text) ?? [text]) mineLine(r, lineNo); },
     tooLong: () => { lines++; },
   }, onBytes);
   return {
@@ -638,12 +651,15 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
   let currentInstance: string | null = null;
   const formats = new Map<string, TimeFormat>();
   let last = -1;
+  /** An OTLP/JSON line's rows' template ids (lastTemplates). */
+  const lastRows: number[] = [];
   return {
     type: 'lines',
     path,
     model,
     summary: () => describeModel(model),
     lastTemplate: () => last,
+    lastTemplates: () => ((state as FileState | null)?.rows?.layout.otlp === true ? [...lastRows] : [last]),
     beginFile(ctx: Omit<LineContext, 'line'>): void {
       const layout = model.files[ctx.file];
       if (layout === undefined) throw new InputError('file was not in the template mining pass', ctx.file);
@@ -686,59 +702,73 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
       return at === numbers.length ? { lines: n, bytes: heads.size } : null;
     },
     translateLine(line: string, ctx: LineContext, sink: RecordSink): boolean {
-      last = -1;
-      const s = state as FileState;
-      if (s.layout.header && ctx.line === 1) return true;
-      // The key the mining pass saw on this line (checked below), and its head as that pass split it, if kept.
-      const r = s.replay;
-      const k = r !== undefined && ctx.line <= r.length ? (r[ctx.line - 1] as number) - 1 : -1;
-      const heads = k >= 0 ? s.heads : undefined;
-      const headed = heads !== undefined && splitByHeads(line, ctx.line, heads, s);
-      if (!headed && !splitLine(line, ctx.line, s)) return false;
-      const split = s;
-      const comma = s.layout.comma;
-      const location = s.head.location;
-      if (location !== '') {
-        const sid = statementIds.get(location);
-        if (sid === undefined) return false;
-        if (!enterInstance(line, s, sink)) return false;
-        emit(sid, s, sink, -1);
-        return true;
+      if ((state as FileState).rows?.layout.otlp !== true) return translateRow(line, ctx, sink, true);
+      // OTLP/JSON: the line's log records, each a row (as mineFile mines them); mapped when every one is.
+      const records = otlpLines(line) ?? [line];
+      lastRows.length = 0;
+      let mapped = records.length > 0;
+      for (const record of records) {
+        if (!translateRow(record, ctx, sink, false)) mapped = false;
+        lastRows.push(last);
       }
-      // The key's template, if the message still has that key (checked by its plan, which also reads the state
-      // numbers into `values`).
-      let entry: Entry | undefined;
-      let walked = false;
-      if (k >= 0) {
-        entry = replayEntries[k] as Entry;
-        const byLayout = plans[comma ? 1 : 0] as Array<KeyPlan | undefined>;
-        let plan = byLayout[k];
-        if (plan === undefined) {
-          byLayout[k] = plan = keyPlan(replayKeys[k] as string, comma, entry.states);
-          if (plan.segments.length > shifts.length) shifts = new Int32Array(plan.segments.length);
-        }
-        // (A line whose head was kept is the line mined: it has the key.)
-        walked = headed ? entry.states.length === 0 || readByPlan(split.message, plan, values, shifts, true) : readByPlan(split.message, plan, values, shifts);
-      }
-      if (!walked) {
-        const key = messageKey(split.message);
-        entry = cache.get(key);
-        if (entry === undefined) {
-          const id = drain.match(maskAll(tokenize(split.message, comma)))?.id ?? -1;
-          entry = id === -1 ? unmatched : byTemplate[id] as Entry;
-          if (cache.size < TRANSLATE_CACHE_MAX) cache.set(key, entry);
-        }
-      }
-      entry = entry as Entry;
-      const id = entry.id;
-      if (id === -1) return false;
-      if (!enterInstance(line, split, sink)) return false;
-      const states = entry.states;
-      if (states.length > 0 && !walked) walkMessage(split.message, comma, states, values);
-      emit(id, split, sink, states.length);
-      return true;
+      return mapped;
     },
   };
+
+  /** A line as one row (with the mining pass's key for the line when `hinted`): its records; false for none. */
+  function translateRow(line: string, ctx: LineContext, sink: RecordSink, hinted: boolean): boolean {
+    last = -1;
+    const s = state as FileState;
+    if (s.layout.header && ctx.line === 1) return true;
+    // The key the mining pass saw on this line (checked below), and its head as that pass split it, if kept.
+    const r = s.replay;
+    const k = hinted && r !== undefined && ctx.line <= r.length ? (r[ctx.line - 1] as number) - 1 : -1;
+    const heads = k >= 0 ? s.heads : undefined;
+    const headed = heads !== undefined && splitByHeads(line, ctx.line, heads, s);
+    if (!headed && !splitLine(line, ctx.line, s)) return false;
+    const split = s;
+    const comma = s.layout.comma;
+    const location = s.head.location;
+    if (location !== '') {
+      const sid = statementIds.get(location);
+      if (sid === undefined) return false;
+      if (!enterInstance(line, s, sink)) return false;
+      emit(sid, s, sink, -1);
+      return true;
+    }
+    // The key's template, if the message still has that key (checked by its plan, which also reads the state
+    // numbers into `values`).
+    let entry: Entry | undefined;
+    let walked = false;
+    if (k >= 0) {
+      entry = replayEntries[k] as Entry;
+      const byLayout = plans[comma ? 1 : 0] as Array<KeyPlan | undefined>;
+      let plan = byLayout[k];
+      if (plan === undefined) {
+        byLayout[k] = plan = keyPlan(replayKeys[k] as string, comma, entry.states);
+        if (plan.segments.length > shifts.length) shifts = new Int32Array(plan.segments.length);
+      }
+      // (A line whose head was kept is the line mined: it has the key.)
+      walked = headed ? entry.states.length === 0 || readByPlan(split.message, plan, values, shifts, true) : readByPlan(split.message, plan, values, shifts);
+    }
+    if (!walked) {
+      const key = messageKey(split.message);
+      entry = cache.get(key);
+      if (entry === undefined) {
+        const id = drain.match(maskAll(tokenize(split.message, comma)))?.id ?? -1;
+        entry = id === -1 ? unmatched : byTemplate[id] as Entry;
+        if (cache.size < TRANSLATE_CACHE_MAX) cache.set(key, entry);
+      }
+    }
+    entry = entry as Entry;
+    const id = entry.id;
+    if (id === -1) return false;
+    if (!enterInstance(line, split, sink)) return false;
+    const states = entry.states;
+    if (states.length > 0 && !walked) walkMessage(split.message, comma, states, values);
+    emit(id, split, sink, states.length);
+    return true;
+  }
 
   /**
    * Per replayed key: where its template's state positions are among the key's numbered positions (whose numbers the

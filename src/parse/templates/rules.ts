@@ -5,6 +5,13 @@ import { WILDCARD } from './mask.js';
 import { numberRegex, parameterRegexes, plainParameters } from './token-regex.js';
 import { headerItems, LEVEL_WORDS_RE, levelAlternatives } from './header.js';
 import { tableRulesYaml, templateRules } from './table-rules.js';
+import { OTLP_FLATTEN } from '../otlp.js';
+
+/**
+ * Why no rules file reads OTLP/JSON logs: a rules file reads a line as one record, and a LogsData line holds many
+ * (otlp.ts). `templates -o` writes it as a comment, leaves every template out, and prints it.
+ */
+export const OTLP_RULES_NOTE = 'note: a rules file reads one record a line, and an OTLP/JSON line holds many log records: no rule can read them; flatten the files to JSON Lines first and write the rules from those';
 
 /**
  * A starter rules file (the rules translator's YAML, examples/README.md) that
@@ -27,6 +34,10 @@ export function rulesYaml(model: TemplateModel): string {
   out.push('# Starter rules file written by `distalyze templates` from the templates mined');
   out.push('# from your logs: rename the events, drop the rules you do not need, and use it');
   out.push('# with --translator. The first matching rule wins (continue: true goes on).');
+  if (layout.table?.otlp === true) {
+    out.push(`# ${OTLP_RULES_NOTE}, e.g. ${OTLP_FLATTEN}`, 'rules:');
+    return `${[...out, ...model.templates.map((t) => `  # left out: ${clipComment(t.name)} (an OTLP/JSON log record)`)].join('\n')}\n`;
+  }
   if (layout.table !== undefined) return tableRulesYaml(model, layout.table, out, layout.textHeader !== undefined);
   const { format, prefix } = timestampOf(layout);
   if (prefix === null) out.push(`timestamp: ${q(format)}`);
