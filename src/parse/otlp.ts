@@ -88,10 +88,17 @@ const text = (v: Value): string => (v === null ? '' : typeof v === 'object' ? JS
  * numbers would be states).
  */
 export function statementKey(key: string): boolean {
-  const n = normal(key);
-  if (key.startsWith('log.') || key.startsWith('code.') || n.endsWith('stacktrace')) return false;
-  return ![TIME_NAME, LEVEL_NAME, TRACE_NAME, SPAN_NAME, PLACE_NAME, ...ENTITY_NAMES].some((re) => re.test(n));
+  let known = statementKeys.get(key);
+  if (known === undefined) {
+    const n = normal(key);
+    known = !(key.startsWith('log.') || key.startsWith('code.') || n.endsWith('stacktrace')) &&
+      ![TIME_NAME, LEVEL_NAME, TRACE_NAME, SPAN_NAME, PLACE_NAME, ...ENTITY_NAMES].some((re) => re.test(n));
+    // (A file's records share a few keys: each is judged once, up to a bound for keys that are really values.)
+    if (statementKeys.size < 10_000) statementKeys.set(key, known);
+  }
+  return known;
 }
+const statementKeys = new Map<string, boolean>();
 
 /** A record's body as a message: text as is; a kvlist's message field (MESSAGE_NAME) then its statement's fields. */
 function bodyMessage(body: Value): string {
