@@ -113,6 +113,21 @@ describe('OTLP/JSON files through the CLI', () => {
     expect(readFileSync(out, 'utf8')).toContain("e.g. jq -c '.resourceLogs[] |");
   });
 
+  it('OTLP/JSON printed over several lines (as opentelemetry-proto\'s examples are): a one-line error, hinting jq -c . to make it one LogsData a line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'distalyze-otlp-doc-'));
+    const doc = JSON.stringify(JSON.parse(logsData({ 'service.name': str('api') }, [{ timeUnixNano: '1796637600000000000', body: str('a b') }])), null, 2);
+    for (const c of ['good', 'bad']) {
+      mkdirSync(join(dir, c));
+      writeFileSync(join(dir, c, 'logs.json'), `${doc}\n`);
+    }
+    const r = await run(join(dir, 'good'), join(dir, 'bad'));
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      `distalyze: ${join(dir, 'good', 'logs.json')}: a JSON document over several lines, not one record a line`,
+      '  hint: give one LogsData object a line, as the collector\'s file exporter writes OTLP/JSON: jq -c . FILE',
+    ]);
+  });
+
   it('a first line longer than the 256 KB sampled: read whole for its layout', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'distalyze-otlp-long-'));
     for (const [c, ms] of [['good', 20], ['bad', 200]] as const) {

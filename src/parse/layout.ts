@@ -202,8 +202,10 @@ function notOneRecordALine(file: string, sample: readonly string[]): void {
   const head = sample.slice(0, 50).map((l) => l.trim()).filter((l) => l !== '');
   const jsonish = head.filter((l) => /^(?:["{}[\]]|(?:-?\d[\d.eE+-]*|true|false|null),?$)/.test(l)).length;
   if ((first === '[' || first === '{' || /^\{\s*"[^"]*"\s*:\s*[[{]$/.test(first)) && jsonish * 10 >= head.length * 9) {
-    throw new InputError('a JSON document over several lines, not one record a line', file, undefined,
-      "give one JSON object a line (JSON Lines), e.g. jq -c '.[]' FILE, or jq -c '.events[]' FILE for aws logs filter-log-events");
+    // (OTLP/JSON printed over lines, as opentelemetry-proto's examples are: one LogsData a line is read, otlp.ts.)
+    throw new InputError('a JSON document over several lines, not one record a line', file, undefined, head.slice(0, 3).some(isOtlpLogs) || /^"resourceLogs"/.test(head[1] ?? '')
+      ? 'give one LogsData object a line, as the collector\'s file exporter writes OTLP/JSON: jq -c . FILE'
+      : "give one JSON object a line (JSON Lines), e.g. jq -c '.[]' FILE, or jq -c '.events[]' FILE for aws logs filter-log-events");
   }
 }
 
