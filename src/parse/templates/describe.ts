@@ -60,7 +60,8 @@ export function describeModel(model: MiningSummary): string {
 
 /** What a mining's lines are: `log records` where every file is OTLP/JSON (a line many records, each a row), else `lines`. */
 export function linesWord(model: MiningSummary): string {
-  return Object.values(model.files).every((f) => f.table?.otlp === true) ? 'log records' : 'lines';
+  const files = Object.values(model.files);
+  return files.length > 0 && files.every((f) => f.table?.otlp === true) ? 'log records' : 'lines';
 }
 
 /** The counted lines that had no time of their own, and the files with no log line, one note each (none when all is well). */
