@@ -258,96 +258,97 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
     if (numberShifts !== null && entry.segments.length > numberShifts.length) numberShifts = new Int32Array(2 * entry.segments.length);
     return entry;
   };
-  const mineLine = (text: string, lineNo: number): void => {
-    lines++;
-    if (table === null && lineNo <= ID_SAMPLE_LINES && !(header && lineNo === 1)) {
-      if (column !== null || text.includes('=') || text.includes(':')) ids.add(text, column);
-      else ids.addSampled(1);
-    }
-    if (!splitLine(text, lineNo, state)) {
-      if (!(header && lineNo === 1) && text.length > 0) untimed++;
-      return;
-    }
-    const split = state;
-    if (!split.timed) {
-      continued++;
-      if (other(text, layout)) {
-        if (foreign++ === 0) {
-          foreignLine = lineNo;
-          foreignText = text.length > 80 ? `${text.slice(0, 80)}…` : text;
+  const handler = {
+    line: (text: string, lineNo: number): void => {
+      lines++;
+      if (table === null && lineNo <= ID_SAMPLE_LINES && !(header && lineNo === 1)) {
+        if (column !== null || text.includes('=') || text.includes(':')) ids.add(text, column);
+        else ids.addSampled(1);
+      }
+      if (!splitLine(text, lineNo, state)) {
+        if (!(header && lineNo === 1) && text.length > 0) untimed++;
+        return;
+      }
+      const split = state;
+      if (!split.timed) {
+        continued++;
+        if (other(text, layout)) {
+          if (foreign++ === 0) {
+            foreignLine = lineNo;
+            foreignText = text.length > 80 ? `${text.slice(0, 80)}…` : text;
+          }
         }
       }
-    }
-    if (table !== null && lineNo <= ID_SAMPLE_LINES) {
-      if (traceColumn !== null) ids.addValue(split.row.trace, traceColumn);
-      // No trace column: a request id the line's text names (`trace_id=…` in a Docker or Loki line), as in a text log.
-      else ids.add(text, null);
-    }
-    const location = split.head.location;
-    if (location !== '') {
-      // The line names its log statement: that is its template (not mined; layout.ts LOCATION says why).
-      let st = byStatement.get(location);
-      if (st === undefined) {
-        byStatement.set(location, st = { location, count: 0, example: text, first: split.t, last: split.t });
-        statements.push(st);
+      if (table !== null && lineNo <= ID_SAMPLE_LINES) {
+        if (traceColumn !== null) ids.addValue(split.row.trace, traceColumn);
+        // No trace column: a request id the line's text names (`trace_id=…` in a Docker or Loki line), as in a text log.
+        else ids.add(text, null);
       }
-      st.count++;
-      if (split.t < st.first) st.first = split.t;
-      else if (split.t > st.last) st.last = split.t;
-      return;
-    }
-    if (split.host !== '' && lineNo <= ID_SAMPLE_LINES) hosts.add(split.host);
-    let entry = guess.find(split.message, numberShifts);
-    let shifted = numberShifts !== null;
-    if (entry === undefined) {
-      shifted = false;
-      entry = keyOf(split.message, text, split.timed, split.t);
-      guess.add(split.message, entry);
-    }
-    entry.count++;
-    if (split.t < entry.first) entry.first = split.t;
-    else if (split.t > entry.last) entry.last = split.t;
-    if (lineNo > lineKeys.length) {
-      const grown = new Int32Array(Math.max(lineKeys.length * 2, lineNo));
-      grown.set(lineKeys);
-      lineKeys = grown;
-    }
-    lineKeys[lineNo - 1] = entry.index + 1;
-    heads?.record(lineNo, split);
-    if (numbers !== null && entry.numbered.length > 0) numbers.record(split.message, entry.numberPlan ??= numberPlan(entry.key, comma, Int32Array.from(entry.numbered)), shifted ? numberShifts : null);
-    // A masked token is a number if it reads as one and is not a bracketed id. Lines of one key differ only in
-    // their digit runs, which decide neither (HEX_LIKE aside): once a position's values differed, later lines of
-    // the key tell nothing more about it, and are not tokenized again.
-    // (Both only move one way — notNumeric 0 → 1, a value to null — so once no position needs a look, none ever
-    // will again: the key is settled.)
-    const notNumeric = entry.notNumeric;
-    const values = entry.values;
-    let check = false;
-    if (!entry.settled) {
-      for (const i of entry.variable) if (notNumeric[i] === 0 && (values[i] !== null || entry.hexLike)) { check = true; break; }
-      if (!check) entry.settled = true;
-    }
-    if (check) {
-      // (The tokens at the key's variable positions, cut by the key's plan: replay.ts tokensByKey.)
-      const plan = entry.plan ??= keyPlan(entry.key, comma, Int32Array.from(entry.variable));
-      if (plan.segments.length > shifts.length) shifts = new Int32Array(plan.segments.length);
-      const raw = tokensByKey(split.message, plan, shifts, tokens) ? tokens : tokenize(split.message, comma);
-      for (let p = 0; p < entry.variable.length; p++) {
-        const i = entry.variable[p] as number;
-        if (notNumeric[i] !== 0) continue;
-        const value = (raw === tokens ? raw[p] : raw[i]) as string;
-        if (isBracketed(value) || Number.isNaN(numericValue(value))) notNumeric[i] = 1;
-        else if (entry.values[i] === undefined) entry.values[i] = value;
-        else if (entry.values[i] !== null && entry.values[i] !== value) entry.values[i] = null;
+      const location = split.head.location;
+      if (location !== '') {
+        // The line names its log statement: that is its template (not mined; layout.ts LOCATION says why).
+        let st = byStatement.get(location);
+        if (st === undefined) {
+          byStatement.set(location, st = { location, count: 0, example: text, first: split.t, last: split.t });
+          statements.push(st);
+        }
+        st.count++;
+        if (split.t < st.first) st.first = split.t;
+        else if (split.t > st.last) st.last = split.t;
+        return;
       }
-    }
-  };
-  // (OTLP/JSON: each of a line's log records is a row, mined as a line of its own; a line that is no LogsData is
-  // a row that cannot be read, counted.)
-  await readLines(file, {
-    line: table?.otlp !== true ? mineLine : (text, lineNo) => { for (const r of otlpLines(text) ?? [text]) mineLine(r, lineNo); },
+      if (split.host !== '' && lineNo <= ID_SAMPLE_LINES) hosts.add(split.host);
+      let entry = guess.find(split.message, numberShifts);
+      let shifted = numberShifts !== null;
+      if (entry === undefined) {
+        shifted = false;
+        entry = keyOf(split.message, text, split.timed, split.t);
+        guess.add(split.message, entry);
+      }
+      entry.count++;
+      if (split.t < entry.first) entry.first = split.t;
+      else if (split.t > entry.last) entry.last = split.t;
+      if (lineNo > lineKeys.length) {
+        const grown = new Int32Array(Math.max(lineKeys.length * 2, lineNo));
+        grown.set(lineKeys);
+        lineKeys = grown;
+      }
+      lineKeys[lineNo - 1] = entry.index + 1;
+      heads?.record(lineNo, split);
+      if (numbers !== null && entry.numbered.length > 0) numbers.record(split.message, entry.numberPlan ??= numberPlan(entry.key, comma, Int32Array.from(entry.numbered)), shifted ? numberShifts : null);
+      // A masked token is a number if it reads as one and is not a bracketed id. Lines of one key differ only in
+      // their digit runs, which decide neither (HEX_LIKE aside): once a position's values differed, later lines of
+      // the key tell nothing more about it, and are not tokenized again.
+      // (Both only move one way — notNumeric 0 → 1, a value to null — so once no position needs a look, none ever
+      // will again: the key is settled.)
+      const notNumeric = entry.notNumeric;
+      const values = entry.values;
+      let check = false;
+      if (!entry.settled) {
+        for (const i of entry.variable) if (notNumeric[i] === 0 && (values[i] !== null || entry.hexLike)) { check = true; break; }
+        if (!check) entry.settled = true;
+      }
+      if (check) {
+        // (The tokens at the key's variable positions, cut by the key's plan: replay.ts tokensByKey.)
+        const plan = entry.plan ??= keyPlan(entry.key, comma, Int32Array.from(entry.variable));
+        if (plan.segments.length > shifts.length) shifts = new Int32Array(plan.segments.length);
+        const raw = tokensByKey(split.message, plan, shifts, tokens) ? tokens : tokenize(split.message, comma);
+        for (let p = 0; p < entry.variable.length; p++) {
+          const i = entry.variable[p] as number;
+          if (notNumeric[i] !== 0) continue;
+          const value = (raw === tokens ? raw[p] : raw[i]) as string;
+          if (isBracketed(value) || Number.isNaN(numericValue(value))) notNumeric[i] = 1;
+          else if (entry.values[i] === undefined) entry.values[i] = value;
+          else if (entry.values[i] !== null && entry.values[i] !== value) entry.values[i] = null;
+        }
+      }
+    },
     tooLong: () => { lines++; },
-  }, onBytes);
+  };
+  // (OTLP/JSON: each of a line's log records is a row, mined as a line of its own; a line that is no LogsData is a
+  // row that cannot be read, counted.)
+  await readLines(file, table?.otlp !== true ? handler
+    : { ...handler, line: (text, lineNo) => { for (const r of otlpLines(text) ?? [text]) handler.line(r, lineNo); } }, onBytes);
   return {
     path: file.path, layout,
     keys: keys.map(({ key, masked, numbered, count, example, timed, notNumeric, values, first, last }) => ({ key, masked, numbered, count, example, timed, notNumeric, values, first, last })),
@@ -653,7 +654,7 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
   let last = -1;
   /** An OTLP/JSON line's rows' template ids (lastTemplates). */
   const lastRows: number[] = [];
-  return {
+  const translator: MinedTranslator & { translateLine(line: string, ctx: LineContext, sink: RecordSink, hinted?: boolean): boolean } = {
     type: 'lines',
     path,
     model,
@@ -701,73 +702,73 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
       }
       return at === numbers.length ? { lines: n, bytes: heads.size } : null;
     },
-    translateLine(line: string, ctx: LineContext, sink: RecordSink): boolean {
-      if ((state as FileState).rows?.layout.otlp !== true) return translateRow(line, ctx, sink, true);
-      // OTLP/JSON: the line's log records, each a row (as mineFile mines them); mapped when every one is.
-      const records = otlpLines(line) ?? [line];
-      lastRows.length = 0;
-      let mapped = records.length > 0;
-      for (const record of records) {
-        if (!translateRow(record, ctx, sink, false)) mapped = false;
-        lastRows.push(last);
+    translateLine(line: string, ctx: LineContext, sink: RecordSink, hinted = true): boolean {
+      last = -1;
+      const s = state as FileState;
+      if (hinted && s.rows?.layout.otlp === true) return translateRecords(line, ctx, sink);
+      if (s.layout.header && ctx.line === 1) return true;
+      // The key the mining pass saw on this line (checked below), and its head as that pass split it, if kept.
+      const r = s.replay;
+      const k = hinted && r !== undefined && ctx.line <= r.length ? (r[ctx.line - 1] as number) - 1 : -1;
+      const heads = k >= 0 ? s.heads : undefined;
+      const headed = heads !== undefined && splitByHeads(line, ctx.line, heads, s);
+      if (!headed && !splitLine(line, ctx.line, s)) return false;
+      const split = s;
+      const comma = s.layout.comma;
+      const location = s.head.location;
+      if (location !== '') {
+        const sid = statementIds.get(location);
+        if (sid === undefined) return false;
+        if (!enterInstance(line, s, sink)) return false;
+        emit(sid, s, sink, -1);
+        return true;
       }
-      return mapped;
+      // The key's template, if the message still has that key (checked by its plan, which also reads the state
+      // numbers into `values`).
+      let entry: Entry | undefined;
+      let walked = false;
+      if (k >= 0) {
+        entry = replayEntries[k] as Entry;
+        const byLayout = plans[comma ? 1 : 0] as Array<KeyPlan | undefined>;
+        let plan = byLayout[k];
+        if (plan === undefined) {
+          byLayout[k] = plan = keyPlan(replayKeys[k] as string, comma, entry.states);
+          if (plan.segments.length > shifts.length) shifts = new Int32Array(plan.segments.length);
+        }
+        // (A line whose head was kept is the line mined: it has the key.)
+        walked = headed ? entry.states.length === 0 || readByPlan(split.message, plan, values, shifts, true) : readByPlan(split.message, plan, values, shifts);
+      }
+      if (!walked) {
+        const key = messageKey(split.message);
+        entry = cache.get(key);
+        if (entry === undefined) {
+          const id = drain.match(maskAll(tokenize(split.message, comma)))?.id ?? -1;
+          entry = id === -1 ? unmatched : byTemplate[id] as Entry;
+          if (cache.size < TRANSLATE_CACHE_MAX) cache.set(key, entry);
+        }
+      }
+      entry = entry as Entry;
+      const id = entry.id;
+      if (id === -1) return false;
+      if (!enterInstance(line, split, sink)) return false;
+      const states = entry.states;
+      if (states.length > 0 && !walked) walkMessage(split.message, comma, states, values);
+      emit(id, split, sink, states.length);
+      return true;
     },
   };
+  return translator;
 
-  /** A line as one row (with the mining pass's key for the line when `hinted`): its records; false for none. */
-  function translateRow(line: string, ctx: LineContext, sink: RecordSink, hinted: boolean): boolean {
-    last = -1;
-    const s = state as FileState;
-    if (s.layout.header && ctx.line === 1) return true;
-    // The key the mining pass saw on this line (checked below), and its head as that pass split it, if kept.
-    const r = s.replay;
-    const k = hinted && r !== undefined && ctx.line <= r.length ? (r[ctx.line - 1] as number) - 1 : -1;
-    const heads = k >= 0 ? s.heads : undefined;
-    const headed = heads !== undefined && splitByHeads(line, ctx.line, heads, s);
-    if (!headed && !splitLine(line, ctx.line, s)) return false;
-    const split = s;
-    const comma = s.layout.comma;
-    const location = s.head.location;
-    if (location !== '') {
-      const sid = statementIds.get(location);
-      if (sid === undefined) return false;
-      if (!enterInstance(line, s, sink)) return false;
-      emit(sid, s, sink, -1);
-      return true;
+  /** An OTLP/JSON line: its log records, each a row (as mineFile mines them), without the mining pass's key; mapped when every one is. */
+  function translateRecords(line: string, ctx: LineContext, sink: RecordSink): boolean {
+    const records = otlpLines(line) ?? [line];
+    lastRows.length = 0;
+    let mapped = records.length > 0;
+    for (const record of records) {
+      if (!translator.translateLine(record, ctx, sink, false)) mapped = false;
+      lastRows.push(last);
     }
-    // The key's template, if the message still has that key (checked by its plan, which also reads the state
-    // numbers into `values`).
-    let entry: Entry | undefined;
-    let walked = false;
-    if (k >= 0) {
-      entry = replayEntries[k] as Entry;
-      const byLayout = plans[comma ? 1 : 0] as Array<KeyPlan | undefined>;
-      let plan = byLayout[k];
-      if (plan === undefined) {
-        byLayout[k] = plan = keyPlan(replayKeys[k] as string, comma, entry.states);
-        if (plan.segments.length > shifts.length) shifts = new Int32Array(plan.segments.length);
-      }
-      // (A line whose head was kept is the line mined: it has the key.)
-      walked = headed ? entry.states.length === 0 || readByPlan(split.message, plan, values, shifts, true) : readByPlan(split.message, plan, values, shifts);
-    }
-    if (!walked) {
-      const key = messageKey(split.message);
-      entry = cache.get(key);
-      if (entry === undefined) {
-        const id = drain.match(maskAll(tokenize(split.message, comma)))?.id ?? -1;
-        entry = id === -1 ? unmatched : byTemplate[id] as Entry;
-        if (cache.size < TRANSLATE_CACHE_MAX) cache.set(key, entry);
-      }
-    }
-    entry = entry as Entry;
-    const id = entry.id;
-    if (id === -1) return false;
-    if (!enterInstance(line, split, sink)) return false;
-    const states = entry.states;
-    if (states.length > 0 && !walked) walkMessage(split.message, comma, states, values);
-    emit(id, split, sink, states.length);
-    return true;
+    return mapped;
   }
 
   /**
