@@ -69,6 +69,15 @@ describe('a LogsData line: its log records as flat records', () => {
     const col = (i: number): string | undefined => l.columns[i];
     expect([l.otlp, col(l.time), l.timeFormat, col(l.message), col(l.level), col(l.entity), col(l.trace), l.span]).toEqual([true, 'timeUnixNano', 'epoch-ns', 'body', 'severityText', 'resource.service.name', 'traceId', -1]);
   });
+
+  it('the entity is service.name where it is constant and the hosts vary (a JSON Lines file would take the host); the host is the source', () => {
+    const lines = ['node-1', 'node-2'].map((h) => logsData({ 'service.name': str('api'), 'host.name': str(h) }, [0, 1, 2].map((i) => ({ timeUnixNano: `${1796637600 + i}000000000`, body: str(`step ${i}`) }))));
+    const l = detectTable('x.jsonl', 'x.jsonl', lines)!;
+    expect([l.columns[l.entity], l.columns[l.source]]).toEqual(['resource.service.name', 'resource.host.name']);
+    // --entity-column still names another.
+    const forced = detectTable('x.jsonl', 'x.jsonl', lines, { entityColumn: 'resource.host.name' })!;
+    expect(forced.columns[forced.entity]).toBe('resource.host.name');
+  });
 });
 
 describe('OTLP/JSON files through the CLI', () => {

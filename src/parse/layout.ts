@@ -255,7 +255,10 @@ export function detectTable(file: string, name: string, lines: readonly string[]
   if (isOtlpLogs(sample[0] as string)) {
     const { columns, rows } = jsonTable(otlpSample(sample));
     if (rows.length === 0) throw new InputError('OTLP/JSON logs with no log record that can be read in the first lines (a line over 1 MiB is skipped)', file, undefined, `flatten them to one record a line: ${OTLP_FLATTEN}`);
-    return { ...assignRoles(file, 'jsonl', columns, rows, overrides), otlp: true };
+    // (The resource's service.name is the entity even where it is constant and a pod or host varies: OpenTelemetry
+    // requires it of every resource, naming the service whatever replicas run it.)
+    const service = columns.includes('resource.service.name') ? { entityColumn: 'resource.service.name' } : {};
+    return { ...assignRoles(file, 'jsonl', columns, rows, { ...service, ...overrides }), otlp: true };
   }
   notOneRecordALine(file, sample);
   const cri = criLayout(file, name, sample, overrides);
