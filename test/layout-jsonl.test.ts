@@ -92,7 +92,7 @@ describe('JSON Lines loggers: the fields with no role follow the message', () =>
 describe('the export fixtures: good against good of another seed an hour later (null/) finds nothing', () => {
   // (fixtures/raw/exports/generate.mjs: null/ is the window bad is, without its planted cause; a time, offset or
   // cursor read as a state would differ between the windows.)
-  it.each(['cloudwatch', 'cri', 'docker', 'docker-fields', 'docker-text', 'elastic-csv', 'elastic-ndjson', 'gcp', 'journald', 'kubectl', 'kubectl-prefix', 'loki'])('%s', async (name) => {
+  it.each(['cloudwatch', 'cri', 'docker', 'docker-fields', 'docker-text', 'elastic-csv', 'elastic-ndjson', 'gcp', 'journald', 'kubectl', 'kubectl-prefix', 'loki', 'otlp'])('%s', async (name) => {
     const r = await run(`fixtures/raw/exports/${name}/good`, `fixtures/raw/exports/${name}/null`, '--json', '-');
     expect(r.code).toBe(0);
     const json = JSON.parse(r.stdout) as Json;

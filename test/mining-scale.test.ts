@@ -124,9 +124,9 @@ describe('the index changes no template', () => {
   }
 
   it('the raw fixtures (log4j, syslog, trace CSV, TrainTicket), keys in mining order: the same clusters and matches', async () => {
-    // (fixtures/raw/exports holds one set per export format; its OTLP set is refused, not mined: layout-exports.test.ts.)
+    // (fixtures/raw/exports holds one set per export format.)
     const dirs = (at: string): string[] => readdirSync(join(FIXTURES_DIR, 'raw', at), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
-    const sets = dirs('').filter((d) => d !== 'translators').flatMap((d) => (d === 'exports' ? dirs('exports').filter((x) => x !== 'otlp').map((x) => `exports/${x}`) : [d]));
+    const sets = dirs('').filter((d) => d !== 'translators').flatMap((d) => (d === 'exports' ? dirs('exports').map((x) => `exports/${x}`) : [d]));
     expect(sets.length).toBeGreaterThanOrEqual(4);
     let compared = 0;
     for (const set of sets) {

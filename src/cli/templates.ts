@@ -5,7 +5,7 @@ import type { TemplateModel } from '../parse/templates/index.js';
 import { clip } from '../parse/dlog.js';
 import { describeTable, type ColumnOverrides } from '../parse/layout.js';
 import { describeHeader } from '../parse/templates/header.js';
-import { podPrefixed } from '../parse/templates/describe.js';
+import { linesWord, podPrefixed } from '../parse/templates/describe.js';
 import { columnOverrides, typedOption } from './options.js';
 import { OutputGuard } from './guard.js';
 import { formatUserError, StagedOutputs, writeStream } from './output.js';
@@ -43,7 +43,7 @@ export async function runTemplates(opts: TemplatesOptions, io: TemplatesIo): Pro
     if (opts.good === '-' || opts.bad === '-') throw new InputError('templates are mined in a pass over the files; standard input (-) cannot be used');
     const outOption = opts.outOption ?? '--out';
     const guard = await OutputGuard.before([[outOption, opts.out]]);
-    const [{ mineTemplates, untimedNotes }, { rulesYaml }] = await Promise.all([import('../parse/templates/index.js'), import('../parse/templates/rules.js')]);
+    const [{ mineTemplates, untimedNotes }, { rulesYaml, OTLP_RULES_NOTE }] = await Promise.all([import('../parse/templates/index.js'), import('../parse/templates/rules.js')]);
     const files = { good: await listInputFiles(opts.good, 'good'), bad: await listInputFiles(opts.bad, 'bad') };
     // The rules file must not replace a log, nor land in a class directory, where the next run would read it as one.
     await guard.against([...files.good, ...files.bad], (['good', 'bad'] as const)
@@ -72,7 +72,8 @@ export async function runTemplates(opts: TemplatesOptions, io: TemplatesIo): Pro
       // Writing a file: its summary only (the listing is `distalyze templates` without -o).
       const rules = yaml.split('\n').filter((l) => /^ {2}- (?:match:|\{ match:)/.test(l)).length;
       const leftOut = yaml.split('\n').filter((l) => l.startsWith('  # left out:')).length;
-      await writeStream(io.stdout, `${renderTemplates(model).split('\n')[0]}\nwrote ${opts.out}: ${rules} rules${leftOut > 0 ? `, ${leftOut} templates left out (see its comments)` : ''}\n`);
+      const note = yaml.includes(`# ${OTLP_RULES_NOTE}`) ? `${OTLP_RULES_NOTE} (see its comments)\n` : '';
+      await writeStream(io.stdout, `${renderTemplates(model).split('\n')[0]}\nwrote ${opts.out}: ${rules} rules${leftOut > 0 ? `, ${leftOut} templates left out (see its comments)` : ''}\n${note}`);
       return 0;
     }
     if (opts.lines === true) {
@@ -104,7 +105,7 @@ export function renderTemplates(model: TemplateModel, notes: readonly string[] =
   const formats = [...new Set(Object.values(model.files).map((f) => f.format))].join(', ');
   const tables = [...new Set(Object.values(model.files).flatMap((f) => (f.table === undefined ? [] : [describeTable(f.table)])))];
   const headers = [...new Set(Object.values(model.files).flatMap((f) => (f.textHeader === undefined ? [] : [describeHeader(f.textHeader)])))];
-  lines.push(`${model.templates.length} templates from ${model.lines} lines (${tables.length > 0 ? tables.join(' | ') : `timestamps: ${formats}`}; ` +
+  lines.push(`${model.templates.length} templates from ${model.lines} ${linesWord(model)} (${tables.length > 0 ? tables.join(' | ') : `timestamps: ${formats}`}; ` +
     `${headers.map((h) => `${h}; `).join('')}${instances})`);
   lines.push(...notes.map((l) => l.trimStart()));
   lines.push('');

@@ -131,7 +131,7 @@ export function logfmtMessage(line: string, pairs: readonly LogfmtPair[], messag
 }
 
 /** A JSON value as a logfmt value: a string quoted (as JSON) when it holds a space, a quote or `=`, or is empty. */
-function pairValue(v: string | number | boolean): string {
+export function pairValue(v: string | number | boolean): string {
   return typeof v === 'string' && (v === '' || /[\s"=]/.test(v)) ? JSON.stringify(v) : String(v);
 }
 

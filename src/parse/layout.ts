@@ -16,6 +16,7 @@ import { joinPartials } from './cri-partial.js';
 import { makeTimeFormat, type TimeFormat } from './translators/time-formats.js';
 import { ENTITY_NAMES, LEVEL_NAME, LOGGER_NAME, MESSAGE_NAME, normal, SPAN_NAME, statementField, TIME_NAME, TRACE_NAME } from './column-names.js';
 import { cellText, flatObject, jsonFields, jsonMessage, jsonRow, logfmtMessage, logfmtPairs, logfmtRow, parseObject, type LogfmtPair } from './fields.js';
+import { isOtlpLogs, OTLP_FLATTEN, otlpSample } from './otlp.js';
 
 /** The role of a column. */
 export type ColumnRole = 'time' | 'message' | 'level' | 'entity' | 'trace' | 'span' | 'id' | 'other';
@@ -72,6 +73,8 @@ export interface TableLayout {
    * emit); absent: none.
    */
   readonly statement?: number;
+  /** OTLP/JSON logs: a line is a LogsData object whose log records are the rows, each read as JSON Lines (otlp.ts). */
+  readonly otlp?: true;
 }
 
 /** Options that name a column instead of detecting it (the CLI's --message-column, --entity-column, ...). */
@@ -188,25 +191,22 @@ function bestNamed(re: RegExp, columns: readonly string[], among: readonly numbe
 }
 
 /**
- * A file that is not one record a line, as a one-line error naming the file and a command that makes it so.
- * OTLP/JSON logs (the collector's file exporter: `{"resourceLogs":[{…"scopeLogs":[{…"logRecords":[…]}]}]}`)
- * hold many records in one line, each timed and named by fields at three depths; a JSON document spread over
- * lines (`[`, `{` alone, as `gcloud logging read --format=json` and `aws logs filter-log-events` print) holds
- * records across lines. Read as lines, either gives a wrong answer (one time per batch, or no time), not an error.
+ * A file that is not one record a line, as a one-line error naming the file and a command that makes it so: a JSON
+ * document spread over lines (`[`, `{` alone, as `gcloud logging read --format=json` and `aws logs
+ * filter-log-events` print) holds records across lines. Read as lines, it gives a wrong answer (no time), not an
+ * error. (OTLP/JSON logs, many records a line, are read: otlp.ts.)
  */
 function notOneRecordALine(file: string, sample: readonly string[]): void {
   const first = (sample[0] as string).trim();
-  if (/^\{\s*"resourceLogs"/.test(first)) {
-    throw new InputError('OTLP/JSON logs hold many records a line; give one record a line', file, undefined,
-      `flatten them with jq -c '.resourceLogs[] | (.resource.attributes // [] | map({(.key): .value.stringValue}) | add) as $r | .scopeLogs[].logRecords[] | {time: .timeUnixNano, service: $r["service.name"], level: .severityText, trace: .traceId, message: .body.stringValue}' FILE`);
-  }
   // (A document: its first line opens it, and its lines are JSON's, each opening with a quote, a bracket, a brace or
   // a value; a text log that opens with a `{` line has lines of its own after.)
   const head = sample.slice(0, 50).map((l) => l.trim()).filter((l) => l !== '');
   const jsonish = head.filter((l) => /^(?:["{}[\]]|(?:-?\d[\d.eE+-]*|true|false|null),?$)/.test(l)).length;
   if ((first === '[' || first === '{' || /^\{\s*"[^"]*"\s*:\s*[[{]$/.test(first)) && jsonish * 10 >= head.length * 9) {
-    throw new InputError('a JSON document over several lines, not one record a line', file, undefined,
-      "give one JSON object a line (JSON Lines), e.g. jq -c '.[]' FILE, or jq -c '.events[]' FILE for aws logs filter-log-events");
+    // (OTLP/JSON printed over lines, as opentelemetry-proto's examples are: one LogsData a line is read, otlp.ts.)
+    throw new InputError('a JSON document over several lines, not one record a line', file, undefined, head.slice(0, 3).some(isOtlpLogs) || /^"resourceLogs"/.test(head[1] ?? '')
+      ? 'give one LogsData object a line, as the collector\'s file exporter writes OTLP/JSON: jq -c . FILE'
+      : "give one JSON object a line (JSON Lines), e.g. jq -c '.[]' FILE, or jq -c '.events[]' FILE for aws logs filter-log-events");
   }
 }
 
@@ -253,6 +253,15 @@ export function detectTable(file: string, name: string, lines: readonly string[]
   const sample = lines.filter((l) => l.trim() !== '');
   if (sample.length === 0) return null;
   const plain = name.replace(/\.gz$/i, '').toLowerCase();
+  // OTLP/JSON logs: each line's log records are the rows, read as JSON Lines records (otlp.ts says why and how).
+  if (isOtlpLogs(sample[0] as string)) {
+    const { columns, rows } = jsonTable(otlpSample(sample));
+    if (rows.length === 0) throw new InputError('OTLP/JSON logs with no log record that can be read in the first lines (a line over 1 MiB is skipped)', file, undefined, `flatten them to one record a line: ${OTLP_FLATTEN}`);
+    // (The resource's service.name is the entity even where it is constant and a pod or host varies: OpenTelemetry
+    // requires it of every resource, naming the service whatever replicas run it.)
+    const service = columns.includes('resource.service.name') ? { entityColumn: 'resource.service.name' } : {};
+    return { ...assignRoles(file, 'jsonl', columns, rows, { ...service, ...overrides }), otlp: true };
+  }
   notOneRecordALine(file, sample);
   const cri = criLayout(file, name, sample, overrides);
   if (cri !== null) return cri;
@@ -634,7 +643,11 @@ export function describeTable(layout: TableLayout, headerEntity = false): string
   if (layout.trace >= 0) parts.push(`trace ${col(layout.trace)}`);
   else if (cell !== undefined && cell.trace >= 0) parts.push(`trace ${inCell(cell.trace)}`);
   if (layout.statement !== undefined) parts.push(`statement ${col(layout.statement)}`);
-  return parts.join('; ');
+  if (layout.otlp !== true) return parts.join('; ');
+  // (OTLP: the rows are log records; the level and span are read from their own fields, the attributes follow the body.)
+  parts[0] = `OTLP/JSON log records (a LogsData a line): ${parts[0] as string} (then its attributes as key=value)`;
+  parts.splice(2, 0, ...(layout.level >= 0 ? [`level ${col(layout.level)}`] : []));
+  return [...parts, ...(layout.span >= 0 ? [`span ${col(layout.span)}`] : [])].join('; ');
 }
 
 // ---------------------------------------------------------------------------

@@ -52,7 +52,7 @@ export function describeModel(model: MiningSummary): string {
     const headerEntity = layouts.some((f) => f.table !== undefined && f.textHeader !== undefined && f.textHeader.entity >= 0);
     const tables = [...new Set(layouts.flatMap((f) => (f.table === undefined ? [] : [describeTable(f.table, headerEntity)])))];
     return `raw logs, no translator: ${tables.join(' | ')}${headers.map((h) => `; ${h}`).join('')}; ${model.templates.length - statements} templates mined` +
-      `${statements > 0 ? `, ${statements} log statements named by the lines` : ''} from ${model.lines} lines; ` +
+      `${statements > 0 ? `, ${statements} log statements named by the lines` : ''} from ${model.lines} ${linesWord(model)}; ` +
       `${model.instance === null ? 'one file = one instance' : model.instance.kind === 'column' ? `instances by ${model.instance.name}`
         : model.instance.kind === 'host' ? `instances by ${sourceName(model)} (no request id)` : 'instances by a request id'}; see them with distalyze templates GOOD BAD` + notes;
   }
@@ -63,6 +63,12 @@ export function describeModel(model: MiningSummary): string {
     [...new Set(Object.values(model.files).flatMap((f) => (f.textHeader === undefined ? [] : [describeHeader(f.textHeader)])))].map((h) => `; ${h}`).join('');
   return `raw logs, no translator: ${model.templates.length} templates mined from ${model.lines} lines (timestamps: ${formats}${pipes}; ${instances}); ` +
     'see them with distalyze templates GOOD BAD' + notes;
+}
+
+/** What a mining's lines are: `log records` where every file is OTLP/JSON (a line many records, each a row), else `lines`. */
+export function linesWord(model: MiningSummary): string {
+  const files = Object.values(model.files);
+  return files.length > 0 && files.every((f) => f.table?.otlp === true) ? 'log records' : 'lines';
 }
 
 /** The counted lines that had no time of their own, and the files with no log line, one note each (none when all is well). */

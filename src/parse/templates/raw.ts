@@ -63,13 +63,13 @@ export async function looksRaw(files: readonly InputFile[]): Promise<boolean> {
 }
 
 /**
- * The first `n` lines of a file (reads at most 256 KB), in 64 KiB chunks
+ * The first `n` lines of a file (reads at most `maxChars`, 256 KB unless told), in 64 KiB chunks
  * (openInputFile's), each decoded on its own. A plain file is read
  * synchronously: the same chunks, without a stream's round trips.
  */
-export async function firstLines(file: InputFile, n: number): Promise<string[]> {
+export async function firstLines(file: InputFile, n: number, maxChars = 256 * 1024): Promise<string[]> {
   let text = '';
-  const enough = (): boolean => text.split('\n').length > n || text.length > 256 * 1024;
+  const enough = (): boolean => text.split('\n').length > n || text.length > maxChars;
   if (file.path === '-' || file.gzip) {
     const stream = openInputFile(file, CHUNK);
     try {

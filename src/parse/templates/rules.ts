@@ -1,5 +1,5 @@
 import { NAMED_TIME_FORMATS } from '../translators/time-formats.js';
-import type { MinedTemplate, TemplateModel } from './index.js';
+import type { MinedTemplate, TemplateModel } from './model.js';
 import type { FileLayout } from './types.js';
 import { WILDCARD } from './mask.js';
 import { numberRegex, parameterRegexes, plainParameters, QUOTED } from './token-regex.js';
@@ -7,6 +7,13 @@ import { isRequestLine, QUOTED_FIELD } from './request-line.js';
 import { headerItems, LEVEL_WORDS_RE, levelAlternatives, readsLevel } from './header.js';
 import { tableRulesYaml, templateRules } from './table-rules.js';
 import { podPrefixed } from './describe.js';
+import { OTLP_FLATTEN } from '../otlp.js';
+
+/**
+ * Why no rules file reads OTLP/JSON logs: a rules file reads a line as one record, and a LogsData line holds many
+ * (otlp.ts). `templates -o` writes it as a comment, leaves every template out, and prints it.
+ */
+export const OTLP_RULES_NOTE = 'note: a rules file reads one record a line, and an OTLP/JSON line holds many log records: no rule can read them; flatten the files to JSON Lines first and write the rules from those';
 
 /**
  * A starter rules file (the rules translator's YAML, examples/README.md) that
@@ -29,6 +36,10 @@ export function rulesYaml(model: TemplateModel): string {
   out.push('# Starter rules file written by `distalyze templates` from the templates mined');
   out.push('# from your logs: rename the events, drop the rules you do not need, and use it');
   out.push('# with --translator. The first matching rule wins (continue: true goes on).');
+  if (layout.table?.otlp === true) {
+    out.push(`# ${OTLP_RULES_NOTE}, e.g. ${OTLP_FLATTEN}`, 'rules:');
+    return `${[...out, ...model.templates.map((t) => `  # left out: ${clipComment(t.name)} (an OTLP/JSON log record)`)].join('\n')}\n`;
+  }
   // (A rule reads one record a line: the miner joins a CRI line the runtime cut, cri-partial.ts.)
   if (layout.table?.kind === 'cri') out.push('# note: a line the runtime cut (CRI records tagged P, then F) is read joined by the miner, each part alone by a rule');
   if (layout.table !== undefined) return tableRulesYaml(model, layout.table, out, layout.textHeader);

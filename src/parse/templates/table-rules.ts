@@ -1,7 +1,7 @@
 import { jsonRow, logfmtPairs } from '../fields.js';
 import { LEADING_TIME, logfmtRoleKeys, namesPods, type TableLayout } from '../layout.js';
 import { headerItems, LEVEL_WORDS_RE, levelAlternatives, type TextHeader } from './header.js';
-import type { MinedTemplate, TemplateModel } from './index.js';
+import type { MinedTemplate, TemplateModel } from './model.js';
 import { tokenize, WILDCARD } from './mask.js';
 import { numberRegex, parameterRegexes, plainParameters, QUOTED } from './token-regex.js';
 
