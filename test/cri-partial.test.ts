@@ -57,6 +57,8 @@ describe('CriJoiner', () => {
     expect(j.flush()).toEqual([]);
     // A file's sample: a line cut at its end is left out (its rest is past the sample).
     expect(joinPartials([`${T(1)} stdout P a`, `${T(2)} stdout F b`, `${T(3)} stdout P c`])).toEqual([`${T(1)} stdout F ab`]);
+    // (No line of the sample whole: one line cut in more parts than the sample holds. Its parts so far, as one line.)
+    expect(joinPartials([`${T(1)} stdout P a`, `${T(2)} stdout P b`])).toEqual([`${T(1)} stdout F ab`]);
   });
 });
 

@@ -71,7 +71,9 @@ function isTagEnd(record: string, i: number): boolean {
 
 /**
  * A file's first lines (the sample its layout is found from) with CRI partial records joined (CriJoiner); a line
- * still held at the sample's end is left out: its rest is past the sample (a JSON line's half is no record).
+ * still held at the sample's end is left out: its rest is past the sample (a JSON line's half is no record). But
+ * where no line of the sample is whole (one line cut in more parts than the sample holds), the held ones are kept
+ * as they are: a part still tells the layout (CRI), where nothing would.
  */
 export function joinPartials(lines: readonly string[]): string[] {
   const joiner = new CriJoiner();
@@ -80,5 +82,5 @@ export function joinPartials(lines: readonly string[]): string[] {
     const whole = joiner.push(l, i + 1);
     if (whole !== null) out.push(whole);
   });
-  return out;
+  return out.length > 0 ? out : joiner.flush().map((h) => h.line);
 }
