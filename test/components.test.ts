@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { callGraph, commonCaller, componentOf, fellInSlowdown, rankComponents } from '../src/attention/components.js';
+import { callGraph, commonCaller, componentOf, fellInSlowdown, instancesOfOneComponent, rankComponents, timeGrowth } from '../src/attention/components.js';
 import { sourceKey } from '../src/features/sources.js';
-import type { FeatureTable } from '../src/features/types.js';
+import type { FeatureTable, Instance } from '../src/features/types.js';
 import type { Presence } from '../src/ttest/types.js';
 
 const cause = (variable: string, feature: 'gap' | 'count' | 'first.abs' | 'min' | 'max' = 'gap', presence: Presence = 'both', kind: 'event' | 'state' = 'event', meanGood = 1, meanBad = 2) =>
@@ -34,6 +34,41 @@ describe('components (src/attention/components.ts)', () => {
   it('the added time: Σ of its events\' change in wait, over the slowdown', () => {
     const { components } = rankComponents([cause('a:x'), cause('b:y')], [{ event: 'a:x', difference: 0.3 }, { event: 'a:w', difference: 0.1 }, { event: 'b:y', difference: 0.1 }], 0.5);
     expect(components.map((c) => [c.component, c.addedTime, c.share])).toEqual([['a', 0.4, 0.8], ['b', 0.1, 0.2]]);
+  });
+
+  it('instances of one component each (pods, hosts: no request id) are told from instances that span several', () => {
+    // Four instances: two gateway pods, a payment pod (its line a state only), and one that logged nothing named.
+    const instances = Array.from({ length: 4 }, (_, i) => ({ id: `i${i}` }) as Instance);
+    const count: FeatureTable = { kind: 'event', feature: 'count', variables: ['gateway:request done', 'duration', 'gateway:request received'],
+      columns: [Float64Array.of(3, 2, 0, 0), Float64Array.of(1, 1, 1, 1), Float64Array.of(3, 2, 0, 0)] };
+    const mean = (payment: number[]): FeatureTable => ({ kind: 'state', feature: 'mean', variables: ['payment:charge ok in <*> ms #1'], columns: [Float64Array.from(payment)] });
+    expect(instancesOfOneComponent({ instances, tables: [count, mean([NaN, NaN, 25, NaN])] })).toBe(true);
+    // A request's lines span services: the first instance holds a payment line too.
+    expect(instancesOfOneComponent({ instances, tables: [count, mean([24, NaN, 25, NaN])] })).toBe(false);
+    // One component in all: nothing to rank apart.
+    expect(instancesOfOneComponent({ instances, tables: [count] })).toBe(false);
+  });
+
+  it('time growth: the largest bad/good factor of a location that grew from a positive mean, per component', () => {
+    const growth = timeGrowth([
+      cause('payment:charge ok in <*> ms #1', 'min', 'both', 'state', 20, 200), cause('payment:charge ok in <*> ms #1', 'max', 'both', 'state', 29, 288),
+      cause('gateway:request done', 'gap', 'both', 'event', 0.04, 0.3), cause('gateway:request done status=<*> in <*> ms #2', 'max', 'both', 'state', 44, 302),
+      // Not locations of a time, shrinking, or from a mean of 0: no factor.
+      cause('checkout:order placed', 'count', 'both', 'event', 1, 30), cause('checkout:x #1', 'min', 'both', 'state', 9, 2), cause('checkout:y #1', 'max', 'both', 'state', 0, 5),
+    ]);
+    expect([...growth]).toEqual([['payment', 10], ['gateway', 7.5]]);
+  });
+
+  it('where instances hold one component each, the component whose times grew most ranks first, however many lines its callers write', () => {
+    // The caller's wait on the slow callee is its logged latency, the gap that closes the call and the gap.after that opens it.
+    const list = [cause('gateway:done #2', 'max', 'both', 'state'), cause('gateway:done'), cause('gateway:received'), cause('payment:charge #1', 'min', 'both', 'state')];
+    expect(rankComponents(list, null, 0).components.map((c) => c.component)).toEqual(['gateway', 'payment']);
+    const { components, causes } = rankComponents(list, null, 0, new Map(), new Map([['gateway', 8.6], ['payment', 10.1]]));
+    expect(components.map((c) => [c.component, c.topCauses, c.growth])).toEqual([['payment', 1, 10.1], ['gateway', 3, 8.6]]);
+    expect(causes[0]!.variable).toBe('payment:charge #1');
+    // A change in kind still comes first.
+    const kinds = rankComponents([...list, cause('checkout:ERROR', 'count', 'new')], null, 0, new Map(), new Map([['gateway', 8.6], ['payment', 10.1]]));
+    expect(kinds.components.map((c) => c.component)).toEqual(['checkout', 'payment', 'gateway']);
   });
 
   it('a time the bad class spent less of is no cause of its slowdown: waits and span times that fell, not counts or positions', () => {

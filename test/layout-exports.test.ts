@@ -82,6 +82,13 @@ describe('an export of many sources in one file with no request id: one instance
     // Nine sources (three replicas of three services) a class.
     expect(json.classes.good.instances).toBe(9);
     expect(json.ranking[0]?.variable).toMatch(/^payment(?:\/payment)?:charge ok in <\*> ms/);
+    // The verdict too: each source holds one service's lines, so gateway's wait on the charge is in its own lines
+    // (its latency, the gap closing it, the gap.after opening it: 3 causes against payment's 1); payment's times
+    // grew by the larger factor (components.ts timeGrowth). Before, gateway was the top component.
+    const verdict = (json as unknown as { verdict: { components: Array<{ component: string; topCauses: number; growth?: number }>; causes: Array<{ variable: string }> } }).verdict;
+    expect(verdict.components.map((c) => [c.component.replace(/\/.*/, ''), c.topCauses])).toEqual([['payment', 1], ['gateway', 3]]);
+    expect(verdict.components[0]!.growth).toBeGreaterThan(verdict.components[1]!.growth!);
+    expect(verdict.causes[0]?.variable).toMatch(/^payment(?:\/payment)?:charge ok in <\*> ms #1$/);
   });
 });
 
@@ -97,6 +104,12 @@ describe('kubectl logs -l app=x --prefix --timestamps: a file per Deployment, it
     // Nine pods (three replicas of three Deployments) a class, from three files; before, one instance a file (3).
     expect([json.classes.good.instances, json.classes.bad.instances]).toEqual([9, 9]);
     expect(json.ranking[0]?.variable).toBe('payment:charge ok in <*> ms #1');
+    // The verdict names payment too (components.ts timeGrowth): its charge grew ×11.2 at most, gateway's latency and
+    // gaps, which hold the wait on it, ×8.61; before, gateway came first for its 3 of the top 4 causes.
+    const verdict = (json as unknown as { verdict: { sentence: string; components: Array<{ component: string; topCauses: number; growth?: number }>; causes: Array<{ variable: string }> } }).verdict;
+    expect(verdict.components.map((c) => [c.component, c.topCauses, Number(c.growth!.toFixed(3))])).toEqual([['payment', 1, 11.16], ['gateway', 3, 8.612]]);
+    expect(verdict.causes[0]?.variable).toBe('payment:charge ok in <*> ms #1');
+    expect(verdict.sentence).toContain('Top component: payment: times ×11.2, 1 of the top 4 causes. Top cause: payment:charge ok in <*> ms #1 (state mean 24.83 → 250.9, z +4.48');
   });
 
   it('the records of a pod are its lines, whatever its place in the file; templates -o names the same instances', async () => {

@@ -9,7 +9,7 @@
  * (several of the top causes) ranks above one with a single divergent herring.
  */
 import { sourceOf } from '../features/sources.js';
-import { isTimeFeature, type FeatureSet, type LogKind } from '../features/types.js';
+import { isTimeFeature, type FeatureSet, type FeatureType, type LogKind } from '../features/types.js';
 import { serviceOfPod } from '../parse/spans.js';
 import type { Presence, TestedFeature } from '../ttest/types.js';
 
@@ -31,6 +31,11 @@ export interface ComponentSummary {
   readonly share: number | null;
   /** Its first cause in the verdict's order. */
   readonly topCause: string;
+  /**
+   * Where every instance holds one component's lines (instancesOfOneComponent): the largest factor by which a time of
+   * its causes grew (timeGrowth), the ranking key after a change in kind; absent otherwise.
+   */
+  readonly growth?: number;
 }
 
 /**
@@ -158,6 +163,62 @@ function locates(c: { readonly kind: LogKind; readonly feature: TestedFeature })
 }
 
 /**
+ * Whether every instance holds the lines of one component only, while the variables name at least two: instances
+ * by source (a pod, host or container: no request id, docs/input.md), each with its own timeline. A caller's wait
+ * on a call then lies inside its own lines' gaps and its own logged latency, with none of the callee's lines
+ * between them, so the waits cannot be billed to the callee as a request's timeline bills them (SPEC §3,
+ * Components). Read off the event `count` (> 0) and the state `mean` (present) of each instance's variables.
+ */
+export function instancesOfOneComponent(fs: Pick<FeatureSet, 'tables' | 'instances'>): boolean {
+  const tables = fs.tables.filter((t) => (t.kind === 'event' && t.feature === 'count') || (t.kind === 'state' && t.feature === 'mean'));
+  const columns: { component: string; column: Float64Array; count: boolean }[] = [];
+  for (const t of tables) {
+    t.variables.forEach((variable, v) => {
+      const component = componentOf(variable);
+      if (component !== null) columns.push({ component, column: t.columns[v] as Float64Array, count: t.kind === 'event' });
+    });
+  }
+  if (new Set(columns.map((c) => c.component)).size < 2) return false;
+  for (let i = 0; i < fs.instances.length; i++) {
+    let own: string | null = null;
+    for (const { component, column, count } of columns) {
+      const x = column[i] as number;
+      if (count ? !(x > 0) : Number.isNaN(x)) continue;
+      if (own === null) own = component;
+      else if (own !== component) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Features that locate a time's distribution: each moves by Δ when every value does, and is no smaller for a time
+ * that contains another (a state's min, mean, max, final and values at a quarter, half and three quarters; an
+ * event's gap and gap.after). timeGrowth compares them.
+ */
+const LOCATIONS: ReadonlySet<string> = new Set<FeatureType>(['min', 'mean', 'max', 'final', 'q1.abs', 'half.abs', 'q3.abs', 'q1.rel', 'half.rel', 'q3.rel', 'gap', 'gap.after']);
+
+/**
+ * Per component, the largest factor meanBad / meanGood over `tests` (the significant tests of its causes) on a
+ * location (LOCATIONS) that grew from a positive good mean. Why it ranks components where instances hold one
+ * component each (instancesOfOneComponent): a caller's time C contains its callee's time c (C = c + s, s ≥ 0, its
+ * own work), so the Δ a slow callee adds to both is a smaller factor of the caller's, (C + Δ)/C ≤ (c + Δ)/c, for
+ * every location alike; the callee grows by the largest factor and the callers that only waited by less, however
+ * many lines each writes around the call. A factor needs no unit (a latency logged in ms, a gap in seconds). A
+ * caller whose own work slowed grows alone. Limit: a state that is no time (a size, a queue) is compared as one.
+ */
+export function timeGrowth(tests: readonly { readonly variable: string; readonly feature: TestedFeature; readonly meanGood: number; readonly meanBad: number }[]): Map<string, number> {
+  const growth = new Map<string, number>();
+  for (const t of tests) {
+    if (!LOCATIONS.has(t.feature) || !(t.meanGood > 0) || !(t.meanBad > t.meanGood)) continue;
+    const key = componentOf(t.variable) ?? `\u0000${t.variable}`;
+    const factor = t.meanBad / t.meanGood;
+    if (!(factor <= (growth.get(key) ?? 0))) growth.set(key, factor);
+  }
+  return growth;
+}
+
+/**
  * Components of the significant causes (in the verdict's order), ranked
  * first by whether one of their causes among the first TOP_CAUSES is an event
  * new in bad or vanished from it (a change in kind, as the verdict already
@@ -168,7 +229,10 @@ function locates(c: { readonly kind: LogKind; readonly feature: TestedFeature })
  * TOP_CAUSES, in the order of the variables). The added time is reported, not
  * ranked by: an event's wait is billed to the event after it, which for the
  * reply of a call in logs is the caller's next line (fixtures/causes/delayed-callee). `waits` is each event's change in mean wait (absent without
- * events) and `slowdown` the change in the mean event span.
+ * events) and `slowdown` the change in the mean event span. With `growth` (timeGrowth, where every instance holds
+ * one component's lines), components are ranked by it after a change in kind, before their number of causes: a
+ * caller's lines around a call count its wait several times (its logged latency, the gap that closes the call, the
+ * gap.after that opens it), its callee's single line once.
  * Returns the ranked components and the causes reordered to follow them:
  * each component's causes together, in their own order.
  */
@@ -177,6 +241,7 @@ export function rankComponents<C extends { readonly variable: string; readonly k
   waits: readonly { readonly event: string; readonly difference: number }[] | null,
   slowdown: number,
   calls: CallGraph = new Map(),
+  growth: ReadonlyMap<string, number> | null = null,
 ): { components: ComponentSummary[]; causes: C[] } {
   // A cause without an entity is a group of its own: it keeps its place among the components, and is not reported as one.
   const keyOf = (variable: string): string => componentOf(variable) ?? `\u0000${variable}`;
@@ -201,7 +266,8 @@ export function rankComponents<C extends { readonly variable: string; readonly k
     const key = placedBy({ variable: w.event, kind: 'event' }) ?? componentOf(w.event);
     if (key !== null && !Number.isNaN(w.difference)) added.set(key, (added.get(key) ?? 0) + w.difference);
   }
-  const ranked = [...groups].sort(([, x], [, y]) => Number(y.changeInKind) - Number(x.changeInKind) || y.top - x.top || x.first - y.first);
+  const grew = (key: string): number => growth?.get(key) ?? 0;
+  const ranked = [...groups].sort(([kx, x], [ky, y]) => Number(y.changeInKind) - Number(x.changeInKind) || grew(ky) - grew(kx) || y.top - x.top || x.first - y.first);
   const components = ranked
     .filter(([key]) => !key.startsWith('\u0000'))
     .map(([key, g]): ComponentSummary => {
@@ -210,6 +276,7 @@ export function rankComponents<C extends { readonly variable: string; readonly k
         component: key, topCauses: g.top, causes: g.causes.length, addedTime,
         share: addedTime !== null && slowdown > 0 ? addedTime / slowdown : null,
         topCause: (g.causes[0] as C).variable,
+        ...(growth === null ? {} : { growth: grew(key) }),
       };
     });
   return { components, causes: ranked.flatMap(([, g]) => g.causes) };

@@ -10,7 +10,7 @@ import { sumOver } from '../stats/sum.js';
 import { compareEffect } from '../ttest/effect.js';
 import type { Presence, TestedFeature, TestMethod, TestResult, TestSummary } from '../ttest/types.js';
 import { aliasesByTable } from './aliases.js';
-import { callGraph, componentOf, fellInSlowdown, rankComponents, type ComponentSummary } from './components.js';
+import { callGraph, componentOf, fellInSlowdown, instancesOfOneComponent, rankComponents, timeGrowth, type ComponentSummary } from './components.js';
 import { locatesCause, normalizedZ } from './index.js';
 import type { AttentionGraph } from './types.js';
 
@@ -242,7 +242,14 @@ export function verdictOf(
   }
   // A line that adds no time is no change in kind that could rank its component first: it stays after the causes.
   const free = causes.filter((c) => c.addsNoTime === true);
-  const grouped = rankComponents([...pinned, ...causes.filter((c) => c.addsNoTime !== true)], span === null ? null : span.rows, slowdown, callGraph(fs));
+  const ranking = [...pinned, ...causes.filter((c) => c.addsNoTime !== true)];
+  // Where every instance holds one component's lines (a pod, a host), the components are ranked by how much their
+  // times grew (timeGrowth): the significant tests of the ranked causes' variables, P's aliases left out.
+  const rankedKeys = new Set(ranking.map((c) => `${c.kind}\u0000${c.variable}`));
+  const growth = instancesOfOneComponent(fs)
+    ? timeGrowth(candidates.filter((t) => t.significant && rankedKeys.has(`${t.kind}\u0000${t.variable}`)))
+    : null;
+  const grouped = rankComponents(ranking, span === null ? null : span.rows, slowdown, callGraph(fs), growth);
   causes.splice(0, causes.length, ...pinned, ...grouped.causes.filter((c) => !pinned.includes(c)), ...free);
   // Weak candidates point at places to look: one per component, so that one service's several new lines do not
   // fill the list (a name without an entity is a place of its own).

@@ -103,6 +103,8 @@ function verdictJson(a: Analysis) {
     components: v.components.map((c) => ({
       component: c.component, topCauses: c.topCauses, causes: c.causes,
       addedTime: c.addedTime === null ? null : jsonNumber(c.addedTime), share: c.share === null ? null : jsonNumber(c.share), topCause: c.topCause,
+      // Only where every instance holds one component's lines: the ranking key (components.ts timeGrowth).
+      ...(c.growth === undefined ? {} : { growth: jsonNumber(c.growth) }),
     })),
     timeShares: v.timeShares.map((s) => ({
       event: s.event, meanGood: jsonNumber(s.meanGood), meanBad: jsonNumber(s.meanBad), difference: jsonNumber(s.difference), share: jsonNumber(s.share),

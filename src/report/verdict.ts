@@ -34,10 +34,12 @@ export function componentsText(v: Verdict, limit: number): string | null {
   return `components: ${v.components.slice(0, limit).map((x) => componentLine(x, significant)).join('; ')}${more}`;
 }
 
-/** The component line: `ts-food-service: 4 of the top 5 causes, 62% of the added time`. */
+/** The component line: `ts-food-service: 4 of the top 5 causes, 62% of the added time` (`payment: times ×10.1, 1 of the top 4 causes` where ranked by timeGrowth). */
 export function componentLine(c: ComponentSummary, significant: number): string {
   const of = Math.min(TOP_CAUSES, significant);
   const parts = [of <= 1 ? 'the top cause' : `${c.topCauses} of the top ${of} causes`];
+  // Ranked by it where every instance holds one component (timeGrowth): said first, as the reason of the order.
+  if (c.growth !== undefined && c.growth > 0) parts.unshift(`times ×${formatStat(c.growth, false)}`);
   if (c.share !== null && c.share >= 0.005) parts.push(`${Math.round(c.share * 100)}% of the added time`);
   return `${c.component}: ${parts.join(', ')}`;
 }
