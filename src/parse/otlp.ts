@@ -123,8 +123,16 @@ function nanos(v: unknown): string {
   return /^0*$/.test(s) ? '' : s;
 }
 
+/** A log record as a flat JSON Lines record, every value a string (the file's opening comment lists its fields). */
+export type OtlpRecord = Record<string, string>;
+
+/** A row as text: a line as it is, a log record as its JSON Lines text (otlpLines). */
+export function rowText(row: string | Readonly<OtlpRecord>): string {
+  return typeof row === 'string' ? row : JSON.stringify(row);
+}
+
 /** One log record as a flat JSON Lines record (the file's opening comment lists its fields). */
-function flatRecord(r: Record<string, unknown>, resource: Record<string, Value>): Record<string, string> {
+function flatRecord(r: Record<string, unknown>, resource: Record<string, Value>): OtlpRecord {
   const attributes = keyValues(r.attributes);
   const out: Record<string, string> = {
     timeUnixNano: nanos(r.timeUnixNano) || nanos(r.observedTimeUnixNano),
@@ -142,10 +150,10 @@ function flatRecord(r: Record<string, unknown>, resource: Record<string, Value>)
  * The log records of one LogsData line, in order, each a flat record; null when the line is no LogsData object (cut
  * short, or not JSON): a line none of whose records can be read, counted as a table's unreadable row is.
  */
-export function otlpRecords(line: string): Array<Record<string, string>> | null {
+export function otlpRecords(line: string): OtlpRecord[] | null {
   const o = parseObject(line);
   if (o === null || !Array.isArray(o.resourceLogs)) return null;
-  const out: Array<Record<string, string>> = [];
+  const out: OtlpRecord[] = [];
   for (const rl of o.resourceLogs) {
     if (!isObject(rl)) continue;
     const resource = isObject(rl.resource) ? keyValues(rl.resource.attributes) : {};
@@ -159,7 +167,7 @@ export function otlpRecords(line: string): Array<Record<string, string>> | null 
 
 /** The log records of one LogsData line as JSON Lines (otlpRecords), or null. */
 export function otlpLines(line: string): string[] | null {
-  return otlpRecords(line)?.map((r) => JSON.stringify(r)) ?? null;
+  return otlpRecords(line)?.map(rowText) ?? null;
 }
 
 /**
