@@ -548,7 +548,23 @@ export class RowReader {
     const record = this.notPairs !== undefined ? parseObject(line) : null;
     const fields = pairs !== null ? logfmtRow(pairs, layout.columns) : record !== null ? jsonFields(record, layout.columns)
       : layout.kind === 'logfmt' || this.notPairs !== undefined ? null : rowFields(line, layout);
-    if (fields === null) return false;
+    return fields !== null && this.readFields(line, pairs, record, fields, out);
+  }
+
+  /**
+   * A JSON Lines row given as its record, already parsed and flat (no nested objects: an OTLP log record, otlp.ts),
+   * as `read` reads the record's JSON text (same result: a flat record's fields are its keys); no text is made.
+   */
+  readRecord(record: Readonly<Record<string, unknown>>, out: RowParts): boolean {
+    const columns = this.layout.columns;
+    const fields = new Array<string>(columns.length);
+    for (let c = 0; c < columns.length; c++) fields[c] = cellText(record[columns[c] as string]);
+    return this.readFields('', null, this.notPairs !== undefined ? record : null, fields, out);
+  }
+
+  /** `read` past its splitting: a row's fields (its logfmt pairs of `line`, its JSON record where pairs follow the message). */
+  private readFields(line: string, pairs: readonly LogfmtPair[] | null, record: Readonly<Record<string, unknown>> | null, fields: readonly string[], out: RowParts): boolean {
+    const layout = this.layout;
     const t = this.format === null ? NaN : this.format.parse((fields[layout.time] as string).trim(), 0);
     if (!Number.isFinite(t)) return false;
     let message = pairs !== null ? logfmtMessage(line, pairs, layout.message >= 0 ? layout.columns[layout.message] : undefined, this.roles)

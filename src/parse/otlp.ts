@@ -3,7 +3,8 @@
  * a line, `resourceLogs[].scopeLogs[].logRecords[]` (https://opentelemetry.io/docs/specs/otel/protocol/file-exporter/).
  * A line holds many log records, each timed and named by fields at three depths (resource, scope, record). This
  * file turns a line into its records, each a flat JSON Lines record (dotted names) that the JSON Lines path of
- * layout.ts reads as one row, so one line gives many rows and every error or skip still names the line:
+ * layout.ts reads as one row (as the parsed record, RowReader.readRecord: no JSON text made and parsed again), so
+ * one line gives many rows and every error or skip still names the line:
  *
  *  - `timeUnixNano`: the record's time, or its `observedTimeUnixNano` where that is 0 or absent (the logs data
  *    model, https://opentelemetry.io/docs/specs/otel/logs/data-model/: "Timestamp … if unknown, 0"; the observed
@@ -123,8 +124,16 @@ function nanos(v: unknown): string {
   return /^0*$/.test(s) ? '' : s;
 }
 
+/** A log record as a flat JSON Lines record, every value a string (the file's opening comment lists its fields). */
+export type OtlpRecord = Record<string, string>;
+
+/** A row as text: a line as it is, a log record as its JSON Lines text (otlpLines). */
+export function rowText(row: string | Readonly<OtlpRecord>): string {
+  return typeof row === 'string' ? row : JSON.stringify(row);
+}
+
 /** One log record as a flat JSON Lines record (the file's opening comment lists its fields). */
-function flatRecord(r: Record<string, unknown>, resource: Record<string, Value>): Record<string, string> {
+function flatRecord(r: Record<string, unknown>, resource: ReadonlyArray<readonly [string, string]>): OtlpRecord {
   const attributes = keyValues(r.attributes);
   const out: Record<string, string> = {
     timeUnixNano: nanos(r.timeUnixNano) || nanos(r.observedTimeUnixNano),
@@ -133,22 +142,37 @@ function flatRecord(r: Record<string, unknown>, resource: Record<string, Value>)
   };
   if (typeof r.traceId === 'string' && r.traceId !== '') out.traceId = r.traceId;
   if (typeof r.spanId === 'string' && r.spanId !== '') out.spanId = r.spanId;
-  for (const [k, v] of Object.entries(resource)) out[`resource.${k}`] = text(v);
-  for (const [k, v] of Object.entries(attributes)) if (!(scalar(v) && statementKey(k))) out[`attributes.${k}`] = text(v);
+  for (const [k, v] of resource) out[k] = v;
+  for (const k of Object.keys(attributes)) {
+    const v = attributes[k] as Value;
+    if (!(scalar(v) && statementKey(k))) out[attributeName(k)] = text(v);
+  }
   return out;
 }
+
+/** `attributes.<key>`, made once per key (a file's records share a few: statementKey's bound). */
+function attributeName(key: string): string {
+  let name = attributeNames.get(key);
+  if (name === undefined) {
+    name = `attributes.${key}`;
+    if (attributeNames.size < 10_000) attributeNames.set(key, name);
+  }
+  return name;
+}
+const attributeNames = new Map<string, string>();
 
 /**
  * The log records of one LogsData line, in order, each a flat record; null when the line is no LogsData object (cut
  * short, or not JSON): a line none of whose records can be read, counted as a table's unreadable row is.
  */
-export function otlpRecords(line: string): Array<Record<string, string>> | null {
+export function otlpRecords(line: string): OtlpRecord[] | null {
   const o = parseObject(line);
   if (o === null || !Array.isArray(o.resourceLogs)) return null;
-  const out: Array<Record<string, string>> = [];
+  const out: OtlpRecord[] = [];
   for (const rl of o.resourceLogs) {
     if (!isObject(rl)) continue;
-    const resource = isObject(rl.resource) ? keyValues(rl.resource.attributes) : {};
+    // (A resource's fields, named and made text once for all its records.)
+    const resource = Object.entries(isObject(rl.resource) ? keyValues(rl.resource.attributes) : {}).map(([k, v]) => [`resource.${k}`, text(v)] as const);
     for (const sl of list(rl.scopeLogs)) {
       if (!isObject(sl)) continue;
       for (const r of list(sl.logRecords)) if (isObject(r)) out.push(flatRecord(r, resource));
@@ -159,7 +183,7 @@ export function otlpRecords(line: string): Array<Record<string, string>> | null 
 
 /** The log records of one LogsData line as JSON Lines (otlpRecords), or null. */
 export function otlpLines(line: string): string[] | null {
-  return otlpRecords(line)?.map((r) => JSON.stringify(r)) ?? null;
+  return otlpRecords(line)?.map(rowText) ?? null;
 }
 
 /**

@@ -39,10 +39,10 @@ import { detectTimestamp, endsField, fieldStart, isTimeOfDay, plausibleTime, SAM
 import { learnLeadingIds, learnPipes, learnTextHeader, patternHeader, readTextHeader, type TextHeader } from './header.js';
 import type { FileLayout, FileMining, LineHeads, MiningPass, MiningProgress, TemplateOptions } from './types.js';
 import { fileStamp, HeadsRecorder, keepsHeads, keepsNumbers, numberPlan, NumbersRecorder, readsAsNumber, replayOf, runEnds, tokensByKey, type MinedKey, type NumberPlan } from './replay.js';
-import { fileState, HEX_LIKE, KeyGuess, maskAll, messageKey, splitLine } from './split.js';
+import { fileState, HEX_LIKE, KeyGuess, maskAll, messageKey, splitLine, splitRecord } from './split.js';
 import { detectTable } from '../layout.js';
 import { CriJoiner, joinPartials } from '../cri-partial.js';
-import { isOtlpLogs, otlpLines, otlpSample } from '../otlp.js';
+import { isOtlpLogs, otlpRecords, otlpSample, rowText, type OtlpRecord } from '../otlp.js';
 import type { MinedTemplate, MinedTranslator, TemplateModel } from './model.js';
 import { templateTranslator } from './translate.js';
 
@@ -232,18 +232,22 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
   };
   // CRI records a runtime cut from one line are joined back (cri-partial.ts); a line cut at the file's end is counted.
   const cri = table?.kind === 'cri' ? new CriJoiner() : null;
-  const mineLine = (text: string, lineNo: number): void => {
+  // (`row`: a line, or an OTLP/JSON log record as its flat record (otlp.ts), whose JSON text is made only where
+  // its text is kept, as a key's example; the record splits as its text does: splitRecord.)
+  const mineLine = (row: string | OtlpRecord, lineNo: number): void => {
     if (table === null && lineNo <= ID_SAMPLE_LINES && !(header && lineNo === 1)) {
+      const text = rowText(row);
       if (column !== null || text.includes('=') || text.includes(':')) ids.add(text, column);
       else ids.addSampled(1);
     }
-    if (!splitLine(text, lineNo, state)) {
-      if (!(header && lineNo === 1) && text.length > 0) untimed++;
+    if (!(typeof row === 'string' ? splitLine(row, lineNo, state) : splitRecord(row, state))) {
+      if (!(header && lineNo === 1) && (typeof row !== 'string' || row.length > 0)) untimed++;
       return;
     }
     const split = state;
     if (!split.timed) {
       continued++;
+      const text = rowText(row);
       if (other(text, layout)) {
         if (foreign++ === 0) {
           foreignLine = lineNo;
@@ -254,14 +258,14 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
     if (table !== null && lineNo <= ID_SAMPLE_LINES) {
       if (traceColumn !== null) ids.addValue(split.row.trace, traceColumn);
       // No trace column: a request id the line's text names (`trace_id=…` in a Docker or Loki line), as in a text log.
-      else ids.add(text, null);
+      else ids.add(rowText(row), null);
     }
     const location = split.head.location;
     if (location !== '') {
       // The line names its log statement: that is its template (not mined; layout.ts LOCATION says why).
       let st = byStatement.get(location);
       if (st === undefined) {
-        byStatement.set(location, st = { location, count: 0, example: text, first: split.t, last: split.t });
+        byStatement.set(location, st = { location, count: 0, example: rowText(row), first: split.t, last: split.t });
         statements.push(st);
       }
       st.count++;
@@ -275,7 +279,7 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
     let shifted = numberShifts !== null;
     if (entry === undefined) {
       shifted = false;
-      entry = keyOf(split.message, text, split.timed, split.t);
+      entry = keyOf(split.message, rowText(row), split.timed, split.t);
       guess.add(split.message, entry);
     }
     entry.count++;
@@ -321,7 +325,7 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
       // (OTLP/JSON: each of a line's log records is a row, mined as a line of its own; a line that is no LogsData is
       // a row that cannot be read, counted.)
       if (table?.otlp === true) {
-        for (const r of otlpLines(text) ?? [text]) {
+        for (const r of otlpRecords(text) ?? [text]) {
           lines++;
           mineLine(r, lineNo);
         }

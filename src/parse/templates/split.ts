@@ -67,26 +67,9 @@ export function splitLine(line: string, lineNo: number, state: FileState): boole
   state.start = -1;
   if (layout.header && lineNo === 1) return false;
   if (line.length === 0) return false;
-  if (state.rows !== null) {
-    // A table row: its message cell (or field) is the message, the row's time its time; a row that cannot be read
-    // (a cut or interleaved one) is not a continuation line.
-    if (!state.rows.read(line, state.row)) return false;
-    state.t = state.row.t;
-    state.message = readHead(state.row.message, state.head);
-    if (state.headers !== null) {
-      // (The message's own text header: layout.textHeader, index.ts mineFile.)
-      state.message = state.headers.read(state.message, state.parts);
-      if (state.parts.level !== '') state.head.level = state.parts.level;
-      if (state.row.entity === '') state.row.entity = state.parts.entity;
-    }
-    if (state.row.level !== '') state.head.level = state.row.level;
-    if (state.message.length === 0 && state.head.location === '') return false;
-    // (A table's source stands where a syslog line's host does: with no request id, it names instances.)
-    state.host = state.row.source ?? '';
-    state.timed = true;
-    state.lastTime = state.t;
-    return true;
-  }
+  // A table row: its message cell (or field) is the message, the row's time its time; a row that cannot be read
+  // (a cut or interleaved one) is not a continuation line.
+  if (state.rows !== null) return state.rows.read(line, state.row) && splitRow(state);
   state.head.location = '';
   state.head.level = '';
   const start = fieldStart(line, layout.field, layout.comma);
@@ -139,6 +122,34 @@ export function splitLine(line: string, lineNo: number, state: FileState): boole
     state.t = state.lastTime;
     state.timed = false;
   }
+  return true;
+}
+
+/**
+ * splitLine of a table row given as its record, parsed and flat (an OTLP/JSON log record: otlp.ts), with no text
+ * made of it (RowReader.readRecord): the same split as of the record's JSON text.
+ */
+export function splitRecord(record: Readonly<Record<string, unknown>>, state: FileState): boolean {
+  state.start = -1;
+  return state.rows !== null && state.rows.readRecord(record, state.row) && splitRow(state);
+}
+
+/** splitLine's rest for a table row read into `state.row`. */
+function splitRow(state: FileState): boolean {
+  state.t = state.row.t;
+  state.message = readHead(state.row.message, state.head);
+  if (state.headers !== null) {
+    // (The message's own text header: layout.textHeader, index.ts mineFile.)
+    state.message = state.headers.read(state.message, state.parts);
+    if (state.parts.level !== '') state.head.level = state.parts.level;
+    if (state.row.entity === '') state.row.entity = state.parts.entity;
+  }
+  if (state.row.level !== '') state.head.level = state.row.level;
+  if (state.message.length === 0 && state.head.location === '') return false;
+  // (A table's source stands where a syslog line's host does: with no request id, it names instances.)
+  state.host = state.row.source ?? '';
+  state.timed = true;
+  state.lastTime = state.t;
   return true;
 }
 

@@ -11,9 +11,9 @@ import { Drain } from './drain.js';
 import { keyPlan, readByPlan, tokenize, walkMessage, type KeyPlan } from './mask.js';
 import { describeModel } from './describe.js';
 import { headsOf, splitByHeads } from './replay.js';
-import { fileState, maskAll, messageKey, splitLine, type FileState } from './split.js';
+import { fileState, maskAll, messageKey, splitLine, splitRecord, type FileState } from './split.js';
 import { CriJoiner } from '../cri-partial.js';
-import { otlpLines } from '../otlp.js';
+import { otlpRecords, rowText, type OtlpRecord } from '../otlp.js';
 import type { MinedTemplate, MinedTranslator, TemplateModel } from './model.js';
 
 /** Most distinct masked messages remembered while translating (past that, each is matched in the tree). */
@@ -132,20 +132,26 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
   };
   return translator;
 
-  /** An OTLP/JSON line: its log records, each a row (as mineFile mines them), without the mining pass's key; mapped when every one is. */
+  /**
+   * An OTLP/JSON line: its log records, each a row (as mineFile mines them, each split from its flat record:
+   * splitRecord), without the mining pass's key; mapped when every one is.
+   */
   function translateRecords(line: string, ctx: LineContext, sink: RecordSink): boolean {
-    const records = otlpLines(line) ?? [line];
+    const records = otlpRecords(line) ?? [line];
     lastRows.length = 0;
     let mapped = records.length > 0;
     for (const record of records) {
-      if (!translator.translateLine(record, ctx, sink, false)) mapped = false;
+      if (!translateWhole(record, ctx, sink, false)) mapped = false;
       lastRows.push(last);
     }
     return mapped;
   }
 
-  /** translateLine of a whole line (`hinted`: by the mining pass's key and head of its line number, if kept). */
-  function translateWhole(line: string, ctx: LineContext, sink: RecordSink, hinted: boolean): boolean {
+  /**
+   * translateLine of a whole line (`hinted`: by the mining pass's key and head of its line number, if kept), or of
+   * an OTLP/JSON log record (never hinted).
+   */
+  function translateWhole(line: string | OtlpRecord, ctx: LineContext, sink: RecordSink, hinted: boolean): boolean {
     last = -1;
     const s = state as FileState;
     if (s.layout.header && ctx.line === 1) return true;
@@ -153,8 +159,8 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
     const r = s.replay;
     const k = hinted && r !== undefined && ctx.line <= r.length ? (r[ctx.line - 1] as number) - 1 : -1;
     const heads = k >= 0 ? s.heads : undefined;
-    const headed = heads !== undefined && splitByHeads(line, ctx.line, heads, s);
-    if (!headed && !splitLine(line, ctx.line, s)) return false;
+    const headed = heads !== undefined && typeof line === 'string' && splitByHeads(line, ctx.line, heads, s);
+    if (!headed && !(typeof line === 'string' ? splitLine(line, ctx.line, s) : splitRecord(line, s))) return false;
     const split = s;
     const comma = s.layout.comma;
     const location = s.head.location;
@@ -215,15 +221,16 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
   }
 
   /** Switch to the line's instance, if instances are named (false: the line names none). */
-  function enterInstance(line: string, split: FileState, sink: RecordSink): boolean {
+  function enterInstance(line: string | OtlpRecord, split: FileState, sink: RecordSink): boolean {
     if (instanceRule === null) return true;
     let instanceId: string | undefined;
     if (instanceRule.kind === 'host') {
       instanceId = split.host;
     } else if (instanceRule.kind === 'column') {
-      instanceId = split.rows !== null ? split.row.trace : line.split(',')[instanceRule.column]?.trim();
+      instanceId = split.rows !== null ? split.row.trace : rowText(line).split(',')[instanceRule.column]?.trim();
     } else {
-      const m = (idRegex as UserRegex).re.exec(line);
+      // (A log record's pattern is matched on its JSON Lines text, as in a file of them.)
+      const m = (idRegex as UserRegex).re.exec(rowText(line));
       instanceId = m === null ? undefined : (typeof idGroup === 'string' ? m.groups?.[idGroup] : m[idGroup]);
     }
     if (instanceId === undefined || instanceId === '') return false;
