@@ -16,6 +16,7 @@ import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync, writeFile
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { childrenCpu } from './children-cpu.mjs';
+import { mulberry32 } from '../fixtures/generate.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const MB = Number(process.argv[2] ?? 80);
@@ -28,25 +29,13 @@ const TRACES = process.env.BENCH_OTLP_TRACES !== '0';
 const DIR = join(ROOT, 'bench', 'data', `otlp-${MB}MB-v4${TRACES ? '' : '-notrace'}`);
 const log = (s) => process.stdout.write(`${s}\n`);
 
-/** A seeded generator (mulberry32). */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const SERVICES = ['gateway', 'checkout', 'payment', 'cart', 'catalog', 'shipping', 'email', 'currency', 'ads', 'recommend', 'auth', 'search'];
 const str = (s) => ({ stringValue: s });
 
 /** One file's lines: LogsData objects of ~100 records each, until ~MB megabytes. */
 async function writeOtlp(path, flatPath, seed, bad) {
   const { otlpLines } = await import(join(ROOT, 'dist', 'parse', 'otlp.js'));
-  const rnd = prng(seed);
+  const rnd = mulberry32(seed);
   const hex = (n) => Array.from({ length: n }, () => Math.floor(rnd() * 16).toString(16)).join('');
   const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
   const out = createWriteStream(`${path}.tmp`);

@@ -15,20 +15,10 @@ import type { LineContext, RecordSink } from '../src/parse/records.js';
 import { mineTemplates, templateTranslator, type TemplateModel } from '../src/parse/templates/index.js';
 import { fileState, splitLine, splitRecord, type FileState } from '../src/parse/templates/split.js';
 import { makeTimeFormat } from '../src/parse/translators/time-formats.js';
+import { mulberry32 } from '../src/stats/prng.js';
+import { textSink } from './helpers/records.js';
 
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'raw', 'exports', 'otlp', 'good', 'logs.jsonl');
-
-/** A seeded generator (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * OTLP/JSON lines as a collector's file exporter writes them, varied: attributes of every AnyValue type (int as a
@@ -37,7 +27,7 @@ function prng(seed: number): () => number {
  * attribute keys and a top-level field (spanId) first seen past the first lines, and a line in 15 cut short.
  */
 function generated(seed: number, n: number): string[] {
-  const rnd = prng(seed);
+  const rnd = mulberry32(seed);
   const hex = (k: number): string => Array.from({ length: k }, () => Math.floor(rnd() * 16).toString(16)).join('');
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
   const str = (s: string): unknown => ({ stringValue: s });
@@ -145,11 +135,7 @@ describe('OTLP log records read as parsed records, as their JSON Lines text is r
 function translate(model: TemplateModel, file: InputFile, lines: readonly string[], plain: boolean): string[] {
   const translator = templateTranslator(model);
   const out: string[] = [];
-  const sink: RecordSink = {
-    instance: (id) => out.push(`I ${id}`),
-    event: (t, name) => out.push(`E ${t} ${name}`),
-    state: (t, name, v) => out.push(`S ${t} ${name} ${v}`),
-  };
+  const sink = textSink(out);
   const ctx = { file: file.path, relativePath: file.relativePath, className: 'good' as const };
   translator.beginFile?.(ctx, sink);
   // (translateLine's fourth argument, false: a line read as it is, not as a LogsData line: the JSON Lines path.)

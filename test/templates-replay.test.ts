@@ -10,13 +10,14 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { listInputFiles, type InputFile } from '../src/parse/files.js';
 import { readLines } from '../src/parse/lines.js';
-import type { ClassName, RecordSink } from '../src/parse/records.js';
+import type { ClassName } from '../src/parse/records.js';
 import { mineTemplates, templateTranslator, type TemplateModel } from '../src/parse/templates/index.js';
 import { HeaderMemo } from '../src/parse/templates/header-memo.js';
 import { learnTextHeader, readTextHeader, type HeaderParts, type TextHeader } from '../src/parse/templates/header.js';
 import { keyPlan, readByPlan, tokenize } from '../src/parse/templates/mask.js';
 import { messageKey } from '../src/parse/templates/split.js';
 import { tokensByKey } from '../src/parse/templates/replay.js';
+import { textSink } from './helpers/records.js';
 
 const RAW = join(import.meta.dirname, '..', 'fixtures', 'raw');
 
@@ -24,11 +25,7 @@ const RAW = join(import.meta.dirname, '..', 'fixtures', 'raw');
 async function records(model: TemplateModel, classes: Record<ClassName, InputFile[]>): Promise<string[]> {
   const translator = templateTranslator(model);
   const out: string[] = [];
-  const sink: RecordSink = {
-    instance: (id) => out.push(`I ${id}`),
-    event: (t, name) => out.push(`E ${t} ${name}`),
-    state: (t, name, v) => out.push(`S ${t} ${name} ${v}`),
-  };
+  const sink = textSink(out);
   for (const className of ['good', 'bad'] as const) {
     for (const file of classes[className]) {
       const ctx = { file: file.path, relativePath: file.relativePath, className };

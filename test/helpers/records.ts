@@ -70,3 +70,12 @@ export function recordingWithIntake(calls: string[], given: { n: number }): Reco
     },
   };
 }
+
+/** A sink writing each record as text into `out`: `I id`, `E t name`, `S t name value`. */
+export function textSink(out: string[]): RecordSink {
+  return {
+    instance: (id) => out.push(`I ${id}`),
+    event: (t, name) => out.push(`E ${t} ${name}`),
+    state: (t, name, v) => out.push(`S ${t} ${name} ${v}`),
+  };
+}
