@@ -39,7 +39,7 @@ import { detectTimestamp, endsField, fieldStart, isTimeOfDay, plausibleTime, SAM
 import { learnLeadingIds, learnPipes, learnTextHeader, patternHeader, readTextHeader, type TextHeader } from './header.js';
 import type { FileLayout, FileMining, LineHeads, MiningPass, MiningProgress, TemplateOptions } from './types.js';
 import { fileStamp, HeadsRecorder, keepsHeads, keepsNumbers, numberPlan, NumbersRecorder, readsAsNumber, replayOf, runEnds, tokensByKey, type MinedKey, type NumberPlan } from './replay.js';
-import { fileState, HEX_LIKE, KeyGuess, maskAll, messageKey, splitLine, splitRecord } from './split.js';
+import { fileState, HEX_LIKE, KeyGuess, maskAll, messageKey, splitLine, splitRow } from './split.js';
 import { detectTable } from '../layout.js';
 import { CriJoiner, joinPartials } from '../cri-partial.js';
 import { isOtlpLogs, otlpRecords, otlpSample, rowText, type OtlpRecord } from '../otlp.js';
@@ -143,8 +143,8 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
     // A message cell that is a text line with a header of its own (Docker's `log` of a logback app): learned as a
     // text file's is (split.ts reads it off the message; its logger or program is the entity where the row has none).
     const probe = fileState(layout, makeTimeFormat(layout.format, { year }));
-    const rows = table.kind === 'cri' ? joinPartials(sample) : table.otlp === true ? otlpSample(sample).map((r) => JSON.stringify(r)) : sample;
-    const messages = rows.flatMap((l, i) => (splitLine(l, i + 1, probe) ? [probe.message] : []));
+    const rows: ReadonlyArray<string | OtlpRecord> = table.kind === 'cri' ? joinPartials(sample) : table.otlp === true ? otlpSample(sample) : sample;
+    const messages = rows.flatMap((l, i) => (splitRow(l, i + 1, probe) ? [probe.message] : []));
     const textHeader = options.headerPattern !== undefined ? givenHeader(file, options.headerPattern, messages) : learnTextHeader(messages);
     if (textHeader !== undefined) layout = { ...layout, textHeader };
   } else {
@@ -154,22 +154,24 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
     empty = sample.slice(header ? 1 : 0).every((l) => l.trim() === '' || l.startsWith('#'));
     const detected = empty ? { format: TIMESTAMP_CANDIDATES[0] as string, field: 0, comma: csv } : detectTimestamp(file.path, header ? sample.slice(1) : sample, csv, year, options.timestamp);
     layout = { ...detected, header, host: detected.format === 'syslog' && detected.field === 0 };
-    if (!csv && !empty && options.headerPattern !== undefined) {
-      // (A header the user gives is all that stands after the timestamp: no bars or ids are learned either.)
-      const probe = fileState(layout, makeTimeFormat(layout.format, { year }));
-      const messages = sample.flatMap((l, i) => (splitLine(l, i + 1, probe) && probe.timed ? [probe.message] : []));
-      layout = { ...layout, textHeader: givenHeader(file, options.headerPattern, messages) };
-    } else if (!csv && !empty) {
-      const probe = fileState(layout, makeTimeFormat(layout.format, { year }));
-      const pipes = learnPipes(sample.flatMap((l, i) => (splitLine(l, i + 1, probe) && probe.timed ? [probe.message] : [])));
-      if (pipes > 0) layout = { ...layout, pipes };
-      const unpiped = fileState(layout, makeTimeFormat(layout.format, { year }));
-      // (Ids after a time opening the line; a time in mid-line has header fields before it: header.ts withLead.)
-      const ids = layout.field > 0 ? 0 : learnLeadingIds(sample.flatMap((l, i) => (splitLine(l, i + 1, unpiped) && unpiped.timed ? [unpiped.message] : [])));
-      if (ids > 0) layout = { ...layout, ids };
-      const bare = fileState(layout, makeTimeFormat(layout.format, { year }));
-      const textHeader = learnTextHeader(sample.flatMap((l, i) => (splitLine(l, i + 1, bare) && bare.timed ? [bare.message] : [])), pipes, layout.host ? 0 : layout.field);
-      if (textHeader !== undefined) layout = { ...layout, textHeader };
+    if (!csv && !empty) {
+      // (The messages of the sample's lines with a time of their own, as the layout so far splits them.)
+      const messages = (l: FileLayout): string[] => {
+        const probe = fileState(l, makeTimeFormat(l.format, { year }));
+        return sample.flatMap((line, i) => (splitLine(line, i + 1, probe) && probe.timed ? [probe.message] : []));
+      };
+      if (options.headerPattern !== undefined) {
+        // (A header the user gives is all that stands after the timestamp: no bars or ids are learned either.)
+        layout = { ...layout, textHeader: givenHeader(file, options.headerPattern, messages(layout)) };
+      } else {
+        const pipes = learnPipes(messages(layout));
+        if (pipes > 0) layout = { ...layout, pipes };
+        // (Ids after a time opening the line; a time in mid-line has header fields before it: header.ts withLead.)
+        const ids = layout.field > 0 ? 0 : learnLeadingIds(messages(layout));
+        if (ids > 0) layout = { ...layout, ids };
+        const textHeader = learnTextHeader(messages(layout), pipes, layout.host ? 0 : layout.field);
+        if (textHeader !== undefined) layout = { ...layout, textHeader };
+      }
     }
   }
   const comma = layout.comma;
@@ -240,7 +242,7 @@ export async function mineFile(file: InputFile, options: MiningPass = {}, onByte
       if (column !== null || text.includes('=') || text.includes(':')) ids.add(text, column);
       else ids.addSampled(1);
     }
-    if (!(typeof row === 'string' ? splitLine(row, lineNo, state) : splitRecord(row, state))) {
+    if (!splitRow(row, lineNo, state)) {
       if (!(header && lineNo === 1) && (typeof row !== 'string' || row.length > 0)) untimed++;
       return;
     }

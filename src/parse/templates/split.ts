@@ -9,6 +9,7 @@ import { fieldStart, plausibleTime, isTimeOfDay } from './timestamps.js';
 import { dropLeadingIds, podOfLine, unpipe, type HeaderParts } from './header.js';
 import { headerMemo, type HeaderMemo } from './header-memo.js';
 import type { FileLayout, LineHeads, LineKeys } from './types.js';
+import type { OtlpRecord } from '../otlp.js';
 import { readHead, RowReader, type MessageHead, type RowParts } from '../layout.js';
 
 export interface FileState {
@@ -69,7 +70,7 @@ export function splitLine(line: string, lineNo: number, state: FileState): boole
   if (line.length === 0) return false;
   // A table row: its message cell (or field) is the message, the row's time its time; a row that cannot be read
   // (a cut or interleaved one) is not a continuation line.
-  if (state.rows !== null) return state.rows.read(line, state.row) && splitRow(state);
+  if (state.rows !== null) return state.rows.read(line, state.row) && splitRead(state);
   state.head.location = '';
   state.head.level = '';
   const start = fieldStart(line, layout.field, layout.comma);
@@ -125,17 +126,22 @@ export function splitLine(line: string, lineNo: number, state: FileState): boole
   return true;
 }
 
+/** splitLine of a line, or splitRecord of an OTLP/JSON log record (one row of a line: otlp.ts). */
+export function splitRow(row: string | Readonly<OtlpRecord>, lineNo: number, state: FileState): boolean {
+  return typeof row === 'string' ? splitLine(row, lineNo, state) : splitRecord(row, state);
+}
+
 /**
  * splitLine of a table row given as its record, parsed and flat (an OTLP/JSON log record: otlp.ts), with no text
  * made of it (RowReader.readRecord): the same split as of the record's JSON text.
  */
 export function splitRecord(record: Readonly<Record<string, unknown>>, state: FileState): boolean {
   state.start = -1;
-  return state.rows !== null && state.rows.readRecord(record, state.row) && splitRow(state);
+  return state.rows !== null && state.rows.readRecord(record, state.row) && splitRead(state);
 }
 
 /** splitLine's rest for a table row read into `state.row`. */
-function splitRow(state: FileState): boolean {
+function splitRead(state: FileState): boolean {
   state.t = state.row.t;
   state.message = readHead(state.row.message, state.head);
   if (state.headers !== null) {

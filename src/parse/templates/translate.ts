@@ -11,7 +11,7 @@ import { Drain } from './drain.js';
 import { keyPlan, readByPlan, tokenize, walkMessage, type KeyPlan } from './mask.js';
 import { describeModel } from './describe.js';
 import { headsOf, splitByHeads } from './replay.js';
-import { fileState, maskAll, messageKey, splitLine, splitRecord, type FileState } from './split.js';
+import { fileState, maskAll, messageKey, splitRow, type FileState } from './split.js';
 import { CriJoiner } from '../cri-partial.js';
 import { otlpRecords, rowText, type OtlpRecord } from '../otlp.js';
 import type { MinedTemplate, MinedTranslator, TemplateModel } from './model.js';
@@ -160,7 +160,7 @@ export function templateTranslator(model: TemplateModel, path = '(mined template
     const k = hinted && r !== undefined && ctx.line <= r.length ? (r[ctx.line - 1] as number) - 1 : -1;
     const heads = k >= 0 ? s.heads : undefined;
     const headed = heads !== undefined && typeof line === 'string' && splitByHeads(line, ctx.line, heads, s);
-    if (!headed && !(typeof line === 'string' ? splitLine(line, ctx.line, s) : splitRecord(line, s))) return false;
+    if (!headed && !splitRow(line, ctx.line, s)) return false;
     const split = s;
     const comma = s.layout.comma;
     const location = s.head.location;
