@@ -512,6 +512,11 @@ export interface RowParts {
   location: string;
 }
 
+/** A layout's message column's name (undefined: none). */
+function messageKeyOf(layout: TableLayout): string | undefined {
+  return layout.message >= 0 ? layout.columns[layout.message] : undefined;
+}
+
 /** Reads rows of one file by its layout. */
 export class RowReader {
   private readonly format: TimeFormat | null;
@@ -523,6 +528,7 @@ export class RowReader {
     this.format = layout.time >= 0 ? makeTimeFormat(layout.timeFormat, { year: 2000 }) : null;
     this.pods = namesPods(layout);
     this.roles = logfmtRoleKeys(layout);
+    this.messageKey = messageKeyOf(layout);
     this.notPairs = layout.notPairs === undefined ? undefined : new Set(layout.notPairs);
     // (The cell's record is read only where it can fill a role the row leaves empty, or give a logfmt message.)
     const cell = layout.cell;
@@ -530,6 +536,7 @@ export class RowReader {
       (layout.trace < 0 && cell.trace >= 0) || (layout.level < 0 && cell.level >= 0)) ? cell : undefined;
     this.cellPods = layout.cell !== undefined && namesPods(layout.cell);
     this.cellRoles = layout.cell !== undefined ? logfmtRoleKeys(layout.cell) : new Set();
+    this.cellMessageKey = layout.cell !== undefined ? messageKeyOf(layout.cell) : undefined;
     this.cellNotPairs = layout.messageField !== '' && layout.cell?.notPairs !== undefined ? new Set(layout.cell.notPairs) : undefined;
   }
 
@@ -538,6 +545,9 @@ export class RowReader {
   private readonly notPairs: ReadonlySet<string> | undefined;
   private readonly cellPods: boolean;
   private readonly cellRoles: ReadonlySet<string>;
+  /** logfmt, the row's and the cell's: the message's key (none: undefined). */
+  private readonly messageKey: string | undefined;
+  private readonly cellMessageKey: string | undefined;
   /** A JSON record in the message cell whose statement fields follow its message: the fields that do not (its layout's notPairs). */
   private readonly cellNotPairs: ReadonlySet<string> | undefined;
 
@@ -567,7 +577,7 @@ export class RowReader {
     const layout = this.layout;
     const t = this.format === null ? NaN : this.format.parse((fields[layout.time] as string).trim(), 0);
     if (!Number.isFinite(t)) return false;
-    let message = pairs !== null ? logfmtMessage(line, pairs, layout.message >= 0 ? layout.columns[layout.message] : undefined, this.roles)
+    let message = pairs !== null ? logfmtMessage(line, pairs, this.messageKey, this.roles)
       : layout.message >= 0 ? fields[layout.message] as string : layout.rest.map((c) => fields[c] as string).join(' ');
     for (let k = 0; message === '' && k < layout.messageAlt.length; k++) message = fields[layout.messageAlt[k] as number] as string;
     if (record !== null) message = jsonMessage(message, record, this.notPairs as ReadonlySet<string>);
@@ -586,7 +596,7 @@ export class RowReader {
         if (out.entity === '' && cell.entity >= 0) out.entity = serviceOf((sub[cell.entity] as string).trim(), this.cellPods);
         if (out.trace === '' && cell.trace >= 0) out.trace = (sub[cell.trace] as string).trim();
         if (out.level === '' && cell.level >= 0) out.level = columnLevel((sub[cell.level] as string).trim(), cell);
-        if (cellPairs !== null) message = logfmtMessage(message, cellPairs, cell.message >= 0 ? cell.columns[cell.message] : undefined, this.cellRoles);
+        if (cellPairs !== null) message = logfmtMessage(message, cellPairs, this.cellMessageKey, this.cellRoles);
       }
     }
     if (layout.messageField !== '') {
