@@ -98,7 +98,7 @@ export function tokenize(message: string, commaSeparated: boolean): string[] {
       if (start !== -1) { tokens.push(message.slice(start, i)); start = -1; }
     } else {
       if (start === -1) start = i;
-      if (c === 34) i = fields !== -1 && i > fields && start === i ? closingQuote(message, i, n) : quotedEnd(message, i, n);
+      if (c === 34) i = quoteEnd(message, i, n, start, fields);
     }
   }
   if (start !== -1) tokens.push(message.slice(start));
@@ -121,6 +121,15 @@ export function tokenize(message: string, commaSeparated: boolean): string[] {
 export function quotedEnd(message: string, at: number, n: number): number {
   if (at === 0 || message.charCodeAt(at - 1) !== 61 /* = */) return at;
   return closingQuote(message, at, n);
+}
+
+/**
+ * For a tokenizer at the `"` at `at`, in a token that began at `start`: where its quoted value ends, a quoted field
+ * after a request line that ends at `fields` (requestLineEnd; −1: none) when the `"` begins the token, else as
+ * quotedEnd reads it.
+ */
+function quoteEnd(message: string, at: number, n: number, start: number, fields: number): number {
+  return fields !== -1 && at > fields && start === at ? closingQuote(message, at, n) : quotedEnd(message, at, n);
 }
 
 /** The `"` closing the one at `at` (the next not escaped by a backslash), else `at`. */
@@ -374,7 +383,7 @@ export function walkMessage(message: string, commaSeparated: boolean, positions:
         start = i;
         token++;
       }
-      if (c === 34) i = fields !== -1 && i > fields && start === i ? closingQuote(message, i, n) : quotedEnd(message, i, n);
+      if (c === 34) i = quoteEnd(message, i, n, start, fields);
     }
   }
   if (start !== -1 && token === want) {
@@ -423,7 +432,7 @@ export function keyPlan(key: string, commaSeparated: boolean, positions: Int32Ar
       } else {
         if (start === -1) start = i;
         // (A key is its message with digit runs as `0`: its quotes, `=` and `\` are the message's.)
-        if (c === 34) i = fields !== -1 && i > fields && start === i ? closingQuote(key, i, key.length) : quotedEnd(key, i, key.length);
+        if (c === 34) i = quoteEnd(key, i, key.length, start, fields);
       }
     }
   }
