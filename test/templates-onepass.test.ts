@@ -74,6 +74,18 @@ const fixturePairs = readdirSync(RAW).filter((d) => {
   }
 });
 
+/** 20 lines of one log statement (a number of a put, and its time). */
+const STORE = Array.from({ length: 20 }, (_, i) => `2026-11-20 10:00:${String(i).padStart(2, '0')},000 INFO  [main] org.example.Store: put ${i} took ${i + 3} ms`).join('\n');
+
+/** A new directory whose good/a.log and bad/b.log hold STORE. */
+function storeDir(name: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `distalyze-onepass-${name}-`));
+  for (const c of ['good', 'bad']) mkdirSync(join(dir, c));
+  writeFileSync(join(dir, 'good', 'a.log'), `${STORE}\n`);
+  writeFileSync(join(dir, 'bad', 'b.log'), `${STORE}\n`);
+  return dir;
+}
+
 describe('records from the mining pass (translateFile) against reading every line again', () => {
   it.each(fixturePairs)('fixtures/raw/%s: the same records and counts', async (name) => {
     const r = await sameAsPlain(await classesOf(join(RAW, name)));
@@ -124,13 +136,9 @@ describe('records from the mining pass (translateFile) against reading every lin
   });
 
   it('a file with a line that becomes no record is read (its skipped line is reported with its text)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'distalyze-onepass-skip-'));
-    const body = Array.from({ length: 20 }, (_, i) => `2026-11-20 10:00:${String(i).padStart(2, '0')},000 INFO  [main] org.example.Store: put ${i} took ${i + 3} ms`).join('\n');
-    for (const c of ['good', 'bad']) mkdirSync(join(dir, c));
-    writeFileSync(join(dir, 'good', 'a.log'), `${body}\n`);
-    writeFileSync(join(dir, 'bad', 'b.log'), `${body}\n`);
+    const dir = storeDir('skip');
     // A blank line in the middle: no record, reported.
-    writeFileSync(join(dir, 'bad', 'c.log'), `${body}\n\n${body}\n`);
+    writeFileSync(join(dir, 'bad', 'c.log'), `${STORE}\n\n${STORE}\n`);
     const r = await sameAsPlain(await classesOf(dir));
     expect(r.fromMining).toBe(2);
     expect(r.stats.bad.skippedLines).toBe(1);
@@ -152,11 +160,7 @@ describe('records from the mining pass (translateFile) against reading every lin
   });
 
   it('a file changed after it was mined is read again, as it now is', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'distalyze-onepass-changed-'));
-    const body = Array.from({ length: 20 }, (_, i) => `2026-11-20 10:00:${String(i).padStart(2, '0')},000 INFO  [main] org.example.Store: put ${i} took ${i + 3} ms`).join('\n');
-    for (const c of ['good', 'bad']) mkdirSync(join(dir, c));
-    writeFileSync(join(dir, 'good', 'a.log'), `${body}\n`);
-    writeFileSync(join(dir, 'bad', 'b.log'), `${body}\n`);
+    const dir = storeDir('changed');
     const classes = await classesOf(dir);
     const model = await mineTemplates(classes);
     appendFileSync(join(dir, 'bad', 'b.log'), '2026-11-20 10:01:00,000 INFO  [main] org.example.Store: put 99 took 1000 ms\n');
